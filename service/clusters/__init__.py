@@ -1,0 +1,1 @@
+"""Clusters: the nodes that share a `node.cluster`, diagnosed together."""

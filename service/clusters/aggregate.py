@@ -1,0 +1,192 @@
+"""Cluster facts from the latest facts of each node: pure, no database, no engine.
+
+A ring all-reduce runs at the pace of its weakest member, so the cluster's representative
+facts take the worst value of each link metric (lowest bandwidth, highest latency), and a
+robust outlier test (median absolute deviation) names the nodes that lag behind the rest.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Direction = Literal["low", "high"]
+
+# Facts where one node lagging makes it a straggler, and which side of the median is bad.
+OUTLIER_FACTS: dict[str, Direction] = {
+    "gpu.util_pct": "low",
+    "job.step_time_s": "high",
+    "net.iperf3_gbps": "low",
+    "nccl.allreduce_busbw_gbytes_per_s": "low",
+    "nic.speed_gbps": "low",
+}
+
+MAD_SCALE = 0.6745  # makes MAD comparable with a standard deviation under normality
+MODIFIED_Z_THRESHOLD = 3.5  # Iglewicz & Hoaglin's cut-off for the modified z-score
+MIN_RELATIVE_DEVIATION = 0.15  # ignore statistically odd but practically small differences
+TWO_NODE_RELATIVE_DEVIATION = 0.3  # with two nodes there is no majority; demand a clear gap
+
+MIN_FACTS = {
+    "nic.speed_gbps",
+    "net.iperf3_gbps",
+    "nccl.allreduce_busbw_gbytes_per_s",
+    "node.instance_bandwidth_gbps",
+    "storage.read_gbps",
+    "gpu.util_min_pct",
+    "gpu.pcie_gen",
+    "gpu.pcie_width",
+}
+MAX_FACTS = {
+    "net.rtt_ms",
+    "job.step_time_s",
+    "job.step_time_cv",
+    "cpu.iowait_pct",
+    "mem.used_pct",
+    "gpu.mem_used_pct",
+}
+ALL_TRUE_FACTS = {"nic.rdma", "gpu.nvlink"}
+ANY_TRUE_FACTS = {"nccl.ib_disabled", "job.async", "job.critical"}
+# The worst value wins when nodes disagree: one socket-transport node slows the whole ring.
+WORST_VALUE = {"nccl.transport": ["socket", "other", "ib"]}
+PER_NODE_FACTS = {"node.id", "node.zone", "node.region", "node.rack", "nic.name", "nccl.socket_ifname"}
+
+
+@dataclass(frozen=True)
+class Outlier:
+    """One node's value of one fact, far from the cluster's median on the bad side."""
+
+    node_id: str
+    fact: str
+    value: float
+    median: float
+    direction: Direction
+    score: float | None  # modified z-score; None when the spread is zero or there are two nodes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fact": self.fact,
+            "value": self.value,
+            "median": self.median,
+            "direction": self.direction,
+            "score": None if self.score is None else round(self.score, 2),
+        }
+
+
+@dataclass
+class ClusterAggregate:
+    """Cluster facts, the representative node facts the rules see, and who lags behind."""
+
+    cluster_facts: dict[str, Any]
+    node_facts: dict[str, Any]
+    outliers: dict[str, list[Outlier]] = field(default_factory=dict)
+    zones: dict[str, list[str]] = field(default_factory=dict)
+    regions: dict[str, list[str]] = field(default_factory=dict)
+
+    def facts(self) -> dict[str, Any]:
+        """What the engine diagnoses: representative node facts plus the cluster facts."""
+        return {**self.node_facts, **self.cluster_facts}
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def find_outliers(values: Mapping[str, float], fact: str, direction: Direction) -> list[Outlier]:
+    """Nodes whose value is an outlier on the bad side (robust: median absolute deviation)."""
+    if len(values) < 2:
+        return []
+    if len(values) == 2:
+        (a_id, a), (b_id, b) = values.items()
+        median = (a + b) / 2
+        worse_id, worse, better = (a_id, a, b) if (a < b) == (direction == "low") else (b_id, b, a)
+        gap = abs(better - worse) / max(abs(better), 1e-9)
+        if worse != better and gap >= TWO_NODE_RELATIVE_DEVIATION:
+            return [Outlier(worse_id, fact, worse, median, direction, None)]
+        return []
+    median = statistics.median(values.values())
+    mad = statistics.median(abs(v - median) for v in values.values())
+    found = []
+    for node_id, value in values.items():
+        deviation = value - median
+        if (direction == "low" and deviation >= 0) or (direction == "high" and deviation <= 0):
+            continue
+        if abs(deviation) / max(abs(median), 1e-9) < MIN_RELATIVE_DEVIATION:
+            continue
+        score = None if mad == 0 else MAD_SCALE * deviation / mad
+        if score is not None and abs(score) < MODIFIED_Z_THRESHOLD:
+            continue
+        found.append(Outlier(node_id, fact, value, median, direction, score))
+    return found
+
+
+def _group(nodes: Mapping[str, Mapping[str, Any]], key: str) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for node_id, facts in nodes.items():
+        value = facts.get(key)
+        if isinstance(value, str) and value:
+            groups.setdefault(value, []).append(node_id)
+    return {name: sorted(ids) for name, ids in sorted(groups.items())}
+
+
+def _representative(key: str, values: list[Any]) -> Any:
+    numbers = [n for n in (_number(v) for v in values) if n is not None]
+    if key in ALL_TRUE_FACTS:
+        return all(v is True for v in values)
+    if key in ANY_TRUE_FACTS:
+        return any(v is True for v in values)
+    if key in WORST_VALUE:
+        for candidate in WORST_VALUE[key]:
+            if candidate in values:
+                return candidate
+    if numbers and len(numbers) == len(values):
+        if key in MIN_FACTS:
+            best: float = min(numbers)
+        elif key in MAX_FACTS:
+            best = max(numbers)
+        else:
+            best = statistics.median(numbers)
+        as_ints = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        return int(best) if as_ints and best == int(best) else best
+    hashable = [v for v in values if isinstance(v, str | int | float | bool)]
+    if not hashable:
+        return None
+    return Counter(hashable).most_common(1)[0][0]
+
+
+def aggregate(nodes: Mapping[str, Mapping[str, Any]]) -> ClusterAggregate:
+    """Cluster facts (cluster.nodes, zones, regions, nic_speed_min_gbps, stragglers) and the
+    representative node facts, from each node's latest facts keyed by node id."""
+    keys = sorted({k for facts in nodes.values() for k in facts} - PER_NODE_FACTS)
+    node_facts: dict[str, Any] = {}
+    for key in keys:
+        values = [facts[key] for facts in nodes.values() if facts.get(key) is not None]
+        if values:
+            value = _representative(key, values)
+            if value is not None:
+                node_facts[key] = value
+    if nodes and "job.nodes" not in node_facts:
+        node_facts["job.nodes"] = len(nodes)
+
+    outliers: dict[str, list[Outlier]] = {}
+    for fact, direction in OUTLIER_FACTS.items():
+        values = {nid: n for nid, f in nodes.items() if (n := _number(f.get(fact))) is not None}
+        for outlier in find_outliers(values, fact, direction):
+            outliers.setdefault(outlier.node_id, []).append(outlier)
+
+    zones = _group(nodes, "node.zone")
+    regions = _group(nodes, "node.region")
+    cluster_facts: dict[str, Any] = {"cluster.nodes": len(nodes), "cluster.stragglers": sorted(outliers)}
+    # Placement counts only when some node reported placement: 0 zones would be a false statement.
+    if zones:
+        cluster_facts["cluster.zones"] = len(zones)
+    if regions:
+        cluster_facts["cluster.regions"] = len(regions)
+    nic_speeds = [n for f in nodes.values() if (n := _number(f.get("nic.speed_gbps"))) is not None]
+    if nic_speeds:
+        cluster_facts["cluster.nic_speed_min_gbps"] = min(nic_speeds)
+    return ClusterAggregate(cluster_facts, node_facts, outliers, zones, regions)

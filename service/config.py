@@ -1,0 +1,59 @@
+"""Service settings: one pydantic-settings object read from BWDOCTOR_* variables and `.env`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///bwdoctor.db"
+
+
+class SlackSettings(BaseModel):
+    """What the Slack adapter needs; both secrets stay SecretStr so they never reach a log."""
+
+    signing_secret: SecretStr | None = None
+    bot_token: SecretStr | None = None
+
+
+class Settings(BaseSettings):
+    """Everything the service reads from the environment, with defaults that work on a fresh clone."""
+
+    model_config = SettingsConfigDict(env_prefix="BWDOCTOR_", env_file=".env", extra="ignore")
+
+    database_url: str = DEFAULT_DATABASE_URL
+    rules_dirs: str = Field(default="", description="extra rule folders, ':'-separated")
+    slack_signing_secret: SecretStr | None = None
+    slack_bot_token: SecretStr | None = None
+
+    retention_days: float = Field(default=30.0, gt=0, description="reports older than this are pruned")
+    prune_interval_s: float = Field(default=3600.0, gt=0)
+    stale_after_s: float = Field(default=900.0, gt=0, description="a node with no newer report is stale")
+    max_body_bytes: int = Field(default=1_000_000, gt=0)
+    history_limit: int = Field(default=50, gt=0, le=1000, description="reports shown per node")
+    retry_after_s: int = Field(default=5, ge=1, description="Retry-After sent while the database is away")
+    db_pool_size: int = Field(default=10, ge=1)
+    db_max_overflow: int = Field(default=20, ge=0)
+    db_connect_timeout_s: int = Field(default=3, ge=1)
+    migrate_on_start: bool = Field(default=True, description="run Alembic migrations when the app starts")
+    diagnose_reports: bool = Field(
+        default=True, description="compute each report's findings after acknowledging it (off the hot path)"
+    )
+
+    @property
+    def rules_dir_paths(self) -> list[Path]:
+        """The BWDOCTOR_RULES_DIRS folders as paths, empty entries dropped."""
+        return [Path(p) for p in self.rules_dirs.split(":") if p.strip()]
+
+    @property
+    def slack(self) -> SlackSettings:
+        """The Slack integration's settings, grouped for the adapter."""
+        return SlackSettings(signing_secret=self.slack_signing_secret, bot_token=self.slack_bot_token)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings; tests build their own Settings and pass them to create_app."""
+    return Settings()

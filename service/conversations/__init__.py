@@ -1,0 +1,1 @@
+"""Conversations: chat turns kept so a conversation can continue on any replica."""

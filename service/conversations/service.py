@@ -1,0 +1,110 @@
+"""Conversation storage: turns kept in the database so any replica can continue a conversation."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.conversations.models import Conversation, Turn
+from service.conversations.schemas import ConversationOut, TurnOut
+from service.database import utcnow
+
+
+class ConversationNotFound(LookupError):
+    """The client sent a conversation id the service does not know."""
+
+
+def create_conversation(*, db_session: Session) -> str:
+    """A new, empty conversation; returns its id."""
+    now = utcnow()
+    conversation = Conversation(id=uuid.uuid4().hex, created_at=now, updated_at=now)
+    db_session.add(conversation)
+    db_session.commit()
+    return conversation.id
+
+
+def last_turn(conversation_id: str, *, db_session: Session) -> Turn | None:
+    """The newest turn, whose facts and findings the next turn builds on; raises if unknown."""
+    if db_session.get(Conversation, conversation_id) is None:
+        raise ConversationNotFound(conversation_id)
+    return db_session.scalar(
+        select(Turn).where(Turn.conversation_id == conversation_id).order_by(Turn.seq.desc()).limit(1)
+    )
+
+
+def previous_state(
+    conversation_id: str, *, db_session: Session
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(facts understood so far, findings of the last turn) of a conversation."""
+    turn = last_turn(conversation_id, db_session=db_session)
+    if turn is None:
+        return {}, []
+    return dict(turn.facts), list(turn.findings)
+
+
+def add_turn(
+    conversation_id: str,
+    *,
+    db_session: Session,
+    question: str,
+    language: str,
+    facts: dict[str, Any],
+    answer: str,
+    findings: list[dict[str, Any]],
+) -> int:
+    """Append a turn and return its number; two replicas appending at once both succeed, in order."""
+    for _ in range(5):
+        seq = (
+            db_session.scalar(select(func.max(Turn.seq)).where(Turn.conversation_id == conversation_id)) or 0
+        ) + 1
+        db_session.add(
+            Turn(
+                conversation_id=conversation_id,
+                seq=seq,
+                question=question,
+                language=language,
+                facts=facts,
+                answer=answer,
+                findings=findings,
+                created_at=utcnow(),
+            )
+        )
+        conversation = db_session.get(Conversation, conversation_id)
+        if conversation is None:
+            raise ConversationNotFound(conversation_id)
+        conversation.updated_at = utcnow()
+        try:
+            db_session.commit()
+            return seq
+        except IntegrityError:  # another replica took this seq first: take the next one
+            db_session.rollback()
+    raise RuntimeError(f"could not append a turn to conversation {conversation_id}")
+
+
+def get_conversation(conversation_id: str, *, db_session: Session) -> ConversationOut:
+    """A conversation with all its turns, oldest first."""
+    conversation = db_session.get(Conversation, conversation_id)
+    if conversation is None:
+        raise ConversationNotFound(conversation_id)
+    turns = db_session.scalars(select(Turn).where(Turn.conversation_id == conversation_id).order_by(Turn.seq))
+    return ConversationOut(
+        conversation_id=conversation.id,
+        created_at=conversation.created_at,
+        updated_at=conversation.updated_at,
+        turns=[
+            TurnOut(
+                seq=t.seq,
+                question=t.question,
+                language=t.language,
+                facts=t.facts,
+                answer=t.answer,
+                findings=t.findings,
+                created_at=t.created_at,
+            )
+            for t in turns
+        ],
+    )

@@ -1,0 +1,1 @@
+"""Diagnosis: facts in, findings out, over HTTP; and the loaded rules."""

@@ -1,0 +1,28 @@
+"""Diagnosis API: POST /api/v1/diagnose and GET /api/v1/rules (pure engine, no database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from service.diagnosis.schemas import DiagnoseIn, DiagnosisOut, RulesOut
+from service.facts import EngineDep, validate_facts
+from service.metrics import count_findings
+
+router = APIRouter(prefix="/api/v1", tags=["diagnosis"])
+
+
+@router.post("/diagnose", response_model=DiagnosisOut)
+def diagnose(body: DiagnoseIn, engine: EngineDep) -> dict[str, Any]:
+    """Findings for the given facts, most severe first."""
+    result = engine.diagnose(validate_facts(engine, body.facts), lang=body.lang).to_dict()
+    count_findings(result["findings"], "diagnose")
+    return result
+
+
+@router.get("/rules", response_model=RulesOut)
+def list_rules(engine: EngineDep) -> RulesOut:
+    """The loaded rules, so users can see what the service checks."""
+    rules = [rule.to_dict() for rule in engine.rules]
+    return RulesOut(rules=rules, total=len(rules))

@@ -1,0 +1,155 @@
+"""The application factory and the server entry point used by `bwdoctor serve`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import text
+
+from service.clusters.views import router as clusters_router
+from service.config import Settings, get_settings
+from service.conversations.views import router as conversations_router
+from service.database import make_engine, make_sessionmaker, utcnow
+from service.diagnosis.views import router as diagnosis_router
+from service.errors import ServiceUnavailable, install_error_handlers
+from service.limits import BodySizeLimitMiddleware
+from service.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
+from service.migrations import upgrade_database
+from service.nodes.service import count_nodes_reporting, prune_reports
+from service.nodes.views import router as nodes_router
+from service.preflight.views import router as preflight_router
+
+log = logging.getLogger("bwdoctor")
+
+# Adding an adapter (web pages, Slack) is one line here.
+ROUTERS: list[APIRouter] = [
+    diagnosis_router,
+    nodes_router,
+    clusters_router,
+    preflight_router,
+    conversations_router,
+]
+
+ops_router = APIRouter(tags=["operations"])
+
+
+@ops_router.get("/healthz")
+def healthz() -> dict[str, str]:
+    """Liveness: the process answers (no database check, so a DB outage does not restart replicas)."""
+    return {"status": "ok"}
+
+
+@ops_router.get("/readyz")
+def readyz(request: Request) -> dict[str, str]:
+    """Readiness for a load balancer: 503 while the database is unreachable."""
+    try:
+        with request.app.state.db_engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as exc:
+        raise ServiceUnavailable("the database is not reachable", code="database_unavailable") from exc
+    return {"status": "ready"}
+
+
+@ops_router.get("/metrics", include_in_schema=False)
+def metrics(request: Request) -> Response:
+    """Prometheus exposition; refreshes the nodes-reporting gauge from the database first."""
+    settings: Settings = request.app.state.settings
+    try:
+        with request.app.state.sessionmaker() as db_session:
+            since = utcnow() - timedelta(seconds=settings.stale_after_s)
+            NODES_REPORTING.set(count_nodes_reporting(db_session=db_session, since=since))
+    except Exception:  # metrics must still render while the database is away
+        log.debug("nodes-reporting gauge not refreshed", exc_info=True)
+    body, content_type = render_metrics()
+    return Response(body, media_type=content_type)
+
+
+def prune_once(app: FastAPI) -> int:
+    """Delete reports older than the retention period (each node's latest is kept)."""
+    settings: Settings = app.state.settings
+    with app.state.sessionmaker() as db_session:
+        older_than = utcnow() - timedelta(days=settings.retention_days)
+        removed = prune_reports(db_session=db_session, older_than=older_than)
+    if removed:
+        log.info("pruned %d reports older than %s days", removed, settings.retention_days)
+    return removed
+
+
+async def _prune_periodically(app: FastAPI, interval_s: float) -> None:
+    while True:
+        try:
+            await run_in_threadpool(prune_once, app)
+        except Exception:  # e.g. the database is away: try again next time
+            log.warning("pruning old reports failed; will retry", exc_info=True)
+        await asyncio.sleep(interval_s)
+
+
+def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastAPI:
+    """The service as an ASGI app; everything it keeps lives in the database, so replicas are equal."""
+    settings = settings or get_settings()
+    if engine is None:
+        from service.engine import load_engine
+
+        engine = load_engine(extra_dirs=settings.rules_dir_paths)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            await run_in_threadpool(upgrade_database, settings.database_url)
+        pruner = asyncio.create_task(_prune_periodically(app, settings.prune_interval_s))
+        try:
+            yield
+        finally:
+            pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruner
+            app.state.db_engine.dispose()
+
+    app = FastAPI(
+        title="Bandwidth Doctor",
+        version="0.1.0",
+        description="Finds why distributed deep-learning training is slow: the network, the storage, "
+        "or something else, with the numbers.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.db_engine = make_engine(settings.database_url, settings)
+    app.state.sessionmaker = make_sessionmaker(app.state.db_engine)
+
+    install_error_handlers(app, retry_after_s=settings.retry_after_s)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(MetricsMiddleware)
+    app.include_router(ops_router)
+    for router in ROUTERS:
+        app.include_router(router)
+    return app
+
+
+def run_server(
+    host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, log_level: str = "info"
+) -> None:
+    """Migrate the database, then serve (the body of `bwdoctor serve`)."""
+    import uvicorn
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = get_settings()
+    upgrade_database(settings.database_url)
+    os.environ["BWDOCTOR_MIGRATE_ON_START"] = "false"  # done once here, not again in each worker
+    uvicorn.run(
+        "service.main:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        proxy_headers=True,
+    )

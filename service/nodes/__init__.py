@@ -1,0 +1,1 @@
+"""Nodes: the machines probes report from, and every report they sent."""

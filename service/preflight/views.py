@@ -1,0 +1,40 @@
+"""Pre-flight API: POST /api/v1/preflight."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from service.clusters.service import ClusterNotFound
+from service.database import DbSession
+from service.errors import NotFound
+from service.facts import EngineDep, validate_facts
+from service.metrics import count_findings
+from service.preflight.schemas import PreflightIn, PreflightOut
+from service.preflight.service import run_preflight
+
+router = APIRouter(prefix="/api/v1", tags=["preflight"])
+
+
+@router.post("/preflight", response_model=PreflightOut)
+def preflight(
+    body: PreflightIn, request: Request, db_session: DbSession, engine: EngineDep
+) -> dict[str, Any]:
+    """Check a planned job; with `cluster`, against that cluster's live facts."""
+    job = validate_facts(engine, body.job, where="job fact")
+    try:
+        result = run_preflight(
+            job,
+            engine=engine,
+            lang=body.lang,
+            cluster=body.cluster,
+            db_session=db_session,
+            stale_after_s=request.app.state.settings.stale_after_s,
+        )
+    except ClusterNotFound:
+        raise NotFound(
+            f"no node has reported for cluster {body.cluster!r}", code="cluster_not_found"
+        ) from None
+    count_findings(result["findings"], "preflight")
+    return result

@@ -1,0 +1,1 @@
+"""Probe tokens: the bearer secrets probes present when they report."""

@@ -1,0 +1,76 @@
+"""Issuing, listing, revoking and checking probe tokens.
+
+Tokens are 256-bit secrets.token_urlsafe values; only their SHA-256 is stored, and a presented
+token is found by its hash and then compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.database import utcnow
+from service.tokens.models import ProbeToken
+from service.tokens.schemas import TokenInfo
+
+TOKEN_PREFIX = "bwd_"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
+
+
+class TokenError(ValueError):
+    """A token operation that cannot be done as asked (bad name, duplicate, unknown)."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_token(name: str, *, db_session: Session) -> str:
+    """Issue a token named `name` and return the secret; it cannot be recovered later."""
+    if not NAME_PATTERN.match(name):
+        raise TokenError(f"invalid token name {name!r}: use letters, digits and . _ : @ - (max 128)")
+    if db_session.scalar(select(ProbeToken.id).where(ProbeToken.name == name)) is not None:
+        raise TokenError(f"a token named {name!r} already exists; revoke it or choose another name")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    db_session.add(ProbeToken(name=name, token_hash=hash_token(token), created_at=utcnow()))
+    db_session.flush()
+    return token
+
+
+def list_tokens(*, db_session: Session) -> list[TokenInfo]:
+    """Every token, active or revoked, by name."""
+    rows = db_session.scalars(select(ProbeToken).order_by(ProbeToken.name))
+    return [TokenInfo(name=t.name, created_at=t.created_at, revoked_at=t.revoked_at) for t in rows]
+
+
+def revoke_token(name: str, *, db_session: Session) -> bool:
+    """Revoke the token `name`; True if it was active, False if it was already revoked."""
+    token = db_session.scalar(select(ProbeToken).where(ProbeToken.name == name))
+    if token is None:
+        raise TokenError(f"no token named {name!r}")
+    if token.revoked_at is not None:
+        return False
+    token.revoked_at = utcnow()
+    db_session.flush()
+    return True
+
+
+def verify_token(token: str | None, *, db_session: Session) -> str | None:
+    """The name of the active token matching `token`, or None (missing, unknown or revoked)."""
+    if not token:
+        return None
+    presented = hash_token(token)
+    row = db_session.execute(
+        select(ProbeToken.name, ProbeToken.token_hash).where(
+            ProbeToken.token_hash == presented, ProbeToken.revoked_at.is_(None)
+        )
+    ).first()
+    if row is None or not hmac.compare_digest(row.token_hash, presented):
+        return None
+    return row.name
