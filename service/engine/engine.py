@@ -1,0 +1,259 @@
+"""The inference loop: validated facts → derived facts → rules to a fixed point → ranked findings.
+
+Each condition of a rule is evaluated on its own, so a finding carries every condition with
+the value it saw, and a rule that cannot be decided names the facts that would decide it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from service.engine.catalogue import FactCatalogue
+from service.engine.derived import derive, inputs_of
+from service.engine.errors import RuleLoadError
+from service.engine.expressions import cel_context, compile_condition
+from service.engine.loader import RuleBase, load_rulebase
+from service.engine.model import REMEDY_KINDS, SEVERITY_RANK, KnowledgeEntry, Recommendation, Rule
+from service.engine.render import fill
+from service.engine.whatif import what_ifs
+
+MAX_PASSES = 8
+SEVERITY_WEIGHT = {"critical": 3, "warning": 2, "info": 1}
+
+
+@dataclass
+class Finding:
+    rule: str
+    category: str
+    severity: str
+    confidence: float
+    title: str
+    explanation: str
+    evidence: list[dict[str, Any]]
+    recommendations: list[dict[str, Any]]
+    source: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "category": self.category,
+            "severity": self.severity,
+            "confidence": self.confidence,
+            "title": self.title,
+            "explanation": self.explanation,
+            "evidence": self.evidence,
+            "recommendations": self.recommendations,
+            "source": self.source,
+        }
+
+
+@dataclass
+class Diagnosis:
+    facts: dict[str, Any]
+    derived: dict[str, Any]
+    findings: list[Finding]
+    missing: list[dict[str, Any]]
+    language: str = "en"
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """critical / warning / info / healthy, or `undetermined` when nothing could be judged."""
+        if not self.findings:
+            return "undetermined"
+        worst = self.findings[0]
+        return "healthy" if worst.category == "healthy" else worst.severity
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "facts": self.facts,
+            "derived": self.derived,
+            "findings": [f.to_dict() for f in self.findings],
+            "missing": self.missing,
+            "status": self.status,
+        }
+
+
+@dataclass
+class _Outcome:
+    fired: bool
+    evidence: list[dict[str, Any]]
+    missing: set[str]
+
+
+class Engine:
+    """A loaded rule base, ready to diagnose. Immutable after construction, so safe to share."""
+
+    def __init__(self, rulebase: RuleBase) -> None:
+        self.rulebase = rulebase
+        self.catalogue: FactCatalogue = rulebase.catalogue
+        self.rules: list[Rule] = sorted(rulebase.rules.values(), key=lambda r: r.id)
+        self.recommendations: dict[str, Recommendation] = rulebase.recommendations
+        self.knowledge: list[KnowledgeEntry] = sorted(rulebase.knowledge.values(), key=lambda k: k.id)
+        self.warnings: list[RuleLoadError] = rulebase.warnings
+        self._ordinary = [r for r in self.rules if not r.only_if_nothing_else]
+        self._fallbacks = [r for r in self.rules if r.only_if_nothing_else]
+        self._fact_order = {name: i for i, name in enumerate(self.catalogue.specs)}
+
+    def validate_facts(self, raw: Any) -> dict[str, Any]:
+        return self.catalogue.validate(raw)
+
+    def diagnose(self, facts: Mapping[str, Any], lang: str = "en") -> Diagnosis:
+        """Findings for already-validated facts, in `lang` (en or zh); same facts → same output."""
+        lang = lang if lang in ("en", "zh") else "en"
+        given = {k: facts[k] for k in sorted(facts)}
+        known: dict[str, Any] = dict(given)
+        derived = derive(known)
+        known.update(derived)
+
+        outcomes: dict[str, _Outcome] = {}
+        for _ in range(MAX_PASSES):
+            context = cel_context(known)
+            outcomes = {rule.id: self._evaluate(rule, known, context) for rule in self._ordinary}
+            concluded = self._conclusions(outcomes, known, context)
+            if not concluded:
+                break
+            known.update(concluded)
+            derived.update(concluded)
+            known.update({k: v for k, v in derive(known).items() if k not in known})
+
+        serious = any(o.fired and self.rulebase.rules[rid].severity != "info" for rid, o in outcomes.items())
+        if not serious:
+            context = cel_context(known)
+            for rule in self._fallbacks:
+                outcomes[rule.id] = self._evaluate(rule, known, context)
+
+        findings = [
+            self._finding(self.rulebase.rules[rule_id], outcome, known, lang)
+            for rule_id, outcome in outcomes.items()
+            if outcome.fired
+        ]
+        findings.sort(key=lambda f: (SEVERITY_RANK[f.severity], -f.confidence, f.rule))
+        derived_out = {k: derived[k] for k in sorted(derived)}
+        return Diagnosis(
+            facts=given,
+            derived=derived_out,
+            findings=findings,
+            missing=self._questions(outcomes, known, lang),
+            language=lang,
+        )
+
+    def what_if(self, facts: Mapping[str, Any], changes: Mapping[str, Any], lang: str = "en") -> Diagnosis:
+        """The diagnosis of the same job with some facts changed (None removes a fact)."""
+        changed = dict(facts)
+        for key, value in changes.items():
+            if value is None:
+                changed.pop(key, None)
+            else:
+                changed[key] = value
+        return self.diagnose(self.validate_facts(changed), lang)
+
+    def _evaluate(self, rule: Rule, known: Mapping[str, Any], context: Any) -> _Outcome:
+        if any(name in known for name in rule.unless_known):
+            return _Outcome(False, [], set())
+        evidence: list[dict[str, Any]] = []
+        missing: set[str] = set()
+        for condition in rule.conditions:
+            absent = [n for n in condition.facts if n not in known]
+            if absent:
+                missing.update(absent)
+                continue
+            try:
+                holds = condition.evaluate(context) is True
+            except Exception:  # a type clash in user data: the condition does not hold
+                holds = False
+            if not holds:
+                return _Outcome(False, [], set())
+            for name in sorted(condition.facts):
+                evidence.append({"fact": name, "value": known[name], "condition": condition.text})
+        return _Outcome(not missing, evidence if not missing else [], missing)
+
+    def _conclusions(self, outcomes: Mapping[str, _Outcome], known: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        new: dict[str, Any] = {}
+        for rule_id, outcome in outcomes.items():
+            rule = self.rulebase.rules[rule_id]
+            if not outcome.fired or not rule.concludes:
+                continue
+            for name, value in rule.concludes.items():
+                if isinstance(value, str) and value.startswith("="):
+                    value = compile_condition(value[1:]).evaluate(context)
+                if name not in known:
+                    new[name] = value
+        return new
+
+    def _finding(self, rule: Rule, outcome: _Outcome, known: Mapping[str, Any], lang: str) -> Finding:
+        recs = [self.recommendations[r] for r in rule.recommendations if r in self.recommendations]
+        recs.sort(key=lambda r: REMEDY_KINDS.index(r.kind))
+        return Finding(
+            rule=rule.id,
+            category=rule.category,
+            severity=rule.severity,
+            confidence=rule.confidence,
+            title=fill(rule.title[lang], known),
+            explanation=fill(rule.explanation[lang], known),
+            evidence=outcome.evidence,
+            recommendations=[self._recommendation(r, known, lang) for r in recs],
+            source=list(rule.source),
+        )
+
+    def _recommendation(self, rec: Recommendation, known: Mapping[str, Any], lang: str) -> dict[str, Any]:
+        scenarios = what_ifs(rec, known, lang)
+        out: dict[str, Any] = {
+            "id": rec.id,
+            "kind": rec.kind,
+            "effort": rec.effort,
+            "cost": rec.cost,
+            "text": fill(rec.text[lang], known),
+            "estimate": scenarios[0]["values"] if scenarios else {},
+            "what_if": scenarios,
+            "source": list(rec.source),
+        }
+        if rec.caveat:
+            out["caveat"] = fill(rec.caveat[lang], known)
+        return out
+
+    def _questions(self, outcomes: Mapping[str, _Outcome], known: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+        """Missing base facts, those that would settle the most undecided rules first."""
+        settles: dict[str, int] = {}
+        weight: dict[str, int] = {}
+        for rule_id, outcome in outcomes.items():
+            if outcome.fired or not outcome.missing:
+                continue
+            rule = self.rulebase.rules[rule_id]
+            wanted: set[str] = set()
+            for name in outcome.missing:
+                wanted.update(n for n in inputs_of(name) if n not in known)
+            for name in wanted:
+                settles[name] = settles.get(name, 0) + 1
+                weight[name] = weight.get(name, 0) + SEVERITY_WEIGHT[rule.severity]
+        order = sorted(settles, key=lambda n: (-settles[n], -weight[n], self._fact_order.get(n, 10_000), n))
+        return [
+            {"fact": name, "question": self.catalogue.question(name, lang), "settles": settles[name]}
+            for name in order
+            if name in self.catalogue
+        ]
+
+
+def rules_dirs_from_env() -> list[Path]:
+    """User rule folders named by BWDOCTOR_RULES_DIRS (`:`-separated)."""
+    value = os.environ.get("BWDOCTOR_RULES_DIRS", "")
+    return [Path(p) for p in value.split(os.pathsep) if p.strip()]
+
+
+def load_engine(extra_dirs: Iterable[Path] | None = None) -> Engine:
+    """The built-in rule base plus user folders (from BWDOCTOR_RULES_DIRS when not given)."""
+    dirs = tuple(Path(p) for p in (rules_dirs_from_env() if extra_dirs is None else extra_dirs))
+    return _cached_engine(dirs)
+
+
+@lru_cache(maxsize=8)
+def _cached_engine(dirs: tuple[Path, ...]) -> Engine:
+    rulebase = load_rulebase(dirs)
+    if rulebase.problems:
+        raise rulebase.problems[0]
+    return Engine(rulebase)

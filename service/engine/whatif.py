@@ -1,0 +1,64 @@
+"""Quantified what-ifs: the same job with one remedy applied, recomputed with the engine's own formulas."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from service.engine.derived import DERIVED_NAMES, derive
+from service.engine.expressions import cel_context, compile_condition
+from service.engine.model import Recommendation
+from service.engine.render import fill
+
+
+def apply_changes(known: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Base facts with the changes applied; `=expr` values are CEL over the current facts; None removes."""
+    base = {k: v for k, v in known.items() if k not in DERIVED_NAMES}
+    context = None
+    for name, value in changes.items():
+        if isinstance(value, str) and value.startswith("="):
+            context = context or cel_context(known)
+            try:
+                value = compile_condition(value[1:]).evaluate(context)
+            except Exception:
+                return None
+        if value is None:
+            base.pop(name, None)
+        else:
+            base[name] = value
+    return base
+
+
+def what_ifs(rec: Recommendation, known: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Each scenario of the recommendation that can be computed from the facts and changes something."""
+    results = []
+    for scenario in rec.what_ifs:
+        changed = apply_changes(known, scenario.changes)
+        if changed is None:
+            continue
+        if all(known.get(k) == changed.get(k) for k in scenario.changes):
+            continue  # already so: nothing to gain
+        after = {**changed, **derive(changed)}
+        values = {name: after[name] for name in scenario.report if name in after}
+        if not values:
+            continue
+        before = {name: known[name] for name in scenario.report if name in known}
+        if not _improves(before, values):
+            continue  # a remedy that would make things worse is no remedy (e.g. fp16 when already int8)
+        results.append(
+            {
+                "label": fill(scenario.label[lang], {**known, **after}),
+                "set": {k: changed.get(k) for k in scenario.changes},
+                "values": values,
+                "before": before,
+            }
+        )
+    return results
+
+
+def _improves(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """True when the first figure both sides know went down (all reported figures are costs)."""
+    for name, value in after.items():
+        if name in before:
+            return value < before[name]
+    return True

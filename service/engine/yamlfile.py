@@ -1,0 +1,46 @@
+"""Reading YAML with line numbers, so every load error can point at the line to fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from service.engine.errors import RuleLoadError
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that records the line of every mapping under the key `__line__`."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
+    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_yaml_with_lines(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleLoadError(f"cannot read: {exc}", file=str(path)) from exc
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise RuleLoadError(f"invalid YAML: {problem}", file=str(path), line=line) from exc
+
+
+def strip_lines(value: Any) -> Any:
+    """The same data without the `__line__` bookkeeping."""
+    if isinstance(value, dict):
+        return {k: strip_lines(v) for k, v in value.items() if k != "__line__"}
+    if isinstance(value, list):
+        return [strip_lines(v) for v in value]
+    return value
