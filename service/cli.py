@@ -112,7 +112,10 @@ def rules_lint(paths: tuple[Path, ...]) -> None:
             problems = [exc]
         else:
             problems = base.problems
-            counts = f"{len(base.rules)} rules, {len(base.recommendations)} recommendations, {len(base.knowledge)} knowledge entries"
+            counts = (
+                f"{len(base.rules)} rules, {len(base.recommendations)} recommendations, "
+                f"{len(base.knowledge)} knowledge entries"
+            )
     for problem in problems:
         click.echo(problem.describe(), err=True)
     if problems:
@@ -123,8 +126,13 @@ def rules_lint(paths: tuple[Path, ...]) -> None:
 
 @rules.command("test")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--rules", "rule_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Extra rule folder to load (repeatable); a tests/ folder's parent is added by itself.")
+@click.option(
+    "--rules",
+    "rule_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Extra rule folder to load (repeatable); a tests/ folder's parent is added by itself.",
+)
 @click.option("-v", "--verbose", is_flag=True)
 def rules_test(paths: tuple[Path, ...], rule_dirs: tuple[Path, ...], verbose: bool) -> None:
     """Run rule unit tests: facts in, expected findings out (default: the built-in tests)."""
@@ -163,7 +171,10 @@ def rules_test(paths: tuple[Path, ...], rule_dirs: tuple[Path, ...], verbose: bo
         gaps = coverage_gaps(engine, results, [r.id for r in engine.rules if r.file.startswith(str(builtin))])
         for gap in gaps:
             click.echo(f"GAP  {gap}")
-    click.echo(f"rules test: {len(results) - len(failed)} passed, {len(failed)} failed" + (f", {len(gaps)} coverage gaps" if gaps else ""))
+    click.echo(
+        f"rules test: {len(results) - len(failed)} passed, {len(failed)} failed"
+        + (f", {len(gaps)} coverage gaps" if gaps else "")
+    )
     if failed or gaps or not results:
         sys.exit(1)
 

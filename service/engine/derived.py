@@ -88,12 +88,20 @@ FORMULAS: tuple[Formula, ...] = (
         lambda f: f["comm.allreduce_time_s"] / f.get("job.grad_accum_steps", 1),
     ),
     Formula("comm.fraction", ("comm.allreduce_time_s", "job.step_time_baseline_s"), _comm_fraction),
-    Formula("net.efficiency_pct", ("net.iperf3_gbps", "nic.speed_gbps"), _ratio("net.iperf3_gbps", "nic.speed_gbps", 100)),
-    Formula("nccl.busbw_gbps", ("nccl.allreduce_busbw_gbytes_per_s",), lambda f: f["nccl.allreduce_busbw_gbytes_per_s"] * 8),
+    Formula(
+        "net.efficiency_pct", ("net.iperf3_gbps", "nic.speed_gbps"), _ratio("net.iperf3_gbps", "nic.speed_gbps", 100)
+    ),
+    Formula(
+        "nccl.busbw_gbps", ("nccl.allreduce_busbw_gbytes_per_s",), lambda f: f["nccl.allreduce_busbw_gbytes_per_s"] * 8
+    ),
     Formula(
         "nccl.efficiency_pct", ("nccl.busbw_gbps", "nic.speed_gbps"), _ratio("nccl.busbw_gbps", "nic.speed_gbps", 100)
     ),
-    Formula("job.step_slowdown", ("job.step_time_s", "job.step_time_baseline_s"), _ratio("job.step_time_s", "job.step_time_baseline_s")),
+    Formula(
+        "job.step_slowdown",
+        ("job.step_time_s", "job.step_time_baseline_s"),
+        _ratio("job.step_time_s", "job.step_time_baseline_s"),
+    ),
     Formula("job.total_gpus", ("job.nodes", "job.gpus_per_node"), lambda f: f["job.nodes"] * f["job.gpus_per_node"]),
     Formula(
         "checkpoint.write_time_s",

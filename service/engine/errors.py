@@ -1,8 +1,8 @@
 """Errors of the engine, one small hierarchy so the CLI and the API can map each to a clear message.
 
-    EngineError
-    ├── RuleLoadError        a rule, recommendation or catalogue file is invalid (names file, rule id, line)
-    └── FactValidationError  a fact has the wrong type or is out of range (names key, value, expectation)
+EngineError
+├── RuleLoadError        a rule, recommendation or catalogue file is invalid (names file, rule id, line)
+└── FactValidationError  a fact has the wrong type or is out of range (names key, value, expectation)
 """
 
 from __future__ import annotations

@@ -146,7 +146,9 @@ def _check_references(base: RuleBase) -> None:
             if rec_id not in base.recommendations:
                 hint = _suggest(rec_id, base.recommendations)
                 base.problems.append(
-                    RuleLoadError(f"unknown recommendation {rec_id!r}{hint}", file=rule.file, rule_id=rule.id, line=rule.line)
+                    RuleLoadError(
+                        f"unknown recommendation {rec_id!r}{hint}", file=rule.file, rule_id=rule.id, line=rule.line
+                    )
                 )
 
 
@@ -169,7 +171,9 @@ def _texts(body: Mapping[str, Any], key: str, *, file: str, rule_id: str, requir
     if value is None and not required:
         return {}
     if not isinstance(value, Mapping):
-        raise _fail(f"'{key}' must map each language ({', '.join(LANGUAGES)}) to a text", body, file=file, rule_id=rule_id)
+        raise _fail(
+            f"'{key}' must map each language ({', '.join(LANGUAGES)}) to a text", body, file=file, rule_id=rule_id
+        )
     texts = strip_lines(dict(value))
     for lang in LANGUAGES:
         if not isinstance(texts.get(lang), str) or not texts[lang].strip():
@@ -207,8 +211,21 @@ def _check_templates(texts: Mapping[str, str], catalogue: FactCatalogue, body: A
 
 def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
     rule_id = _require_id(body, file=file, what="rule")
-    known = {"id", "category", "severity", "confidence", "when", "title", "explanation", "recommendations",
-             "source", "unless_known", "concludes", "only_if_nothing_else", "__line__"}
+    known = {
+        "id",
+        "category",
+        "severity",
+        "confidence",
+        "when",
+        "title",
+        "explanation",
+        "recommendations",
+        "source",
+        "unless_known",
+        "concludes",
+        "only_if_nothing_else",
+        "__line__",
+    }
     extra = sorted(set(body) - known)
     if extra:
         raise _fail(f"unknown key(s) {', '.join(extra)}", body, file=file, rule_id=rule_id)
@@ -218,7 +235,9 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
         raise _fail(f"unknown category {category!r}{hint}", body, file=file, rule_id=rule_id)
     severity = body.get("severity")
     if severity not in SEVERITIES:
-        raise _fail(f"severity must be one of {', '.join(SEVERITIES)}, got {severity!r}", body, file=file, rule_id=rule_id)
+        raise _fail(
+            f"severity must be one of {', '.join(SEVERITIES)}, got {severity!r}", body, file=file, rule_id=rule_id
+        )
     confidence = body.get("confidence", 0.8)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence <= 1:
         raise _fail(f"confidence must be a number in (0, 1], got {confidence!r}", body, file=file, rule_id=rule_id)
