@@ -1,0 +1,245 @@
+"""The NIC that carries training traffic: name, kind, negotiated speed, RDMA, rx/tx over the window.
+
+Which NIC: the configured one, else the interface of the default route, else the fastest one
+that is up. Speed comes from /sys/class/net/<if>/speed; ``-1`` (virtio and other virtual NICs)
+or a failed read means unknown, so the fact is left out and a note says why: a made-up 0
+would read as a dead link. Kind: an IPoIB interface is InfiniBand; an Ethernet interface whose
+PCI device is also an RDMA device with link layer Ethernet is RoCE; anything else Ethernet.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_probe.collectors import CollectorResult
+from tool_parsers.ibstat import IbPort, parse_rate, parse_state
+from tool_parsers.procfs import NetCounters, net_rates, parse_net_dev
+from tool_parsers.sysfs_net import speed_gbps
+
+ARPHRD_INFINIBAND = "32"
+_VIRTUAL = ("lo", "docker", "veth", "virbr", "br-", "cni", "flannel", "cali", "vxlan", "tun", "tap", "ifb")
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
+@dataclass
+class NicInfo:
+    name: str
+    chosen_by: str
+    speed_gbps: float | None
+    speed_raw: str | None
+    kind: str
+    rdma_ports: list[IbPort]
+
+
+class NicSampler:
+    """Picks the NIC at the start, reads its counters at the start and end of the window."""
+
+    name = "nic"
+
+    def __init__(self, *, configured: str | None = None, declared_speed_gbps: float | None = None,
+                 sys_root: Path = Path("/sys"), proc_root: Path = Path("/proc")) -> None:
+        self.configured = configured
+        self.declared_speed_gbps = declared_speed_gbps
+        self.sys_net = sys_root / "class" / "net"
+        self.sys_ib = sys_root / "class" / "infiniband"
+        self.proc = proc_root
+        self.info: NicInfo | None = None
+        self._notes: list[str] = []
+        self._before: NetCounters | None = None
+        self._ib_before: tuple[int, int] | None = None
+
+    # --- choosing the interface -------------------------------------------------------------
+    def interfaces(self) -> list[str]:
+        try:
+            return sorted(os.listdir(self.sys_net))
+        except OSError:
+            return []
+
+    def default_route_interface(self) -> str | None:
+        """The interface of the IPv4 (else IPv6) default route with the lowest metric."""
+        best: tuple[int, str] | None = None
+        for line in (_read(self.proc / "net" / "route") or "").splitlines()[1:]:
+            parts = line.split()
+            if len(parts) < 8 or parts[1] != "00000000" or parts[7] != "00000000":
+                continue
+            try:
+                flags, metric = int(parts[3], 16), int(parts[6])
+            except ValueError:
+                continue
+            if flags & 0x1 and (best is None or metric < best[0]):
+                best = (metric, parts[0])
+        if best:
+            return best[1]
+        for line in (_read(self.proc / "net" / "ipv6_route") or "").splitlines():
+            parts = line.split()
+            if len(parts) >= 10 and parts[0] == "0" * 32 and parts[1] == "00" and parts[9] != "lo":
+                return parts[9]
+        return None
+
+    def _is_up(self, name: str) -> bool:
+        return (_read(self.sys_net / name / "operstate") or "") in ("up", "unknown") and name != "lo"
+
+    def choose(self) -> tuple[str | None, str]:
+        names = self.interfaces()
+        if self.configured:
+            return self.configured, "configured"
+        route = self.default_route_interface()
+        if route and route in names:
+            return route, "default route"
+        candidates = [n for n in names if self._is_up(n) and not n.startswith(_VIRTUAL)]
+        if not candidates:
+            return None, "none"
+        fastest = max(candidates, key=lambda n: speed_gbps(_read(self.sys_net / n / "speed")) or 0.0)
+        return fastest, "fastest up"
+
+    # --- RDMA ---------------------------------------------------------------------------------
+    def rdma_ports(self, device: str | None = None) -> list[IbPort]:
+        """Ports of all RDMA devices, or of one device."""
+        ports: list[IbPort] = []
+        try:
+            devices = sorted(os.listdir(self.sys_ib))
+        except OSError:
+            return ports
+        for dev in devices:
+            if device is not None and dev != device:
+                continue
+            try:
+                port_names = sorted(os.listdir(self.sys_ib / dev / "ports"))
+            except OSError:
+                continue
+            for port in port_names:
+                base = self.sys_ib / dev / "ports" / port
+                if not port.isdigit():
+                    continue
+                ports.append(IbPort(
+                    device=dev, port=int(port),
+                    state=parse_state(_read(base / "state") or ""),
+                    rate_gbps=parse_rate(_read(base / "rate") or ""),
+                    link_layer=_read(base / "link_layer"),
+                ))
+        return ports
+
+    def rdma_device_of(self, name: str) -> str | None:
+        """The RDMA device sharing the interface's PCI function (mlx5_0 for a RoCE eth, ib0)."""
+        direct = self.sys_net / name / "device" / "infiniband"
+        try:
+            found = sorted(os.listdir(direct))
+            if found:
+                return found[0]
+        except OSError:
+            pass
+        try:
+            target = os.path.realpath(self.sys_net / name / "device")
+            for dev in sorted(os.listdir(self.sys_ib)):
+                if os.path.realpath(self.sys_ib / dev / "device") == target:
+                    return dev
+        except OSError:
+            pass
+        return None
+
+    # --- sampling -----------------------------------------------------------------------------
+    def _counters(self) -> NetCounters | None:
+        if self.info is None:
+            return None
+        return parse_net_dev(_read(self.proc / "net" / "dev") or "").get(self.info.name)
+
+    def _ib_counters(self) -> tuple[int, int] | None:
+        """RDMA traffic bypasses the netdev counters; the port counters count 4-byte words."""
+        if self.info is None or not self.info.rdma_ports:
+            return None
+        port = self.info.rdma_ports[0]
+        base = self.sys_ib / port.device / "ports" / str(port.port) / "counters"
+        rx, tx = _read(base / "port_rcv_data"), _read(base / "port_xmit_data")
+        if rx is None or tx is None or not rx.isdigit() or not tx.isdigit():
+            return None
+        return int(rx) * 4, int(tx) * 4
+
+    def start(self) -> None:
+        name, chosen_by = self.choose()
+        if name is None:
+            self._notes.append("nic: no network interface is up")
+            return
+        if not (self.sys_net / name).exists():
+            self._notes.append(f"nic: configured interface {name} does not exist")
+            return
+        raw = _read(self.sys_net / name / "speed")
+        kind, ports = "ethernet", []
+        dev = self.rdma_device_of(name)
+        if dev:
+            ports = self.rdma_ports(dev)
+            layer_kinds = {p.kind for p in ports if p.kind}
+            if _read(self.sys_net / name / "type") == ARPHRD_INFINIBAND or layer_kinds == {"infiniband"}:
+                kind = "infiniband"
+            elif "roce" in layer_kinds:
+                kind = "roce"
+        elif _read(self.sys_net / name / "type") == ARPHRD_INFINIBAND:
+            kind = "infiniband"
+        self.info = NicInfo(name=name, chosen_by=chosen_by, speed_gbps=speed_gbps(raw), speed_raw=raw,
+                            kind=kind, rdma_ports=ports)
+        self._before = self._counters()
+        self._ib_before = self._ib_counters()
+
+    def tick(self) -> None:
+        """Counters only need the two ends of the window."""
+
+    def finish(self, elapsed_s: float) -> CollectorResult:
+        result = CollectorResult(notes=self._notes)
+        all_ports = self.rdma_ports()
+        result.facts["nic.rdma"] = any(p.active for p in all_ports)
+        if all_ports:
+            result.details["rdma_ports"] = describe_ports(all_ports)
+        if self.info is None:
+            return result
+        info, facts = self.info, result.facts
+        facts["nic.name"] = info.name
+        facts["nic.kind"] = info.kind
+        result.details["nic_chosen_by"] = info.chosen_by
+        self._speed(info, result)
+        self._rates(elapsed_s, result)
+        return result
+
+    def _speed(self, info: NicInfo, result: CollectorResult) -> None:
+        port_rate = max((p.rate_gbps or 0.0 for p in info.rdma_ports if p.active), default=0.0)
+        if self.declared_speed_gbps:
+            result.facts["nic.speed_gbps"] = float(self.declared_speed_gbps)
+            result.notes.append(f"nic {info.name}: speed {self.declared_speed_gbps:g} Gb/s as configured "
+                                f"(sysfs says {info.speed_raw if info.speed_raw is not None else 'nothing'})")
+        elif info.kind in ("infiniband", "roce") and port_rate > 0:
+            result.facts["nic.speed_gbps"] = port_rate
+        elif info.speed_gbps is not None:
+            result.facts["nic.speed_gbps"] = info.speed_gbps
+        else:
+            shown = "no value" if info.speed_raw is None else f"{info.speed_raw!r}"
+            result.notes.append(
+                f"nic {info.name}: link speed unknown (/sys/class/net/{info.name}/speed gives {shown}; "
+                "usual for virtio and other virtual NICs); nic.speed_gbps left out — set nic_speed_gbps "
+                "to the rated speed")
+
+    def _rates(self, elapsed_s: float, result: CollectorResult) -> None:
+        ib_after = self._ib_counters()
+        if self._ib_before is not None and ib_after is not None and elapsed_s > 0:
+            rates = net_rates(NetCounters(*self._ib_before), NetCounters(*ib_after), elapsed_s)
+            result.details["nic_rate_source"] = "rdma port counters"
+        else:
+            after = self._counters()
+            if self._before is None or after is None:
+                result.notes.append(f"nic: no /proc/net/dev counters for {self.info.name if self.info else '?'}")
+                return
+            rates = net_rates(self._before, after, elapsed_s)
+            result.details["nic_rate_source"] = "/proc/net/dev"
+        result.facts.update(rates)
+
+
+def describe_ports(ports: list[IbPort]) -> list[dict[str, Any]]:
+    """RDMA ports as plain data for the report's details."""
+    return [{"device": p.device, "port": p.port, "state": p.state, "rate_gbps": p.rate_gbps,
+             "link_layer": p.link_layer} for p in ports]

@@ -1,0 +1,270 @@
+"""Training logs → per-step time and how much it varies (jitter is a network symptom, H12).
+
+Recognised, most trustworthy first: a configurable regular expression; Megatron-LM /
+Megatron-DeepSpeed ``elapsed time per iteration (ms)``; NeMo ``train_step_timing in s``;
+the wall time between consecutive timestamped step lines (DeepSpeed, torchtitan, ...);
+tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) in ``it/s`` or ``s/it``; the
+Trainer's final ``train_steps_per_second``. Only per-step sources give a coefficient of
+variation: tqdm rates are smoothed averages and would understate the jitter.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+DEFAULT_LAST_N = 20
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_MEGATRON = re.compile(r"elapsed time per iteration \(ms\):\s*([0-9]+(?:\.[0-9]+)?)")
+_MEGATRON_ITER = re.compile(r"\biteration\s+(\d+)\s*/")
+_NEMO = re.compile(r"train_step_timing in s\s*[=:]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)")
+_GLOBAL_STEP = re.compile(r"\bglobal_step\s*[=:]\s*(\d+)")
+_TIMESTAMP = re.compile(r"(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:[,.](\d{1,6}))?")
+_STEP_COUNTERS = (
+    re.compile(r"\bglobal_step=(\d+)"),  # DeepSpeed timer, 2023+
+    re.compile(r"\[timer\.py:\d+:stop\]\s*\d+/(\d+),"),  # DeepSpeed ThroughputTimer "<epoch>/<step>,"
+    re.compile(r"\bstep:\s*(\d+)\b"),  # torchtitan
+    re.compile(r"\bstep=(\d+),"),  # DeepSpeed log_dist
+)
+_TQDM = re.compile(r"(\d+)/(\d+|\?)\s*\[[0-9:]+<[0-9:?]+,\s*([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
+_TQDM_SKIP = ("Validation", "Sanity Checking", "Testing", "Predicting", "Evaluating")
+_HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?")
+_SAMPLES_PER_S = re.compile(r"CurrSamplesPerSec=([0-9.]+)")
+_TPS = re.compile(r"\btps:\s*([0-9,]+)")
+_MFU = re.compile(r"\bmfu:\s*([0-9.]+)%")
+_MAX_GAP_S = 3600.0  # longer than an hour between step lines is a restart or a pause, not a step
+
+
+@dataclass
+class TrainingLogResult:
+    """Step times in log order (seconds) and where they came from."""
+
+    source: str | None = None
+    step_times_s: list[float] = field(default_factory=list)
+    per_step: bool = False
+    last_n: int = DEFAULT_LAST_N
+    extra: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def window(self) -> list[float]:
+        return self.step_times_s[-self.last_n:] if self.last_n > 0 else list(self.step_times_s)
+
+    @property
+    def median_s(self) -> float | None:
+        return statistics.median(self.window) if self.window else None
+
+    @property
+    def cv(self) -> float | None:
+        """stddev / mean over the last N steps; None unless there are three or more per-step times."""
+        values = self.window
+        if not self.per_step or len(values) < 3:
+            return None
+        mean = statistics.fmean(values)
+        return statistics.pstdev(values) / mean if mean > 0 else None
+
+    def facts(self) -> dict[str, Any]:
+        """``job.step_time_s`` (median) and ``job.step_time_cv`` where the log supports them."""
+        out: dict[str, Any] = {}
+        median = self.median_s
+        if median is not None and median > 0:
+            out["job.step_time_s"] = round(median, 4)
+        cv = self.cv
+        if cv is not None:
+            out["job.step_time_cv"] = round(cv, 4)
+        return out
+
+
+def _float(text: str) -> float | None:
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        return None
+    return value if value == value and value not in (float("inf"), float("-inf")) else None
+
+
+def _lines(text: str) -> list[str]:
+    """Split on newlines and on tqdm's carriage returns; drop ANSI colours."""
+    return [part for part in re.split(r"[\r\n]+", _ANSI.sub("", text)) if part.strip()]
+
+
+def compile_step_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a user's step-time expression; raises ``re.error`` (callers validate config with it)."""
+    compiled = re.compile(pattern)
+    if compiled.groups == 0:
+        raise re.error("the expression needs a group that captures the step time")
+    return compiled
+
+
+def _custom(lines: list[str], pattern: re.Pattern[str]) -> list[float]:
+    """Named group ``ms`` (milliseconds) or ``s``/``seconds``, else the first group, in seconds."""
+    names = pattern.groupindex
+    values: list[float] = []
+    for line in lines:
+        match = pattern.search(line)
+        if not match:
+            continue
+        if "ms" in names and match.group("ms") is not None:
+            value = _float(match.group("ms"))
+            value = value / 1000.0 if value is not None else None
+        else:
+            key = "s" if "s" in names else ("seconds" if "seconds" in names else 1)
+            raw = match.group(key)
+            value = _float(raw) if raw is not None else None
+        if value is not None and value > 0:
+            values.append(value)
+    return values
+
+
+def _megatron(lines: list[str]) -> list[float]:
+    seen: set[int] = set()
+    values: list[float] = []
+    for line in lines:
+        match = _MEGATRON.search(line)
+        if not match:
+            continue
+        iteration = _MEGATRON_ITER.search(line)
+        if iteration:  # every pipeline-last rank may print the same line
+            number = int(iteration.group(1))
+            if number in seen:
+                continue
+            seen.add(number)
+        value = _float(match.group(1))
+        if value is not None and value > 0:
+            values.append(value / 1000.0)
+    return values
+
+
+def _nemo(lines: list[str]) -> list[float]:
+    by_step: dict[int, float] = {}
+    ordered: list[float] = []
+    for line in lines:
+        match = _NEMO.search(line)
+        if not match:
+            continue
+        value = _float(match.group(1))
+        if value is None or value <= 0:
+            continue
+        step = _GLOBAL_STEP.search(line)
+        if step:  # a progress bar redraws the same step many times
+            by_step[int(float(step.group(1)))] = value
+        else:
+            ordered.append(value)
+    return [by_step[k] for k in sorted(by_step)] if by_step else ordered
+
+
+def _timestamp(line: str) -> datetime | None:
+    match = _TIMESTAMP.search(line)
+    if not match:
+        return None
+    fraction = (match.group(3) or "0").ljust(6, "0")
+    try:
+        return datetime.fromisoformat(f"{match.group(1)} {match.group(2)}.{fraction}")
+    except ValueError:
+        return None
+
+
+def _timestamp_deltas(lines: list[str]) -> list[float]:
+    """Wall time per step between consecutive timestamped step lines (one entry per step)."""
+    points: list[tuple[int, datetime]] = []
+    seen: set[int] = set()
+    for line in lines:
+        stamp = _timestamp(line)
+        if stamp is None:
+            continue
+        for counter in _STEP_COUNTERS:
+            match = counter.search(line)
+            if match:
+                step = int(match.group(1))
+                if step not in seen:
+                    seen.add(step)
+                    points.append((step, stamp))
+                break
+    values: list[float] = []
+    for (step_a, time_a), (step_b, time_b) in zip(points, points[1:], strict=False):
+        steps = step_b - step_a
+        seconds = (time_b - time_a).total_seconds()
+        if steps <= 0 or seconds <= 0 or seconds / steps > _MAX_GAP_S:
+            continue
+        values.append(seconds / steps)
+    return values
+
+
+def _tqdm(lines: list[str]) -> list[float]:
+    """One value per bar position; a bar redrawn at the same position keeps its latest rate."""
+    values: list[float] = []
+    last_count: int | None = None
+    for line in lines:
+        match = _TQDM.search(line)
+        if not match or any(line.lstrip().startswith(skip) for skip in _TQDM_SKIP):
+            continue
+        rate = _float(match.group(3))
+        if rate is None or rate <= 0:
+            continue
+        seconds = rate if match.group(4) == "s/it" else 1.0 / rate
+        count = int(match.group(1))
+        if count == last_count and values:
+            values[-1] = seconds
+        else:
+            values.append(seconds)
+        last_count = count
+    return values
+
+
+def _hf_summary(lines: list[str]) -> list[float]:
+    values: list[float] = []
+    for line in lines:
+        match = _HF_STEPS_PER_S.search(line)
+        if match:
+            rate = _float(match.group(1))
+            if rate is not None and rate > 0:
+                values.append(1.0 / rate)
+    return values
+
+
+def _extras(lines: list[str]) -> dict[str, float]:
+    extra: dict[str, float] = {}
+    for line in lines:
+        for key, pattern in (("samples_per_s", _SAMPLES_PER_S), ("tokens_per_s", _TPS), ("mfu_pct", _MFU)):
+            match = pattern.search(line)
+            if match:
+                value = _float(match.group(1))
+                if value is not None:
+                    extra[key] = value
+    return extra
+
+
+def parse_training_log(
+    text: str, *, step_regex: str | re.Pattern[str] | None = None, last_n: int = DEFAULT_LAST_N
+) -> TrainingLogResult:
+    """Parse a training log (any of the formats above); unknown text gives an empty result."""
+    result = TrainingLogResult(last_n=last_n)
+    if not isinstance(text, str) or not text:
+        return result
+    lines = _lines(text)
+    result.extra = _extras(lines)
+    if step_regex is not None:
+        try:
+            pattern = compile_step_regex(step_regex) if isinstance(step_regex, str) else step_regex
+        except re.error as exc:
+            result.error = f"bad step-time expression: {exc}"
+            return result
+        values = _custom(lines, pattern)
+        if values:
+            result.source, result.step_times_s, result.per_step = "custom", values, True
+            return result
+    for source, extractor, per_step in (
+        ("megatron", _megatron, True),
+        ("nemo", _nemo, True),
+        ("timestamps", _timestamp_deltas, True),
+        ("tqdm", _tqdm, False),
+        ("trainer-summary", _hf_summary, False),
+    ):
+        values = extractor(lines)
+        if values:
+            result.source, result.step_times_s, result.per_step = source, values, per_step
+            return result
+    return result
