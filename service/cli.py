@@ -179,6 +179,12 @@ def rules_test(paths: tuple[Path, ...], rule_dirs: tuple[Path, ...], verbose: bo
         sys.exit(1)
 
 
+# serve, tokens, preflight: the service's commands (service/commands.py).
+from service.commands import register_service_commands  # noqa: E402
+
+register_service_commands(cli)
+
+
 def main() -> None:
     cli(prog_name="bwdoctor")
 

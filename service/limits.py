@@ -6,7 +6,21 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.errors import PayloadTooLarge, error_body
+from service.errors import error_body
+
+
+def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
+    """A receive callable that hands out `messages`, then defers to `then` (for disconnects)."""
+    queue = list(messages)
+
+    async def receive() -> Message:
+        if queue:
+            return queue.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive
 
 
 class BodySizeLimitMiddleware:
@@ -30,18 +44,27 @@ class BodySizeLimitMiddleware:
                 if declared > self.max_bytes:
                     await self._reject(send)
                     return
-        received = 0
-
-        async def limited_receive() -> Message:
-            nonlocal received
+                # The server holds the client to its declared length, so no counting is needed.
+                await self.app(scope, receive, send)
+                return
+        # No Content-Length (chunked): read up to the limit first, then replay the body to the app.
+        chunks: list[bytes] = []
+        size = 0
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise PayloadTooLarge(f"request body is larger than {self.max_bytes} bytes")
-            return message
-
-        await self.app(scope, limited_receive, send)
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message]), send)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._reject(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
 
     async def _reject(self, send: Send) -> None:
         body = json.dumps(

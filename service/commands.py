@@ -1,0 +1,100 @@
+"""The service's `bwdoctor` commands (serve, tokens, preflight), registered on the lead's click group.
+
+Kept apart from service/cli.py so the CLI stays thin and each side can change independently.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Worker processes.")
+def serve(host: str, port: int, workers: int) -> None:
+    """Run the service (API, web chat, Slack); migrates the database first."""
+    from service.main import run_server
+
+    run_server(host, port, workers=workers)
+
+
+@click.group()
+def tokens() -> None:
+    """Probe tokens: create (printed once), list, revoke."""
+
+
+def _token_session():  # noqa: ANN202  (a context manager)
+    from service.database import session_scope
+
+    return session_scope()
+
+
+@tokens.command("create")
+@click.argument("name")
+def tokens_create(name: str) -> None:
+    """Issue a probe token; the token is the last line of output (store it now: it is kept hashed)."""
+    from service.tokens.service import TokenError, create_token
+
+    try:
+        with _token_session() as db_session:
+            token = create_token(name, db_session=db_session)
+    except TokenError as exc:
+        click.echo(f"bwdoctor: error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"token {name!r} created; it is shown only once. Probes send it as AGENT_PROBE_TOKEN:")
+    click.echo(token)
+
+
+@tokens.command("list")
+def tokens_list() -> None:
+    """Every token with its state (the secrets themselves cannot be shown)."""
+    from service.tokens.service import list_tokens
+
+    with _token_session() as db_session:
+        rows = list_tokens(db_session=db_session)
+    if not rows:
+        click.echo("no tokens; create one with: bwdoctor tokens create NAME")
+    for row in rows:
+        state = "active" if row.active else f"revoked {row.revoked_at:%Y-%m-%d %H:%M:%S}"
+        click.echo(f"{row.name}\tcreated {row.created_at:%Y-%m-%d %H:%M:%S}\t{state}")
+
+
+@tokens.command("revoke")
+@click.argument("name")
+def tokens_revoke(name: str) -> None:
+    """Revoke a token: probes using it get 401 from then on."""
+    from service.tokens.service import TokenError, revoke_token
+
+    try:
+        with _token_session() as db_session:
+            changed = revoke_token(name, db_session=db_session)
+    except TokenError as exc:
+        click.echo(f"bwdoctor: error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"token {name!r} revoked" if changed else f"token {name!r} was already revoked")
+
+
+@click.command()
+@click.argument("job_file", metavar="JOB_FILE")
+@click.option("--server", default=None, help="Service URL: check against its live cluster facts.")
+@click.option("--cluster", default=None, help="Cluster name (needs --server).")
+@click.option("--fail-on", type=click.Choice(["warning", "critical"]), default="warning", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "junit", "github"]), default="text", show_default=True
+)
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+def preflight(job_file: str, server: str | None, cluster: str | None, fail_on: str, fmt: str, lang: str) -> None:
+    """Pre-flight check of a planned job. Exit: 0 pass, 1 error, 2 bad input, 3 critical, 4 warning."""
+    from service.preflight.cli import preflight_command
+
+    sys.exit(preflight_command(job_file, server, cluster, fail_on, fmt, lang))
+
+
+def register_service_commands(group: click.Group) -> None:
+    """Add serve, tokens and preflight to the `bwdoctor` group (unless it already has them)."""
+    for command in (serve, tokens, preflight):
+        if command.name not in group.commands:
+            group.add_command(command)

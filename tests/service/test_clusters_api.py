@@ -1,0 +1,108 @@
+"""GET /api/v1/clusters/{name}/diagnosis: cluster facts over the latest reports, node by node."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from tests.service.conftest import assert_error_shape
+
+
+def healthy(zone: str = "z-a", **overrides: object) -> dict[str, object]:
+    facts: dict[str, object] = {
+        "node.cluster": "gpu-a",
+        "node.zone": zone,
+        "node.region": "r-1",
+        "nic.speed_gbps": 100,
+        "nic.kind": "roce",
+        "nic.rdma": True,
+        "net.iperf3_gbps": 94,
+        "gpu.util_pct": 93,
+        "cpu.util_pct": 30,
+        "job.model_params_b": 13,
+        "job.precision": "bf16",
+    }
+    facts.update(overrides)
+    return facts
+
+
+def report(client, auth, node_id, facts, collected_at=None):
+    body = {"facts": facts}
+    if collected_at:
+        body["collected_at"] = collected_at
+    r = client.put(f"/api/v1/nodes/{node_id}/facts", json=body, headers=auth)
+    assert r.status_code == 201, r.text
+
+
+def diagnosis(client, name="gpu-a"):
+    r = client.get(f"/api/v1/clusters/{name}/diagnosis")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def categories(result):
+    return {f["category"] for f in result["findings"]}
+
+
+def test_two_zones_are_named_node_by_node(client, auth):
+    for i in range(4):
+        report(client, auth, f"n{i}", healthy("z-a" if i < 2 else "z-b"))
+    result = diagnosis(client)
+    assert result["facts"]["cluster.zones"] == 2
+    assert result["zones"] == {"z-a": ["n0", "n1"], "z-b": ["n2", "n3"]}
+    assert "latency-bound" in categories(result)
+    assert {n["node_id"]: n["zone"] for n in result["nodes"]} == {"n0": "z-a", "n1": "z-a", "n2": "z-b", "n3": "z-b"}
+
+
+def test_one_degraded_link_is_the_straggler(client, auth):
+    for i in range(5):
+        report(client, auth, f"n{i}", healthy(**({"net.iperf3_gbps": 21} if i == 3 else {})))
+    result = diagnosis(client)
+    assert result["stragglers"] == ["n3"]
+    assert result["facts"]["cluster.stragglers"] == ["n3"]
+    assert "straggler-node" in categories(result) and "link-degraded" in categories(result)
+    by_node = {n["node_id"]: n for n in result["nodes"]}
+    assert [o["fact"] for o in by_node["n3"]["outliers"]] == ["net.iperf3_gbps"]
+    assert by_node["n0"]["outliers"] == []
+    assert "link-degraded" in {f["category"] for f in by_node["n3"]["findings"]}
+    assert result["limiting"]["net.iperf3_gbps"] == {"value": 21, "nodes": ["n3"]}
+
+
+def test_one_slow_nic_is_named(client, auth):
+    for i in range(4):
+        report(client, auth, f"n{i}", healthy(**({"nic.speed_gbps": 10, "net.iperf3_gbps": 9.4} if i == 1 else {})))
+    result = diagnosis(client)
+    assert result["facts"]["cluster.nic_speed_min_gbps"] == 10
+    assert "n1" in result["stragglers"]
+    assert result["limiting"]["nic.speed_gbps"] == {"value": 10, "nodes": ["n1"]}
+    assert {"straggler-node", "nic-undersized"} <= categories(result)
+    by_node = {n["node_id"]: n for n in result["nodes"]}
+    assert "nic.speed_gbps" in [o["fact"] for o in by_node["n1"]["outliers"]]
+
+
+def test_stale_nodes_are_reported_not_used(client, auth):
+    old = (datetime.now(UTC) - timedelta(hours=2)).isoformat()
+    report(client, auth, "n0", healthy())
+    report(client, auth, "n1", healthy())
+    report(client, auth, "dead", healthy("z-b", **{"nic.speed_gbps": 1}), collected_at=old)
+    result = diagnosis(client)
+    assert result["nodes_total"] == 3 and result["nodes_fresh"] == 2
+    assert [s["node_id"] for s in result["stale_nodes"]] == ["dead"]
+    assert result["stale_nodes"][0]["age_s"] > 7000
+    assert result["facts"]["cluster.nodes"] == 2
+    assert result["facts"]["cluster.zones"] == 1  # the stale node's zone does not count
+    assert result["facts"]["cluster.nic_speed_min_gbps"] == 100
+    assert {n["node_id"]: n["stale"] for n in result["nodes"]}["dead"] is True
+    assert client.get("/api/v1/nodes/dead").json()["stale"] is True
+
+
+def test_unknown_cluster_and_bad_name(client):
+    assert_error_shape(client.get("/api/v1/clusters/nope/diagnosis"), 404, "cluster_not_found")
+    assert_error_shape(client.get("/api/v1/clusters/bad name/diagnosis"), 422)
+    assert_error_shape(client.get("/api/v1/clusters/x/diagnosis?lang=fr"), 422)
+
+
+def test_chinese_explanations(client, auth):
+    for i in range(2):
+        report(client, auth, f"n{i}", healthy("z-a" if i == 0 else "z-b"))
+    result = client.get("/api/v1/clusters/gpu-a/diagnosis?lang=zh").json()
+    assert any("可用区" in f["title"] for f in result["findings"])
