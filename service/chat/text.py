@@ -1,0 +1,81 @@
+"""Where a match sits in a question: its clause, its sentence, the words near it.
+
+Extraction decides what a number means from the words around it ('iperf3 shows 3.2 Gbits/sec' is a
+measurement, 'a 25GbE NIC' a rating), so every extractor needs the same notion of 'nearby'.
+"""
+
+import re
+
+# Sentence ends: Chinese and English full stops (not decimal points), question and exclamation marks,
+# semicolons and line breaks. Clause ends add commas and the Chinese enumeration comma.
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?!\d)(?=\s|$)")
+_CLAUSE_END = re.compile(r"[。！？!?；;\n，,、]|\.(?!\d)(?=\s|$)")
+
+
+def _bounds(text: str, pos: int, pattern: re.Pattern[str]) -> tuple[int, int]:
+    start = 0
+    for m in pattern.finditer(text, 0, pos):
+        start = m.end()
+    m = pattern.search(text, pos)
+    end = m.end() if m else len(text)
+    return start, end
+
+
+def sentence_bounds(text: str, pos: int) -> tuple[int, int]:
+    """Start and end of the sentence holding `pos` (the end includes its terminator)."""
+    return _bounds(text, pos, _SENTENCE_END)
+
+
+def clause_bounds(text: str, pos: int) -> tuple[int, int]:
+    """Start and end of the comma-level clause holding `pos`."""
+    return _bounds(text, pos, _CLAUSE_END)
+
+
+def clause(text: str, pos: int) -> str:
+    """The comma-level clause holding `pos`."""
+    a, b = clause_bounds(text, pos)
+    return text[a:b]
+
+
+def sentence(text: str, pos: int) -> str:
+    """The sentence holding `pos`."""
+    a, b = sentence_bounds(text, pos)
+    return text[a:b]
+
+
+def before(text: str, pos: int, width: int, *, same_clause: bool = True) -> str:
+    """Up to `width` characters before `pos`, cut at the clause start when asked."""
+    a = clause_bounds(text, pos)[0] if same_clause else 0
+    return text[max(a, pos - width):pos]
+
+
+def after(text: str, pos: int, width: int, *, same_clause: bool = True) -> str:
+    """Up to `width` characters after `pos`, cut at the clause end when asked."""
+    b = clause_bounds(text, pos)[1] if same_clause else len(text)
+    return text[pos:min(b, pos + width)]
+
+
+def nearest_cue(text: str, start: int, end: int, cues: dict[str, re.Pattern[str]],
+                *, window: int = 60, scope: str = "clause", barrier: re.Pattern[str] | None = None) -> str | None:
+    """The label of the cue closest to text[start:end] within its clause (or sentence), or None.
+
+    Used where one sentence holds two numbers of the same kind ('3 s on one node, 9.5 s on eight');
+    a cue on the far side of `barrier` ('vs', 'but') belongs to the other number.
+    """
+    a, b = clause_bounds(text, start) if scope == "clause" else sentence_bounds(text, start)
+    a, b = max(a, start - window), min(b, end + window)
+    best: tuple[int, str] | None = None
+    for label, pattern in cues.items():
+        for m in pattern.finditer(text, a, b):
+            if m.end() <= start:
+                distance = start - m.end()
+            elif m.start() >= end:
+                distance = m.start() - end
+            else:
+                continue
+            between = text[m.end():start] if m.end() <= start else text[end:m.start()]
+            if barrier is not None and barrier.search(between):
+                continue
+            if best is None or distance < best[0]:
+                best = (distance, label)
+    return best[1] if best else None

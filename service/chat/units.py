@@ -1,0 +1,147 @@
+"""Numbers and units as people write them: '1.3B', '1750亿', '八台', '万兆', '25 Gb/s', '500MB/s'.
+
+Every converter returns a float in the unit of the fact vocabulary (spec/facts.md): billions of
+parameters, gigabits per second, gigabytes, seconds, milliseconds.
+"""
+
+import re
+
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "俩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9}
+_CN_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG_UNITS = {"万": 10_000, "亿": 100_000_000}
+_EN_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20,
+             "thirty-two": 32, "sixty-four": 64, "a pair of": 2, "a couple of": 2, "single": 1,
+             "a single": 1, "dozen": 12}
+
+#: A number as written: digits (with thousands commas), Chinese numerals, or common English words.
+NUMBER = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千]+"
+          r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty"
+          r"|thirty-two|sixty-four))")
+
+
+def parse_cn_integer(text: str) -> int | None:
+    """Chinese numerals to an int: '八' 8, '十六' 16, '一千七百五十' 1750, '两万' 20000; None if not one."""
+    if not text or any(ch not in _CN_DIGITS and ch not in _CN_SMALL_UNITS and ch not in _CN_BIG_UNITS
+                       for ch in text):
+        return None
+    total = section = digit = 0
+    for ch in text:
+        if ch in _CN_DIGITS:
+            digit = _CN_DIGITS[ch]
+        elif ch in _CN_SMALL_UNITS:
+            section += (digit or 1) * _CN_SMALL_UNITS[ch]
+            digit = 0
+        else:
+            section += digit
+            total += (section or 1) * _CN_BIG_UNITS[ch]
+            section = digit = 0
+    return total + section + digit
+
+
+def parse_number(text: str) -> float | None:
+    """A number written in digits, Chinese numerals or an English word; None when it is none of those."""
+    s = text.strip().replace(",", "")
+    try:
+        return float(s)
+    except ValueError:
+        pass
+    word = _EN_WORDS.get(s.lower())
+    if word is not None:
+        return float(word)
+    cn = parse_cn_integer(s)
+    return float(cn) if cn is not None else None
+
+
+def parse_range_mid(low: str, high: str | None) -> float | None:
+    """'40-50' → 45: a person quoting a range means roughly its middle."""
+    a = parse_number(low)
+    if a is None:
+        return None
+    if high is None:
+        return a
+    b = parse_number(high)
+    return a if b is None else (a + b) / 2
+
+
+# Magnitudes of parameter counts, in billions.
+_PARAM_SCALE = {"b": 1.0, "bn": 1.0, "billion": 1.0, "t": 1000.0, "trillion": 1000.0, "m": 0.001,
+                "million": 0.001, "亿": 0.1, "百亿": 10.0, "千亿": 100.0, "万亿": 1000.0, "十亿": 1.0,
+                "百万": 0.001, "千万": 0.01}
+
+
+def params_to_billions(number: str | None, scale: str) -> float | None:
+    """'1750', '亿' → 175; None, '千亿' → 100 (a bare magnitude word means one of it)."""
+    factor = _PARAM_SCALE.get(scale.lower())
+    if factor is None:
+        return None
+    value = 1.0 if not number else parse_number(number)
+    if value is None:
+        return None
+    return round(value * factor, 6)
+
+
+# Rates, to gigabits per second (decimal, as iperf3 and NIC vendors count).
+_BITS_PER_S = {"t": 1000.0, "g": 1.0, "m": 0.001, "k": 0.000001}
+
+
+def rate_to_gbps(value: float, prefix: str, is_bytes: bool) -> float:
+    """A rate with an SI prefix (G/M/K/T) in bits or bytes per second, as Gb/s."""
+    gbps = value * _BITS_PER_S.get(prefix.lower(), 1.0)
+    return round(gbps * 8 if is_bytes else gbps, 6)
+
+
+def rate_to_gbytes_per_s(value: float, prefix: str, is_bytes: bool) -> float:
+    """A rate as GB/s (the unit nccl-tests reports)."""
+    return round(rate_to_gbps(value, prefix, is_bytes) / 8, 6)
+
+
+_SIZE_GB = {"t": 1000.0, "tb": 1000.0, "tib": 1099.511627776, "g": 1.0, "gb": 1.0, "gib": 1.073741824,
+            "m": 0.001, "mb": 0.001, "mib": 0.001048576}
+
+
+def size_to_gbytes(value: float, unit: str) -> float | None:
+    """'300', 'GB' → 300; '1.2', 'TB' → 1200."""
+    factor = _SIZE_GB.get(unit.lower())
+    return None if factor is None else round(value * factor, 6)
+
+
+_TIME_S = {"s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0, "秒": 1.0, "ms": 0.001,
+           "毫秒": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "min": 60.0, "mins": 60.0,
+           "minute": 60.0, "minutes": 60.0, "分钟": 60.0, "us": 1e-6, "μs": 1e-6, "微秒": 1e-6}
+
+
+def time_to_seconds(value: float, unit: str) -> float | None:
+    """'5361', 'ms' → 5.361."""
+    factor = _TIME_S.get(unit.lower())
+    return None if factor is None else round(value * factor, 6)
+
+
+def time_to_ms(value: float, unit: str) -> float | None:
+    """'0.25', 'ms' → 0.25; '80', 'us' → 0.08."""
+    s = time_to_seconds(value, unit)
+    return None if s is None else round(s * 1000, 6)
+
+
+_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def format_number(value: object) -> str:
+    """A number short and stable for prose: 160.0 → '160', 2.875 → '2.88', 0.0123 → '0.012'."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    v = float(value)
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    if abs(v) >= 100:
+        text = f"{v:.0f}"
+    elif abs(v) >= 10:
+        text = f"{v:.1f}"
+    elif abs(v) >= 0.1:
+        text = f"{v:.2f}"
+    else:
+        text = f"{v:.2g}"
+    if "." in text and _NUMBER_RE.match(text):
+        text = text.rstrip("0").rstrip(".")
+    return text
