@@ -145,7 +145,7 @@ def parse_catalogue(data: Any, *, file: str) -> FactCatalogue:
     specs: dict[str, FactSpec] = {}
     for section, derived in (("facts", False), ("derived", True)):
         for name, body in (data.get(section) or {}).items():
-            if name == "__line__":
+            if name.startswith("__"):
                 continue
             line = body.get("__line__") if isinstance(body, Mapping) else None
             if not isinstance(body, Mapping):
@@ -153,7 +153,7 @@ def parse_catalogue(data: Any, *, file: str) -> FactCatalogue:
             kind = body.get("type", "number")
             if kind not in FACT_TYPES:
                 raise RuleLoadError(f"fact {name!r}: unknown type {kind!r}", file=file, line=line)
-            aliases = {str(k).lower(): str(v) for k, v in (body.get("aliases") or {}).items() if k != "__line__"}
+            aliases = {str(k).lower(): str(v) for k, v in (body.get("aliases") or {}).items() if not k.startswith("__")}
             specs[name] = FactSpec(
                 name=name,
                 type=kind,
@@ -164,7 +164,7 @@ def parse_catalogue(data: Any, *, file: str) -> FactCatalogue:
                 exclusive_minimum=bool(body.get("exclusive_min", False)),
                 values=tuple(str(v) for v in body.get("values", ())),
                 aliases=aliases,
-                question={k: v for k, v in (body.get("question") or {}).items() if k != "__line__"},
+                question={k: v for k, v in (body.get("question") or {}).items() if not k.startswith("__")},
                 derived=derived,
                 inputs=tuple(body.get("inputs", ())),
                 source=tuple(body.get("source", ())),

@@ -152,8 +152,11 @@ def _check_references(base: RuleBase) -> None:
                 )
 
 
-def _fail(message: str, body: Any, *, file: str, rule_id: str = "") -> RuleLoadError:
-    line = body.get("__line__") if isinstance(body, Mapping) else None
+def _fail(message: str, body: Any, *, file: str, rule_id: str = "", key: str = "") -> RuleLoadError:
+    """An error at the line of `key` in `body` when known, else at the line where `body` starts."""
+    line = None
+    if isinstance(body, Mapping):
+        line = (body.get("__keylines__") or {}).get(key) or body.get("__line__")
     return RuleLoadError(message, file=file, rule_id=rule_id, line=line)
 
 
@@ -177,7 +180,7 @@ def _texts(body: Mapping[str, Any], key: str, *, file: str, rule_id: str, requir
     texts = strip_lines(dict(value))
     for lang in LANGUAGES:
         if not isinstance(texts.get(lang), str) or not texts[lang].strip():
-            raise _fail(f"'{key}' is missing its {lang!r} translation", body, file=file, rule_id=rule_id)
+            raise _fail(f"'{key}' is missing its {lang!r} translation", body, file=file, rule_id=rule_id, key=key)
     return texts
 
 
@@ -186,10 +189,22 @@ def _sources(body: Mapping[str, Any], *, file: str, rule_id: str) -> tuple[str, 
     if isinstance(sources, str):
         sources = [sources]
     if not isinstance(sources, list) or not sources:
-        raise _fail("'source' must list heuristic ids (H1–H39) or public references", body, file=file, rule_id=rule_id)
+        raise _fail(
+            "'source' must list heuristic ids (H1–H39) or public references",
+            body,
+            file=file,
+            rule_id=rule_id,
+            key="source",
+        )
     for s in sources:
         if not isinstance(s, str) or not SOURCE.match(s):
-            raise _fail(f"source {s!r} is neither a heuristic id H1–H39 nor a URL", body, file=file, rule_id=rule_id)
+            raise _fail(
+                f"source {s!r} is neither a heuristic id H1–H39 nor a URL",
+                body,
+                file=file,
+                rule_id=rule_id,
+                key="source",
+            )
     return tuple(sources)
 
 
@@ -197,11 +212,13 @@ def _known_fact(name: str, catalogue: FactCatalogue) -> bool:
     return name in catalogue or name in DERIVED_NAMES
 
 
-def _check_facts(names: Iterable[str], catalogue: FactCatalogue, body: Any, *, file: str, rule_id: str) -> None:
+def _check_facts(
+    names: Iterable[str], catalogue: FactCatalogue, body: Any, *, file: str, rule_id: str, key: str = ""
+) -> None:
     for name in sorted(names):
         if not _known_fact(name, catalogue):
             hint = _suggest(name, catalogue.names())
-            raise _fail(f"unknown fact {name!r}{hint}", body, file=file, rule_id=rule_id)
+            raise _fail(f"unknown fact {name!r}{hint}", body, file=file, rule_id=rule_id, key=key)
 
 
 def _check_templates(texts: Mapping[str, str], catalogue: FactCatalogue, body: Any, *, file: str, rule_id: str) -> None:
@@ -225,14 +242,15 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
         "concludes",
         "only_if_nothing_else",
         "__line__",
+        "__keylines__",
     }
     extra = sorted(set(body) - known)
     if extra:
-        raise _fail(f"unknown key(s) {', '.join(extra)}", body, file=file, rule_id=rule_id)
+        raise _fail(f"unknown key(s) {', '.join(extra)}", body, file=file, rule_id=rule_id, key=extra[0])
     category = body.get("category")
     if category not in CATEGORIES:
         hint = _suggest(str(category), CATEGORIES)
-        raise _fail(f"unknown category {category!r}{hint}", body, file=file, rule_id=rule_id)
+        raise _fail(f"unknown category {category!r}{hint}", body, file=file, rule_id=rule_id, key="category")
     severity = body.get("severity")
     if severity not in SEVERITIES:
         raise _fail(
@@ -240,21 +258,27 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
         )
     confidence = body.get("confidence", 0.8)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence <= 1:
-        raise _fail(f"confidence must be a number in (0, 1], got {confidence!r}", body, file=file, rule_id=rule_id)
+        raise _fail(
+            f"confidence must be a number in (0, 1], got {confidence!r}",
+            body,
+            file=file,
+            rule_id=rule_id,
+            key="confidence",
+        )
     when = body.get("when")
     if isinstance(when, str):
         when = [when]
     if not isinstance(when, list) or not when:
-        raise _fail("'when' must list one or more conditions", body, file=file, rule_id=rule_id)
+        raise _fail("'when' must list one or more conditions", body, file=file, rule_id=rule_id, key="when")
     conditions = []
     for text in when:
         try:
             condition = compile_condition(text)
         except ExpressionError as exc:
-            raise _fail(str(exc), body, file=file, rule_id=rule_id) from exc
+            raise _fail(str(exc), body, file=file, rule_id=rule_id, key="when") from exc
         if not condition.facts:
-            raise _fail(f"condition {text!r} reads no fact", body, file=file, rule_id=rule_id)
-        _check_facts(condition.facts, catalogue, body, file=file, rule_id=rule_id)
+            raise _fail(f"condition {text!r} reads no fact", body, file=file, rule_id=rule_id, key="when")
+        _check_facts(condition.facts, catalogue, body, file=file, rule_id=rule_id, key="when")
         conditions.append(condition)
     title = _texts(body, "title", file=file, rule_id=rule_id)
     explanation = _texts(body, "explanation", file=file, rule_id=rule_id)
@@ -262,7 +286,9 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
     _check_templates(explanation, catalogue, body, file=file, rule_id=rule_id)
     recommendations = body.get("recommendations", [])
     if not isinstance(recommendations, list) or not all(isinstance(r, str) for r in recommendations):
-        raise _fail("'recommendations' must list recommendation ids", body, file=file, rule_id=rule_id)
+        raise _fail(
+            "'recommendations' must list recommendation ids", body, file=file, rule_id=rule_id, key="recommendations"
+        )
     unless_known = body.get("unless_known", [])
     if not isinstance(unless_known, list):
         raise _fail("'unless_known' must list fact names", body, file=file, rule_id=rule_id)

@@ -9,14 +9,17 @@ import yaml
 
 from service.engine.errors import RuleLoadError
 
+BOOKKEEPING = ("__line__", "__keylines__")
+
 
 class _LineLoader(yaml.SafeLoader):
-    """A safe loader that records the line of every mapping under the key `__line__`."""
+    """A safe loader that records the line of every mapping (`__line__`) and of each of its keys (`__keylines__`)."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
     mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
+    mapping["__keylines__"] = {k.value: k.start_mark.line + 1 for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
     return mapping
 
 
@@ -40,7 +43,7 @@ def load_yaml_with_lines(path: Path) -> Any:
 def strip_lines(value: Any) -> Any:
     """The same data without the `__line__` bookkeeping."""
     if isinstance(value, dict):
-        return {k: strip_lines(v) for k, v in value.items() if k != "__line__"}
+        return {k: strip_lines(v) for k, v in value.items() if k not in BOOKKEEPING}
     if isinstance(value, list):
         return [strip_lines(v) for v in value]
     return value
