@@ -21,6 +21,8 @@ from agent_probe.errors import ConfigError
 ENV_PREFIX = "AGENT_PROBE_"
 CLOUD_CHOICES = ("off", "auto", "aws", "gcp", "azure")
 _BITRATE = re.compile(r"^\d+(\.\d+)?[KMGkmg]?$")
+# The service's node-id pattern: checked here so a bad name fails at start, not on every report.
+NODE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
 
 
 def default_spool_dir() -> Path:
@@ -169,8 +171,8 @@ def _validate(cfg: ProbeConfig) -> ProbeConfig:
             raise ConfigError(f"step_time_regex: {exc}") from None
     if cfg.server is not None and not re.match(r"^https?://[^\s/]+", cfg.server):
         raise ConfigError(f"server: expected an http:// or https:// URL, got {cfg.server!r}")
-    if not cfg.node_id or "/" in cfg.node_id:
-        raise ConfigError(f"node_id: expected a name without '/', got {cfg.node_id!r}")
+    if not NODE_ID.match(cfg.node_id):
+        raise ConfigError(f"node_id: expected letters, digits and . _ : @ - (at most 128), got {cfg.node_id!r}")
     if cfg.step_time_last_n < 1 or cfg.spool_max_bytes < 1024:
         raise ConfigError("step_time_last_n must be ≥ 1 and spool_max_bytes ≥ 1024")
     return cfg

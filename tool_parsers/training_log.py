@@ -71,11 +71,16 @@ class TrainingLogResult:
         out: dict[str, Any] = {}
         median = self.median_s
         if median is not None and median > 0:
-            out["job.step_time_s"] = round(median, 4)
+            out["job.step_time_s"] = _significant(median)
         cv = self.cv
         if cv is not None:
-            out["job.step_time_cv"] = round(cv, 4)
+            out["job.step_time_cv"] = _significant(cv)
         return out
+
+
+def _significant(value: float, digits: int = 5) -> float:
+    """Round to significant digits: sub-millisecond steps (tiny test models) keep their value."""
+    return float(f"{value:.{digits}g}")
 
 
 def _float(text: str) -> float | None:
