@@ -20,7 +20,7 @@ def node(zone: str = "a", **facts: object) -> dict[str, object]:
 
 
 def test_healthy_cluster_has_no_stragglers_and_counts_placement():
-    nodes = {f"n{i}": node(**{"gpu__util_pct": 90 + i % 3, "net__iperf3_gbps": 93 + i % 2}) for i in range(8)}
+    nodes = {f"n{i}": node(gpu__util_pct=90 + i % 3, net__iperf3_gbps=93 + i % 2) for i in range(8)}
     agg = aggregate(nodes)
     assert agg.cluster_facts["cluster.nodes"] == 8
     assert agg.cluster_facts["cluster.zones"] == 1

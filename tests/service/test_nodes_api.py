@@ -113,5 +113,3 @@ def test_unknown_node_and_routes(client):
     assert_error_shape(client.get("/api/v1/nowhere"), 404, "not_found")
     assert_error_shape(client.delete("/api/v1/nodes/ghost"), 405, "method_not_allowed")
     assert_error_shape(client.get("/api/v1/nodes?limit=0"), 422, "validation_error")
-
-
