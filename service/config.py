@@ -16,6 +16,7 @@ class SlackSettings(BaseModel):
 
     signing_secret: SecretStr | None = None
     bot_token: SecretStr | None = None
+    api_base_url: str = "https://slack.com/api/"
 
 
 class Settings(BaseSettings):
@@ -27,6 +28,9 @@ class Settings(BaseSettings):
     rules_dirs: str = Field(default="", description="extra rule folders, ':'-separated")
     slack_signing_secret: SecretStr | None = None
     slack_bot_token: SecretStr | None = None
+    slack_api_base_url: str = Field(
+        default="https://slack.com/api/", description="Slack Web API base URL (tests point it at a fake)"
+    )
 
     retention_days: float = Field(default=30.0, gt=0, description="reports older than this are pruned")
     prune_interval_s: float = Field(default=3600.0, gt=0)
@@ -50,7 +54,11 @@ class Settings(BaseSettings):
     @property
     def slack(self) -> SlackSettings:
         """The Slack integration's settings, grouped for the adapter."""
-        return SlackSettings(signing_secret=self.slack_signing_secret, bot_token=self.slack_bot_token)
+        return SlackSettings(
+            signing_secret=self.slack_signing_secret,
+            bot_token=self.slack_bot_token,
+            api_base_url=self.slack_api_base_url,
+        )
 
 
 @lru_cache
