@@ -26,6 +26,7 @@ from service.migrations import upgrade_database
 from service.nodes.service import count_nodes_reporting, prune_reports
 from service.nodes.views import router as nodes_router
 from service.preflight.views import router as preflight_router
+from service.web.clusters import router as web_clusters_router
 
 log = logging.getLogger("bwdoctor")
 
@@ -36,6 +37,7 @@ ROUTERS: list[APIRouter] = [
     clusters_router,
     preflight_router,
     conversations_router,
+    web_clusters_router,
 ]
 
 ops_router = APIRouter(tags=["operations"])
