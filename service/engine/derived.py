@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 BYTES_PER_ELEMENT = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1}
@@ -123,6 +124,7 @@ FORMULAS: tuple[Formula, ...] = (
 )
 
 DERIVED_NAMES = frozenset(f.name for f in FORMULAS)
+_BY_NAME = {f.name: f for f in FORMULAS}
 
 
 def derive(facts: Facts) -> dict[str, float]:
@@ -144,9 +146,10 @@ def derive(facts: Facts) -> dict[str, float]:
     return derived
 
 
+@cache
 def inputs_of(name: str) -> tuple[str, ...]:
     """The base facts a derived fact ultimately rests on (for asking about the missing ones)."""
-    formula = next((f for f in FORMULAS if f.name == name), None)
+    formula = _BY_NAME.get(name)
     if formula is None:
         return (name,)
     out: list[str] = []

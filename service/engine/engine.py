@@ -128,8 +128,9 @@ class Engine:
             for rule in self._fallbacks:
                 outcomes[rule.id] = self._evaluate(rule, known, context)
 
+        remedies: dict[str, dict[str, Any]] = {}  # each remedy's what-ifs computed once per diagnosis
         findings = [
-            self._finding(self.rulebase.rules[rule_id], outcome, known, lang)
+            self._finding(self.rulebase.rules[rule_id], outcome, known, lang, remedies)
             for rule_id, outcome in outcomes.items()
             if outcome.fired
         ]
@@ -186,7 +187,9 @@ class Engine:
                     new[name] = value
         return new
 
-    def _finding(self, rule: Rule, outcome: _Outcome, known: Mapping[str, Any], lang: str) -> Finding:
+    def _finding(
+        self, rule: Rule, outcome: _Outcome, known: Mapping[str, Any], lang: str, remedies: dict[str, dict[str, Any]]
+    ) -> Finding:
         recs = [self.recommendations[r] for r in rule.recommendations if r in self.recommendations]
         recs.sort(key=lambda r: REMEDY_KINDS.index(r.kind))
         return Finding(
@@ -197,7 +200,10 @@ class Engine:
             title=fill(rule.title[lang], known),
             explanation=fill(rule.explanation[lang], known),
             evidence=outcome.evidence,
-            recommendations=[self._recommendation(r, known, lang) for r in recs],
+            recommendations=[
+                remedies[r.id] if r.id in remedies else remedies.setdefault(r.id, self._recommendation(r, known, lang))
+                for r in recs
+            ],
             source=list(rule.source),
         )
 
