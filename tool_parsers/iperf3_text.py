@@ -12,7 +12,8 @@ from typing import Any
 
 _RATE = re.compile(
     r"(?P<value>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGT]?)bits/sec(?:\s+(?P<retr>\d+))?(?P<rest>.*)$")
-_LINE = re.compile(r"^\s*\[\s*(?P<id>\d+|SUM)\]\s+(?P<start>\d+(?:\.\d+)?)-\s*(?P<end>\d+(?:\.\d+)?)\s+sec\s+(?P<tail>.*)$")
+_LINE = re.compile(r"^\s*\[\s*(?P<id>\d+|SUM)\]\s+(?P<start>\d+(?:\.\d+)?)-\s*(?P<end>\d+(?:\.\d+)?)\s+sec\s+(?P<tail>."
+                   r"*)$")
 _ERROR = re.compile(r"iperf3?:\s*error\s*-\s*(?P<msg>.+)$", re.MULTILINE)
 _PREFIX = {"": 1e-9, "K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1e3}
 

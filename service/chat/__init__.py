@@ -1,1 +1,9 @@
-"""tmp"""
+"""The conversational core: words -> facts and intents, facts -> a reply. Pure: no database, no HTTP.
+
+The service stores conversations and calls `answer_turn`; the CLI prints `format_text`.
+"""
+
+from service.chat.answer import answer_turn, format_text
+from service.chat.understanding import Understanding, understand
+
+__all__ = ["Understanding", "answer_turn", "format_text", "understand"]

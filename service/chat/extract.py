@@ -73,7 +73,7 @@ def _hit_span(fact: str, value: Any, text: str, start: int, end: int, **flags: b
 
 _NB = r"(?<![A-Za-z0-9.])"  # a number starts here: not inside a word or another number
 _NUM = rf"{_NB}(?P<num>{NUMBER})"
-I = re.IGNORECASE
+_IC = re.IGNORECASE
 
 
 # --------------------------------------------------------------------------- model size
@@ -82,11 +82,11 @@ _MODEL_EN = re.compile(
     r"(?!\s*(?:tokens?|samples?|images?|rows?|bytes?|words?|/s))")
 _MODEL_EN_BIG = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>T|trillion|M|million)\s*(?:-|\s)?"
-    r"(?:param(?:eter)?s?|参数|模型|model)", I)
+    r"(?:param(?:eter)?s?|参数|模型|model)", _IC)
 _MODEL_ZH = re.compile(
     r"(?P<num>\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]+)?\s*(?P<scale>万亿|千亿|百亿|十亿|亿)"
     r"(?!\s*(?:tokens?|条|样本|张|字|元|美元|人民币|次))")
-_PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", I)
+_PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
 
 @extractor
@@ -119,29 +119,31 @@ _NODE_WORDS_ZH = r"(?:台|个)\s*(?:GPU\s*)?(?:机器|服务器|节点|主机|�
 _NODES_ZH = re.compile(rf"{_NUM}\s*(?:{_NODE_WORDS_ZH})")
 _NODES_EN = re.compile(
     rf"{_NUM}\s*(?:-|\s)?(?:[A-Za-z0-9.\-]+\s+){{0,2}}?"
-    r"(?:nodes?|machines?|servers?|hosts?|boxes|box|instances?|VMs?)(?![A-Za-z])", I)
+    r"(?:nodes?|machines?|servers?|hosts?|boxes|box|instances?|VMs?)(?![A-Za-z])", _IC)
 _SINGLE_NODE = re.compile(
     r"单机|单台(?:机器|服务器)?|单节点|一台机器|single[- ](?:node|machine|server|box|host|instance)"
-    r"|(?<![A-Za-z])(?:one|a single|1)[- ](?:node|machine|server|box|host)(?![A-Za-z])", I)
-_SINGLE_GPU = re.compile(r"单卡|单机单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?![s])", I)
+    r"|(?<![A-Za-z])(?:one|a single|1)[- ](?:node|machine|server|box|host)(?![A-Za-z])", _IC)
+_SINGLE_GPU = re.compile(r"单卡|单机单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?![s])", _IC)
 _GPUS_ZH = re.compile(rf"{_NUM}\s*(?:张|块|个)?\s*(?:卡|GPU|显卡|gpu)(?![A-Za-z])")
 _GPUS_EN = re.compile(
     rf"{_NUM}\s*(?:[x×*]\s*)?(?:-|\s)?(?:[A-Z][A-Za-z0-9]*\s+)?(?:GPUs?|gpus?|cards?|accelerators?|devices?)"
     r"(?![A-Za-z])", re.UNICODE)
 _GPUS_TIMES_MODEL = re.compile(
     rf"{_NB}(?P<num>\d+)\s*(?:[x×*]|张|块)?\s*(?P<model>(?:NVIDIA\s+)?(?:[AHBL]\d{{2,3}}[A-Z]?|V100|T4|RTX\s?\d{{4}}"
-    r"|\d{4}|MI\d{3}X?|910B)(?:\s?\d+GB)?)(?![A-Za-z0-9])", I)
-_NODES_TIMES_GPUS = re.compile(rf"{_NB}(?P<nodes>\d+)\s*[x×*]\s*(?P<gpus>\d+)\s*(?:GPUs?|卡|张|H\d|A\d|[x×]?\s*[AHB]\d)",
-                               I)
-_PER_NODE = re.compile(r"per[- ](?:node|machine|server|box|host)|each|/node|每台|每个节点|每节点|每机|一台", I)
+    r"|\d{4}|MI\d{3}X?|910B)(?:\s?\d+GB)?)(?![A-Za-z0-9])", _IC)
+_NODES_TIMES_GPUS = re.compile(rf"{_NB}(?P<nodes>\d+)\s*[x×*]\s*(?P<gpus>\d+)\s*"
+                               r"(?:GPUs?|卡|张|H\d|A\d|[x×]?\s*[AHB]\d)",
+                               _IC)
+_PER_NODE = re.compile(r"per[- ](?:node|machine|server|box|host)|each|/node|每台|每个节点|每节点|每机|一台", _IC)
 _GPU_MODEL = re.compile(
     r"(?<![A-Za-z0-9])((?:H100|H800|H200|H20|A100|A800|A10G?|A30|A40|L40S?|L4|V100|T4|P100|B200|GB200"
-    r"|RTX\s?\d{4}(?:\s?Ti)?|MI\d{3}X?|910B)(?:\s?(?:SXM\d?|PCIe|NVL))?)(?![A-Za-z0-9])", I)
+    r"|RTX\s?\d{4}(?:\s?Ti)?|MI\d{3}X?|910B)(?:\s?(?:SXM\d?|PCIe|NVL))?)(?![A-Za-z0-9])", _IC)
 
 
 @extractor
 def nodes_and_gpus(text: str) -> list[Understood]:
-    """'8台机器', '4 nodes', '单机8卡', '2机16卡', '8x H100', '16 GPUs across 2 nodes' → job.nodes, job.gpus_per_node."""
+    """'8台机器', '4 nodes', '单机8卡', '2机16卡', '8x H100', '16 GPUs across 2 nodes' → job.nodes, job.gpus_per_node.""
+    """
     hits: list[Understood] = []
     node_hits: list[Understood] = []
     for m in _NODES_ZH.finditer(text):
@@ -150,7 +152,7 @@ def nodes_and_gpus(text: str) -> list[Understood]:
             node_hits.append(_hit("job.nodes", int(n), m))
     for m in _NODES_EN.finditer(text):
         n = parse_number(m["num"])
-        if n and n == int(n) and not re.search(r"GPU|卡|card", m.group(0), I):
+        if n and n == int(n) and not re.search(r"GPU|卡|card", m.group(0), _IC):
             node_hits.append(_hit("job.nodes", int(n), m))
     for m in _NODES_TIMES_GPUS.finditer(text):
         node_hits.append(_hit("job.nodes", int(m["nodes"]), m))
@@ -195,15 +197,15 @@ def _overlaps(m: re.Match[str], hits: list[Understood]) -> bool:
 
 # --------------------------------------------------------------------------- utilisation
 _SUBJECTS = {
-    "gpu.mem_used_pct": re.compile(r"显存|GPU\s*mem(?:ory)?|VRAM|HBM", I),
-    "gpu.util_pct": re.compile(r"GPU|显卡|(?<![显])卡(?!顿)|nvidia-smi|nvitop|SM\b|算力|Volatile", I),
-    "cpu.iowait_pct": re.compile(r"iowait|IO\s*wait|io等待", I),
-    "cpu.util_pct": re.compile(r"CPU|处理器", I),
-    "mem.used_pct": re.compile(r"(?<!GPU )(?<!显)内存|\bRAM\b|(?<!GPU )memory|\bmem\b", I),
+    "gpu.mem_used_pct": re.compile(r"显存|GPU\s*mem(?:ory)?|VRAM|HBM", _IC),
+    "gpu.util_pct": re.compile(r"GPU|显卡|(?<![显])卡(?!顿)|nvidia-smi|nvitop|SM\b|算力|Volatile", _IC),
+    "cpu.iowait_pct": re.compile(r"iowait|IO\s*wait|io等待", _IC),
+    "cpu.util_pct": re.compile(r"CPU|处理器", _IC),
+    "mem.used_pct": re.compile(r"(?<!GPU )(?<!显)内存|\bRAM\b|(?<!GPU )memory|\bmem\b", _IC),
 }
 _PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:-|~|到|至|–)\s*(?P<hi>\d+(?:\.\d+)?))?\s*%")
 _NOT_UTIL = re.compile(r"效率|efficien|时间|time|占比|of the (?:step|time|training)|loss|准确率|accuracy|"
-                       r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销", I)
+                       r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销", _IC)
 
 
 @extractor
@@ -221,10 +223,10 @@ def utilisation(text: str) -> list[Understood]:
                     best = (s.end(), fact)
         if best is None:
             for fact, subject in _SUBJECTS.items():
-                if subject.match(tail.strip()) or re.match(r"\s*(?:的)?\s*" + subject.pattern, tail, I):
+                if subject.match(tail.strip()) or re.match(r"\s*(?:的)?\s*" + subject.pattern, tail, _IC):
                     best = (0, fact)
                     break
-        if best is None and re.search(r"利用率|util", window + tail, I):
+        if best is None and re.search(r"利用率|util", window + tail, _IC):
             best = (0, "gpu.util_pct")
         if best is None:
             continue
@@ -248,27 +250,27 @@ _QUAL_SUBJECT = {
     "mem.used_pct": (r"(?<!显)内存|RAM|(?<!GPU )memory", 35, 95),
     "gpu.util_pct": (r"(?:GPU|显卡)(?:\s*(?:的)?\s*(?:利用率|使用率|usage|util(?:ization)?))?|GPUs", 50, 95),
 }
-_NEGATION = re.compile(r"不是|并非|not|n't|没有|isn't|aren't", I)
+_NEGATION = re.compile(r"不是|并非|not|n't|没有|isn't|aren't", _IC)
 
 
 def _qualitative_load(text: str) -> list[Understood]:
     hits = []
     for fact, (subject, low, high) in _QUAL_SUBJECT.items():
         pattern = re.compile(rf"(?P<subj>{subject})(?P<gap>(?:\s*(?:和|与|and|&|/|、)\s*(?:CPU|内存|memory|RAM|"
-                             rf"GPU))*[^，,。.;；\n\d%]{{0,12}}?)(?:(?P<low>{_LOW})|(?P<high>{_HIGH}))", I)
+                             rf"GPU))*[^，,。.;；\n\d%]{{0,12}}?)(?:(?P<low>{_LOW})|(?P<high>{_HIGH}))", _IC)
         for m in pattern.finditer(text):
-            if _NEGATION.search(m["gap"] or "") and not m["low"] in {"不高", "不忙", "不吃紧", "不紧张"}:
+            if _NEGATION.search(m["gap"] or "") and m["low"] not in {"不高", "不忙", "不吃紧", "不紧张"}:
                 continue
-            if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], I):
+            if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], _IC):
                 continue
             value = low if m["low"] else high
             hits.append(_hit(fact, value, m, inferred=True))
             # "CPU和内存都很闲" / "CPU and memory are idle": the adjective covers both subjects.
-            if fact == "cpu.util_pct" and re.search(r"内存|memory|RAM", m["gap"] or "", I):
+            if fact == "cpu.util_pct" and re.search(r"内存|memory|RAM", m["gap"] or "", _IC):
                 hits.append(_hit("mem.used_pct", 35 if m["low"] else 95, m, inferred=True))
     for m in re.finditer(r"GPU\s*利用率\s*(?:一直|总是|始终)?\s*(?:上不去|起不来|拉不满|低)|low GPU util\w*|"
                          r"GPUs? (?:are |is )?(?:starving|starved|waiting|mostly idle|sit idle|underutili[sz]ed)",
-                         text, I):
+                         text, _IC):
         hits.append(_hit("gpu.util_pct", 50, m, inferred=True))
     return hits
 
@@ -276,7 +278,7 @@ def _qualitative_load(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- precision
 _PRECISION = re.compile(
     r"(?<![A-Za-z0-9])(?P<p>fp16|float16|half[- ]precision|半精度|bf16|bfloat16|fp8|float8|int8|8[- ]?bit|8位|"
-    r"fp32|float32|tf32|单精度|全精度|full[- ]precision|32[- ]?bit|32位|16[- ]?bit|16位)(?![A-Za-z0-9])", I)
+    r"fp32|float32|tf32|单精度|全精度|full[- ]precision|32[- ]?bit|32位|16[- ]?bit|16位)(?![A-Za-z0-9])", _IC)
 _PRECISION_MAP = {"fp16": "fp16", "float16": "fp16", "半精度": "fp16", "16bit": "fp16", "16位": "fp16",
                   "halfprecision": "fp16", "bf16": "bf16", "bfloat16": "bf16", "fp8": "fp8", "float8": "fp8",
                   "int8": "int8", "8bit": "int8", "8位": "int8", "fp32": "fp32", "float32": "fp32",
@@ -297,14 +299,15 @@ def precision(text: str) -> list[Understood]:
 
 # --------------------------------------------------------------------------- parallelism
 _PARALLEL = {
-    "hybrid": re.compile(r"混合并行|hybrid(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", I),
-    "fsdp": re.compile(r"FSDP|ZeRO(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|zero[- ]?[123]|ZeRO-Infinity", I),
+    "hybrid": re.compile(r"混合并行|hybrid(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", _IC),
+    "fsdp": re.compile(r"FSDP|ZeRO(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|zero[- ]?[123]|ZeRO-Infinity", _IC),
     "tensor": re.compile(r"张量并行|模型并行|tensor[- ](?:model[- ])?parallel\w*|model[- ]parallel\w*|(?<![A-Za-z])TP"
-                         r"(?:\s*[=:]?\s*\d+)?(?![A-Za-z])|tensor_model_parallel_size", I),
-    "pipeline": re.compile(r"流水线并行|流水并行|pipeline[- ](?:model[- ])?parallel\w*|(?<![A-Za-z])PP(?:\s*[=:]?\s*\d+)?"
-                           r"(?![A-Za-z])|pipeline_model_parallel_size", I),
+                         r"(?:\s*[=:]?\s*\d+)?(?![A-Za-z])|tensor_model_parallel_size", _IC),
+    "pipeline": re.compile(r"流水线并行|流水并行|pipeline[- ](?:model[- ])?parallel\w*|(?<![A-Za-z])PP(?:\s*[=:]?\s*\d+"
+    ")?"
+                           r"(?![A-Za-z])|pipeline_model_parallel_size", _IC),
     "data": re.compile(r"数据并行|DDP|DistributedDataParallel|data[- ]parallel\w*|(?<![A-Za-z])DP(?![A-Za-z])|Horovod",
-                       I),
+                       _IC),
 }
 
 
@@ -347,24 +350,24 @@ _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口
                         r"RoCE|RDMA|EFA|HDR|NDR|uplink|互联|带宽网卡)(?![A-Za-z])")
 _KIND_AFTER = {
     "infiniband": re.compile(r"\s*(?:的)?\s*(?:IB|InfiniBand|infiniband|HDR|NDR|EDR)(?![A-Za-z])"),
-    "roce": re.compile(r"\s*(?:的)?\s*RoCE", I),
+    "roce": re.compile(r"\s*(?:的)?\s*RoCE", _IC),
     "efa": re.compile(r"\s*(?:的)?\s*EFA"),
 }
 _RATE_CUES = {
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
-                           r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", I),
+                           r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
     "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|rated|标称|额定|理论|端口|port|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
-                        r"upgrade|升级|wired|cabled|链路", I),
-    "instance": re.compile(r"实例|instance|quota|配额|capped|cap(?![a-z])|限速|throttl\w*|带宽包|provider|云厂商", I),
-    "traffic": re.compile(r"iftop|nload|sar -n|流量|traffic|rx|tx|nic usage|网卡(?:流量|占用)", I),
-    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", I),
-    "storage": re.compile(r"读取|读|read|NAS|NFS|存储|storage|loading|加载|OSS|S3|\bIO\b|I/O|disk|磁盘", I),
+                        r"upgrade|升级|wired|cabled|链路", _IC),
+    "instance": re.compile(r"实例|instance|quota|配额|capped|cap(?![a-z])|限速|throttl\w*|带宽包|provider|云厂商", _IC),
+    "traffic": re.compile(r"iftop|nload|sar -n|流量|traffic|rx|tx|nic usage|网卡(?:流量|占用)", _IC),
+    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
+    "storage": re.compile(r"读取|读|read|NAS|NFS|存储|storage|loading|加载|OSS|S3|\bIO\b|I/O|disk|磁盘", _IC),
 }
-_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", I)
-_RDMA_WORDS = re.compile(r"RDMA|RoCE|(?<![A-Za-z_/])IB(?![A-Za-z_])|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs", I)
+_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
+_RDMA_WORDS = re.compile(r"RDMA|RoCE|(?<![A-Za-z_/])IB(?![A-Za-z_])|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs", _IC)
 
 
 def _rate_kind(text: str, m: re.Match[str]) -> str | None:
@@ -381,12 +384,12 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
         return "rated"
     if _NIC_AFTER.match(tail):
         # '25G NIC, iperf3 shows …': the NIC word right after the number is the better cue.
-        if not re.search(r"iperf|实测|测", tx.before(text, m.start(), 20), I):
+        if not re.search(r"iperf|实测|测", tx.before(text, m.start(), 20), _IC):
             return "rated"
     if unit in {"G", "M", "Gb"} and label is None and not _NIC_AFTER.match(tail):
         return None
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
-        return "measured" if re.search(r"iperf|sender|receiver", tx.sentence(text, m.start()), I) else "rated"
+        return "measured" if re.search(r"iperf|sender|receiver", tx.sentence(text, m.start()), _IC) else "rated"
     if label in {"busbw", "storage"}:
         return label
     return label or "rated"
@@ -408,7 +411,7 @@ def network_rates(text: str) -> list[Understood]:
         if kind is None:
             continue
         unit = m["unit"]
-        prefix = "G" if re.match(r"G|gb|Gig", unit, I) and not unit.startswith(("M", "m")) else unit[0]
+        prefix = "G" if re.match(r"G|gb|Gig", unit, _IC) and not unit.startswith(("M", "m")) else unit[0]
         if unit.lower().startswith("t"):
             prefix = "T"
         is_bytes = bool(re.match(r"[GM]B", unit))
@@ -456,17 +459,18 @@ def nic_kind(text: str) -> list[Understood]:
     hits = []
     for m in re.finditer(r"InfiniBand|infiniband|Infiniband|(?<![A-Za-z_/])IB(?![A-Za-z_])", text):
         hits.extend(_nic_kind_facts("infiniband", text, m.start(), m.end()))
-    for m in re.finditer(r"RoCE(?:\s?v2)?", text, I):
+    for m in re.finditer(r"RoCE(?:\s?v2)?", text, _IC):
         hits.extend(_nic_kind_facts("roce", text, m.start(), m.end()))
     for m in re.finditer(r"(?<![A-Za-z])EFA(?![A-Za-z])", text):
         hits.extend(_nic_kind_facts("efa", text, m.start(), m.end()))
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
         if not _NEGATION.search(tx.before(text, m.start(), 8)) and not re.search(
-                r"不支持|没有|没开|no |without", tx.before(text, m.start(), 8), I):
+                r"不支持|没有|没开|no |without", tx.before(text, m.start(), 8), _IC):
             hits.append(_hit("nic.rdma", True, m, weak=True))
-    for m in re.finditer(r"(?:没有|没开|不支持|无|不带|未启用|no|without|lack(?:s|ing)?|not using|don't have|doesn't have|"
+    for m in re.finditer(r"(?:没有|没开|不支持|无|不带|未启用|no|without|lack(?:s|ing)?|not using|don't have|doesn't "
+                         r"have|"
                          r"no support for)\s*(?:any\s+)?RDMA|plain TCP|TCP only|only TCP|普通以太网|普通的以太网|"
-                         r"TCP/IP(?:网络)?", text, I):
+                         r"TCP/IP(?:网络)?", text, _IC):
         hits.append(_hit("nic.rdma", False, m))
         hits.append(_hit("nic.kind", "ethernet", m, weak=True))
     if not _RDMA_WORDS.search(text):
@@ -477,9 +481,10 @@ def nic_kind(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- latency
-_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,20}}?{_NUM}\s*(?P<unit>ms|毫秒|us|μs|微秒)"
-                  r"(?![A-Za-z])", I)
-_RTT_AFTER = re.compile(rf"{_NUM}\s*(?P<unit>ms|毫秒|us|μs|微秒)\s*(?:的)?\s*(?:RTT|rtt|latency|延迟|时延|ping)", I)
+_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,20}}?{_NUM}\s*(?P<unit>ms|毫秒|us|μs|"
+                  rf"微秒)"
+                  r"(?![A-Za-z])", _IC)
+_RTT_AFTER = re.compile(rf"{_NUM}\s*(?P<unit>ms|毫秒|us|μs|微秒)\s*(?:的)?\s*(?:RTT|rtt|latency|延迟|时延|ping)", _IC)
 
 
 @extractor
@@ -500,24 +505,24 @@ def latency(text: str) -> list[Understood]:
 _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分钟)"
 _STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮)"
 _STEP_PATTERNS = [
-    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", I),
+    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
     re.compile(rf"(?:每(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代)|一(?:个)?\s*(?:step|步|轮)|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
-               rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*{_TIME_UNIT}(?![A-Za-z])", I),
+               rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
-_IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)", I)
+_IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)", _IC)
 _STEP_CUES = {
     "baseline": re.compile(r"单机|单节点|单台|一台|1台|single[- ](?:node|machine|server|box|host|GPU node)|"
-                           r"(?:one|1)[- ](?:node|machine|server|box)|baseline|基线|alone|by itself", I),
+                           r"(?:one|1)[- ](?:node|machine|server|box)|baseline|基线|alone|by itself", _IC),
     "multi": re.compile(rf"多机|多节点|分布式|{NUMBER}\s*(?:台|个节点|节点|机)|(?<!single )(?<!one )(?<!1 )"
                         r"(?:\d+|two|four|eight|sixteen)[- ]?(?:nodes?|machines?|servers?)|multi[- ]?node|"
-                        r"across|cluster|集群|scaled out|扩到", I),
+                        r"across|cluster|集群|scaled out|扩到", _IC),
 }
 
 
-_VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|but|while|whereas)\b|而|但|对比|相比|比|，|,", I)
+_VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|but|while|whereas)\b|而|但|对比|相比|比|，|,", _IC)
 
 
 @extractor
@@ -540,10 +545,10 @@ def step_time(text: str) -> list[Understood]:
     # "step time 9.5 s on 8 nodes vs 3 s on one": once a sentence talks step times, its other bare
     # durations are step times too (RTTs are claimed by their own extractor and skipped here).
     sentences = {tx.sentence_bounds(text, m.start()) for m, _ in raw}
-    for m in re.finditer(rf"{_NUM}\s*(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒)(?![A-Za-z/])", text, I):
+    for m in re.finditer(rf"{_NUM}\s*(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒)(?![A-Za-z/])", text, _IC):
         if tx.sentence_bounds(text, m.start()) in sentences and not any(
                 a.start() <= m.start() < a.end() for a, _ in raw) and not re.search(
-                r"RTT|ping|latency|延迟|时延", tx.before(text, m.start(), 12), I):
+                r"RTT|ping|latency|延迟|时延", tx.before(text, m.start(), 12), _IC):
             value = parse_number(m["num"])
             unit = {"秒": "s", "毫秒": "ms"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None
@@ -554,9 +559,9 @@ def step_time(text: str) -> list[Understood]:
         label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
         fact = "job.step_time_baseline_s" if label == "baseline" else "job.step_time_s"
         hits.append(_hit(fact, seconds, m))
-    for m in re.finditer(rf"(?:from|从)\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?\s*(?:to|到|涨到|变成|"
-                         rf"增加到|升到|变为)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)", text, I):
-        if not re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), I):
+    for m in re.finditer(r"(?:from|从)\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?\s*(?:to|到|涨到|变成|"
+                         r"增加到|升到|变为)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)", text, _IC):
+        if not re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC):
             continue
         unit_b = {"秒": "s", "毫秒": "ms"}.get(m["ub"], m["ub"].lower())
         unit_a = {"秒": "s", "毫秒": "ms"}.get(m["ua"] or m["ub"], (m["ua"] or m["ub"]).lower())
@@ -565,42 +570,45 @@ def step_time(text: str) -> list[Understood]:
             hits.append(_hit_span("job.step_time_baseline_s", a, text, m.start("a"), m.end("ua") if m["ua"]
                                   else m.end("a")))
             hits.append(_hit_span("job.step_time_s", b, text, m.start("b"), m.end("ub")))
-    for m in re.finditer(r"(?:CV|cv|变异系数|coefficient of variation)\s*(?:is|of|为|是|=|:|：)?\s*(?P<num>\d+(?:\.\d+)?)",
+    for m in re.finditer(r"(?:CV|cv|变异系数|coefficient of variation)\s*(?:is|of|为|是|=|:|：)?\s*(?P<num>\d+(?:"
+                         r"\.\d+)?)",
                          text):
         hits.append(_hit("job.step_time_cv", float(m["num"]), m))
     for m in re.finditer(r"波动(?:很大|较大|大|严重|明显)|抖动(?:严重|很大|厉害)?|忽高忽低|忽快忽慢|不稳定|时快时慢|"
                          r"fluctuat\w*|jitter\w*|spiky|spikes?|unstable|erratic|varies (?:a lot|wildly)|"
-                         r"all over the place|swings?", text, I):
-        if re.search(r"step|步|迭代|iter|耗时|时间|time|速度|speed", tx.sentence(text, m.start()), I):
+                         r"all over the place|swings?", text, _IC):
+        if re.search(r"step|步|迭代|iter|耗时|时间|time|速度|speed", tx.sentence(text, m.start()), _IC):
             hits.append(_hit("job.step_time_cv", 0.3, m, inferred=True, weak=True))
-    for m in re.finditer(r"(?:step|步|迭代)[^。.;；\n]{0,12}(?:很稳定|平稳|稳定|stable|consistent|steady)", text, I):
+    for m in re.finditer(r"(?:step|步|迭代)[^。.;；\n]{0,12}(?:很稳定|平稳|稳定|stable|consistent|steady)", text, _IC):
         if not _NEGATION.search(m.group(0)):
             hits.append(_hit("job.step_time_cv", 0.02, m, inferred=True, weak=True))
     return hits
 
 
 # --------------------------------------------------------------------------- storage and checkpoints
-_NAS = r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|共享存储|网络存储|远程存储|远端存储|分布式存储|shared storage|" \
-       r"shared (?:file ?system|filesystem|drive)|network storage|network file ?system|remote storage|存储服务器|BeeGFS"
+_NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|共享存储|网络存储|远程存储|远端存储|分布式存储|"
+        r"shared storage|shared (?:file ?system|filesystem|drive)|network storage|network file ?system|"
+        r"remote storage|存储服务器|BeeGFS")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
           r"object[- ]?stor\w*|MinIO|云存储|bucket"
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
          r"(?<![A-Za-z])SSD(?!s? cache)"
-_STORAGE_KINDS = {"nas": re.compile(_NAS, I), "object_store": re.compile(_OBJECT), "local": re.compile(_LOCAL, I)}
+_STORAGE_KINDS = {"nas": re.compile(_NAS, _IC), "object_store": re.compile(_OBJECT), "local": re.compile(_LOCAL, _IC)}
 _CKPT = re.compile(r"checkpoint\w*|ckpt\w*|检查点|存档|save_steps|save[- _]interval|存一次|保存一次|保存模型|"
-                   r"save (?:a |the )?(?:model|weights)|saving", I)
+                   r"save (?:a |the )?(?:model|weights)|saving", _IC)
 _DATA = re.compile(r"数据|data|dataset|读取|reading|read|loading|加载|样本|corpus|shards?|tfrecord|webdataset|"
-                   r"dataloader|训练集|语料", I)
+                   r"dataloader|训练集|语料", _IC)
 
 
 @extractor
 def storage(text: str) -> list[Understood]:
-    """NAS/NFS/Lustre → nas, 对象存储/OSS/S3 → object_store, local SSD → local; in a checkpoint clause → checkpoint_target."""
+    """NAS/NFS/Lustre → nas, 对象存储/OSS/S3 → object_store, local SSD → local; in a checkpoint clause → checkpoint_tar"
+    "get."""
     hits = []
     for kind, pattern in _STORAGE_KINDS.items():
         for m in pattern.finditer(text):
-            if kind == "local" and re.search(r"local(?:ly)?$", m.group(0), I) and not re.search(
-                    r"data|数据|checkpoint|ckpt|读|read|stor|cache|缓存", tx.clause(text, m.start()), I):
+            if kind == "local" and re.search(r"local(?:ly)?$", m.group(0), _IC) and not re.search(
+                    r"data|数据|checkpoint|ckpt|读|read|stor|cache|缓存", tx.clause(text, m.start()), _IC):
                 continue
             here = tx.clause(text, m.start())
             ckpt, data = _CKPT.search(here), _DATA.search(here)
@@ -616,19 +624,20 @@ def storage(text: str) -> list[Understood]:
 def checkpoints(text: str) -> list[Understood]:
     """'每100步存一次', 'checkpoint every 500 steps', 'save_steps=500', '300GB checkpoint' → job.checkpoint_*."""
     hits = []
-    for m in re.finditer(rf"(?:每|every)\s*(?:隔)?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|its)(?![A-Za-z])",
-                         text, I):
+    for m in re.finditer(rf"(?:每|every)\s*(?:隔)?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|its)(?![A-Za-"
+                         rf"z])",
+                         text, _IC):
         if _CKPT.search(tx.sentence(text, m.start())):
             n = parse_number(m["num"])
             if n and n == int(n):
                 hits.append(_hit("job.checkpoint_interval_steps", int(n), m))
     for m in re.finditer(r"(?:save_steps|save[_-]interval|checkpoint[_-]interval|checkpointing_steps|"
-                         r"every_n_train_steps)\s*[=:]?\s*(?P<num>\d+)", text, I):
+                         r"every_n_train_steps)\s*[=:]?\s*(?P<num>\d+)", text, _IC):
         hits.append(_hit("job.checkpoint_interval_steps", int(m["num"]), m))
     for m in re.finditer(rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>TB|TiB|GB|GiB|T|G)(?![A-Za-z/])", text):
         near = tx.before(text, m.start(), 30, same_clause=False) + " " + tx.after(text, m.end(), 24)
         memory = re.search(r"显存|内存|memory|VRAM|HBM|RAM|GPU", text[m.end():m.end() + 8] +
-                           text[max(0, m.start() - 6):m.start()], I)
+                           text[max(0, m.start() - 6):m.start()], _IC)
         if _CKPT.search(near) and not memory and tx.sentence_bounds(text, m.start()) == tx.sentence_bounds(
                 text, (_CKPT.search(near) and m.start()) or m.start()):
             if not _CKPT.search(tx.sentence(text, m.start())):
@@ -644,60 +653,65 @@ def checkpoints(text: str) -> list[Understood]:
 def job_shape(text: str) -> list[Understood]:
     """Grad accumulation, global batch, parameter server, async, critical run, NVLink/PCIe, NCCL settings."""
     hits = []
-    for m in re.finditer(rf"(?:gradient[_ ]accumulation(?:[_ ]steps)?|grad(?:ient)?[_ ]acc(?:um(?:ulation)?)?(?:[_ ]steps)?"
+    for m in re.finditer(rf"(?:gradient[_ ]accumulation(?:[_ ]steps)?|grad(?:ient)?[_ ]acc(?:um(?:ulation)?)?(?:[_ ]s"
+                         rf"teps)?"
                          rf"|accumulat(?:e|ing)(?: gradients?)?(?: over| for)?|梯度累积|梯度累加|累积|累加)"
                          rf"(?:\s*(?:is|of|=|:|：|为|是|设为|设成|了))?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|次|"
-                         rf"micro-?batch(?:es)?|batches)?", text, I):
+                         rf"micro-?batch(?:es)?|batches)?", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("job.grad_accum_steps", int(n), m))
     for m in re.finditer(rf"{_NUM}\s*(?:步|steps?|次|个micro-?batch|micro-?batch(?:es)?)\s*(?:的)?\s*(?:梯度)?"
-                         r"(?:累积|累加|accumulation|of (?:gradient )?accumulation)", text, I):
+                         r"(?:累积|累加|accumulation|of (?:gradient )?accumulation)", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and not _overlaps(m, hits):
             hits.append(_hit("job.grad_accum_steps", int(n), m))
     for m in re.finditer(r"(?:没有|没用|不做|没开|未使用|no|without|not using)\s*(?:any\s+)?(?:梯度累积|梯度累加|"
-                         r"gradient accumulation|grad accum\w*)", text, I):
+                         r"gradient accumulation|grad accum\w*)", text, _IC):
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总\s*batch"
                          r"(?:\s*size)?|全局批大小|effective batch(?: size)?)\s*(?:is|of|=|:|：|为|是)?\s*"
-                         rf"{_NUM}", text, I):
+                         rf"{_NUM}", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n):
             hits.append(_hit("job.global_batch_size", int(n), m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
-                         r"ps[-/]worker|BytePS", text, I):
+                         r"ps[-/]worker|BytePS", text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with)\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?"
-                         r"all[- _]?reduce", text, I):
+                         r"all[- _]?reduce", text, _IC):
         hits.append(_hit("job.comm_pattern", "allreduce", m, weak=True))
-    for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mode)|"
-                         r"Hogwild|stale (?:gradients|updates)", text, I):
+    for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mo"
+                         r"de)|"
+                         r"Hogwild|stale (?:gradients|updates)", text, _IC):
         if not _is_question_clause(text, m.start()):
             hits.append(_hit("job.async", True, m))
-    for m in re.finditer(r"同步训练|synchronous (?:training|SGD|updates)|sync SGD", text, I):
+    for m in re.finditer(r"同步训练|synchronous (?:training|SGD|updates)|sync SGD", text, _IC):
         if not re.search(r"异|a$", text[max(0, m.start() - 1):m.start()]) and not _is_question_clause(text, m.start()):
             hits.append(_hit("job.async", False, m))
-    for m in re.finditer(r"important (?:training )?(?:run|job)|critical (?:training )?(?:run|job)|production (?:training )?"
-                         r"(?:run|job)|mission[- ]critical|关键(?:的)?(?:训练|任务|作业|项目)|重要(?:的)?(?:训练|任务|作业|项目|实验)|"
-                         r"不能(?:失败|出错|出问题)|can(?:no|')t afford to (?:fail|lose|restart)", text, I):
+    for m in re.finditer(r"important (?:training )?(?:run|job)|critical (?:training )?(?:run|job)|production (?:train"
+                         r"ing )?"
+                         r"(?:run|job)|mission[- ]critical|关键(?:的)?(?:训练|任务|作业|项目)|重要(?:的)?(?:训练|任务|"
+                         r"作业|项目|实验)|"
+                         r"不能(?:失败|出错|出问题)|can(?:no|')t afford to (?:fail|lose|restart)", text, _IC):
         hits.append(_hit("job.critical", True, m))
     for m in re.finditer(r"NVLink|NVSwitch|NV链接|nvlink", text):
         negated = re.search(r"(?:no|without|lacks?|lacking|没有|无|不带|不支持|未启用)\s*(?:the\s*)?$",
-                            tx.before(text, m.start(), 12), I)
+                            tx.before(text, m.start(), 12), _IC)
         hits.append(_hit("gpu.nvlink", not negated, m))
     for m in re.finditer(r"(?:PCIe|pcie)\s*(?:only|卡|版)|只有\s*PCIe|仅\s*PCIe|(?:只|仅)走\s*PCIe", text):
-        if not re.search(r"NVLink", tx.sentence(text, m.start()), I) or re.search(r"只|仅|only", m.group(0), I):
+        if not re.search(r"NVLink", tx.sentence(text, m.start()), _IC) or re.search(r"只|仅|only", m.group(0), _IC):
             hits.append(_hit("gpu.nvlink", False, m))
-    for m in re.finditer(r"PCIe\s*(?:Gen\s*)?(?P<gen>[1-6])(?:\.0)?\s*[x×]\s*(?P<width>\d{1,2})", text, I):
+    for m in re.finditer(r"PCIe\s*(?:Gen\s*)?(?P<gen>[1-6])(?:\.0)?\s*[x×]\s*(?P<width>\d{1,2})", text, _IC):
         hits.append(_hit("gpu.pcie_gen", int(m["gen"]), m))
         hits.append(_hit("gpu.pcie_width", int(m["width"]), m))
     for m in re.finditer(r"NCCL_IB_DISABLE\s*=\s*(?P<v>[01])", text):
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
-    for m in re.finditer(r"NCCL\s*(?:is\s*)?(?:走的是|走|用的是|用|falls? back to|fell back to|using|uses)\s*(?:the\s*)?"
-                         r"(?P<t>socket|sockets|TCP|IB|InfiniBand)", text, I):
+    for m in re.finditer(r"NCCL\s*(?:is\s*)?(?:走的是|走|用的是|用|falls? back to|fell back to|using|uses)\s*(?:the"
+                         r"\s*)?"
+                         r"(?P<t>socket|sockets|TCP|IB|InfiniBand)", text, _IC):
         hits.append(_hit("nccl.transport", "ib" if m["t"].lower() in {"ib", "infiniband"} else "socket", m))
     return hits
 
@@ -705,7 +719,7 @@ def job_shape(text: str) -> list[Understood]:
 def _is_question_clause(text: str, pos: int) -> bool:
     here = tx.clause(text, pos)
     return bool(re.search(r"要不要|是否|能否|能不能|可不可以|会不会|可以吗|吗|好不好|[?？]|should|would|could|worth|"
-                          r"can we|is it (?:safe|ok|okay|a good idea)|考虑|try|试试|怎么样|how about", here, I))
+                          r"can we|is it (?:safe|ok|okay|a good idea)|考虑|try|试试|怎么样|how about", here, _IC))
 
 
 # --------------------------------------------------------------------------- placement and cloud
@@ -713,19 +727,23 @@ def _is_question_clause(text: str, pos: int) -> bool:
 def placement(text: str) -> list[Understood]:
     """跨可用区/cross-zone/two sites → cluster.zones 2; 跨地域/cross-region → cluster.regions 2; same AZ → zones 1."""
     hits = []
-    for m in re.finditer(r"跨(?:可用区|AZ|az|机房|数据中心|园区)|cross[- ](?:zone|AZ|az|datacenter|data[- ]center|site)s?|"
-                         r"(?:different|multiple|two|2|separate) (?:availability zones|AZs|zones|datacenters|data centers|"
-                         r"sites|buildings)|(?:两|2|多)个(?:可用区|机房|数据中心)|不同(?:的)?(?:可用区|机房)", text, I):
+    for m in re.finditer(r"跨(?:可用区|AZ|az|机房|数据中心|园区)|cross[- ](?:zone|AZ|az|datacenter|data[- ]center|sit"
+                         r"e)s?|"
+                         r"(?:different|multiple|two|2|separate) (?:availability zones|AZs|zones|datacenters|data cente"
+                         r"rs|"
+                         r"sites|buildings)|(?:两|2|多)个(?:可用区|机房|数据中心)|不同(?:的)?(?:可用区|机房)",
+                         text, _IC):
         hits.append(_hit("cluster.zones", 2, m))
-    for m in re.finditer(rf"{_NUM}\s*(?:个)?\s*(?:可用区|AZs|availability zones)(?![A-Za-z])", text, I):
+    for m in re.finditer(rf"{_NUM}\s*(?:个)?\s*(?:可用区|AZs|availability zones)(?![A-Za-z])", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("cluster.zones", int(n), m))
     for m in re.finditer(r"跨(?:地域|区域|城|城市|省|国)|cross[- ]region|(?:different|multiple|two|2|separate) regions|"
-                         r"(?:两|2|多)个(?:地域|区域|城市)|不同(?:的)?(?:地域|区域|城市)", text, I):
+                         r"(?:两|2|多)个(?:地域|区域|城市)|不同(?:的)?(?:地域|区域|城市)", text, _IC):
         hits.append(_hit("cluster.regions", 2, m))
         hits.append(_hit("cluster.zones", 2, m, inferred=True, weak=True))
-    for m in re.finditer(r"同一(?:个)?(?:可用区|AZ|机房)|same (?:availability zone|AZ|zone)|single (?:AZ|zone)", text, I):
+    for m in re.finditer(r"同一(?:个)?(?:可用区|AZ|机房)|same (?:availability zone|AZ|zone)|single (?:AZ|zone)",
+                         text, _IC):
         if not _is_question_clause(text, m.start()):
             hits.append(_hit("cluster.zones", 1, m))
     return hits
@@ -734,7 +752,7 @@ def placement(text: str) -> list[Understood]:
 _INSTANCE = re.compile(
     r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?|"
     r"a[23]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+|"
-    r"ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+)(?![A-Za-z0-9])", I)
+    r"ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+)(?![A-Za-z0-9])", _IC)
 
 
 @extractor
@@ -755,14 +773,14 @@ _WHAT_IF_CUE = re.compile(
     r"what if|what happens if|what would happen if|what about|how about|if we|if i|if our|if my|suppose|supposing|"
     r"assuming we|were to|would it help to|upgrad(?:e|ing) to|mov(?:e|ing) to|switch(?:ing)? to|go(?:ing)? to|"
     r"chang(?:e|ing) to|instead|如果|假如|假设|要是|换成|换到|改成|改用|升级到|升级成|升到|上到|切到|切换到|换用|改为|"
-    r"若是|倘若", I)
+    r"若是|倘若", _IC)
 
 
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": a question whether a change would help.
 _WOULD_IT_HELP = re.compile(
     r"^\s*(?:would|could|will|does|do|can|should)\b.*\b(?:help|improve|speed\w*|faster|fix|work|matter|reduce|cut)\b"
     r".*\?\s*$|(?:会不会|能不能|能否|是否|可不可以|可以)[^。]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
-    r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。]*(?:吗|么)[?？]?\s*$", I)
+    r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。]*(?:吗|么)[?？]?\s*$", _IC)
 
 
 def _mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:

@@ -90,7 +90,8 @@ def find_answers(question: str, topics: list[str], entries: Iterable[Any], lang:
         scored = [s for s in scored if s[0][0] >= 2]
         scored.sort(key=lambda s: (-s[0][0], s[0][1]))
         for _, entry in scored[:limit]:
-            picked.append(KnowledgeAnswer(str(_field(entry, "id")), tuple(str(s) for s in _field(entry, "source") or ()),
+            sources = tuple(str(s) for s in _field(entry, "source") or ())
+            picked.append(KnowledgeAnswer(str(_field(entry, "id")), sources,
                                           _text(entry, lang), True))
     return picked
 
@@ -110,7 +111,8 @@ FALLBACK: dict[str, dict[str, str]] = {
               "work at once and cost nothing. Upgrading the network is the last resort: it usually means switches, "
               "NICs and cables together, at high cost — and first confirm the network really is the bottleneck.",
         "zh": "不是。优先做软件层优化：梯度压缩（FP32→FP16 通信量减半，8 bit 降到四分之一）、梯度累积（每 k 个 "
-              "micro-batch 才同步一次）、降低 checkpoint（检查点）频率或改为本地写入后异步上传，都能立竿见影、几乎零成本。"
+              "micro-batch 才同步一次）、降低 checkpoint（检查点）频率或改为本地写入后异步上传，都能立竿见影、几乎零成"
+              "本。"
               "硬件升级是最后手段，通常要交换机、网卡、线缆一起换，成本高；而且先要确认瓶颈确实在网络。",
     },
     "single-node": {
@@ -125,8 +127,10 @@ FALLBACK: dict[str, dict[str, str]] = {
               "training: pick high-bandwidth instance types (read the spec: some default to a few Gbps), keep all "
               "nodes in the same region and the same availability zone (cross-zone multiplies the problem), and if "
               "the instance's own bandwidth is short, buy a shared bandwidth package for the run and release it after.",
-        "zh": "先看训练规模和并行策略：规模小、单机训练，普通实例够用；多机训练要选高带宽型实例（看清规格说明，部分实例默认只有"
-              "几 Gbps），并把所有节点放在同一地域、同一可用区（跨区会成倍放大问题）；实例自带带宽不够时，可临时购买共享带宽包，"
+        "zh": "先看训练规模和并行策略：规模小、单机训练，普通实例够用；多机训练要选高带宽型实例（看清规格说明，部分实例"
+              "默认只有"
+              "几 Gbps），并把所有节点放在同一地域、同一可用区（跨区会成倍放大问题）；实例自带带宽不够时，可临时购买共"
+              "享带宽包，"
               "训练完释放，控制成本。",
     },
     "latency": {
@@ -154,7 +158,8 @@ FALLBACK: dict[str, dict[str, str]] = {
         "en": "Asynchronous training lets nodes go on without waiting for each other, overlapping communication "
               "with compute, but stale gradients can destabilise convergence. Not advised for inexperienced teams "
               "on important runs; try overlap, accumulation and compression first.",
-        "zh": "异步训练让各节点不等彼此同步完成就进入下一轮，通信与计算重叠，但陈旧梯度可能导致收敛不稳定，需要调参经验；"
+        "zh": "异步训练让各节点不等彼此同步完成就进入下一轮，通信与计算重叠，但陈旧梯度可能导致收敛不稳定，需要调参经验"
+              "；"
               "新手团队不建议在重要训练任务上冒这个险，先试通信重叠、梯度累积和压缩。",
     },
     "checkpoint": {
@@ -162,14 +167,17 @@ FALLBACK: dict[str, dict[str, str]] = {
               "10·N steps), write to local NVMe and upload asynchronously, use sharded or incremental checkpoints, "
               "and schedule uploads away from heavy communication. (Saving optimizer state instead of weights does "
               "not help: Adam's state is usually larger than the weights.)",
-        "zh": "checkpoint（检查点）一次要写几十到几百 GB，会瞬间占满带宽。降低频率（每 N 步改为每 10·N 步）、先写本地 NVMe "
-              "再异步上传、用分片或增量 checkpoint、把上传错开通信高峰。（“只存优化器状态”并不省：Adam 的优化器状态通常比权重还大。）",
+        "zh": "checkpoint（检查点）一次要写几十到几百 GB，会瞬间占满带宽。降低频率（每 N 步改为每 10·N 步）、先写本地 N"
+              "VMe "
+              "再异步上传、用分片或增量 checkpoint、把上传错开通信高峰。（“只存优化器状态”并不省：Adam 的优化器状态通常"
+              "比权重还大。）",
     },
     "topology": {
         "en": "NCCL's ring all-reduce spreads the traffic evenly over every link and beats a parameter server, "
               "which funnels it through a few. Place the nodes in the same rack, and with separated storage cache "
               "hot data on local SSD.",
-        "zh": "NCCL 的 Ring AllReduce 把流量均摊到每条链路上，比参数服务器（流量集中到少数节点）效率更高；训练节点尽量放在同一机架，"
+        "zh": "NCCL 的 Ring AllReduce 把流量均摊到每条链路上，比参数服务器（流量集中到少数节点）效率更高；训练节点尽量"
+              "放在同一机架，"
               "存算分离时把高频读取的数据缓存到本地 SSD。",
     },
     "iperf3": {
@@ -193,7 +201,8 @@ FALLBACK: dict[str, dict[str, str]] = {
               "multi-node, 25GbE is the minimum and 100GbE adequate; above 100B, RDMA (InfiniBand or RoCE) at "
               "200–400 Gb/s. The arithmetic: 100B in fp16 = 200 GB per sync → 160 s on 10GbE, 16 s on 100GbE, "
               "4 s on 400G (size ÷ link rate).",
-        "zh": "参考区间：百亿参数以下、单机 8 卡，10GbE 基本可用，25GbE 更稳妥；百亿到千亿参数多机训练，25GbE 起步、100GbE 才够；"
+        "zh": "参考区间：百亿参数以下、单机 8 卡，10GbE 基本可用，25GbE 更稳妥；百亿到千亿参数多机训练，25GbE 起步、100"
+              "GbE 才够；"
               "千亿以上用 RDMA（InfiniBand 或 RoCE），200–400 Gb/s。算一笔账：100B 参数 FP16 每次同步约 200 GB，"
               "10GbE 要 160 秒，100GbE 约 16 秒，400G 约 4 秒（数据量 ÷ 带宽）。",
     },
@@ -202,29 +211,34 @@ FALLBACK: dict[str, dict[str, str]] = {
               "the NIC's rating → check switch configuration and negotiated rate. 3) Compare single-node and "
               "multi-node step times: a large increase locks in communication. 4) nccl-tests all_reduce_perf for "
               "the real collective bandwidth. 5) Only then choose between software remedies and a network upgrade.",
-        "zh": "1）nvidia-smi 看 GPU 利用率，低于 60% 进入下一步；2）iperf3 测训练节点间吞吐，远低于网卡标称值就检查交换机配置和协商速率；"
-              "3）对比单机与多机的 step 耗时，多机显著变长基本锁定通信瓶颈；4）用 nccl-tests 的 all_reduce_perf 测实际集合通信带宽；"
+        "zh": "1）nvidia-smi 看 GPU 利用率，低于 60% 进入下一步；2）iperf3 测训练节点间吞吐，远低于网卡标称值就检查交换"
+              "机配置和协商速率；"
+              "3）对比单机与多机的 step 耗时，多机显著变长基本锁定通信瓶颈；4）用 nccl-tests 的 all_reduce_perf 测实际"
+              "集合通信带宽；"
               "5）确认后再决定升级带宽还是用梯度压缩等软件手段。",
     },
     "batch": {
         "en": "For data-parallel gradient sync the volume depends on the parameter count, not the batch size: a "
               "larger batch lowers communication per sample. Batch size does raise the activations exchanged in "
               "tensor and pipeline parallelism (micro-batch × hidden size × sequence length).",
-        "zh": "数据并行的梯度同步量取决于参数量，而不是 batch size：batch 越大，每个样本分摊的通信反而越少。batch 会增大的是"
+        "zh": "数据并行的梯度同步量取决于参数量，而不是 batch size：batch 越大，每个样本分摊的通信反而越少。batch 会增"
+              "大的是"
               "张量并行、流水线并行中交换的激活值（micro-batch × hidden size × 序列长度）。",
     },
     "parallelism": {
         "en": "Data parallel: sync every iteration, high volume, extremely bandwidth-sensitive. Tensor (model) "
               "parallel: every layer's forward/backward, medium volume, highly sensitive — keep it inside a node on "
               "NVLink. Pipeline: every micro-batch, low volume, moderately sensitive. Hybrid: depends on the mix.",
-        "zh": "数据并行：每轮迭代都同步，数据量大，对带宽极其敏感；张量（模型）并行：每层前向/反向都通信，数据量中等，高度敏感，"
+        "zh": "数据并行：每轮迭代都同步，数据量大，对带宽极其敏感；张量（模型）并行：每层前向/反向都通信，数据量中等，"
+              "高度敏感，"
               "应放在单机 NVLink 内；流水线并行：每个 micro-batch 通信，数据量小，中等敏感；混合并行视配置而定。",
     },
     "why-bandwidth": {
         "en": "Distributed training uses the network for gradient synchronisation every iteration, for reading "
               "data from remote storage, and for writing checkpoints; at 100B+ parameters communication can take "
               "30–50 % of training time while the GPUs wait.",
-        "zh": "分布式训练要走网络的有：每轮迭代的梯度同步、从远端存储读取数据、写 checkpoint；千亿参数规模下通信可能占总训练时长的 "
+        "zh": "分布式训练要走网络的有：每轮迭代的梯度同步、从远端存储读取数据、写 checkpoint；千亿参数规模下通信可能占"
+              "总训练时长的 "
               "30%–50%，GPU 只能干等。",
     },
 }

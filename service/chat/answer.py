@@ -1,0 +1,347 @@
+"""One chat turn: understand the question, merge it into the conversation's facts, diagnose, reply.
+
+`answer_turn` returns the JSON of `POST /api/v1/ask` (spec/interfaces.md): the diagnosis object
+(facts, derived, findings, missing) plus question, language, answer, and what the service stores
+with the turn (intent, understood with spans, the what-if, knowledge ids). Pure: the engine is passed
+in, nothing is read or written.
+"""
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from service.chat import compose as c
+from service.chat.compose import t
+from service.chat.extract import Understood
+from service.chat.intents import Intent
+from service.chat.knowledge import find_answers
+from service.chat.labels import describe, fact_name, fact_value
+from service.chat.understanding import Understanding, understand
+
+# Figures a what-if compares, in the order a reader wants them.
+COMPARED = ("comm.grad_gbytes", "comm.link_gbytes_per_s", "comm.sync_time_naive_s", "comm.allreduce_time_s",
+            "comm.allreduce_amortised_s", "comm.fraction")
+# A new link makes the old measurements of the link meaningless.
+_LINK_MEASUREMENTS = ("net.iperf3_gbps", "cluster.nic_speed_min_gbps", "nccl.allreduce_busbw_gbytes_per_s")
+# Topic → a computed what-if for the user's own job.
+_TOPIC_WHAT_IFS: dict[str, list[dict[str, Any]]] = {
+    "accumulation": [{"job.grad_accum_steps": 4}, {"job.grad_accum_steps": 8}],
+    "compression": [{"job.precision": "=half"}],
+}
+
+
+def answer_turn(question: str, *, engine: Any, previous_facts: dict[str, Any] | None = None,
+                previous_findings: list[dict[str, Any]] | None = None, lang: str | None = None) -> dict[str, Any]:
+    """Answer one question in the context of the conversation's facts and last findings."""
+    previous_facts = dict(previous_facts or {})
+    previous_findings = list(previous_findings or [])
+    knowledge = getattr(engine, "knowledge", ()) or ()
+    u = understand(question, lang=lang, previous_facts=previous_facts,
+                   has_previous_findings=bool(previous_findings), knowledge=knowledge)
+    lang = u.language
+    merged, corrected = merge_facts(previous_facts, u.understood)
+    facts, notes = validated(engine, merged, lang)
+    # An understood fact the engine rejected is not "understood": drop it from the echo.
+    echo = [x for x in u.understood if x.fact in facts]
+    diagnosis = _diagnose(engine, facts, lang)
+    result: dict[str, Any] = {
+        **diagnosis,
+        "question": question,
+        "language": lang,
+        "intent": u.intent.value,
+        "understood": [x.to_dict() for x in echo],
+        "corrected": {k: {"from": old, "to": new} for k, (old, new) in corrected.items()},
+        "pasted": u.pasted.to_dict() if u.pasted.spans else None,
+    }
+    notes = notes + u.pasted.notes
+    if u.intent is Intent.HELP:
+        text = _help(lang)
+    elif u.intent is Intent.OUT_OF_SCOPE:
+        text = _out_of_scope(lang)
+    elif u.intent is Intent.WHY:
+        text = _why(question, previous_findings or diagnosis["findings"], facts, diagnosis, engine, lang)
+    elif u.intent is Intent.WHAT_IF:
+        what_if = _what_if(engine, facts, u.changes, lang)
+        result["what_if"] = what_if
+        text = _what_if_text(what_if, diagnosis, facts, lang)
+    elif u.intent is Intent.KNOWLEDGE:
+        answers = find_answers(question, u.topics, knowledge, lang)
+        result["knowledge"] = [a.to_dict() for a in answers]
+        text = _knowledge_text(answers, u, facts, diagnosis, engine, lang)
+    else:
+        text = _diagnosis_text(diagnosis, facts, engine, lang, corrected=bool(corrected) and
+                               u.intent is Intent.CORRECTION)
+    echo_lines = c.understood_echo(echo, corrected, lang, notes)
+    result["answer"] = c.join_sections(text.strip().splitlines(), echo_lines)
+    return result
+
+
+def format_text(result: Mapping[str, Any]) -> str:
+    """The reply for a terminal (`bwdoctor ask`): the answer text, as a person reads it (no final newline)."""
+    return str(result.get("answer", "")).rstrip()
+
+
+# --------------------------------------------------------------------------- facts
+def merge_facts(previous: Mapping[str, Any], understood: list[Understood]
+                ) -> tuple[dict[str, Any], dict[str, tuple[Any, Any]]]:
+    """The conversation's facts with this turn's on top (newest wins), and what changed.
+
+    A fact this turn only assumed ('CPU很闲' → 20, GbE → no RDMA) does not overwrite one the
+    conversation already holds from a statement or a probe.
+    """
+    merged = dict(previous)
+    corrected: dict[str, tuple[Any, Any]] = {}
+    for u in understood:
+        if u.fact in previous and u.inferred:
+            continue
+        if u.fact in previous and previous[u.fact] != u.value:
+            corrected[u.fact] = (previous[u.fact], u.value)
+        merged[u.fact] = u.value
+    return merged, corrected
+
+
+def validated(engine: Any, facts: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], list[str]]:
+    """Facts the engine accepts; each rejected one is dropped with a note naming key, value and expectation."""
+    current = dict(facts)
+    notes: list[str] = []
+    validate = getattr(engine, "validate_facts", None)
+    if validate is None:
+        return current, notes
+    for _ in range(len(current) + 1):
+        try:
+            return dict(validate(current)), notes
+        except Exception as exc:  # FactValidationError names the key; anything else is a bug we must not hide
+            key = getattr(exc, "key", None)
+            if key is None or key not in current:
+                raise
+            value = current.pop(key)
+            expected = getattr(exc, "expected", "")
+            notes.append(t(lang, f"I ignored {key} = {value!r}: expected {expected}.",
+                           f"已忽略 {key} = {value!r}：应为 {expected}。"))
+    return current, notes
+
+
+def _diagnose(engine: Any, facts: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    result = engine.diagnose(facts, lang=lang)
+    out = result.to_dict() if hasattr(result, "to_dict") else dict(result)
+    out.setdefault("facts", dict(facts))
+    out.setdefault("derived", {})
+    out.setdefault("findings", [])
+    out.setdefault("missing", [])
+    return out
+
+
+# --------------------------------------------------------------------------- diagnose
+def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engine: Any, lang: str,
+                    *, corrected: bool = False) -> str:
+    findings = list(diagnosis["findings"])
+    head = [t(lang, "Updated with your correction.", "已按你的更正更新。")] if corrected else []
+    if not facts:
+        return c.join_sections(
+            [t(lang, "To find out whether the network is what slows your training, I need a few facts.",
+               "要判断训练慢是不是网络造成的，我需要先了解几件事。")],
+            c.questions(diagnosis["missing"], lang),
+            c.measure_next([], {"job.nodes": 2}, engine, lang),
+        )
+    return c.join_sections(
+        head + c.conclusion(findings, lang),
+        c.arithmetic(facts, diagnosis["derived"], lang),
+        c.remedies(findings, lang),
+        c.measure_next(findings, facts, engine, lang),
+        c.questions(diagnosis["missing"], lang),
+    )
+
+
+# --------------------------------------------------------------------------- what-if
+def _what_if(engine: Any, facts: Mapping[str, Any], changes: list[Understood], lang: str) -> dict[str, Any]:
+    """The same job with the proposed changes, diagnosed and compared figure by figure."""
+    wanted: dict[str, Any] = {}
+    for ch in changes:
+        if ch.inferred and ch.fact in facts:
+            continue  # "100GbE" assumes no RDMA; do not undo a RoCE the user already told us about
+        wanted[ch.fact] = ch.value
+    return compute_what_if(engine, facts, wanted, lang)
+
+
+def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Diagnose `facts` with `wanted` applied; report the figures before and after and the findings that change."""
+    changes = dict(wanted)
+    if "job.precision" in changes and changes["job.precision"] == "=half":
+        current = facts.get("job.precision", "fp32")
+        halved = {"fp32": "fp16", "bf16": "int8", "fp16": "int8"}.get(str(current))
+        if halved is None:
+            return {"changes": {}, "before": {}, "after": {}, "resolved": [], "new": [], "remaining": [],
+                    "missing": [], "notes": ["already at 8 bits"]}
+        changes["job.precision"] = halved
+    if "nic.speed_gbps" in changes:
+        for key in _LINK_MEASUREMENTS:
+            if key in facts:
+                changes.setdefault(key, None)
+    after_facts = {k: v for k, v in {**facts, **changes}.items() if v is not None}
+    try:
+        after_facts = dict(engine.validate_facts(after_facts))
+    except Exception as exc:
+        key = getattr(exc, "key", None)
+        if key is None:
+            raise
+        after_facts.pop(key, None)
+        changes.pop(key, None)
+    before = _diagnose(engine, facts, lang)
+    after = _diagnose(engine, after_facts, lang)
+    cats_before = {f["category"] for f in before["findings"] if f.get("severity") in {"critical", "warning"}}
+    cats_after = {f["category"] for f in after["findings"] if f.get("severity") in {"critical", "warning"}}
+    figures = [k for k in COMPARED if k in before["derived"] or k in after["derived"]]
+    notes = []
+    cap = facts.get("node.instance_bandwidth_gbps")
+    if cap is not None and changes.get("nic.speed_gbps") and cap < changes["nic.speed_gbps"]:
+        notes.append(t(lang, f"The instance's own cap of {cap} Gb/s still limits the link.",
+                       f"实例自身 {cap} Gb/s 的带宽上限仍会限制链路。"))
+    return {
+        "changes": changes,
+        "before": {k: before["derived"].get(k) for k in figures},
+        "after": {k: after["derived"].get(k) for k in figures},
+        "findings_before": [f["title"] for f in before["findings"]],
+        "findings_after": [f["title"] for f in after["findings"]],
+        "resolved": sorted(cats_before - cats_after),
+        "new": sorted(cats_after - cats_before),
+        "remaining": sorted(cats_before & cats_after),
+        "missing": after["missing"][:c.MAX_QUESTIONS],
+        "notes": notes,
+    }
+
+
+def _what_if_lines(w: Mapping[str, Any], lang: str, *, changed_only: bool = False) -> list[str]:
+    lines = []
+    for key in w["before"]:
+        a, b = w["before"].get(key), w["after"].get(key)
+        if (a is None and b is None) or (changed_only and a == b):
+            continue
+        left = fact_value(key, a, lang) if a is not None else "?"
+        right = fact_value(key, b, lang) if b is not None else "?"
+        lines.append(f"- {fact_name(key, lang)}: {left} → {right}")
+    return lines
+
+
+def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Mapping[str, Any], lang: str) -> str:
+    change = ", ".join(describe(k, v, lang) for k, v in w["changes"].items() if v is not None)
+    if not w["changes"]:
+        return t(lang, "That change would not alter anything I can compute.", "这个改动不会改变我能计算的结果。")
+    lines = [t(lang, f"If {change}:", f"如果{change}：")]
+    figures = _what_if_lines(w, lang)
+    lines += figures or [t(lang, "- I cannot compute the effect yet.", "- 目前还算不出效果。")]
+    if w["resolved"]:
+        lines.append(t(lang, f"That clears: {', '.join(w['resolved'])}.", f"可以消除：{', '.join(w['resolved'])}。"))
+    if w["remaining"]:
+        lines.append(t(lang, f"Still there: {', '.join(w['remaining'])}.", f"仍然存在：{', '.join(w['remaining'])}。"))
+    if w["new"]:
+        lines.append(t(lang, f"New concern: {', '.join(w['new'])}.", f"新出现的问题：{', '.join(w['new'])}。"))
+    lines += w["notes"]
+    if any(k in facts for k in _LINK_MEASUREMENTS) and "nic.speed_gbps" in w["changes"]:
+        lines.append(t(lang, "This assumes the new link delivers its rated speed; re-measure with iperf3 and "
+                             "nccl-tests after the change.",
+                       "这里假设新链路能跑到标称速率；改完后请用 iperf3 和 nccl-tests 复测。"))
+    if "job.grad_accum_steps" in w["changes"]:
+        lines.append(t(lang, "Accumulation grows the effective batch: the learning rate (and warm-up) may need "
+                             "adjusting.", "梯度累积会增大等效 batch，可能需要调节学习率（以及 warm-up）。"))
+    if not figures:
+        lines += c.questions(w["missing"], lang)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- why
+_CATEGORY_WORDS = {
+    "nic-undersized": r"NIC|network|10G|25G|网卡|带宽|网络", "comm-bound": r"GPU|util|communication|通信|利用率|等",
+    "no-rdma-at-scale": r"RDMA|InfiniBand|RoCE|TCP", "link-degraded": r"iperf|link|degrad|链路|实测",
+    "latency-bound": r"latency|zone|region|延迟|可用区|地域", "network-jitter": r"jitter|fluct|抖动|波动",
+    "remote-storage-io": r"storage|NAS|data|存储|数据", "checkpoint-contention": r"checkpoint|检查点",
+    "cloud-instance-bandwidth": r"instance|cloud|实例|云", "input-pipeline-cpu": r"CPU|data ?load|数据加载",
+    "param-server-topology": r"parameter server|参数服务器", "async-risk": r"async|异步",
+    "pcie-topology": r"PCIe|NVLink", "nccl-transport-fallback": r"NCCL|socket",
+}
+
+
+def _why(question: str, findings: list[dict[str, Any]], facts: Mapping[str, Any], diagnosis: Mapping[str, Any],
+         engine: Any, lang: str) -> str:
+    """The reasoning chain behind the last answer: each finding's conditions, the values seen, the rule."""
+    if not findings:
+        return c.join_sections(
+            [t(lang, "My last answer drew no conclusion, so there is no reasoning to show yet.",
+               "上一轮我还没有得出结论，所以暂时没有推理过程可以展示。")],
+            c.questions(diagnosis["missing"], lang))
+    chosen = [f for f in findings if re.search(_CATEGORY_WORDS.get(f.get("category", ""), r"(?!)"), question, re.I)]
+    chosen = chosen or findings[:3]
+    lines = [t(lang, "Here is the reasoning:", "推理过程如下：")]
+    for f in chosen:
+        lines.append("")
+        lines.append(f"• {f['title']} ({f.get('category')}, {c.SEVERITY_WORD[lang].get(f.get('severity'), '')}, "
+                     + t(lang, "confidence ", "置信度 ") + f"{f.get('confidence')})")
+        for ev in f.get("evidence", []):
+            lines.append(t(lang, f"  - observed {describe(ev['fact'], ev['value'], lang)}; the rule requires "
+                                 f"`{ev['condition']}` — holds.",
+                           f"  - 观测到 {describe(ev['fact'], ev['value'], lang)}；"
+                           f"规则条件 `{ev['condition']}` 成立。"))
+        lines.append(t(lang, f"  - rule `{f.get('rule')}`, from the article's heuristics "
+                             f"{', '.join(f.get('source', []))}.",
+                       f"  - 规则 `{f.get('rule')}`，依据文章的启发式 {', '.join(f.get('source', []))}。"))
+    arithmetic = c.arithmetic(facts, diagnosis.get("derived", {}), lang)
+    return c.join_sections(lines, arithmetic)
+
+
+# --------------------------------------------------------------------------- knowledge
+def _knowledge_text(answers: list[Any], u: Understanding, facts: Mapping[str, Any], diagnosis: Mapping[str, Any],
+                    engine: Any, lang: str) -> str:
+    sections: list[list[str]] = []
+    for a in answers:
+        sections.append([a.text])
+    if not answers:
+        sections.append([t(lang, "I do not have a prepared answer for that; here is what I can tell from your facts.",
+                           "这个问题我没有现成的答案；下面是根据你提供的信息能判断的。")])
+    if u.understood:
+        personal = []
+        for topic in u.topics:
+            for wanted in _TOPIC_WHAT_IFS.get(topic, []):
+                w = compute_what_if(engine, facts, wanted, lang)
+                figures = _what_if_lines(w, lang, changed_only=True)
+                if figures:
+                    change = ", ".join(describe(k, v, lang) for k, v in w["changes"].items() if v is not None)
+                    personal.append(t(lang, f"For your job, with {change}:", f"对你的任务，若{change}："))
+                    personal += figures
+        findings = diagnosis["findings"]
+        if findings:
+            sections.append([t(lang, "For your setup:", "结合你的情况：")] + c.conclusion(findings, lang))
+        sections.append(c.arithmetic(facts, diagnosis["derived"], lang))
+        sections.append(personal)
+        sections.append(c.remedies(findings, lang))
+        sections.append(c.questions(diagnosis["missing"], lang, limit=2))
+    return c.join_sections(*sections)
+
+
+# --------------------------------------------------------------------------- help and out of scope
+def _help(lang: str) -> str:
+    return t(lang,
+             "I am Bandwidth Doctor. I find out whether slow distributed training is the network, the storage or "
+             "something else, with the numbers. Tell me about the job in your own words, or paste tool output:\n"
+             "- “8 nodes, 100B model in fp16, 10GbE, GPU util 40 %, CPU idle — why so slow?”\n"
+             "- iperf3 or nccl-tests output, NCCL_DEBUG=INFO lines, nvidia-smi, training-log lines\n"
+             "- “What if we move to 100GbE?” / “what if we accumulate 8 steps?”\n"
+             "- “Why do you say that?” for the reasoning; “actually it's 25GbE” to correct me\n"
+             "- Questions: latency vs bandwidth, gradient compression, how to run nccl-tests, choosing cloud bandwidth",
+             "我是 Bandwidth Doctor（带宽医生），帮你判断分布式训练慢是网络、存储还是别的原因，并给出具体数字。"
+             "直接描述你的训练任务，或粘贴工具输出：\n"
+             "- “8台机器数据并行，100B 模型 FP16，10GbE 网卡，GPU 利用率 40%，CPU 很闲，为什么慢？”\n"
+             "- iperf3、nccl-tests 输出，NCCL_DEBUG=INFO 日志，nvidia-smi，训练日志\n"
+             "- “如果换成 100G 网卡会怎样？” / “梯度累积 8 步呢？”\n"
+             "- “为什么这么说？”查看推理过程；“不对，是 25G”更正信息\n"
+             "- 知识问题：延迟和带宽的区别、梯度压缩、nccl-tests 怎么跑、云上怎么选带宽")
+
+
+def _out_of_scope(lang: str) -> str:
+    return t(lang,
+             "That is outside what I can help with: I diagnose slow distributed deep-learning training — the "
+             "network between nodes, NCCL, storage and checkpoints, GPU and CPU utilisation. If your question is "
+             "about a training job, tell me its size, the number of nodes, the network, and what you see "
+             "(GPU utilisation, step times, iperf3 or nccl-tests output).",
+             "这个问题超出了我能帮忙的范围：我专门诊断分布式深度学习训练变慢的原因——节点间网络、NCCL、存储与 checkpoint"
+             "、"
+             "GPU 和 CPU 利用率。如果和训练任务有关，请告诉我模型规模、机器数、网络配置，以及你看到的现象"
+             "（GPU 利用率、step 耗时、iperf3 或 nccl-tests 输出）。")
