@@ -27,6 +27,7 @@ from service.nodes.service import count_nodes_reporting, prune_reports
 from service.nodes.views import router as nodes_router
 from service.preflight.views import router as preflight_router
 from service.web.clusters import router as web_clusters_router
+from service.web.views import router as web_router
 
 log = logging.getLogger("bwdoctor")
 
@@ -38,6 +39,7 @@ ROUTERS: list[APIRouter] = [
     preflight_router,
     conversations_router,
     web_clusters_router,
+    web_router,
 ]
 
 ops_router = APIRouter(tags=["operations"])
