@@ -1,0 +1,349 @@
+"""The product's charts: the cluster heat grid, a node's history, and the what-if of a job.
+
+Pure functions from facts (and stored reports) to SVG strings, so the pages, the
+/charts/*.svg endpoints and chat answers draw the same pictures. All arithmetic comes from the
+engine's own formulas (`service.engine.derived.derive`, `whatif.apply_changes`); this module
+only chooses scenarios and draws.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from service.engine.derived import LINK_CAPS, derive
+from service.engine.whatif import apply_changes
+from service.web import svg
+
+LINK_SPEEDS_GBPS = (10, 25, 100, 200, 400)
+COMPRESSIONS = (("fp16", "fp16 (2 bytes)"), ("int8", "8-bit (1 byte)"))
+ACCUMULATIONS = (4, 8)
+REFERENCE_LINK_GBPS = 100
+WHATIF_REQUIRED = ("job.model_params_b", "job.precision", "job.nodes", "job.step_time_baseline_s")
+# Facts the what-if endpoint accepts: the job, and what caps the link today.
+WHATIF_FACTS = frozenset(
+    {
+        *WHATIF_REQUIRED,
+        "job.grad_accum_steps",
+        "job.gpus_per_node",
+        "nic.speed_gbps",
+        "net.iperf3_gbps",
+        "node.instance_bandwidth_gbps",
+    }
+)
+
+GPU_GOOD, GPU_FAIR = 80.0, 50.0  # the comm-bound rules start below 80 %
+NIC_GOOD, NIC_FAIR = 80.0, 50.0  # measured ÷ rated; the link-degraded rules look far below the rating
+STEP_GOOD, STEP_FAIR = 1.1, 1.3  # step time ÷ the cluster's median
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def when(ts: float) -> str:
+    """A chart's time label (UTC)."""
+    return datetime.fromtimestamp(ts, UTC).strftime("%m-%d %H:%M")
+
+
+# ---------------------------------------------------------------- cluster grid
+
+
+@dataclass
+class NodeMetrics:
+    """What the grid and the node table show for one node, with the engine's derived ratios."""
+
+    node_id: str
+    stale: bool
+    straggler: bool
+    outlier_facts: frozenset[str]
+    gpu_util_pct: float | None
+    nic_speed_gbps: float | None
+    nic_efficiency_pct: float | None
+    nic_efficiency_source: str | None  # "iperf3" (measured ÷ rated) or "rx/tx" (observed ÷ rated)
+    step_time_s: float | None
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def node_metrics(
+    node_id: str, facts: Mapping[str, Any], *, stale: bool, straggler: bool, outlier_facts: Iterable[str] = ()
+) -> NodeMetrics:
+    """A node's figures; NIC efficiency is iperf3 ÷ rated when measured, else max(rx, tx) ÷ rated."""
+    derived = derive(facts)
+    if "net.efficiency_pct" in derived:
+        efficiency, source = derived["net.efficiency_pct"], "iperf3"
+    elif "nic.utilisation_pct" in derived:
+        efficiency, source = derived["nic.utilisation_pct"], "rx/tx"
+    else:
+        efficiency, source = None, None
+    return NodeMetrics(
+        node_id=node_id,
+        stale=stale,
+        straggler=straggler,
+        outlier_facts=frozenset(outlier_facts),
+        gpu_util_pct=_num(facts.get("gpu.util_pct")),
+        nic_speed_gbps=_num(facts.get("nic.speed_gbps")),
+        nic_efficiency_pct=efficiency,
+        nic_efficiency_source=source,
+        step_time_s=_num(facts.get("job.step_time_s")),
+        facts=dict(facts),
+    )
+
+
+def _level(value: float, good: float, fair: float, *, higher_is_better: bool = True) -> str:
+    if higher_is_better:
+        return "good" if value >= good else "fair" if value >= fair else "poor"
+    return "good" if value <= good else "fair" if value <= fair else "poor"
+
+
+def _cell(
+    value: float | None, shown: str, level: str, node: NodeMetrics, facts: Sequence[str], tip: str
+) -> svg.GridCell:
+    if value is None:
+        return svg.GridCell("n/a", "missing", f"{node.node_id}: not reported")
+    word = svg.LEVELS[level][2]
+    if node.outlier_facts.intersection(facts):
+        level, word = "poor", "outlier"
+    if node.stale:
+        level, word = "stale", "stale"
+    return svg.GridCell(f"{shown} · {word}", level, f"{node.node_id}: {tip}")
+
+
+def grid_rows(nodes: Sequence[NodeMetrics]) -> list[svg.GridRow]:
+    """One row per node: GPU utilisation, NIC measured ÷ rated, step time against the cluster median."""
+    fresh_steps = [n.step_time_s for n in nodes if n.step_time_s is not None and not n.stale]
+    median_step = statistics.median(fresh_steps) if fresh_steps else None
+    rows = []
+    for n in nodes:
+        gpu = _cell(
+            n.gpu_util_pct,
+            f"{svg.fmt(n.gpu_util_pct)} %",
+            _level(n.gpu_util_pct or 0.0, GPU_GOOD, GPU_FAIR),
+            n,
+            ("gpu.util_pct",),
+            f"GPU utilisation {svg.fmt(n.gpu_util_pct)} %",
+        )
+        if n.nic_efficiency_source == "rx/tx":
+            level, note = "info", "rx/tx"
+        else:
+            level, note = _level(n.nic_efficiency_pct or 0.0, NIC_GOOD, NIC_FAIR), ""
+        rated = f" of {svg.fmt(n.nic_speed_gbps)}G" if n.nic_speed_gbps is not None else ""
+        shown = f"{svg.fmt(n.nic_efficiency_pct)} %{rated}" + (f" {note}" if note else "")
+        nic = _cell(
+            n.nic_efficiency_pct,
+            shown,
+            level,
+            n,
+            ("net.iperf3_gbps", "nic.speed_gbps", "nccl.allreduce_busbw_gbytes_per_s"),
+            f"NIC {n.nic_efficiency_source or ''} {svg.fmt(n.nic_efficiency_pct)} % "
+            f"of rated {svg.fmt(n.nic_speed_gbps)} Gb/s",
+        )
+        ratio = n.step_time_s / median_step if n.step_time_s is not None and median_step else None
+        step = _cell(
+            n.step_time_s,
+            f"{svg.fmt(n.step_time_s)} s",
+            _level(ratio or 1.0, STEP_GOOD, STEP_FAIR, higher_is_better=False),
+            n,
+            ("job.step_time_s",),
+            f"step time {svg.fmt(n.step_time_s)} s (cluster median {svg.fmt(median_step)} s)",
+        )
+        badges = (["STRAGGLER"] if n.straggler else []) + (["STALE"] if n.stale else [])
+        rows.append(svg.GridRow(n.node_id, (gpu, nic, step), badges, href=node_href(n.node_id)))
+    return rows
+
+
+def node_href(node_id: str) -> str:
+    """The node page's URL (ids are restricted by the API, quoted anyway)."""
+    return "/nodes/" + quote(node_id, safe="")
+
+
+def cluster_grid(name: str, nodes: Sequence[NodeMetrics]) -> str:
+    """The cluster's heat grid as SVG."""
+    return svg.heat_grid(
+        ("GPU utilisation", "NIC measured ÷ rated", "Step time"),
+        grid_rows(nodes),
+        title=f"Cluster {name}: where the time goes",
+        desc="Each node's GPU utilisation, NIC throughput as a share of its rating, and step time; "
+        "stragglers and stale nodes are labelled.",
+        id_prefix=svg.chart_id("grid", name),
+    )
+
+
+# ---------------------------------------------------------------- node history
+
+
+def _series(reports: Sequence[Mapping[str, Any]], key: str) -> list[tuple[float, float | None]]:
+    return [(r["collected_at"].timestamp(), _num(r["facts"].get(key))) for r in reports]
+
+
+def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """GPU, NIC and step-time lines and the findings strip from a node's reports (any order).
+
+    Each report is a mapping with `collected_at` (datetime), `facts` and `findings`.
+    """
+    ordered = sorted(reports, key=lambda r: r["collected_at"])
+    pid = svg.chart_id("node", node_id)
+    speeds = sorted({s for r in ordered if (s := _num(r["facts"].get("nic.speed_gbps"))) is not None})
+    refs = [svg.Reference("rated", speeds[-1])] if speeds else []
+    if len(speeds) > 1:
+        refs.insert(0, svg.Reference("rated (min)", speeds[0]))
+    gpu = svg.line_chart(
+        [
+            svg.Series("GPU util", _series(ordered, "gpu.util_pct")),
+            svg.Series("least busy", _series(ordered, "gpu.util_min_pct")),
+        ],
+        title="GPU utilisation",
+        y_label="% (SM busy)",
+        x_format=when,
+        y_max=100,
+        id_prefix=pid + "g",
+    )
+    nic = svg.line_chart(
+        [
+            svg.Series("rx", _series(ordered, "nic.rx_gbps")),
+            svg.Series("tx", _series(ordered, "nic.tx_gbps")),
+            svg.Series("iperf3", _series(ordered, "net.iperf3_gbps")),
+        ],
+        title="NIC throughput against its rating",
+        y_label="Gb/s",
+        x_format=when,
+        references=refs,
+        id_prefix=pid + "n",
+    )
+    step = svg.line_chart(
+        [svg.Series("step time", _series(ordered, "job.step_time_s"))],
+        title="Step time",
+        y_label="seconds",
+        x_format=when,
+        id_prefix=pid + "s",
+    )
+    lanes: list[str] = []
+    events: list[svg.Event] = []
+    for r in ordered:
+        for f in r.get("findings") or []:
+            lane = str(f.get("title") or f.get("rule") or "?")
+            if lane not in lanes:
+                lanes.append(lane)
+            severity = str(f.get("severity", "info"))
+            tip = f"{when(r['collected_at'].timestamp())}: {severity}: {lane}"
+            events.append(svg.Event(lanes.index(lane), r["collected_at"].timestamp(), severity, tip))
+    strip = svg.event_strip(lanes, events, title="Findings over time", x_format=when, id_prefix=pid + "f")
+    return {"gpu": gpu, "nic": nic, "step": step, "findings": strip}
+
+
+# ---------------------------------------------------------------- what-if
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One bar of the what-if: the facts changed and the engine's figures for them."""
+
+    group: str
+    label: str
+    changes: dict[str, Any]
+    compute_s: float
+    comm_s: float
+    fraction: float
+    current: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "group": self.group,
+            "label": self.label,
+            "changes": self.changes,
+            "compute_s": self.compute_s,
+            "comm_s": self.comm_s,
+            "comm_fraction": self.fraction,
+            "current": self.current,
+        }
+
+
+class WhatIfInputError(ValueError):
+    """The job facts cannot give a what-if (a required fact is missing)."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        super().__init__("the what-if needs " + ", ".join(missing))
+        self.missing = list(missing)
+
+
+def _scenario(facts: Mapping[str, Any], changes: Mapping[str, Any], group: str, label: str, current: bool) -> Scenario:
+    changed = apply_changes(facts, changes) or dict(facts)
+    derived = derive(changed)
+    return Scenario(
+        group=group,
+        label=label,
+        changes={k: v for k, v in changes.items() if v is not None},
+        compute_s=float(changed["job.step_time_baseline_s"]),
+        comm_s=derived["comm.allreduce_amortised_s"],
+        fraction=derived["comm.fraction"],
+        current=current,
+    )
+
+
+def _at_link(gbps: float) -> dict[str, Any]:
+    """Changes that make the link exactly `gbps`: every other cap on it removed."""
+    return {**dict.fromkeys(LINK_CAPS), "nic.speed_gbps": gbps}
+
+
+def whatif_scenarios(facts: Mapping[str, Any]) -> list[Scenario]:
+    """The job at each link speed, with compression, and with gradient accumulation (validated facts in)."""
+    missing = [k for k in WHATIF_REQUIRED if k not in facts]
+    if missing:
+        raise WhatIfInputError(missing)
+    precision = facts["job.precision"]
+    accum = int(facts.get("job.grad_accum_steps", 1))
+    current_link = derive(facts).get("comm.link_gbps")
+    out: list[Scenario] = []
+    speed_group = f"Link speed ({precision}, accumulation {accum})"
+    if current_link is not None:
+        out.append(_scenario(facts, {}, speed_group, f"your link {svg.fmt(current_link)} Gb/s", True))
+    for gbps in LINK_SPEEDS_GBPS:
+        out.append(_scenario(facts, _at_link(gbps), speed_group, f"{gbps} Gb/s", False))
+    base_link = current_link if current_link is not None else REFERENCE_LINK_GBPS
+    at_base = _at_link(base_link)
+    where = f"at {svg.fmt(base_link)} Gb/s"
+    group = f"Compression ({where})"
+    out.append(_scenario(facts, at_base, group, f"as is: {precision}", False))
+    for value, label in COMPRESSIONS:
+        out.append(_scenario(facts, {**at_base, "job.precision": value}, group, label, False))
+    group = f"Gradient accumulation ({where}, {precision})"
+    for k in ACCUMULATIONS:
+        out.append(_scenario(facts, {**at_base, "job.grad_accum_steps": k}, group, f"k = {k}", False))
+    return out
+
+
+def whatif_svg(facts: Mapping[str, Any]) -> str:
+    """The what-if bar chart: compute time of a step against its all-reduce wait, per scenario."""
+    scenarios = whatif_scenarios(facts)
+    groups: dict[str, list[svg.Bar]] = {}
+    for s in scenarios:
+        total = s.compute_s + s.comm_s
+        note = f"{svg.fmt(s.compute_s)} s compute + {svg.fmt(s.comm_s)} s all-reduce · {s.fraction * 100:.0f} % waiting"
+        bar = svg.Bar(
+            s.label + (" (now)" if s.current else ""),
+            (svg.Segment("compute", 100 * s.compute_s / total), svg.Segment("comm", 100 * s.comm_s / total)),
+            note,
+            s.current,
+        )
+        groups.setdefault(s.group, []).append(bar)
+    model = f"{svg.fmt(float(facts['job.model_params_b']))}B params, {facts['job.nodes']} nodes"
+    return svg.stacked_bars(
+        [svg.BarGroup(h, tuple(b)) for h, b in groups.items()],
+        title=f"What if: time per step, {model}",
+        x_label="share of a step, % (all-reduce amortised over accumulation steps; no overlap with compute assumed)",
+        legend=(("compute", "compute (single-node step)"), ("comm", "waiting on all-reduce")),
+        desc="For each link speed, compression and accumulation: the compute time of a step and the ring "
+        "all-reduce time added to it, with the share of the step spent waiting.",
+        id_prefix=svg.chart_id("whatif", sorted(facts.items())),
+        x_max=100,
+    )
+
+
+def whatif_url(facts: Mapping[str, Any]) -> str:
+    """The /charts/whatif.svg URL for these facts (for chat answers that link or embed the chart)."""
+    params = {k: ("true" if v is True else "false" if v is False else v) for k, v in facts.items() if k in WHATIF_FACTS}
+    return "/charts/whatif.svg?" + urlencode(sorted(params.items()))
