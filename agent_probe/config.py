@@ -89,7 +89,7 @@ class ProbeConfig:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(ProbeConfig)}
 _POSITIVE = {
-    "window_s": 0.0, "interval_s": 0.0, "iperf_duration_s": 0.0, "metadata_timeout_s": 0.0,
+    "interval_s": 0.0, "iperf_duration_s": 0.0, "metadata_timeout_s": 0.0,
     "http_timeout_s": 0.0, "backoff_initial_s": 0.0, "backoff_max_s": 0.0, "peer_interval_s": 0.0,
 }
 

@@ -1,0 +1,165 @@
+"""The GPU collector against NVML faked at the module boundary, with the shapes real NVML returns.
+
+pynvml's own result types (c_nvmlUtilization_t, c_nvmlMemory_t) and its own exception classes
+(NVMLError(code) becomes NVMLError_NotSupported etc.) are used, so the collector that passes
+here calls pynvml exactly as it will on an H100/H200 node.
+"""
+
+import itertools
+
+import pynvml
+import pytest
+
+from agent_probe.collect import run_samplers
+from agent_probe.collectors.gpu import GpuSampler
+
+GIB = 1024**3
+
+
+def nvml_error(code: int) -> pynvml.NVMLError:
+    return pynvml.NVMLError(code)
+
+
+class FakeNode:
+    """A node as NVML sees it: per-GPU utilisation sequences, memory, PCIe links, NVLink states."""
+
+    def __init__(self, name="NVIDIA H100 80GB HBM3", gpus=8, util=None, nvlinks=18, pcie=((5, 16), (5, 16)),
+                 mem_used_gib=40, util_supported=True):
+        self.name, self.gpus, self.nvlinks = name, gpus, nvlinks
+        self.util = {i: itertools.cycle(util[i] if util else [90, 94]) for i in range(gpus)}
+        self.pcie, self.mem_used_gib, self.util_supported = pcie, mem_used_gib, util_supported
+        self.shutdown = False
+
+    def install(self, monkeypatch):
+        handles = [f"handle-{i}" for i in range(self.gpus)]
+
+        def index(handle):
+            return handles.index(handle)
+
+        def utilisation(handle):
+            if not self.util_supported:
+                raise nvml_error(pynvml.NVML_ERROR_NOT_SUPPORTED)
+            return pynvml.c_nvmlUtilization_t(gpu=next(self.util[index(handle)]), memory=30)
+
+        def memory(handle):
+            total = 80 * GIB
+            used = self.mem_used_gib * GIB
+            return pynvml.c_nvmlMemory_t(total=total, free=total - used, used=used)
+
+        def nvlink_state(handle, link):
+            if self.nvlinks == 0:
+                raise nvml_error(pynvml.NVML_ERROR_NOT_SUPPORTED)
+            if link >= self.nvlinks:
+                raise nvml_error(pynvml.NVML_ERROR_INVALID_ARGUMENT)
+            return pynvml.NVML_FEATURE_ENABLED
+
+        def shutdown():
+            self.shutdown = True
+
+        (current_gen, current_width), (max_gen, max_width) = self.pcie
+        for name, fn in {
+            "nvmlInit": lambda: None,
+            "nvmlShutdown": shutdown,
+            "nvmlDeviceGetCount": lambda: self.gpus,
+            "nvmlDeviceGetHandleByIndex": lambda i: handles[i],
+            "nvmlDeviceGetName": lambda h: self.name,
+            "nvmlDeviceGetUtilizationRates": utilisation,
+            "nvmlDeviceGetMemoryInfo": memory,
+            "nvmlDeviceGetCurrPcieLinkGeneration": lambda h: current_gen,
+            "nvmlDeviceGetCurrPcieLinkWidth": lambda h: current_width,
+            "nvmlDeviceGetMaxPcieLinkGeneration": lambda h: max_gen,
+            "nvmlDeviceGetMaxPcieLinkWidth": lambda h: max_width,
+            "nvmlDeviceGetNvLinkState": nvlink_state,
+        }.items():
+            monkeypatch.setattr(pynvml, name, fn)
+        return self
+
+
+def collect(window_s=0.0, ticks=0):
+    sampler = GpuSampler()
+    sampler.start()
+    for _ in range(ticks):
+        sampler.tick()
+    return sampler.finish(window_s)
+
+
+def test_h100_sxm_node(monkeypatch):
+    util = {i: [90, 94] for i in range(8)}
+    util[5] = [20, 30]  # one GPU mostly waiting
+    node = FakeNode(util=util).install(monkeypatch)
+    result = collect(ticks=3)  # start, 3 ticks, finish: 5 samples per GPU
+    facts = result.facts
+    assert facts["gpu.count"] == 8
+    assert facts["gpu.model"] == "NVIDIA H100 80GB HBM3"
+    assert facts["gpu.util_min_pct"] == pytest.approx(24.0)  # (20+30+20+30+20)/5
+    assert facts["gpu.util_pct"] == pytest.approx((7 * 91.6 + 24.0) / 8, abs=0.06)  # rounded to 0.1
+    assert facts["gpu.mem_used_pct"] == 50.0
+    assert (facts["gpu.pcie_gen"], facts["gpu.pcie_width"]) == (5, 16)
+    assert (facts["gpu.pcie_gen_max"], facts["gpu.pcie_width_max"]) == (5, 16)
+    assert facts["gpu.nvlink"] is True
+    assert result.details["gpu_nvlink_links_active"] == 8 * 18
+    assert node.shutdown
+
+
+def test_pcie_card_without_nvlink_and_a_downtrained_link(monkeypatch):
+    FakeNode(name="NVIDIA H100 PCIe", gpus=2, nvlinks=0, pcie=((3, 8), (5, 16))).install(monkeypatch)
+    result = collect()
+    assert result.facts["gpu.nvlink"] is False
+    assert (result.facts["gpu.pcie_gen"], result.facts["gpu.pcie_width"]) == (3, 8)
+    assert (result.facts["gpu.pcie_gen_max"], result.facts["gpu.pcie_width_max"]) == (5, 16)
+    assert any("no NVLink" in note for note in result.notes)
+
+
+def test_mig_without_utilisation_drops_only_that(monkeypatch):
+    FakeNode(util_supported=False).install(monkeypatch)
+    result = collect(ticks=2)
+    assert "gpu.util_pct" not in result.facts and "gpu.util_min_pct" not in result.facts
+    assert result.facts["gpu.count"] == 8 and result.facts["gpu.mem_used_pct"] == 50.0
+    assert sum("utilisation not available" in n for n in result.notes) == 1  # one note, not one per sample
+
+
+def test_bytes_names_from_old_bindings(monkeypatch):
+    FakeNode(name=b"Tesla V100-SXM2-32GB", gpus=1).install(monkeypatch)
+    assert collect().facts["gpu.model"] == "Tesla V100-SXM2-32GB"
+
+
+@pytest.mark.parametrize("code", [pynvml.NVML_ERROR_LIBRARY_NOT_FOUND, pynvml.NVML_ERROR_DRIVER_NOT_LOADED])
+def test_no_driver_is_zero_gpus_and_a_note(monkeypatch, code):
+    def fail():
+        raise nvml_error(code)
+
+    monkeypatch.setattr(pynvml, "nvmlInit", fail)
+    result = collect()
+    assert result.facts == {"gpu.count": 0}
+    assert "no NVIDIA driver" in result.notes[0]
+
+
+def test_unexpected_nvml_failure_is_a_note_not_a_count(monkeypatch):
+    def fail():
+        raise nvml_error(pynvml.NVML_ERROR_UNKNOWN)
+
+    monkeypatch.setattr(pynvml, "nvmlInit", fail)
+    result = collect()
+    assert result.facts == {} and "initialisation failed" in result.notes[0]
+
+
+def test_sampled_over_the_window_through_the_orchestrator(monkeypatch):
+    FakeNode(gpus=1, util={0: [10, 50, 90]}).install(monkeypatch)
+    monkeypatch.setattr("agent_probe.collect.TICK_S", 0.05)
+    result, elapsed = run_samplers([GpuSampler()], 0.22)
+    assert elapsed >= 0.2
+    assert len(result.details["gpu_util_pct_per_gpu"]) == 1
+    assert 10 < result.facts["gpu.util_pct"] < 90  # a mean over several samples, not one reading
+
+
+def test_this_machine_has_no_gpu():
+    """On a host without the NVIDIA driver the real library says so (no monkeypatching)."""
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        pass
+    else:
+        pynvml.nvmlShutdown()
+        pytest.skip("this machine has an NVIDIA driver")
+    result = collect()
+    assert result.facts == {"gpu.count": 0}
