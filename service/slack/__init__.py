@@ -1,0 +1,1 @@
+"""Slack adapter: the /bwdoctor slash command and app mentions, answered by the same chat core as the web."""
