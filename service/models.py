@@ -2,6 +2,7 @@
 
 from service.conversations.models import Conversation, Turn
 from service.nodes.models import Node, Report
+from service.slack.models import SlackThread
 from service.tokens.models import ProbeToken
 
-__all__ = ["Conversation", "Node", "ProbeToken", "Report", "Turn"]
+__all__ = ["Conversation", "Node", "ProbeToken", "Report", "SlackThread", "Turn"]
