@@ -26,6 +26,7 @@ from service.migrations import upgrade_database
 from service.nodes.service import count_nodes_reporting, prune_reports
 from service.nodes.views import router as nodes_router
 from service.preflight.views import router as preflight_router
+from service.slack.views import router as slack_router
 from service.web.clusters import router as web_clusters_router
 from service.web.views import router as web_router
 
@@ -40,6 +41,7 @@ ROUTERS: list[APIRouter] = [
     conversations_router,
     web_clusters_router,
     web_router,
+    slack_router,
 ]
 
 ops_router = APIRouter(tags=["operations"])
