@@ -1,0 +1,38 @@
+"""Slack request signatures (v0 HMAC-SHA256 of "v0:timestamp:body"), checked before anything is parsed.
+
+A request that is unsigned, wrongly signed or older than five minutes (a replay) is refused with 401.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+from slack_sdk.signature import SignatureVerifier
+
+from service.config import Settings
+from service.errors import ServiceUnavailable, Unauthorized
+
+MAX_AGE_S = 5 * 60
+
+
+def verify_slack_request(settings: Settings, headers: Mapping[str, str], body: bytes) -> None:
+    """Raise Unauthorized unless Slack signed exactly this body within the last five minutes."""
+    secret = settings.slack.signing_secret
+    if secret is None or not secret.get_secret_value():
+        raise ServiceUnavailable(
+            "Slack is not configured: set BWDOCTOR_SLACK_SIGNING_SECRET", code="slack_not_configured"
+        )
+    timestamp = headers.get("x-slack-request-timestamp", "")
+    signature = headers.get("x-slack-signature", "")
+    if not timestamp or not signature:
+        raise Unauthorized("missing Slack signature headers", code="invalid_signature")
+    try:
+        age = abs(time.time() - int(timestamp))
+    except ValueError:
+        raise Unauthorized("the Slack request timestamp is not a number", code="invalid_signature") from None
+    if age > MAX_AGE_S:
+        raise Unauthorized("the Slack request is older than five minutes", code="stale_request")
+    verifier = SignatureVerifier(secret.get_secret_value())
+    if not verifier.is_valid(body=body, timestamp=timestamp, signature=signature):
+        raise Unauthorized("the Slack signature does not match", code="invalid_signature")
