@@ -7,7 +7,7 @@ in, nothing is read or written.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from service.chat import compose as c
@@ -160,10 +160,11 @@ def _what_if(engine: Any, facts: Mapping[str, Any], changes: list[Understood], l
         if ch.inferred and ch.fact in facts:
             continue  # "100GbE" assumes no RDMA; do not undo a RoCE the user already told us about
         wanted[ch.fact] = ch.value
-    return compute_what_if(engine, facts, wanted, lang)
+    return compute_what_if(engine, facts, wanted, lang, assumed=[ch.fact for ch in changes if ch.inferred])
 
 
-def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, Any], lang: str,
+                    *, assumed: Iterable[str] = ()) -> dict[str, Any]:
     """Diagnose `facts` with `wanted` applied; report the figures before and after and the findings that change."""
     changes = dict(wanted)
     if "job.precision" in changes and changes["job.precision"] == "=half":
@@ -171,7 +172,7 @@ def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, 
         halved = {"fp32": "fp16", "bf16": "int8", "fp16": "int8"}.get(str(current))
         if halved is None:
             return {"changes": {}, "before": {}, "after": {}, "resolved": [], "new": [], "remaining": [],
-                    "missing": [], "notes": ["already at 8 bits"]}
+                    "missing": [], "missing_before": [], "assumed": [], "notes": ["already at 8 bits"]}
         changes["job.precision"] = halved
     if "nic.speed_gbps" in changes:
         for key in _LINK_MEASUREMENTS:
@@ -206,6 +207,8 @@ def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, 
         "new": sorted(cats_after - cats_before),
         "remaining": sorted(cats_before & cats_after),
         "missing": after["missing"][:c.MAX_QUESTIONS],
+        "missing_before": before["missing"][:c.MAX_QUESTIONS],
+        "assumed": sorted(assumed or ()),
         "notes": notes,
     }
 
@@ -223,12 +226,19 @@ def _what_if_lines(w: Mapping[str, Any], lang: str, *, changed_only: bool = Fals
 
 
 def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Mapping[str, Any], lang: str) -> str:
-    change = ", ".join(describe(k, v, lang) for k, v in w["changes"].items() if v is not None)
+    shown = {k: v for k, v in w["changes"].items() if v is not None and k not in w.get("assumed", ())}
+    change = ", ".join(describe(k, v, lang) for k, v in (shown or w["changes"]).items() if v is not None)
     if not w["changes"]:
         return t(lang, "That change would not alter anything I can compute.", "这个改动不会改变我能计算的结果。")
     lines = [t(lang, f"If {change}:", f"如果{change}：")]
-    figures = _what_if_lines(w, lang)
-    lines += figures or [t(lang, "- I cannot compute the effect yet.", "- 目前还算不出效果。")]
+    comparable = any(v is not None for v in w["before"].values())
+    figures = _what_if_lines(w, lang) if comparable else []
+    if not comparable:
+        lines.append(t(lang, "- I need your current setup to compare against; tell me about the job first.",
+                       "- 需要先知道你现在的配置才能对比，请先介绍一下训练任务。"))
+        lines += c.questions(w["missing_before"], lang)
+        return "\n".join(lines)
+    lines += figures
     if w["resolved"]:
         lines.append(t(lang, f"That clears: {', '.join(w['resolved'])}.", f"可以消除：{', '.join(w['resolved'])}。"))
     if w["remaining"]:

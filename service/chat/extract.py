@@ -115,10 +115,10 @@ def model_size(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- nodes and GPUs
-_NODE_WORDS_ZH = r"(?:台|个)\s*(?:GPU\s*)?(?:机器|服务器|节点|主机|物理机|server|node|机)|节点|机(?![器房架])"
+_NODE_WORDS_ZH = r"(?:台|个)\s*(?:GPU\s*)?(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|server|node|机)|节点|机(?![器房架])"
 _NODES_ZH = re.compile(rf"{_NUM}\s*(?:{_NODE_WORDS_ZH})")
 _NODES_EN = re.compile(
-    rf"{_NUM}\s*(?:-|\s)?(?:[A-Za-z0-9.\-]+\s+){{0,2}}?"
+    rf"{_NUM}\s*(?:-|\s)?(?:(?!(?:on|at|in|with|across|of|for|and|vs)\b)[A-Za-z][A-Za-z0-9.\-]*\s+){{0,2}}?"
     r"(?:nodes?|machines?|servers?|hosts?|boxes|box|instances?|VMs?)(?![A-Za-z])", _IC)
 _SINGLE_NODE = re.compile(
     r"单机|单台(?:机器|服务器)?|单节点|一台机器|single[- ](?:node|machine|server|box|host|instance)"
@@ -153,7 +153,8 @@ def nodes_and_gpus(text: str) -> list[Understood]:
     for m in _NODES_EN.finditer(text):
         n = parse_number(m["num"])
         if n and n == int(n) and not re.search(r"GPU|卡|card", m.group(0), _IC):
-            node_hits.append(_hit("job.nodes", int(n), m))
+            # "on one node it was 1.2 s/it" is usually the baseline, not the job: weak.
+            node_hits.append(_hit("job.nodes", int(n), m, weak=n == 1))
     for m in _NODES_TIMES_GPUS.finditer(text):
         node_hits.append(_hit("job.nodes", int(m["nodes"]), m))
         hits.append(_hit("job.gpus_per_node", int(m["gpus"]), m))
@@ -342,7 +343,7 @@ def parallelism(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- network rates
 _RATE = re.compile(
     rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER})\s*-?\s*(?P<unit>"
-    r"GbE|GBE|gbe|GigE|Gig(?:abit)?(?:\s*Ethernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
+    r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|"
     r"[GM]B/s|[GM]Bps|[GM]B/sec|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
@@ -354,6 +355,8 @@ _KIND_AFTER = {
     "efa": re.compile(r"\s*(?:的)?\s*EFA"),
 }
 _RATE_CUES = {
+    "instance": re.compile(r"实例带宽|instance bandwidth|带宽上限|bandwidth cap|实例|instance|quota|配额|capped|cap(?![a-z])|"
+                           r"限速|throttl\w*|带宽包|provider|云厂商", _IC),
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
@@ -361,7 +364,6 @@ _RATE_CUES = {
     "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|rated|标称|额定|理论|端口|port|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
-    "instance": re.compile(r"实例|instance|quota|配额|capped|cap(?![a-z])|限速|throttl\w*|带宽包|provider|云厂商", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|traffic|rx|tx|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
     "storage": re.compile(r"读取|读|read|NAS|NFS|存储|storage|loading|加载|OSS|S3|\bIO\b|I/O|disk|磁盘", _IC),
@@ -374,10 +376,13 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'."""
     unit = m["unit"]
     tail = text[m.end():m.end() + 16]
-    if re.match(r"GbE|GBE|gbe|GigE|Gig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
-        return "rated"
     is_bytes = bool(re.match(r"[GM]B", unit))
     label = tx.nearest_cue(text, m.start(), m.end(), _RATE_CUES, window=50)
+    if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
+        return "rated"
+    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|NICs?)\s*(?:是|为|:|：)?\s*$",
+                 text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
+        return "rated"
     if is_bytes:
         return label if label in {"busbw", "storage", "measured"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
@@ -612,6 +617,10 @@ def storage(text: str) -> list[Understood]:
                 continue
             here = tx.clause(text, m.start())
             ckpt, data = _CKPT.search(here), _DATA.search(here)
+            # "每100步存一次checkpoint，写到NAS上": writing to storage in a sentence about checkpoints.
+            if not ckpt and not data and _CKPT.search(tx.sentence(text, m.start())) and re.search(
+                    r"写|存到|保存到|write|writing|written|save[sd]? to|upload|goes? to|dump", here, _IC):
+                ckpt = _CKPT.search(tx.sentence(text, m.start()))
             if ckpt:
                 target = "local" if kind == "local" else "network"
                 hits.append(_hit("job.checkpoint_target", target, m))

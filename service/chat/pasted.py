@@ -84,6 +84,8 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     spans = _merge(spans)
     prose = list(text)
     for s, e in spans:
+        if "\n" not in text[s:e].rstrip("\n") and not text[s:e].lstrip().startswith(("{", "```")):
+            continue  # one line of output amid prose ("Megatron log: elapsed … on 4 nodes"): words read it too
         for i in range(s, e):
             if prose[i] != "\n":
                 prose[i] = " "
@@ -179,7 +181,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("iperf3", re.compile(r"bits/sec"), _iperf3_text),
     ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place", re.I), _nccl_tests),
     ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)"), _nccl_log),
-    ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|^\s*GPU0\s+GPU1", re.M), _nvidia_smi),
+    ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|^\s*GPU0\s+GPU1|\d+MiB\s*/\s*\d+MiB", re.M),
+     _nvidia_smi),
     ("ibstat", re.compile(r"Link layer:|CA type:"), _ibstat),
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
                                 r"train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/", re.I), _training_log),
