@@ -115,7 +115,8 @@ def model_size(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- nodes and GPUs
-_NODE_WORDS_ZH = r"(?:台|个)\s*(?:GPU\s*)?(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|server|node|机)|节点|机(?![器房架])"
+_NODE_WORDS_ZH = (r"(?:台|个)\s*(?:GPU\s*)?(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|server|node|机)"
+                  r"|节点|机(?![器房架])")
 _NODES_ZH = re.compile(rf"{_NUM}\s*(?:{_NODE_WORDS_ZH})")
 _NODES_EN = re.compile(
     rf"{_NUM}\s*(?:-|\s)?(?:(?!(?:on|at|in|with|across|of|for|and|vs)\b)[A-Za-z][A-Za-z0-9.\-]*\s+){{0,2}}?"
@@ -355,7 +356,8 @@ _KIND_AFTER = {
     "efa": re.compile(r"\s*(?:的)?\s*EFA"),
 }
 _RATE_CUES = {
-    "instance": re.compile(r"实例带宽|instance bandwidth|带宽上限|bandwidth cap|实例|instance|quota|配额|capped|cap(?![a-z])|"
+    "instance": re.compile(r"实例带宽|instance bandwidth|带宽上限|bandwidth cap|实例|instance|quota|配额|capped|cap(?"
+                           r"![a-z])|"
                            r"限速|throttl\w*|带宽包|provider|云厂商", _IC),
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
