@@ -8,6 +8,7 @@ only chooses scenarios and draws.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,8 @@ NIC_GOOD, NIC_FAIR = 80.0, 50.0  # measured ÷ rated; the link-degraded rules lo
 STEP_GOOD, STEP_FAIR = 1.1, 1.3  # step time ÷ the cluster's median
 
 
-def _num(value: Any) -> float | None:
+def number(value: Any) -> float | None:
+    """A fact's numeric value, or None (booleans and text are not numbers here)."""
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
@@ -85,11 +87,11 @@ def node_metrics(
         stale=stale,
         straggler=straggler,
         outlier_facts=frozenset(outlier_facts),
-        gpu_util_pct=_num(facts.get("gpu.util_pct")),
-        nic_speed_gbps=_num(facts.get("nic.speed_gbps")),
+        gpu_util_pct=number(facts.get("gpu.util_pct")),
+        nic_speed_gbps=number(facts.get("nic.speed_gbps")),
         nic_efficiency_pct=efficiency,
         nic_efficiency_source=source,
-        step_time_s=_num(facts.get("job.step_time_s")),
+        step_time_s=number(facts.get("job.step_time_s")),
         facts=dict(facts),
     )
 
@@ -177,7 +179,7 @@ def cluster_grid(name: str, nodes: Sequence[NodeMetrics]) -> str:
 
 
 def _series(reports: Sequence[Mapping[str, Any]], key: str) -> list[tuple[float, float | None]]:
-    return [(r["collected_at"].timestamp(), _num(r["facts"].get(key))) for r in reports]
+    return [(r["collected_at"].timestamp(), number(r["facts"].get(key))) for r in reports]
 
 
 def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -187,7 +189,7 @@ def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str,
     """
     ordered = sorted(reports, key=lambda r: r["collected_at"])
     pid = svg.chart_id("node", node_id)
-    speeds = sorted({s for r in ordered if (s := _num(r["facts"].get("nic.speed_gbps"))) is not None})
+    speeds = sorted({s for r in ordered if (s := number(r["facts"].get("nic.speed_gbps"))) is not None})
     refs = [svg.Reference("rated", speeds[-1])] if speeds else []
     if len(speeds) > 1:
         refs.insert(0, svg.Reference("rated (min)", speeds[0]))
@@ -263,23 +265,33 @@ class Scenario:
 
 
 class WhatIfInputError(ValueError):
-    """The job facts cannot give a what-if (a required fact is missing)."""
+    """The job facts cannot give a what-if (a required fact is missing, or the figures overflow)."""
 
-    def __init__(self, missing: Sequence[str]) -> None:
-        super().__init__("the what-if needs " + ", ".join(missing))
+    def __init__(self, missing: Sequence[str], message: str = "") -> None:
+        super().__init__(message or "the what-if needs " + ", ".join(missing))
         self.missing = list(missing)
 
 
-def _scenario(facts: Mapping[str, Any], changes: Mapping[str, Any], group: str, label: str, current: bool) -> Scenario:
+def _scenario(
+    facts: Mapping[str, Any], changes: Mapping[str, Any], group: str, label: str, current: bool
+) -> Scenario | None:
+    """The scenario's figures, or None when the engine cannot give finite ones (absurd inputs)."""
     changed = apply_changes(facts, changes) or dict(facts)
     derived = derive(changed)
+    compute = number(changed.get("job.step_time_baseline_s"))
+    comm = number(derived.get("comm.allreduce_amortised_s"))
+    fraction = number(derived.get("comm.fraction"))
+    if compute is None or comm is None or fraction is None:
+        return None
+    if not all(math.isfinite(v) for v in (compute, comm, fraction, compute + comm)) or compute + comm <= 0:
+        return None
     return Scenario(
         group=group,
         label=label,
         changes={k: v for k, v in changes.items() if v is not None},
-        compute_s=float(changed["job.step_time_baseline_s"]),
-        comm_s=derived["comm.allreduce_amortised_s"],
-        fraction=derived["comm.fraction"],
+        compute_s=compute,
+        comm_s=comm,
+        fraction=fraction,
         current=current,
     )
 
@@ -297,7 +309,7 @@ def whatif_scenarios(facts: Mapping[str, Any]) -> list[Scenario]:
     precision = facts["job.precision"]
     accum = int(facts.get("job.grad_accum_steps", 1))
     current_link = derive(facts).get("comm.link_gbps")
-    out: list[Scenario] = []
+    out: list[Scenario | None] = []
     speed_group = f"Link speed ({precision}, accumulation {accum})"
     if current_link is not None:
         out.append(_scenario(facts, {}, speed_group, f"your link {svg.fmt(current_link)} Gb/s", True))
@@ -313,7 +325,10 @@ def whatif_scenarios(facts: Mapping[str, Any]) -> list[Scenario]:
     group = f"Gradient accumulation ({where}, {precision})"
     for k in ACCUMULATIONS:
         out.append(_scenario(facts, {**at_base, "job.grad_accum_steps": k}, group, f"k = {k}", False))
-    return out
+    scenarios = [s for s in out if s is not None]
+    if not scenarios:
+        raise WhatIfInputError([], "the job's figures are outside what can be computed")
+    return scenarios
 
 
 def whatif_svg(facts: Mapping[str, Any]) -> str:

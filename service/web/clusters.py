@@ -1,7 +1,339 @@
-"""Cluster view pages (/clusters, /nodes/{id}) and server-drawn SVG charts (/charts/*.svg)."""
+"""Cluster view pages (/clusters, /clusters/{name}, /nodes/{id}) and server-drawn SVG charts (/charts/*.svg).
+
+A thin adapter: data comes from the clusters and nodes domain functions (the same ones the JSON API
+uses, so the page and the API can never disagree), pictures from `service.web.charts`. Each page
+has a `/fragment` twin that static/clusters.js re-fetches to refresh it without a full reload.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import contextlib
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
+
+from service.clusters.service import ClusterNotFound, diagnose_cluster, latest_reports
+from service.database import DbSession, utcnow
+from service.errors import NotFound, Unprocessable
+from service.facts import EngineDep, validate_facts
+from service.nodes.schemas import ID_PATTERN
+from service.nodes.service import get_node, list_nodes
+from service.web import charts, svg
+from service.web.templating import render_page
 
 router = APIRouter(tags=["web: clusters"])
+
+NodeId = Annotated[str, Path(pattern=ID_PATTERN, description="stable node name")]
+ClusterName = Annotated[str, Path(pattern=ID_PATTERN, description="the node.cluster fact of its nodes")]
+REFRESH_S = 15
+MAX_HISTORY_DIAGNOSED = 200  # older reports not yet diagnosed are diagnosed for display, up to this many
+NODE_CHARTS = ("gpu", "nic", "step", "findings")
+SVG_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+# Per-node facts shown in the cluster table, in this order, with their units.
+TABLE_FACTS: tuple[tuple[str, str], ...] = (
+    ("gpu.util_pct", "%"),
+    ("nic.speed_gbps", "Gb/s"),
+    ("net.iperf3_gbps", "Gb/s"),
+    ("nic.rx_gbps", "Gb/s"),
+    ("nic.tx_gbps", "Gb/s"),
+    ("job.step_time_s", "s"),
+)
+
+
+def _settings(request: Request) -> Any:
+    return request.app.state.settings
+
+
+def _ago(moment: datetime | None, now: datetime) -> str:
+    """'3 min ago' style age, for people; the exact ISO time goes in a title attribute."""
+    if moment is None:
+        return "never"
+    seconds = max(0.0, (now - moment).total_seconds())
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit} ago"
+    return f"{seconds:.0f} s ago"
+
+
+# ---------------------------------------------------------------- cluster list
+
+
+def clusters_overview(*, db_session: Any, stale_after_s: float) -> dict[str, Any]:
+    """Clusters with node counts and freshness, and nodes that report no cluster."""
+    nodes, _ = list_nodes(db_session=db_session, stale_after_s=stale_after_s, limit=10_000)
+    now = utcnow()
+    clusters: dict[str, dict[str, Any]] = {}
+    loose = []
+    for node in nodes:
+        if node.cluster is None:
+            loose.append({"node_id": node.node_id, "stale": node.stale, "ago": _ago(node.latest_collected_at, now)})
+            continue
+        entry = clusters.setdefault(node.cluster, {"name": node.cluster, "nodes": 0, "stale": 0, "latest": None})
+        entry["nodes"] += 1
+        entry["stale"] += int(node.stale)
+        if node.latest_collected_at and (entry["latest"] is None or node.latest_collected_at > entry["latest"]):
+            entry["latest"] = node.latest_collected_at
+    for entry in clusters.values():
+        entry["ago"] = _ago(entry["latest"], now)
+    return {"clusters": sorted(clusters.values(), key=lambda c: c["name"]), "loose_nodes": loose}
+
+
+@router.get("/clusters", response_class=HTMLResponse, include_in_schema=False)
+def clusters_page(request: Request, db_session: DbSession) -> HTMLResponse:
+    """Every cluster that has reported, with links to its view."""
+    context = clusters_overview(db_session=db_session, stale_after_s=_settings(request).stale_after_s)
+    return render_page(request, "clusters.html", {"active": "clusters", **context})
+
+
+# ---------------------------------------------------------------- one cluster
+
+
+def _outlier_text(outlier: Mapping[str, Any]) -> str:
+    side = "below" if outlier.get("direction") == "low" else "above"
+    return f"{outlier['fact']} {svg.fmt(outlier['value'])} ({side} median {svg.fmt(outlier['median'])})"
+
+
+def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: float) -> dict[str, Any]:
+    """Everything the cluster page shows: the cluster diagnosis (reused as is) and each node's latest facts."""
+    diagnosis = diagnose_cluster(name, db_session=db_session, engine=engine, stale_after_s=stale_after_s)
+    latest = {
+        node.id: dict(report.facts) if report is not None else {}
+        for node, report in latest_reports(name, db_session=db_session)
+    }
+    stragglers = set(diagnosis["stragglers"])
+    now = utcnow()
+    rows = []
+    metrics = []
+    for entry in diagnosis["nodes"]:
+        node_id = entry["node_id"]
+        facts = latest.get(node_id, {})
+        m = charts.node_metrics(
+            node_id,
+            facts,
+            stale=entry["stale"],
+            straggler=node_id in stragglers,
+            outlier_facts=[o["fact"] for o in entry["outliers"]],
+        )
+        metrics.append(m)
+        rows.append(
+            {
+                "node_id": node_id,
+                "href": charts.node_href(node_id),
+                "stale": entry["stale"],
+                "straggler": node_id in stragglers,
+                "zone": entry.get("zone"),
+                "collected_at": entry["collected_at"],
+                "ago": _ago(entry["collected_at"], now),
+                "values": [
+                    {"fact": key, "unit": unit, "raw": facts.get(key), "text": svg.fmt(charts.number(facts.get(key)))}
+                    for key, unit in TABLE_FACTS
+                ],
+                "efficiency": m.nic_efficiency_pct,
+                "efficiency_text": svg.fmt(m.nic_efficiency_pct),
+                "efficiency_source": m.nic_efficiency_source,
+                "outliers": [_outlier_text(o) for o in entry["outliers"]],
+                "findings": entry["findings"],
+            }
+        )
+    whatif = None
+    job = {k: v for k, v in diagnosis["facts"].items() if k in charts.WHATIF_FACTS}
+    if all(k in job for k in charts.WHATIF_REQUIRED):
+        with contextlib.suppress(charts.WhatIfInputError):
+            whatif = {"svg": Markup(charts.whatif_svg(job)), "url": charts.whatif_url(job)}
+    cluster_facts = {k: v for k, v in diagnosis["facts"].items() if k.startswith("cluster.")}
+    return {
+        "name": name,
+        "diagnosis": diagnosis,
+        "cluster_facts": cluster_facts,
+        "rows": rows,
+        "grid_svg": Markup(charts.cluster_grid(name, metrics)),
+        "whatif": whatif,
+        "generated_at": now,
+        "refresh_s": REFRESH_S,
+    }
+
+
+def _cluster_context(request: Request, name: str, db_session: Any) -> dict[str, Any]:
+    try:
+        return cluster_view(
+            name,
+            db_session=db_session,
+            engine=request.app.state.engine,
+            stale_after_s=_settings(request).stale_after_s,
+        )
+    except ClusterNotFound:
+        raise NotFound(f"no node has reported for cluster {name!r}", code="cluster_not_found") from None
+
+
+@router.get("/clusters/{name}", response_class=HTMLResponse, include_in_schema=False)
+def cluster_page(name: ClusterName, request: Request, db_session: DbSession) -> HTMLResponse:
+    """One cluster: findings with evidence, the heat grid, and every node's latest facts."""
+    try:
+        context = _cluster_context(request, name, db_session)
+    except NotFound:
+        return _missing_page(request, "cluster", name)
+    return render_page(request, "cluster.html", {"active": "clusters", **context})
+
+
+@router.get("/clusters/{name}/fragment", response_class=HTMLResponse, include_in_schema=False)
+def cluster_fragment(name: ClusterName, request: Request, db_session: DbSession) -> HTMLResponse:
+    """The cluster page's live part, re-fetched by clusters.js."""
+    return render_page(request, "_cluster_body.html", _cluster_context(request, name, db_session))
+
+
+@router.get("/charts/clusters/{name}/grid.svg", include_in_schema=False)
+def cluster_grid_svg(name: ClusterName, request: Request, db_session: DbSession) -> Response:
+    """The cluster's heat grid on its own (for embedding elsewhere)."""
+    context = _cluster_context(request, name, db_session)
+    return Response(str(context["grid_svg"]), media_type="image/svg+xml", headers=SVG_HEADERS)
+
+
+def _missing_page(request: Request, kind: str, name: str) -> HTMLResponse:
+    response = render_page(request, "_cluster_missing.html", {"active": "clusters", "kind": kind, "name": name})
+    response.status_code = 404
+    return response
+
+
+# ---------------------------------------------------------------- one node
+
+
+def node_view(node_id: str, *, db_session: Any, engine: Any, stale_after_s: float, history_limit: int) -> dict | None:
+    """A node's latest facts and findings, its history as charts and a table; None if unknown."""
+    node = get_node(
+        node_id, db_session=db_session, engine=engine, stale_after_s=stale_after_s, history_limit=history_limit
+    )
+    if node is None:
+        return None
+    reports = []
+    for i, report in enumerate(node.history):
+        findings = report.findings
+        if findings is None and i < MAX_HISTORY_DIAGNOSED:
+            findings = engine.diagnose(report.facts).to_dict()["findings"]  # display only; storage is the API's
+        reports.append({"collected_at": report.collected_at, "facts": report.facts, "findings": findings or []})
+    latest = node.latest
+    facts = dict(latest.facts) if latest is not None else {}
+    metrics = charts.node_metrics(node_id, facts, stale=node.stale, straggler=False)
+    now = utcnow()
+    return {
+        "node": node,
+        "facts": sorted(facts.items()),
+        "metrics": metrics,
+        "efficiency_text": svg.fmt(metrics.nic_efficiency_pct),
+        "findings": (latest.findings or []) if latest is not None else [],
+        "charts": {k: Markup(v) for k, v in charts.node_charts(node_id, reports).items()},
+        "history": [
+            {
+                "collected_at": r["collected_at"],
+                "ago": _ago(r["collected_at"], now),
+                "values": [
+                    {"fact": key, "unit": unit, "text": svg.fmt(charts.number(r["facts"].get(key)))}
+                    for key, unit in TABLE_FACTS
+                ],
+                "findings": [f for f in r["findings"] if f.get("severity") in ("critical", "warning")],
+            }
+            for r in reports
+        ],
+        "ago": _ago(node.latest_collected_at, now),
+        "cluster_href": None if node.cluster is None else "/clusters/" + node.cluster,
+        "generated_at": now,
+        "refresh_s": REFRESH_S,
+    }
+
+
+def _node_context(request: Request, node_id: str, db_session: Any) -> dict[str, Any]:
+    settings = _settings(request)
+    context = node_view(
+        node_id,
+        db_session=db_session,
+        engine=request.app.state.engine,
+        stale_after_s=settings.stale_after_s,
+        history_limit=settings.history_limit,
+    )
+    if context is None:
+        raise NotFound(f"no node {node_id!r} has reported", code="node_not_found")
+    return context
+
+
+@router.get("/nodes/{node_id}", response_class=HTMLResponse, include_in_schema=False)
+def node_page(node_id: NodeId, request: Request, db_session: DbSession) -> HTMLResponse:
+    """One node over time: GPU, NIC against its rating, step time, and findings."""
+    try:
+        context = _node_context(request, node_id, db_session)
+    except NotFound:
+        return _missing_page(request, "node", node_id)
+    return render_page(request, "node.html", {"active": "clusters", **context})
+
+
+@router.get("/nodes/{node_id}/fragment", response_class=HTMLResponse, include_in_schema=False)
+def node_fragment(node_id: NodeId, request: Request, db_session: DbSession) -> HTMLResponse:
+    """The node page's live part, re-fetched by clusters.js."""
+    return render_page(request, "_cluster_node_body.html", _node_context(request, node_id, db_session))
+
+
+@router.get("/charts/nodes/{node_id}/{chart}.svg", include_in_schema=False)
+def node_chart_svg(node_id: NodeId, chart: str, request: Request, db_session: DbSession) -> Response:
+    """One of a node's history charts on its own: gpu, nic, step or findings."""
+    if chart not in NODE_CHARTS:
+        raise NotFound(f"no chart {chart!r}; choose one of {', '.join(NODE_CHARTS)}", code="chart_not_found")
+    context = _node_context(request, node_id, db_session)
+    return Response(str(context["charts"][chart]), media_type="image/svg+xml", headers=SVG_HEADERS)
+
+
+# ---------------------------------------------------------------- what-if
+
+
+def _typed(engine: Any, key: str, value: str) -> Any:
+    """A query-string value in the type its fact expects; left as text when it does not parse, so the
+    engine's validation names the key, the value and what was expected."""
+    spec = engine.catalogue.get(key)
+    kind = getattr(spec, "type", "string")
+    if kind in ("number", "int"):
+        try:
+            return float(value)  # the catalogue turns 8.0 into 8 for int facts and rejects 8.5
+        except ValueError:
+            return value
+    if kind == "bool":
+        return {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}.get(
+            value.strip().lower(), value
+        )
+    return value
+
+
+def whatif_facts(params: list[tuple[str, str]], engine: Any) -> dict[str, Any]:
+    """Validated job facts from query parameters; a 4xx error names what is wrong."""
+    raw: dict[str, Any] = {}
+    for key, value in params:
+        if key not in charts.WHATIF_FACTS:
+            raise Unprocessable(
+                f"unknown parameter {key[:80]!r}",
+                code="unknown_parameter",
+                details={"key": key[:200], "expected": sorted(charts.WHATIF_FACTS)},
+            )
+        if key in raw:
+            raise Unprocessable(f"parameter {key!r} given twice", code="duplicate_parameter", details={"key": key})
+        raw[key] = _typed(engine, key, value)
+    facts = validate_facts(engine, raw)
+    missing = [k for k in charts.WHATIF_REQUIRED if k not in facts]
+    if missing:
+        raise Unprocessable(
+            "the what-if needs " + ", ".join(missing), code="missing_facts", details={"missing": missing}
+        )
+    return facts
+
+
+@router.get("/charts/whatif.svg", tags=["charts"])
+def whatif_chart(request: Request, engine: EngineDep) -> Response:
+    """What-if for a job, as SVG: all-reduce wait against compute per step at 10–400 Gb/s, with fp16 or
+    8-bit gradients, and with 4 or 8 accumulation steps. Query: job.model_params_b, job.precision,
+    job.nodes, job.step_time_baseline_s (required); job.grad_accum_steps, nic.speed_gbps,
+    net.iperf3_gbps, node.instance_bandwidth_gbps (optional)."""
+    facts = whatif_facts(list(request.query_params.multi_items()), engine)
+    try:
+        drawing = charts.whatif_svg(facts)
+    except charts.WhatIfInputError as exc:
+        raise Unprocessable(str(exc), code="whatif_out_of_range", details={"missing": exc.missing}) from None
+    return Response(drawing, media_type="image/svg+xml", headers=SVG_HEADERS)

@@ -306,7 +306,8 @@ def line_chart(
 ) -> str:
     """Lines over time with distinct dash and marker per series, reference lines, axes and a legend."""
     pid = _safe_id(id_prefix)
-    left, right, top, bottom = 64, 150, 56, 44
+    series = [s for s in series if any(y is not None for _, y in s.points)]  # an empty line says nothing
+    left, right, top, bottom = 64, 110, 40, 64
     plot_w, plot_h = width - left - right, height - top - bottom
     xs = [x for s in series for x, y in s.points if y is not None]
     ys = [y for s in series for _, y in s.points if y is not None] + [r.value for r in references]
@@ -349,7 +350,8 @@ def line_chart(
             f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#6e7781" '
             'stroke-width="1.5" stroke-dasharray="10 4" class="bwd-reference"/>'
         )
-        out.append(_label(left + plot_w + 6, y + 4, f"{ref.label} {fmt(ref.value)}", size=11, fill=MUTED))
+        out.append(_label(left + 4, y - 4, f"{ref.label} {fmt(ref.value)}", size=11, fill=MUTED))
+    end_labels: list[float] = []
     for i, s in enumerate(series):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
         dash = SERIES_DASHES[i % len(SERIES_DASHES)]
@@ -373,17 +375,32 @@ def line_chart(
                 out.append(_marker(shape, px(x), py(y), colour, 3.5))
         last = next(((x, y) for x, y in reversed(pts) if y is not None), None)
         if last is not None:
-            out.append(_label(px(last[0]) + 8, py(last[1]) - 6, fmt(last[1]), size=11, fill=colour))
+            label_y = py(last[1]) + 4
+            while any(abs(label_y - used) < 12 for used in end_labels):  # keep end values legible
+                label_y += 12
+            end_labels.append(label_y)
+            out.append(_label(px(last[0]) + 8, label_y, fmt(last[1]), size=11, fill=colour))
         out.append("</g>")
-    lx = left + plot_w + 10
+    lx, ly = float(left), height - 12
     for i, s in enumerate(series):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
         dash = SERIES_DASHES[i % len(SERIES_DASHES)]
-        y = top + 8 + i * 20
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<line x1="{lx}" y1="{y}" x2="{lx + 26}" y2="{y}" stroke="{colour}" stroke-width="2"{dash_attr}/>')
-        out.append(_marker(MARKERS[i % len(MARKERS)], lx + 13, y, colour, 3.5))
-        out.append(_label(lx + 32, y + 4, shorten(s.label, 16), size=11))
+        out.append(
+            f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 26}" y2="{ly - 4}" stroke="{colour}" '
+            f'stroke-width="2"{dash_attr}/>'
+        )
+        out.append(_marker(MARKERS[i % len(MARKERS)], lx + 13, ly - 4, colour, 3.5))
+        label = shorten(s.label, 24)
+        out.append(_label(lx + 32, ly, label, size=11))
+        lx += 48 + 7 * len(label)
+    for ref in references:
+        out.append(
+            f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 26}" y2="{ly - 4}" stroke="#6e7781" stroke-width="1.5" '
+            'stroke-dasharray="10 4"/>'
+        )
+        out.append(_label(lx + 32, ly, ref.label, size=11))
+        lx += 48 + 7 * len(ref.label)
     out.append("</svg>")
     return "".join(out)
 
