@@ -73,7 +73,9 @@ def evidence_line(evidence: list[Mapping[str, Any]], lang: str) -> str:
     parts = []
     for item in evidence[:6]:
         fact = str(item.get("fact", ""))
-        part = f"{escape(fact_name(fact, lang))} `{escape(fact)}` = *{escape(_value(fact, item.get('value'), lang))}*"
+        name = fact_name(fact, lang)
+        label = f"`{escape(fact)}`" if name == fact else f"{escape(name)} `{escape(fact)}`"
+        part = f"{label} = *{escape(_value(fact, item.get('value'), lang))}*"
         if item.get("condition"):
             part += f" (`{escape(item['condition'])}`)"
         parts.append(part)
@@ -123,8 +125,9 @@ def finding_section(finding: Mapping[str, Any], lang: str) -> dict[str, Any]:
     return _section("\n".join(lines))
 
 
-def _first_paragraph(answer: str) -> str:
-    return answer.strip().split("\n\n", 1)[0]
+def _headline(answer: str) -> str:
+    """The reply's first line: its verdict, what a person sees first (the cards carry the details)."""
+    return answer.strip().split("\n", 1)[0]
 
 
 def build_reply(result: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
@@ -134,7 +137,7 @@ def build_reply(result: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     findings = [f for f in result.get("findings") or [] if isinstance(f, Mapping)]
     blocks: list[dict[str, Any]] = []
     if findings:
-        blocks.append(_section(escape(_first_paragraph(answer))))
+        blocks.append(_section(f"*{escape(_headline(answer))}*"))
         blocks.append({"type": "divider"})
         blocks.extend(finding_section(f, lang) for f in findings[:MAX_FINDINGS])
     elif answer.strip():  # knowledge answers, what-ifs, help: the text is the reply

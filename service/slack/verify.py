@@ -33,6 +33,10 @@ def verify_slack_request(settings: Settings, headers: Mapping[str, str], body: b
         raise Unauthorized("the Slack request timestamp is not a number", code="invalid_signature") from None
     if age > MAX_AGE_S:
         raise Unauthorized("the Slack request is older than five minutes", code="stale_request")
+    try:
+        text = body.decode("utf-8")  # Slack always sends UTF-8; anything else cannot be a Slack request
+    except UnicodeDecodeError:
+        raise Unauthorized("the Slack request body is not UTF-8", code="invalid_signature") from None
     verifier = SignatureVerifier(secret.get_secret_value())
-    if not verifier.is_valid(body=body, timestamp=timestamp, signature=signature):
+    if not verifier.is_valid(body=text, timestamp=timestamp, signature=signature):
         raise Unauthorized("the Slack signature does not match", code="invalid_signature")

@@ -60,17 +60,22 @@
     return parent;
   }
 
-  /* The answer's plain text as paragraphs and lists ("- " lines), built node by node. */
+  /* The answer's plain text as paragraphs and lists ("- " and "1. " lines), built node by node. */
   function formatAnswer(text) {
     var box = el("div", "answer");
     var list = null;
     var paragraph = null;
     String(text || "").split("\n").forEach(function (line) {
-      var item = /^\s*[-•*]\s+(.*)$/.exec(line);
-      if (item) {
+      var bullet = /^\s*[-•*]\s+(.*)$/.exec(line);
+      var numbered = /^\s*(\d{1,3})[.)]\s+(.*)$/.exec(line);
+      if (bullet || numbered) {
+        var kind = bullet ? "UL" : "OL";
         paragraph = null;
-        if (!list) { list = append(box, el("ul")); }
-        list.appendChild(inlineText(el("li"), item[1]));
+        if (!list || list.tagName !== kind) {
+          list = append(box, el(kind.toLowerCase()));
+          if (numbered && numbered[1] !== "1") { list.setAttribute("start", numbered[1]); }
+        }
+        list.appendChild(inlineText(el("li"), bullet ? bullet[1] : numbered[2]));
       } else if (!line.trim()) {
         list = null;
         paragraph = null;
@@ -125,8 +130,10 @@
     var list = el("ul", "evidence");
     (evidence || []).forEach(function (item) {
       var li = el("li");
-      append(li, el("span", "fact-name", factName(item.fact)), document.createTextNode(" "),
-        el("code", "fact-key", item.fact), document.createTextNode(" = "),
+      if (factName(item.fact) !== item.fact) {
+        append(li, el("span", "fact-name", factName(item.fact)), document.createTextNode(" "));
+      }
+      append(li, el("code", "fact-key", item.fact), document.createTextNode(" = "),
         el("strong", "fact-value", factValue(item.fact, item.value)));
       if (item.condition) {
         var cond = el("span", "condition");
