@@ -106,6 +106,10 @@ def cmd_collect(args: argparse.Namespace, cfg: ProbeConfig) -> int:
     stop = threading.Event()
     _on_signals(stop)
     report = collect_pass(cfg, measure_peers=True, stop=stop)
+    if cfg.gpu:
+        from agent_probe.collectors.gpu import shutdown_nvml
+
+        shutdown_nvml()
     fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     if fmt == "json":
         sys.stdout.write(json.dumps(report.to_dict(), indent=2) + "\n")

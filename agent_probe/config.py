@@ -105,7 +105,7 @@ def _kind(name: str) -> str:
 def _coerce(name: str, value: Any, source: str) -> Any:
     """Turn a YAML value or an environment string into the field's type, or raise ConfigError."""
     kind = _kind(name)
-    where = f"{source}: {name}"
+    where = source if source.startswith("environment") else f"{source}: {name}"
     if value is None or (isinstance(value, str) and value.strip() == "" and kind != "str"):
         if "None" in str(_FIELDS[name].type):
             return None
@@ -219,7 +219,7 @@ def load_config(
     for name in _FIELDS:
         env_name = ENV_PREFIX + name.upper()
         if env_name in env:
-            values[name] = _coerce(name, env[env_name], f"environment {env_name}")
+            values[name] = _coerce(name, env[env_name], f"environment {env_name}")  # names the key itself
     for name, value in (overrides or {}).items():
         if value is not None:
             values[name] = _coerce(name, value, f"option --{name.replace('_', '-')}")

@@ -17,6 +17,28 @@ _NO_GPU_ERRORS = ("NVMLError_LibraryNotFound", "NVMLError_DriverNotLoaded", "NVM
                   "NVMLError_GpuNotFound")
 
 
+# nvmlInit costs tens of milliseconds on a multi-GPU node, so a long-running probe initialises
+# NVML once and keeps it; an error that says the library lost its state resets this.
+_nvml_ready: dict[str, Any] = {"module": None}
+_RESET_ERRORS = ("NVMLError_Uninitialized", "NVMLError_GpuIsLost", "NVMLError_DriverNotLoaded")
+
+
+def reset_nvml() -> None:
+    """Forget the NVML session (next pass calls nvmlInit again)."""
+    _nvml_ready["module"] = None
+
+
+def shutdown_nvml() -> None:
+    """End the NVML session (one-shot tools; the run loop keeps it open)."""
+    module = _nvml_ready["module"]
+    if module is not None:
+        try:
+            module.nvmlShutdown()
+        except Exception:  # shutting down a library that is already gone
+            pass
+        reset_nvml()
+
+
 def _text(value: Any) -> str:
     return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
 
@@ -45,7 +67,9 @@ class GpuSampler:
             self._nvml = pynvml
         nvml = self._nvml
         try:
-            nvml.nvmlInit()
+            if _nvml_ready["module"] is not nvml:
+                nvml.nvmlInit()
+                _nvml_ready["module"] = nvml
         except nvml.NVMLError as exc:
             if type(exc).__name__ in _NO_GPU_ERRORS:
                 self._count = 0
@@ -54,7 +78,11 @@ class GpuSampler:
                 self._notes.append(f"gpu: NVML initialisation failed: {exc}")
             return
         self._initialised = True
-        self._count = int(nvml.nvmlDeviceGetCount())
+        try:
+            self._count = int(nvml.nvmlDeviceGetCount())
+        except nvml.NVMLError:
+            reset_nvml()
+            raise
         self._handles = [nvml.nvmlDeviceGetHandleByIndex(i) for i in range(self._count)]
         self._util = [[] for _ in self._handles]
         self.tick()
@@ -72,6 +100,8 @@ class GpuSampler:
         try:
             return fn(*args)
         except self._nvml.NVMLError as exc:
+            if type(exc).__name__ in _RESET_ERRORS:
+                reset_nvml()
             if what not in self._unsupported:
                 self._unsupported.add(what)
                 self._notes.append(f"gpu: {what} not available: {exc}")
@@ -83,15 +113,12 @@ class GpuSampler:
             result.facts["gpu.count"] = self._count
         if not self._initialised:
             return result
-        try:
-            self.tick()
-            self._read_static(result)
-        finally:
-            try:
-                self._nvml.nvmlShutdown()
-            except self._nvml.NVMLError:
-                pass
+        self.tick()
+        self._read_static(result)
         return result
+
+    def close(self) -> None:
+        shutdown_nvml()
 
     def _read_static(self, result: CollectorResult) -> None:
         nvml, facts = self._nvml, result.facts

@@ -20,6 +20,7 @@ from tool_parsers.procfs import NetCounters, net_rates, parse_net_dev
 from tool_parsers.sysfs_net import speed_gbps
 
 ARPHRD_INFINIBAND = "32"
+MIN_RATE_WINDOW_S = 0.1  # below this, one packet more or less makes the rate meaningless
 _VIRTUAL = ("lo", "docker", "veth", "virbr", "br-", "cni", "flannel", "cali", "vxlan", "tun", "tap", "ifb")
 
 
@@ -225,6 +226,9 @@ class NicSampler:
                 "to the rated speed")
 
     def _rates(self, elapsed_s: float, result: CollectorResult) -> None:
+        if elapsed_s < MIN_RATE_WINDOW_S:
+            result.notes.append(f"nic: window of {elapsed_s:.3f} s is too short for rx/tx rates")
+            return
         ib_after = self._ib_counters()
         if self._ib_before is not None and ib_after is not None and elapsed_s > 0:
             rates = net_rates(NetCounters(*self._ib_before), NetCounters(*ib_after), elapsed_s)

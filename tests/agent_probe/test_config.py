@@ -41,7 +41,7 @@ def test_token_is_hidden_when_shown(tmp_path):
 @pytest.mark.parametrize(("text", "message"), [
     ("windw_s: 3\n", "unknown setting 'windw_s' (did you mean 'window_s'?)"),
     ("window_s: fast\n", "window_s: expected a number"),
-    ("window_s: 0\n", "window_s: must be greater than 0"),
+    ("interval_s: 0\n", "interval_s: must be greater than 0"),
     ("peers: {a: 1}\n", "peers: expected a list"),
     ("gpu: maybe\n", "gpu: expected true or false"),
     ("cloud_metadata: ibm\n", "cloud_metadata: expected one of"),

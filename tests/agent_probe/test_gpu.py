@@ -11,9 +11,16 @@ import pynvml
 import pytest
 
 from agent_probe.collect import run_samplers
-from agent_probe.collectors.gpu import GpuSampler
+from agent_probe.collectors.gpu import GpuSampler, reset_nvml
 
 GIB = 1024**3
+
+
+@pytest.fixture(autouse=True)
+def fresh_nvml_session():
+    reset_nvml()
+    yield
+    reset_nvml()
 
 
 def nvml_error(code: int) -> pynvml.NVMLError:
@@ -29,6 +36,7 @@ class FakeNode:
         self.util = {i: itertools.cycle(util[i] if util else [90, 94]) for i in range(gpus)}
         self.pcie, self.mem_used_gib, self.util_supported = pcie, mem_used_gib, util_supported
         self.shutdown = False
+        self.inits = 0
 
     def install(self, monkeypatch):
         handles = [f"handle-{i}" for i in range(self.gpus)]
@@ -56,9 +64,12 @@ class FakeNode:
         def shutdown():
             self.shutdown = True
 
+        def init():
+            self.inits += 1
+
         (current_gen, current_width), (max_gen, max_width) = self.pcie
         for name, fn in {
-            "nvmlInit": lambda: None,
+            "nvmlInit": init,
             "nvmlShutdown": shutdown,
             "nvmlDeviceGetCount": lambda: self.gpus,
             "nvmlDeviceGetHandleByIndex": lambda i: handles[i],
@@ -86,7 +97,7 @@ def collect(window_s=0.0, ticks=0):
 def test_h100_sxm_node(monkeypatch):
     util = {i: [90, 94] for i in range(8)}
     util[5] = [20, 30]  # one GPU mostly waiting
-    node = FakeNode(util=util).install(monkeypatch)
+    FakeNode(util=util).install(monkeypatch)
     result = collect(ticks=3)  # start, 3 ticks, finish: 5 samples per GPU
     facts = result.facts
     assert facts["gpu.count"] == 8
@@ -98,7 +109,30 @@ def test_h100_sxm_node(monkeypatch):
     assert (facts["gpu.pcie_gen_max"], facts["gpu.pcie_width_max"]) == (5, 16)
     assert facts["gpu.nvlink"] is True
     assert result.details["gpu_nvlink_links_active"] == 8 * 18
+
+
+def test_nvml_is_initialised_once_across_passes(monkeypatch):
+    node = FakeNode(gpus=2).install(monkeypatch)
+    first, second = collect(), collect()
+    assert first.facts == second.facts and node.inits == 1 and not node.shutdown
+    GpuSampler().close()
     assert node.shutdown
+    collect()
+    assert node.inits == 2
+
+
+def test_lost_gpu_resets_the_session(monkeypatch):
+    node = FakeNode(gpus=1).install(monkeypatch)
+    collect()
+
+    def lost(handle):
+        raise nvml_error(pynvml.NVML_ERROR_GPU_IS_LOST)
+
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetMemoryInfo", lost)
+    result = collect()
+    assert "gpu.mem_used_pct" not in result.facts and any("memory not available" in n for n in result.notes)
+    collect()
+    assert node.inits == 2  # initialised again after the loss
 
 
 def test_pcie_card_without_nvlink_and_a_downtrained_link(monkeypatch):

@@ -71,10 +71,10 @@ class Pair:
             time.sleep(0.1)
         raise AssertionError("serve-iperf did not start listening")
 
-    def collect(self) -> dict:
+    def collect(self, *extra: str) -> dict:
         env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_PROBE_")}
         done = subprocess.run(["ip", "netns", "exec", self.ns_a, *PROBE, "collect", "--peers", self.addr_b,
-                               "--window", "0.5", "--no-gpu", "--iperf-duration", "2", "--format", "json"],
+                               "--window", "0.5", "--no-gpu", "--iperf-duration", "2", "--format", "json", *extra],
                               capture_output=True, text=True, timeout=90, env=env)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
@@ -122,10 +122,18 @@ def test_shaped_link_is_measured_and_diagnosed_as_degraded(pair):
 
 
 def test_unshaped_link_is_not_degraded(pair):
+    """An unshaped link that delivers its rating is healthy.
+
+    A veth's 10000 Mb/s is nominal, not a physical limit: on a shared 2-vCPU CI machine one TCP
+    stream over it varied between 4 and 12 Gb/s from run to run. So the rating is declared
+    (nic_speed_gbps, the setting meant for NICs whose sysfs speed is not the real rating) as
+    1 Gb/s, which an unshaped veth always exceeds, while the shaped test above keeps sysfs's 10.
+    """
     pair.serve()
-    facts = pair.collect()["facts"]
-    assert facts["nic.speed_gbps"] == 10.0
-    assert facts["net.iperf3_gbps"] > 5.0, "veth without shaping should run at several Gb/s"
+    report = pair.collect("--nic-speed-gbps", "1")
+    facts = report["facts"]
+    assert facts["nic.speed_gbps"] == 1.0 and any("as configured" in n for n in report["notes"])
+    assert facts["net.iperf3_gbps"] > 1.5, "an unshaped veth runs at several Gb/s"
     assert "link-degraded" not in diagnose(facts)
 
 
