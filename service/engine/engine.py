@@ -16,7 +16,7 @@ from typing import Any
 from service.engine.catalogue import FactCatalogue
 from service.engine.derived import derive, inputs_of
 from service.engine.errors import RuleLoadError
-from service.engine.expressions import cel_context, compile_condition
+from service.engine.expressions import Condition, cel_context, compile_condition
 from service.engine.loader import RuleBase, load_rulebase
 from service.engine.model import REMEDY_KINDS, SEVERITY_RANK, KnowledgeEntry, Recommendation, Rule
 from service.engine.render import fill
@@ -157,6 +157,9 @@ class Engine:
     def _evaluate(self, rule: Rule, known: Mapping[str, Any], context: Any) -> _Outcome:
         if any(name in known for name in rule.unless_known):
             return _Outcome(False, [], set())
+        for exception in rule.unless:  # checked only when its facts are known: an unknown never silences
+            if exception.facts <= known.keys() and _holds(exception, context):
+                return _Outcome(False, [], set())
         evidence: list[dict[str, Any]] = []
         missing: set[str] = set()
         for condition in rule.conditions:
@@ -164,11 +167,7 @@ class Engine:
             if absent:
                 missing.update(absent)
                 continue
-            try:
-                holds = condition.evaluate(context) is True
-            except Exception:  # a type clash in user data: the condition does not hold
-                holds = False
-            if not holds:
+            if not _holds(condition, context):
                 return _Outcome(False, [], set())
             for name in sorted(condition.facts):
                 evidence.append({"fact": name, "value": known[name], "condition": condition.text})
@@ -243,6 +242,13 @@ class Engine:
             for name in order
             if name in self.catalogue
         ]
+
+
+def _holds(condition: Condition, context: Any) -> bool:
+    try:
+        return condition.evaluate(context) is True
+    except Exception:  # a type clash in user data: the condition does not hold
+        return False
 
 
 def rules_dirs_from_env() -> list[Path]:

@@ -239,6 +239,7 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
         "recommendations",
         "source",
         "unless_known",
+        "unless",
         "concludes",
         "only_if_nothing_else",
         "__line__",
@@ -289,6 +290,14 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
         raise _fail(
             "'recommendations' must list recommendation ids", body, file=file, rule_id=rule_id, key="recommendations"
         )
+    unless = []
+    for text in body.get("unless") or []:
+        try:
+            condition = compile_condition(text)
+        except ExpressionError as exc:
+            raise _fail(str(exc), body, file=file, rule_id=rule_id, key="unless") from exc
+        _check_facts(condition.facts, catalogue, body, file=file, rule_id=rule_id, key="unless")
+        unless.append(condition)
     unless_known = body.get("unless_known", [])
     if not isinstance(unless_known, list):
         raise _fail("'unless_known' must list fact names", body, file=file, rule_id=rule_id)
@@ -308,6 +317,7 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
         recommendations=tuple(recommendations),
         source=_sources(body, file=file, rule_id=rule_id),
         unless_known=tuple(unless_known),
+        unless=tuple(unless),
         concludes=concludes,
         only_if_nothing_else=bool(body.get("only_if_nothing_else", False)),
         file=file,

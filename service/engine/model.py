@@ -50,6 +50,7 @@ class Rule:
     recommendations: tuple[str, ...] = ()
     source: tuple[str, ...] = ()
     unless_known: tuple[str, ...] = ()
+    unless: tuple[Condition, ...] = ()
     concludes: Mapping[str, Any] = field(default_factory=dict)
     only_if_nothing_else: bool = False
     file: str = ""
@@ -70,6 +71,7 @@ class Rule:
             "confidence": self.confidence,
             "when": [c.text for c in self.conditions],
             "unless_known": list(self.unless_known),
+            "unless": [c.text for c in self.unless],
             "title": dict(self.title),
             "explanation": dict(self.explanation),
             "recommendations": list(self.recommendations),
