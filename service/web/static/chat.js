@@ -12,9 +12,9 @@
   var T = JSON.parse(document.getElementById("ui-strings").textContent);
   var FACTS = JSON.parse(document.getElementById("fact-labels").textContent);
   var SEVERITIES = {
-    critical: { icon: "⛔", label: T.critical },
-    warning: { icon: "⚠️", label: T.warning },
-    info: { icon: "ℹ️", label: T.info }
+    critical: { icon: "✖", label: T.critical },
+    warning: { icon: "⚠", label: T.warning },
+    info: { icon: "ℹ", label: T.info }
   };
   var COUNT_UNITS = { "": 1, share: 1, "%": 1, "×": 1, "Gb/s": 1, "GB/s": 1, GB: 1, s: 1, ms: 1 };
 
@@ -72,7 +72,7 @@
         var kind = bullet ? "UL" : "OL";
         paragraph = null;
         if (!list || list.tagName !== kind) {
-          list = append(box, el(kind.toLowerCase()));
+          list = box.appendChild(el(kind.toLowerCase()));
           if (numbered && numbered[1] !== "1") { list.setAttribute("start", numbered[1]); }
         }
         list.appendChild(inlineText(el("li"), bullet ? bullet[1] : numbered[2]));
@@ -84,7 +84,7 @@
         if (paragraph) {
           paragraph.appendChild(el("br"));
         } else {
-          paragraph = append(box, el("p"));
+          paragraph = box.appendChild(el("p"));
         }
         inlineText(paragraph, line);
       }
