@@ -107,12 +107,12 @@ def _cell(
 ) -> svg.GridCell:
     if value is None:
         return svg.GridCell("n/a", "missing", f"{node.node_id}: not reported")
-    word = svg.LEVELS[level][2]
+    word = svg.LEVELS[level][2] if level != "info" else ""  # rx/tx cells already say what they are
     if node.outlier_facts.intersection(facts):
         level, word = "poor", "outlier"
     if node.stale:
         level, word = "stale", "stale"
-    return svg.GridCell(f"{shown} · {word}", level, f"{node.node_id}: {tip}")
+    return svg.GridCell(f"{shown} · {word}" if word else shown, level, f"{node.node_id}: {tip}")
 
 
 def grid_rows(nodes: Sequence[NodeMetrics]) -> list[svg.GridRow]:

@@ -28,9 +28,11 @@ def probe_command() -> list[str]:
 
 
 def write_training_log(path: Path, step_s: float, steps: int = 8) -> Path:
-    """A training log in the plain 'step N took X ms' form the probe parses."""
+    """A Megatron-style training log (one of the formats the probe recognises) with this step time."""
     lines = [
-        f"2026-01-01 12:00:{i:02d} rank0 | step {i} took {step_s * 1000 * (1 + (i % 3 - 1) * 0.01):.0f} ms | loss 1.1"
+        f" [2026-01-01 12:00:{i:02d}] iteration {100 + i:8d}/   20000 | consumed samples: {512 * i:12d} | "
+        f"elapsed time per iteration (ms): {step_s * 1000 * (1 + (i % 3 - 1) * 0.01):.1f} | "
+        "learning rate: 3.0E-04 | global batch size:   512 | lm loss: 3.1E+00 |"
         for i in range(1, steps + 1)
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

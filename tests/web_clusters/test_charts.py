@@ -120,7 +120,7 @@ def test_grid_rows_write_levels_and_badges_in_words() -> None:
     cells = {row.label: [c.text for c in row.cells] for row in rows}
     assert cells["a"] == ["92 % · good", "94 % of 100G · good", "2 s · good"]
     assert cells["b"][0] == "35 % · outlier" and cells["b"][1] == "n/a" and cells["b"][2] == "4 s · poor"
-    assert cells["c"][0] == "65 % · fair" and cells["c"][1] == "5 % of 100G rx/tx · measured"
+    assert cells["c"][0] == "65 % · fair" and cells["c"][1] == "5 % of 100G rx/tx"
     assert cells["d"][0] == "90 % · stale"
     badges = {row.label: list(row.badges) for row in rows}
     assert badges == {"a": [], "b": ["STRAGGLER"], "c": [], "d": ["STALE"]}
