@@ -223,16 +223,20 @@ def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str,
         x_format=when,
         id_prefix=pid + "s",
     )
-    lanes: list[str] = []
+    # One lane per rule (titles carry numbers that change between reports), named by its latest title.
+    rules: list[str] = []
+    names: dict[str, str] = {}
     events: list[svg.Event] = []
     for r in ordered:
         for f in r.get("findings") or []:
-            lane = str(f.get("title") or f.get("rule") or "?")
-            if lane not in lanes:
-                lanes.append(lane)
+            rule = str(f.get("rule") or f.get("title") or "?")
+            if rule not in rules:
+                rules.append(rule)
+            names[rule] = str(f.get("title") or rule)
             severity = str(f.get("severity", "info"))
-            tip = f"{when(r['collected_at'].timestamp())}: {severity}: {lane}"
-            events.append(svg.Event(lanes.index(lane), r["collected_at"].timestamp(), severity, tip))
+            tip = f"{when(r['collected_at'].timestamp())}: {severity}: {names[rule]}"
+            events.append(svg.Event(rules.index(rule), r["collected_at"].timestamp(), severity, tip))
+    lanes = [names[rule] for rule in rules]
     strip = svg.event_strip(lanes, events, title="Findings over time", x_format=when, id_prefix=pid + "f")
     return {"gpu": gpu, "nic": nic, "step": step, "findings": strip}
 

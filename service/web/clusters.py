@@ -223,6 +223,7 @@ def node_view(node_id: str, *, db_session: Any, engine: Any, stale_after_s: floa
         "facts": sorted(facts.items()),
         "metrics": metrics,
         "efficiency_text": svg.fmt(metrics.nic_efficiency_pct),
+        "speed_text": svg.fmt(metrics.nic_speed_gbps),
         "findings": (latest.findings or []) if latest is not None else [],
         "charts": {k: Markup(v) for k, v in charts.node_charts(node_id, reports).items()},
         "history": [

@@ -133,7 +133,7 @@ def test_node_charts_draw_history_in_time_order_with_the_rating() -> None:
         {
             "collected_at": t0 + timedelta(minutes=5 * i),
             "facts": {"gpu.util_pct": 50 + i, "nic.rx_gbps": 10 * i, "nic.speed_gbps": 100, "job.step_time_s": 2},
-            "findings": [{"title": "Link <degraded>", "severity": "critical"}] if i == 2 else [],
+            "findings": [{"rule": "r1", "title": f"Link <degraded> {i}", "severity": "critical"}] if i else [],
         }
         for i in (2, 0, 1)  # any order in, time order out
     ]
@@ -145,5 +145,7 @@ def test_node_charts_draw_history_in_time_order_with_the_rating() -> None:
     assert "rated 100" in nic_words
     assert "20" in nic_words  # the latest rx value at the end of its line
     strip = ET.fromstring(drawn["findings"])
-    assert "Link <degraded>" in "".join(strip.itertext())
-    assert len([g for g in strip.iter(f"{NS}g") if (g.get("class") or "").startswith("bwd-event")]) == 1
+    strip_text = "".join(strip.itertext())
+    assert "Link <degraded> 2" in strip_text  # one lane per rule, named by its latest title
+    assert strip_text.count("Link <degraded> 1") == 1  # only in the first event's tooltip, not as a lane
+    assert len([g for g in strip.iter(f"{NS}g") if (g.get("class") or "").startswith("bwd-event")]) == 2
