@@ -124,6 +124,8 @@ def test_chat_in_chromium(base_url: str, browser: Any) -> None:
     questions = page.locator("#log .user-text").all_inner_texts()
     assert questions == [QUESTION, FOLLOW_UP]
     assert page.locator("#log .card.sev-critical").count() >= 1
+    # stored turns keep facts, not derived figures: the chart is recomputed from the facts
+    assert "280" in (page.locator("#log figure.chart").first.text_content() or "")
     page.screenshot(path=str(ARTIFACTS / "chat.png"), full_page=True)
     if os.environ.get("BWDOCTOR_UPDATE_DOCS_SCREENSHOT") or not DOCS_SCREENSHOT.exists():
         # the README's picture; refreshed on request so ordinary runs leave the tracked file alone
