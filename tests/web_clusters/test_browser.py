@@ -155,7 +155,7 @@ def test_cluster_and_node_pages_in_a_real_browser(browser: Any, app: Any, token:
         assert page.locator("#cv-whatif svg").count() == 1
         assert page.evaluate("window.__xss") is None
         page.screenshot(path=str(ARTIFACTS / "cluster.png"), full_page=True)
-        if os.environ.get("BWDOCTOR_UPDATE_SCREENSHOTS") or not DOCS_SCREENSHOT.exists():
+        if os.environ.get("BWDOCTOR_UPDATE_DOCS_SCREENSHOT") or not DOCS_SCREENSHOT.exists():
             DOCS_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(DOCS_SCREENSHOT), full_page=True)
 
