@@ -43,8 +43,9 @@ class Settings(BaseSettings):
     db_connect_timeout_s: int = Field(default=3, ge=1)
     migrate_on_start: bool = Field(default=True, description="run Alembic migrations when the app starts")
     diagnose_reports: bool = Field(
-        default=True, description="compute each report's findings after acknowledging it (off the hot path)"
+        default=True, description="compute reports' findings in a background thread (off the hot path)"
     )
+    diagnose_interval_s: float = Field(default=0.5, gt=0, description="how often that thread runs")
 
     @property
     def rules_dir_paths(self) -> list[Path]:

@@ -7,7 +7,9 @@ lets several replicas run behind one load balancer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -77,16 +79,22 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
-def get_db(request: Request) -> Iterator[Session]:
-    """FastAPI dependency: one session per request, rolled back if the handler fails."""
+# Sessions are closed on threads of their own: if closing waited for a request thread while
+# every request thread waited for a pooled connection that only a close can return, the
+# service would deadlock under load (the classic sync-dependency teardown starvation).
+_closer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="db-session-close")
+
+
+async def get_db(request: Request) -> AsyncIterator[Session]:
+    """FastAPI dependency: one session per request; closing it returns its connection to the pool."""
     session = request.app.state.sessionmaker()
     try:
         yield session
-    except BaseException:
-        session.rollback()
-        raise
     finally:
-        session.close()
+        if session.in_transaction():
+            await asyncio.get_running_loop().run_in_executor(_closer, session.close)
+        else:
+            session.close()  # holds no connection: nothing to wait for
 
 
 DbSession = Annotated[Session, Depends(get_db)]

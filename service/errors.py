@@ -99,6 +99,8 @@ def install_error_handlers(app: FastAPI, *, retry_after_s: int = 5) -> None:
     @app.exception_handler(ServiceError)
     async def _service_error(_: Request, exc: ServiceError) -> JSONResponse:
         headers = {"Retry-After": str(retry_after_s)} if exc.status_code == 503 else None
+        if exc.status_code == 401:
+            headers = {"WWW-Authenticate": "Bearer"}
         return error_response(exc.status_code, exc.code, exc.message, exc.details, headers)
 
     @app.exception_handler(FactValidationError)

@@ -77,8 +77,8 @@ def validate_facts(engine: Any, raw: Any, *, where: str = "fact") -> dict[str, A
     return dict(engine.validate_facts(check_fact_shape(raw, where=where)))
 
 
-def get_engine(request: Request) -> Any:
-    """The application's loaded rule engine."""
+async def get_engine(request: Request) -> Any:
+    """The application's loaded rule engine (async: no thread hop for a plain attribute)."""
     return request.app.state.engine
 
 

@@ -23,6 +23,7 @@ from service.errors import ServiceUnavailable, install_error_handlers
 from service.limits import BodySizeLimitMiddleware
 from service.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
 from service.migrations import upgrade_database
+from service.nodes.diagnoser import ReportDiagnoser
 from service.nodes.service import count_nodes_reporting, prune_reports
 from service.nodes.views import router as nodes_router
 from service.preflight.views import router as preflight_router
@@ -111,9 +112,13 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
         if settings.migrate_on_start:
             await run_in_threadpool(upgrade_database, settings.database_url)
         pruner = asyncio.create_task(_prune_periodically(app, settings.prune_interval_s))
+        if app.state.diagnoser is not None:
+            app.state.diagnoser.start()
         try:
             yield
         finally:
+            if app.state.diagnoser is not None:
+                app.state.diagnoser.stop()
             pruner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pruner
@@ -130,6 +135,11 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
     app.state.engine = engine
     app.state.db_engine = make_engine(settings.database_url, settings)
     app.state.sessionmaker = make_sessionmaker(app.state.db_engine)
+    app.state.diagnoser = (
+        ReportDiagnoser(app.state.sessionmaker, engine, settings.diagnose_interval_s)
+        if settings.diagnose_reports
+        else None
+    )
 
     install_error_handlers(app, retry_after_s=settings.retry_after_s)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
@@ -140,9 +150,7 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
     return app
 
 
-def run_server(
-    host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, log_level: str = "info"
-) -> None:
+def run_server(host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, log_level: str = "info") -> None:
     """Migrate the database, then serve (the body of `bwdoctor serve`)."""
     import uvicorn
 

@@ -27,6 +27,7 @@ class ClusterNode(BaseModel):
     stale: bool
     outliers: list[NodeOutlier] = Field(default_factory=list)
     findings: list[dict[str, Any]] = Field(default_factory=list)
+    findings_pending: bool = Field(default=False, description="this node's findings are still being computed")
 
 
 class StaleNode(BaseModel):

@@ -26,6 +26,9 @@ LIMITING_FACTS = {
     "net.rtt_ms": max,
 }
 NODE_FINDING_KEYS = ("rule", "category", "severity", "title")
+# Per-node findings missing at read time are computed on the spot up to this many per request,
+# so one request never does a whole fleet's work; the background diagnoser fills in the rest.
+MAX_NODE_DIAGNOSES_PER_REQUEST = 100
 
 
 class ClusterNotFound(LookupError):
@@ -46,9 +49,7 @@ def latest_reports(name: str, *, db_session: Session) -> list[tuple[Node, Report
 def _serious(findings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     """A node's warning and critical findings, compact (the node's own page has the full ones)."""
     return [
-        {k: f.get(k) for k in NODE_FINDING_KEYS}
-        for f in findings or []
-        if f.get("severity") in ("critical", "warning")
+        {k: f.get(k) for k in NODE_FINDING_KEYS} for f in findings or [] if f.get("severity") in ("critical", "warning")
     ]
 
 
@@ -56,9 +57,7 @@ def _limiting_nodes(nodes: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any
     out: dict[str, dict[str, Any]] = {}
     for fact, pick in LIMITING_FACTS.items():
         values = {
-            nid: v
-            for nid, f in nodes.items()
-            if isinstance(v := f.get(fact), int | float) and not isinstance(v, bool)
+            nid: v for nid, f in nodes.items() if isinstance(v := f.get(fact), int | float) and not isinstance(v, bool)
         }
         if len(values) >= 2 and len(set(values.values())) > 1:
             worst = pick(values.values())
@@ -116,19 +115,21 @@ def diagnose_cluster(
     the findings, and every node named with its outliers, its own findings and whether it is stale."""
     state = cluster_state(name, db_session=db_session, stale_after_s=stale_after_s)
     agg: ClusterAggregate = state["aggregate"]
-    facts = (
-        engine.validate_facts({**agg.facts(), **(job_facts or {})})
-        if state["fresh"]
-        else dict(job_facts or {})
-    )
+    facts = engine.validate_facts({**agg.facts(), **(job_facts or {})}) if state["fresh"] else dict(job_facts or {})
     diagnosis = engine.diagnose(facts, lang=lang).to_dict()
     entries = state["entries"]
+    budget = MAX_NODE_DIAGNOSES_PER_REQUEST
     for entry in entries:
         report_pk, diagnosed = entry.pop("_report_pk"), entry.pop("_diagnosed")
+        entry["findings_pending"] = False
         if report_pk is not None and not diagnosed and not entry["stale"]:
-            # Findings not computed yet (just arrived, or background diagnosis off): do it now, once.
-            findings = diagnose_report(report_pk, db_session=db_session, engine=engine) or []
-            entry["findings"] = _serious(findings)
+            if budget > 0:
+                # Not computed yet (just arrived, or background diagnosis off): do it now, once.
+                budget -= 1
+                findings = diagnose_report(report_pk, db_session=db_session, engine=engine) or []
+                entry["findings"] = _serious(findings)
+            else:
+                entry["findings_pending"] = True
     return {
         "cluster": name,
         "nodes_total": len(entries),

@@ -12,9 +12,10 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -39,8 +40,34 @@ class IngestResult:
     report_pk: int
 
 
-def _insert(db_session: Session) -> Any:
-    return postgresql.insert if db_session.get_bind().dialect.name == "postgresql" else sqlite.insert
+@lru_cache(maxsize=4)
+def _ingest_statements(dialect: str) -> tuple[Any, Any, Any, Any]:
+    """The four statements of ingest, built once per dialect: constructing SQLAlchemy statements
+    costs more CPU than running them, and ingest is the hot path."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    node_insert = insert(Node)
+    upsert_node = node_insert.on_conflict_do_update(
+        index_elements=[Node.id],
+        set_={
+            "last_seen": node_insert.excluded.last_seen,
+            **{col: func.coalesce(node_insert.excluded[col], Node.__table__.c[col]) for col in PLACEMENT_FACTS},
+        },
+    )
+    insert_report = (
+        insert(Report).on_conflict_do_nothing(index_elements=[Report.node_id, Report.report_id]).returning(Report.pk)
+    )
+    find_report = select(Report.pk, Report.collected_at, Report.received_at).where(
+        Report.node_id == bindparam("p_node"), Report.report_id == bindparam("p_report")
+    )
+    advance_latest = (
+        update(Node)
+        .where(
+            Node.id == bindparam("p_node"),
+            or_(Node.latest_collected_at.is_(None), Node.latest_collected_at <= bindparam("p_collected")),
+        )
+        .values(latest_report_pk=bindparam("p_pk"), latest_collected_at=bindparam("p_collected"))
+    )
+    return upsert_node, insert_report, find_report, advance_latest
 
 
 def _placement(facts: dict[str, Any]) -> dict[str, str | None]:
@@ -62,43 +89,20 @@ def ingest_report(
     now = utcnow()
     report_id = report_id or uuid.uuid4().hex
     collected_at = collected_at or now
-    insert = _insert(db_session)
-    placement = _placement(facts)
+    connection = db_session.connection()
+    upsert_node, insert_report, find_report, advance_latest = _ingest_statements(connection.dialect.name)
 
-    node_stmt = insert(Node).values(id=node_id, first_seen=now, last_seen=now, **placement)
-    node_stmt = node_stmt.on_conflict_do_update(
-        index_elements=[Node.id],
-        set_={
-            "last_seen": node_stmt.excluded.last_seen,
-            **{col: func.coalesce(node_stmt.excluded[col], Node.__table__.c[col]) for col in placement},
-        },
-    )
-    db_session.execute(node_stmt)
-
-    report_stmt = (
-        insert(Report)
-        .values(node_id=node_id, report_id=report_id, collected_at=collected_at, received_at=now, facts=facts)
-        .on_conflict_do_nothing(index_elements=[Report.node_id, Report.report_id])
-        .returning(Report.pk)
-    )
-    pk = db_session.execute(report_stmt).scalar()
+    connection.execute(upsert_node, {"id": node_id, "first_seen": now, "last_seen": now, **_placement(facts)})
+    pk = connection.execute(
+        insert_report,
+        {"node_id": node_id, "report_id": report_id, "collected_at": collected_at, "received_at": now, "facts": facts},
+    ).scalar()
     duplicate = pk is None
     if duplicate:
-        existing = db_session.execute(
-            select(Report.pk, Report.collected_at, Report.received_at).where(
-                Report.node_id == node_id, Report.report_id == report_id
-            )
-        ).one()
+        existing = connection.execute(find_report, {"p_node": node_id, "p_report": report_id}).one()
         pk, collected_at, now = existing.pk, existing.collected_at, existing.received_at
     else:
-        db_session.execute(
-            update(Node)
-            .where(
-                Node.id == node_id,
-                or_(Node.latest_collected_at.is_(None), Node.latest_collected_at <= collected_at),
-            )
-            .values(latest_report_pk=pk, latest_collected_at=collected_at)
-        )
+        connection.execute(advance_latest, {"p_node": node_id, "p_collected": collected_at, "p_pk": pk})
     db_session.commit()
     ack = ReportAck(
         node_id=node_id, report_id=report_id, collected_at=collected_at, received_at=now, duplicate=duplicate
@@ -198,16 +202,11 @@ def get_node(
 def prune_reports(*, db_session: Session, older_than: datetime) -> int:
     """Delete reports collected before `older_than`, except each node's latest; returns how many."""
     latest = select(Node.latest_report_pk).where(Node.latest_report_pk.is_not(None))
-    result = db_session.execute(
-        delete(Report).where(and_(Report.collected_at < older_than, Report.pk.not_in(latest)))
-    )
+    result = db_session.execute(delete(Report).where(and_(Report.collected_at < older_than, Report.pk.not_in(latest))))
     db_session.commit()
     return int(result.rowcount or 0)
 
 
 def count_nodes_reporting(*, db_session: Session, since: datetime) -> int:
     """Nodes whose latest report was collected at or after `since` (the 'nodes reporting' gauge)."""
-    return (
-        db_session.scalar(select(func.count()).select_from(Node).where(Node.latest_collected_at >= since))
-        or 0
-    )
+    return db_session.scalar(select(func.count()).select_from(Node).where(Node.latest_collected_at >= since)) or 0

@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, BackgroundTasks, Path, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy.orm import Session
 
 from service.database import DbSession
 from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, validate_facts
-from service.metrics import REPORTS, count_findings
+from service.metrics import REPORTS
 from service.nodes import service
 from service.nodes.schemas import ID_PATTERN, NodeDetail, NodeList, ReportAck, ReportIn
-from service.tokens.dependencies import ProbeTokenName
+from service.tokens.dependencies import ProbeCredentials, authorize_probe
 
-log = logging.getLogger("bwdoctor.nodes")
 router = APIRouter(prefix="/api/v1/nodes", tags=["nodes"])
 NodeId = Annotated[str, Path(pattern=ID_PATTERN, description="stable node name")]
-
-
-def _diagnose_in_background(app: Any, report_pk: int) -> None:
-    """Compute a just-acknowledged report's findings; a failure only delays them (computed on read)."""
-    try:
-        with app.state.sessionmaker() as db_session:
-            findings = service.diagnose_report(report_pk, db_session=db_session, engine=app.state.engine)
-        if findings:
-            count_findings(findings, "report")
-    except Exception:  # the report is safe; its findings will be computed when first read
-        log.warning("could not diagnose report %s now; will on read", report_pk, exc_info=True)
 
 
 @router.put(
@@ -37,17 +26,30 @@ def _diagnose_in_background(app: Any, report_pk: int) -> None:
     status_code=201,
     responses={200: {"model": ReportAck, "description": "a retry of a report already stored"}},
 )
-def put_facts(
+async def put_facts(
     node_id: NodeId,
     body: ReportIn,
     request: Request,
     response: Response,
-    background: BackgroundTasks,
     db_session: DbSession,
     engine: EngineDep,
-    _token: ProbeTokenName,
+    credentials: ProbeCredentials,
 ) -> ReportAck:
     """Store a probe report (Bearer probe token required); 201 when new, 200 for a retry."""
+    # The hottest route: all blocking work in one thread hop (auth, validation, storage).
+    result = await run_in_threadpool(_store_report, node_id, body, db_session, engine, credentials)
+    REPORTS.labels(result="duplicate" if result.ack.duplicate else "stored").inc()
+    if result.ack.duplicate:
+        response.status_code = 200
+    elif request.app.state.diagnoser is not None:
+        request.app.state.diagnoser.submit(node_id, result.report_pk)
+    return result.ack
+
+
+def _store_report(
+    node_id: str, body: ReportIn, db_session: Session, engine: Any, credentials: Any
+) -> service.IngestResult:
+    authorize_probe(credentials, db_session=db_session)
     facts = validate_facts(engine, body.facts)
     reported_id = facts.get("node.id")
     if reported_id is not None and reported_id != node_id:
@@ -56,15 +58,9 @@ def put_facts(
             code="node_id_mismatch",
             details={"key": "node.id", "value": reported_id, "expected": node_id},
         )
-    result = service.ingest_report(
+    return service.ingest_report(
         node_id, facts, db_session=db_session, report_id=body.report_id, collected_at=body.collected_at
     )
-    REPORTS.labels(result="duplicate" if result.ack.duplicate else "stored").inc()
-    if result.ack.duplicate:
-        response.status_code = 200
-    elif request.app.state.settings.diagnose_reports:
-        background.add_task(_diagnose_in_background, request.app, result.report_pk)
-    return result.ack
 
 
 @router.get("", response_model=NodeList)

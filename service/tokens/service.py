@@ -11,7 +11,7 @@ import hmac
 import re
 import secrets
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from service.database import utcnow
@@ -61,16 +61,18 @@ def revoke_token(name: str, *, db_session: Session) -> bool:
     return True
 
 
+# Built once: token checks run on every probe report.
+_FIND_ACTIVE = select(ProbeToken.name, ProbeToken.token_hash).where(
+    ProbeToken.token_hash == bindparam("p_hash"), ProbeToken.revoked_at.is_(None)
+)
+
+
 def verify_token(token: str | None, *, db_session: Session) -> str | None:
     """The name of the active token matching `token`, or None (missing, unknown or revoked)."""
     if not token:
         return None
     presented = hash_token(token)
-    row = db_session.execute(
-        select(ProbeToken.name, ProbeToken.token_hash).where(
-            ProbeToken.token_hash == presented, ProbeToken.revoked_at.is_(None)
-        )
-    ).first()
+    row = db_session.connection().execute(_FIND_ACTIVE, {"p_hash": presented}).first()
     if row is None or not hmac.compare_digest(row.token_hash, presented):
         return None
     return row.name
