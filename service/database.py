@@ -151,3 +151,28 @@ class UTCDateTime(TypeDecorator[datetime]):
 def utcnow() -> datetime:
     """The current time, timezone-aware, for every timestamp the service writes."""
     return datetime.now(UTC)
+
+
+def wait_for_database(url: str, timeout_s: float = 60.0, interval_s: float = 1.0) -> None:
+    """Block until the database accepts connections (a container may start before its database)."""
+    import logging
+    import time
+
+    from sqlalchemy import text
+
+    log = logging.getLogger("bwdoctor.database")
+    engine = make_engine(url)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while True:
+            try:
+                with engine.connect() as connection:
+                    connection.execute(text("SELECT 1"))
+                return
+            except OperationalError as exc:
+                if time.monotonic() >= deadline:
+                    raise
+                log.info("waiting for the database: %s", str(exc).splitlines()[0])
+                time.sleep(interval_s)
+    finally:
+        engine.dispose()

@@ -17,7 +17,7 @@ from sqlalchemy import text
 from service.clusters.views import router as clusters_router
 from service.config import Settings, get_settings
 from service.conversations.views import router as conversations_router
-from service.database import make_engine, make_sessionmaker, utcnow
+from service.database import make_engine, make_sessionmaker, utcnow, wait_for_database
 from service.diagnosis.views import router as diagnosis_router
 from service.errors import ServiceUnavailable, install_error_handlers
 from service.limits import BodySizeLimitMiddleware
@@ -156,6 +156,7 @@ def run_server(host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, l
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = get_settings()
+    wait_for_database(settings.database_url)
     upgrade_database(settings.database_url)
     os.environ["BWDOCTOR_MIGRATE_ON_START"] = "false"  # done once here, not again in each worker
     uvicorn.run(

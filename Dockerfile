@@ -1,0 +1,24 @@
+# Bandwidth Doctor service (and the probe, from the same package).
+# Build: docker build -t bandwidth-doctor .   Run: see docker-compose.yml and docs/deployment.md.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends iperf3 \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY service ./service
+COPY agent_probe ./agent_probe
+COPY tool_parsers ./tool_parsers
+COPY rules ./rules
+RUN pip install . && useradd --create-home --uid 10001 bwdoctor
+USER bwdoctor
+WORKDIR /home/bwdoctor
+
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
+# Waits for the database, migrates it, then serves (BWDOCTOR_DATABASE_URL; default an SQLite file).
+CMD ["bwdoctor", "serve", "--host", "0.0.0.0", "--port", "8000"]
