@@ -46,7 +46,7 @@ class NcclLogResult:
         return 0 < self.gdr_connections < self.net_connections
 
     def facts(self) -> dict[str, Any]:
-        """``nccl.transport``, ``nccl.socket_ifname``, ``nccl.ib_disabled`` where the log shows them."""
+        """``nccl.transport``, ``socket_ifname``, ``ib_disabled``, ``gdr_disabled``, ``gdr_partial`` where shown."""
         out: dict[str, Any] = {}
         if self.transport:
             out["nccl.transport"] = self.transport
@@ -54,6 +54,14 @@ class NcclLogResult:
             out["nccl.socket_ifname"] = self.socket_ifnames[0]
         if self.ib_disabled is not None:
             out["nccl.ib_disabled"] = self.ib_disabled
+        if self.transport == "socket":
+            return out  # GPUDirect RDMA is a question for RDMA transports only
+        if self.gdr_disabled or (self.transport == "ib" and self.net_connections and not self.gdr_connections):
+            out["nccl.gdr_disabled"] = True  # said outright, or no IB connection carries "/GDRDMA"
+        elif self.net_connections and self.gdr_connections == self.net_connections:
+            out["nccl.gdr_disabled"] = False
+        if self.net_connections:
+            out["nccl.gdr_partial"] = self.gdr_partial
         return out
 
 

@@ -73,7 +73,8 @@ def test_files(fixtures_dir):
     gather = collect_nccl_tests(fixtures_dir / "nccl_tests_allgather.txt", max_bytes=1 << 20)
     assert gather.facts == {} and "not all_reduce" in gather.notes[0]
     log = collect_nccl_log(fixtures_dir / "nccl_debug_ib_gdr_disabled.log", max_bytes=1 << 20)
-    assert log.facts == {"nccl.transport": "ib"} and any("GPUDirect RDMA disabled" in n for n in log.notes)
+    assert log.facts == {"nccl.transport": "ib", "nccl.gdr_disabled": True, "nccl.gdr_partial": False}
+    assert any("GPUDirect RDMA disabled" in n for n in log.notes)
     training = collect_training_log(fixtures_dir / "megatron_core_mpirun.log", max_bytes=1 << 20, step_regex=None,
                                     last_n=20)
     assert training.facts["job.step_time_s"] == pytest.approx(4.2123)

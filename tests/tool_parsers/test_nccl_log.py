@@ -3,7 +3,7 @@ from tool_parsers.nccl_log import parse_nccl_log
 
 def test_ib_with_gpudirect_rdma_disabled(fixture_text):
     result = parse_nccl_log(fixture_text("nccl_debug_ib_gdr_disabled.log"))
-    assert result.facts() == {"nccl.transport": "ib"}
+    assert result.facts() == {"nccl.transport": "ib", "nccl.gdr_disabled": True, "nccl.gdr_partial": False}
     assert result.ib_devices == ["mlx5_0:1", "mlx5_1:1"]
     assert result.ib_link_layer == "ib"
     assert result.gdr_disabled is True
@@ -19,7 +19,7 @@ def test_socket_on_loopback_under_torchrun(fixture_text):
 
 def test_net_plugin_is_other_and_gdr_is_seen(fixture_text):
     result = parse_nccl_log(fixture_text("nccl_debug_plugin_fastrak.log"))
-    assert result.facts() == {"nccl.transport": "other"}
+    assert result.facts() == {"nccl.transport": "other", "nccl.gdr_disabled": False, "nccl.gdr_partial": False}
     assert result.network_name == "FasTrak"
     assert result.gdr_connections == 2 and not result.gdr_partial
 
@@ -34,6 +34,7 @@ def test_old_nccl_without_using_network_line_reads_the_ring_connections():
     assert result.transport == "ib"
     assert result.ib_link_layer == "roce"
     assert result.gdr_partial
+    assert result.facts()["nccl.gdr_partial"] is True and "nccl.gdr_disabled" not in result.facts()
 
 
 def test_socket_ifname_from_environment_only_when_it_names_an_interface():

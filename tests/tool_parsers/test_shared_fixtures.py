@@ -69,7 +69,13 @@ def test_nccl_socket_fallback():
 
 def test_nccl_roce_ring():
     result = parse_nccl_log(read("nccl_debug_roce_ring_no_gdr_nccl392.log"))
-    assert result.facts() == {"nccl.transport": "ib", "nccl.ib_disabled": False}
+    # RoCE ring without "/GDRDMA" on any connection: GPUDirect RDMA is off.
+    assert result.facts() == {
+        "nccl.transport": "ib",
+        "nccl.ib_disabled": False,
+        "nccl.gdr_disabled": True,
+        "nccl.gdr_partial": False,
+    }
     assert result.ib_link_layer == "roce"
     assert result.ib_devices == ["mlx5_0:1"]
 
