@@ -46,6 +46,16 @@ class Settings(BaseSettings):
         default=True, description="compute reports' findings in a background thread (off the hot path)"
     )
     diagnose_interval_s: float = Field(default=0.5, gt=0, description="how often that thread runs")
+    diagnose_max_per_s: float = Field(
+        default=200.0, gt=0, description="most reports that thread diagnoses a second (per process)"
+    )
+    ingest_batch_max: int = Field(default=500, ge=1, description="most reports stored in one transaction")
+    ingest_queue_max: int = Field(
+        default=20_000, ge=1, description="reports waiting to be stored before new ones get 503 (per process)"
+    )
+    ingest_timeout_s: float = Field(
+        default=30.0, gt=0, description="how long a report may wait to be stored before the probe gets 503"
+    )
 
     @property
     def rules_dir_paths(self) -> list[Path]:

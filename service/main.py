@@ -26,6 +26,7 @@ from service.migrations import upgrade_database
 from service.nodes.diagnoser import ReportDiagnoser
 from service.nodes.service import count_nodes_reporting, prune_reports
 from service.nodes.views import router as nodes_router
+from service.nodes.writer import ReportWriter
 from service.preflight.views import router as preflight_router
 from service.slack.views import router as slack_router
 from service.web.clusters import router as web_clusters_router
@@ -114,9 +115,11 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
         pruner = asyncio.create_task(_prune_periodically(app, settings.prune_interval_s))
         if app.state.diagnoser is not None:
             app.state.diagnoser.start()
+        app.state.report_writer.start()
         try:
             yield
         finally:
+            await run_in_threadpool(app.state.report_writer.stop)  # store what is queued first
             if app.state.diagnoser is not None:
                 app.state.diagnoser.stop()
             pruner.cancel()
@@ -135,8 +138,16 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
     app.state.engine = engine
     app.state.db_engine = make_engine(settings.database_url, settings)
     app.state.sessionmaker = make_sessionmaker(app.state.db_engine)
+    app.state.report_writer = ReportWriter(
+        app.state.db_engine, max_batch=settings.ingest_batch_max, max_queue=settings.ingest_queue_max
+    )
     app.state.diagnoser = (
-        ReportDiagnoser(app.state.sessionmaker, engine, settings.diagnose_interval_s)
+        ReportDiagnoser(
+            app.state.sessionmaker,
+            engine,
+            interval_s=settings.diagnose_interval_s,
+            max_per_s=settings.diagnose_max_per_s,
+        )
         if settings.diagnose_reports
         else None
     )

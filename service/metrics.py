@@ -24,6 +24,11 @@ LATENCY = Histogram(
     ["method", "route"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
+INGEST_BATCH = Histogram(
+    "bwdoctor_ingest_batch_reports",
+    "Reports stored per database transaction (group commit grows batches under load)",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+)
 REPORTS = Counter("bwdoctor_reports_received_total", "Probe reports received", ["result"])
 NODES_REPORTING = Gauge("bwdoctor_nodes_reporting", "Nodes whose latest report is not stale")
 FINDINGS = Counter(

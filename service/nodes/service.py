@@ -1,80 +1,22 @@
-"""Storing probe reports and reading nodes back.
+"""Nodes and their reports: storing one report, reading nodes back, pruning old reports.
 
-Ingest is a handful of statements in one transaction, without the engine: upsert the node,
-insert the report unless (node, report_id) exists (ON CONFLICT DO NOTHING makes concurrent
-retries safe), then move the node's latest-report pointer forward only if this report is
-newer. Findings are computed afterwards (diagnose_report) so acknowledging stays cheap.
+Probe reports arrive in batches through writer.py and ingest.py; findings are computed
+afterwards (diagnose_report) so acknowledging a report stays cheap.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import and_, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from service.database import utcnow
+from service.nodes.ingest import IngestResult, NewReport, ingest_batch
 from service.nodes.models import Node, Report
-from service.nodes.schemas import NodeDetail, NodeSummary, ReportAck, ReportOut
-
-PLACEMENT_FACTS = {
-    "cluster": "node.cluster",
-    "region": "node.region",
-    "zone": "node.zone",
-    "rack": "node.rack",
-    "instance_type": "node.instance_type",
-}
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    """A stored (or already stored) report."""
-
-    ack: ReportAck
-    report_pk: int
-
-
-@lru_cache(maxsize=4)
-def _ingest_statements(dialect: str) -> tuple[Any, Any, Any, Any]:
-    """The four statements of ingest, built once per dialect: constructing SQLAlchemy statements
-    costs more CPU than running them, and ingest is the hot path."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    node_insert = insert(Node)
-    upsert_node = node_insert.on_conflict_do_update(
-        index_elements=[Node.id],
-        set_={
-            "last_seen": node_insert.excluded.last_seen,
-            **{col: func.coalesce(node_insert.excluded[col], Node.__table__.c[col]) for col in PLACEMENT_FACTS},
-        },
-    )
-    insert_report = (
-        insert(Report).on_conflict_do_nothing(index_elements=[Report.node_id, Report.report_id]).returning(Report.pk)
-    )
-    find_report = select(Report.pk, Report.collected_at, Report.received_at).where(
-        Report.node_id == bindparam("p_node"), Report.report_id == bindparam("p_report")
-    )
-    advance_latest = (
-        update(Node)
-        .where(
-            Node.id == bindparam("p_node"),
-            or_(Node.latest_collected_at.is_(None), Node.latest_collected_at <= bindparam("p_collected")),
-        )
-        .values(latest_report_pk=bindparam("p_pk"), latest_collected_at=bindparam("p_collected"))
-    )
-    return upsert_node, insert_report, find_report, advance_latest
-
-
-def _placement(facts: dict[str, Any]) -> dict[str, str | None]:
-    return {
-        column: (value[:128] if isinstance(value := facts.get(key), str) and value else None)
-        for column, key in PLACEMENT_FACTS.items()
-    }
+from service.nodes.schemas import NodeDetail, NodeSummary, ReportOut
 
 
 def ingest_report(
@@ -86,28 +28,10 @@ def ingest_report(
     collected_at: datetime | None = None,
 ) -> IngestResult:
     """Store one validated report durably (committed on return); a known report_id is a no-op."""
-    now = utcnow()
-    report_id = report_id or uuid.uuid4().hex
-    collected_at = collected_at or now
-    connection = db_session.connection()
-    upsert_node, insert_report, find_report, advance_latest = _ingest_statements(connection.dialect.name)
-
-    connection.execute(upsert_node, {"id": node_id, "first_seen": now, "last_seen": now, **_placement(facts)})
-    pk = connection.execute(
-        insert_report,
-        {"node_id": node_id, "report_id": report_id, "collected_at": collected_at, "received_at": now, "facts": facts},
-    ).scalar()
-    duplicate = pk is None
-    if duplicate:
-        existing = connection.execute(find_report, {"p_node": node_id, "p_report": report_id}).one()
-        pk, collected_at, now = existing.pk, existing.collected_at, existing.received_at
-    else:
-        connection.execute(advance_latest, {"p_node": node_id, "p_collected": collected_at, "p_pk": pk})
+    report = NewReport(node_id=node_id, facts=facts, report_id=report_id, collected_at=collected_at)
+    (result,) = ingest_batch(db_session.connection(), [report])
     db_session.commit()
-    ack = ReportAck(
-        node_id=node_id, report_id=report_id, collected_at=collected_at, received_at=now, duplicate=duplicate
-    )
-    return IngestResult(ack=ack, report_pk=pk)
+    return result
 
 
 def compact_findings(diagnosis: dict[str, Any]) -> list[dict[str, Any]]:
@@ -125,6 +49,32 @@ def diagnose_report(report_pk: int, *, db_session: Session, engine: Any) -> list
         report.diagnosed_at = utcnow()
         db_session.commit()
     return report.findings
+
+
+_STORE_FINDINGS = (
+    update(Report)
+    .where(Report.pk == bindparam("p_pk"))
+    .values(findings=bindparam("p_findings"), diagnosed_at=bindparam("p_at"))
+    .execution_options(synchronize_session=False)
+)
+
+
+def diagnose_reports(report_pks: Sequence[int], *, db_session: Session, engine: Any) -> dict[int, list[dict[str, Any]]]:
+    """Findings for the reports not yet diagnosed among these, stored in one transaction;
+    reports already diagnosed or gone are left out of the result."""
+    if not report_pks:
+        return {}
+    rows = db_session.execute(
+        select(Report.pk, Report.facts).where(Report.pk.in_(report_pks), Report.findings.is_(None))
+    ).all()
+    found = {row.pk: compact_findings(engine.diagnose(row.facts).to_dict()) for row in rows}
+    if found:
+        now = utcnow()
+        db_session.connection().execute(
+            _STORE_FINDINGS, [{"p_pk": pk, "p_findings": f, "p_at": now} for pk, f in sorted(found.items())]
+        )
+    db_session.commit()
+    return found
 
 
 def _stale(node: Node, now: datetime, stale_after_s: float) -> bool:

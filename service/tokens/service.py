@@ -10,8 +10,9 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Collection
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
 from service.database import utcnow
@@ -76,3 +77,15 @@ def verify_token(token: str | None, *, db_session: Session) -> str | None:
     if row is None or not hmac.compare_digest(row.token_hash, presented):
         return None
     return row.name
+
+
+_FIND_ACTIVE_HASHES = select(ProbeToken.token_hash).where(
+    ProbeToken.token_hash.in_(bindparam("p_hashes", expanding=True)), ProbeToken.revoked_at.is_(None)
+)
+
+
+def active_token_hashes(hashes: Collection[str], *, connection: Connection) -> set[str]:
+    """Which of these token hashes belong to active tokens: one query for a whole batch of reports."""
+    if not hashes:
+        return set()
+    return set(connection.execute(_FIND_ACTIVE_HASHES, {"p_hashes": list(hashes)}).scalars())
