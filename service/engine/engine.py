@@ -103,8 +103,9 @@ class Engine:
     def validate_facts(self, raw: Any) -> dict[str, Any]:
         return self.catalogue.validate(raw)
 
-    def diagnose(self, facts: Mapping[str, Any], lang: str = "en") -> Diagnosis:
-        """Findings for already-validated facts, in `lang` (en or zh); same facts → same output."""
+    def diagnose(self, facts: Mapping[str, Any], lang: str = "en", *, questions: bool = True) -> Diagnosis:
+        """Findings for already-validated facts, in `lang` (en or zh); same facts → same output.
+        `questions=False` skips ranking the missing facts (for callers that keep only findings)."""
         lang = lang if lang in ("en", "zh") else "en"
         given = {k: facts[k] for k in sorted(facts)}
         known: dict[str, Any] = dict(given)
@@ -112,6 +113,7 @@ class Engine:
         known.update(derived)
 
         outcomes: dict[str, _Outcome] = {}
+        context = None  # built from `known`, and rebuilt only when a pass concluded new facts
         for _ in range(MAX_PASSES):
             context = cel_context(known)
             outcomes = {rule.id: self._evaluate(rule, known, context) for rule in self._ordinary}
@@ -121,10 +123,12 @@ class Engine:
             known.update(concluded)
             derived.update(concluded)
             known.update({k: v for k, v in derive(known).items() if k not in known})
+            context = None
 
         serious = any(o.fired and self.rulebase.rules[rid].severity != "info" for rid, o in outcomes.items())
         if not serious:
-            context = cel_context(known)
+            if context is None:
+                context = cel_context(known)
             for rule in self._fallbacks:
                 outcomes[rule.id] = self._evaluate(rule, known, context)
 
@@ -140,7 +144,7 @@ class Engine:
             facts=given,
             derived=derived_out,
             findings=findings,
-            missing=self._questions(outcomes, known, lang),
+            missing=self._questions(outcomes, known, lang) if questions else [],
             language=lang,
         )
 

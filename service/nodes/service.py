@@ -67,7 +67,7 @@ def diagnose_reports(report_pks: Sequence[int], *, db_session: Session, engine: 
     rows = db_session.execute(
         select(Report.pk, Report.facts).where(Report.pk.in_(report_pks), Report.findings.is_(None))
     ).all()
-    found = {row.pk: compact_findings(engine.diagnose(row.facts).to_dict()) for row in rows}
+    found = {row.pk: compact_findings(engine.diagnose(row.facts, questions=False).to_dict()) for row in rows}
     if found:
         now = utcnow()
         db_session.connection().execute(

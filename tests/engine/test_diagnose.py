@@ -137,3 +137,11 @@ def test_what_if_recomputes_the_diagnosis(engine):
     after = engine.what_if(facts, {"nic.speed_gbps": 100}).to_dict()
     assert after["derived"]["comm.sync_time_naive_s"] == 16
     assert "nic-below-25g-for-10b-100b" not in {f["rule"] for f in after["findings"]}
+
+
+def test_findings_only_diagnosis_has_the_same_findings_without_questions(engine):
+    facts = engine.validate_facts({k: v for k, v in ARTICLE.items() if k != "gpu.util_pct"})
+    full = engine.diagnose(facts).to_dict()
+    lean = engine.diagnose(facts, questions=False).to_dict()
+    assert full["missing"] and lean["missing"] == []
+    assert lean["findings"] == full["findings"] and lean["derived"] == full["derived"]
