@@ -51,6 +51,8 @@ ALL_TRUE_FACTS = {"nic.rdma", "gpu.nvlink"}
 ANY_TRUE_FACTS = {"nccl.ib_disabled", "job.async", "job.critical"}
 # The worst value wins when nodes disagree: one socket-transport node slows the whole ring.
 WORST_VALUE = {"nccl.transport": ["socket", "other", "ib"]}
+_PLAIN_NUMBERS = frozenset({int, float})
+_PLAIN_LABELS = frozenset({str, bool})
 PER_NODE_FACTS = {"node.id", "node.zone", "node.region", "node.rack", "nic.name", "nccl.socket_ifname"}
 
 
@@ -133,8 +135,22 @@ def _group(nodes: Mapping[str, Mapping[str, Any]], key: str) -> dict[str, list[s
     return {name: sorted(ids) for name, ids in sorted(groups.items())}
 
 
+def _numbers_by_node(nodes: Mapping[str, Mapping[str, Any]], fact: str) -> dict[str, float]:
+    """Each node's value of `fact` as a float, for the nodes where it is a number (not a bool)."""
+    out: dict[str, float] = {}
+    for node_id, facts in nodes.items():
+        value = facts.get(fact)
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is float or kind is int:  # the common case, without _number's isinstance checks
+            out[node_id] = float(value)
+        elif (number := _number(value)) is not None:
+            out[node_id] = number
+    return out
+
+
 def _representative(key: str, values: list[Any]) -> Any:
-    numbers = [n for n in (_number(v) for v in values) if n is not None]
     if key in ALL_TRUE_FACTS:
         return all(v is True for v in values)
     if key in ANY_TRUE_FACTS:
@@ -143,9 +159,24 @@ def _representative(key: str, values: list[Any]) -> Any:
         for candidate in WORST_VALUE[key]:
             if candidate in values:
                 return candidate
-    if numbers and len(numbers) == len(values):
+    kinds = set(map(type, values))
+    if kinds <= _PLAIN_NUMBERS:
+        # Every value a plain int or float (the usual case): the same result as the general path
+        # below, which checks each value one by one.
+        numbers = values if kinds == {float} else [float(v) for v in values]
         if key in MIN_FACTS:
             best: float = min(numbers)
+        elif key in MAX_FACTS:
+            best = max(numbers)
+        else:
+            best = statistics.median(numbers)
+        return int(best) if kinds == {int} and best == int(best) else best
+    if kinds <= _PLAIN_LABELS:  # strings and bools only: no numbers, every value hashable
+        return Counter(values).most_common(1)[0][0]
+    numbers = [n for n in (_number(v) for v in values) if n is not None]
+    if numbers and len(numbers) == len(values):
+        if key in MIN_FACTS:
+            best = min(numbers)
         elif key in MAX_FACTS:
             best = max(numbers)
         else:
@@ -161,20 +192,28 @@ def _representative(key: str, values: list[Any]) -> Any:
 def aggregate(nodes: Mapping[str, Mapping[str, Any]]) -> ClusterAggregate:
     """Cluster facts (cluster.nodes, zones, regions, nic_speed_min_gbps, stragglers) and the
     representative node facts, from each node's latest facts keyed by node id."""
-    keys = sorted({k for facts in nodes.values() for k in facts} - PER_NODE_FACTS)
-    node_facts: dict[str, Any] = {}
-    for key in keys:
-        values = [facts[key] for facts in nodes.values() if facts.get(key) is not None]
-        if values:
-            value = _representative(key, values)
+    # One pass over every node's facts, column by column (values in node order, None left out).
+    columns: dict[str, list[Any]] = {}
+    for facts in nodes.values():
+        for key, value in facts.items():
             if value is not None:
-                node_facts[key] = value
+                column = columns.get(key)
+                if column is None:
+                    columns[key] = [value]
+                else:
+                    column.append(value)
+    node_facts: dict[str, Any] = {}
+    for key in sorted(columns.keys() - PER_NODE_FACTS):
+        value = _representative(key, columns[key])
+        if value is not None:
+            node_facts[key] = value
     if nodes and "job.nodes" not in node_facts:
         node_facts["job.nodes"] = len(nodes)
 
     outliers: dict[str, list[Outlier]] = {}
+    numbers: dict[str, dict[str, float]] = {}
     for fact, direction in OUTLIER_FACTS.items():
-        values = {nid: n for nid, f in nodes.items() if (n := _number(f.get(fact))) is not None}
+        numbers[fact] = values = _numbers_by_node(nodes, fact)
         for outlier in find_outliers(values, fact, direction):
             outliers.setdefault(outlier.node_id, []).append(outlier)
 
@@ -186,7 +225,9 @@ def aggregate(nodes: Mapping[str, Mapping[str, Any]]) -> ClusterAggregate:
         cluster_facts["cluster.zones"] = len(zones)
     if regions:
         cluster_facts["cluster.regions"] = len(regions)
-    nic_speeds = [n for f in nodes.values() if (n := _number(f.get("nic.speed_gbps"))) is not None]
+    nic_speeds = numbers.get("nic.speed_gbps")
+    if nic_speeds is None:
+        nic_speeds = _numbers_by_node(nodes, "nic.speed_gbps")
     if nic_speeds:
-        cluster_facts["cluster.nic_speed_min_gbps"] = min(nic_speeds)
+        cluster_facts["cluster.nic_speed_min_gbps"] = min(nic_speeds.values())
     return ClusterAggregate(cluster_facts, node_facts, outliers, zones, regions)

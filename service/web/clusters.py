@@ -16,7 +16,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from service.clusters.service import ClusterNotFound, diagnose_cluster, latest_reports
+from service.clusters.service import ClusterNotFound, diagnose_cluster_with_facts
 from service.database import DbSession, utcnow
 from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, validate_facts
@@ -99,11 +99,10 @@ def _outlier_text(outlier: Mapping[str, Any]) -> str:
 
 def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: float) -> dict[str, Any]:
     """Everything the cluster page shows: the cluster diagnosis (reused as is) and each node's latest facts."""
-    diagnosis = diagnose_cluster(name, db_session=db_session, engine=engine, stale_after_s=stale_after_s)
-    latest = {
-        node.id: dict(report.facts) if report is not None else {}
-        for node, report in latest_reports(name, db_session=db_session)
-    }
+    # One read of the cluster serves both the diagnosis and the table's facts.
+    diagnosis, latest = diagnose_cluster_with_facts(
+        name, db_session=db_session, engine=engine, stale_after_s=stale_after_s
+    )
     stragglers = set(diagnosis["stragglers"])
     now = utcnow()
     rows = []

@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
-from service.clusters.aggregate import aggregate, find_outliers
+import statistics
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.clusters.aggregate import (
+    ALL_TRUE_FACTS,
+    ANY_TRUE_FACTS,
+    MAX_FACTS,
+    MIN_FACTS,
+    OUTLIER_FACTS,
+    PER_NODE_FACTS,
+    WORST_VALUE,
+    _number,
+    aggregate,
+    find_outliers,
+)
 
 
 def node(zone: str = "a", **facts: object) -> dict[str, object]:
@@ -105,3 +123,135 @@ def test_job_nodes_from_reports_wins_and_empty_cluster_is_empty():
 def test_no_placement_means_no_zone_count():
     agg = aggregate({"n1": {"nic.speed_gbps": 25}, "n2": {"nic.speed_gbps": 25}})
     assert "cluster.zones" not in agg.cluster_facts
+
+
+# ---- the fast paths agree with the plain definition ------------------------------------------------
+# aggregate() transposes the nodes' facts once and takes shortcuts when a fact's values are all plain
+# numbers or all strings/bools; the reference below is the straightforward definition it replaced.
+
+
+def _reference_representative(key: str, values: list[Any]) -> Any:
+    numbers = [n for n in (_number(v) for v in values) if n is not None]
+    if key in ALL_TRUE_FACTS:
+        return all(v is True for v in values)
+    if key in ANY_TRUE_FACTS:
+        return any(v is True for v in values)
+    if key in WORST_VALUE:
+        for candidate in WORST_VALUE[key]:
+            if candidate in values:
+                return candidate
+    if numbers and len(numbers) == len(values):
+        if key in MIN_FACTS:
+            best: float = min(numbers)
+        elif key in MAX_FACTS:
+            best = max(numbers)
+        else:
+            best = statistics.median(numbers)
+        as_ints = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        return int(best) if as_ints and best == int(best) else best
+    hashable = [v for v in values if isinstance(v, str | int | float | bool)]
+    if not hashable:
+        return None
+    return Counter(hashable).most_common(1)[0][0]
+
+
+def _reference(nodes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    keys = sorted({k for facts in nodes.values() for k in facts} - PER_NODE_FACTS)
+    node_facts: dict[str, Any] = {}
+    for key in keys:
+        values = [facts[key] for facts in nodes.values() if facts.get(key) is not None]
+        if values and (value := _reference_representative(key, values)) is not None:
+            node_facts[key] = value
+    if nodes and "job.nodes" not in node_facts:
+        node_facts["job.nodes"] = len(nodes)
+    outliers: dict[str, list[dict[str, Any]]] = {}
+    for fact, direction in OUTLIER_FACTS.items():
+        values = {nid: n for nid, f in nodes.items() if (n := _number(f.get(fact))) is not None}
+        for o in find_outliers(values, fact, direction):
+            outliers.setdefault(o.node_id, []).append(o.to_dict())
+    nic_speeds = [n for f in nodes.values() if (n := _number(f.get("nic.speed_gbps"))) is not None]
+    return {
+        "node_facts": node_facts,
+        "outliers": outliers,
+        "nic_speed_min": min(nic_speeds) if nic_speeds else None,
+    }
+
+
+def _typed(value: Any) -> Any:
+    """Values with their types, so that 10 and 10.0 and True differ."""
+    if isinstance(value, dict):
+        return {k: _typed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    return (type(value).__name__, value)
+
+
+class _Float(float):
+    pass
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([10, 25, 100, 400, 2**60 + 1]),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6),
+    st.sampled_from(["ib", "socket", "other", "roce", "H100", ""]),
+    st.builds(_Float, st.floats(0, 100)),
+    st.just([1, 2]),
+)
+_KEYS = st.sampled_from(
+    [
+        "nic.speed_gbps",
+        "net.iperf3_gbps",
+        "gpu.util_pct",
+        "job.step_time_s",
+        "net.rtt_ms",
+        "nic.rdma",
+        "nccl.ib_disabled",
+        "nccl.transport",
+        "node.zone",
+        "node.id",
+        "gpu.model",
+        "gpu.count",
+        "job.nodes",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from([f"n{i}" for i in range(12)]),
+        st.dictionaries(_KEYS, _VALUES, max_size=10),
+        max_size=12,
+    )
+)
+def test_aggregate_matches_the_plain_definition(nodes: dict[str, dict[str, Any]]) -> None:
+    agg = aggregate(nodes)
+    expected = _reference(nodes)
+    assert list(agg.node_facts) == list(expected["node_facts"])
+    assert _typed(agg.node_facts) == _typed(expected["node_facts"])
+    assert {nid: [o.to_dict() for o in found] for nid, found in agg.outliers.items()} == expected["outliers"]
+    assert agg.cluster_facts.get("cluster.nic_speed_min_gbps") == expected["nic_speed_min"]
+    assert agg.cluster_facts["cluster.stragglers"] == sorted(expected["outliers"])
+
+
+def test_a_thousand_uniform_nodes_take_the_fast_paths_to_the_same_answer() -> None:
+    nodes = {
+        f"n{i:04d}": node(
+            "a" if i % 3 else "b",
+            nic__speed_gbps=10 if i == 7 else 100,
+            net__iperf3_gbps=20.0 if i == 3 else 94.0,
+            gpu__count=8,
+            gpu__model="H100",
+            gpu__nvlink=True,
+        )
+        for i in range(1000)
+    }
+    agg = aggregate(nodes)
+    expected = _reference(nodes)
+    assert _typed(agg.node_facts) == _typed(expected["node_facts"])
+    assert agg.node_facts["gpu.count"] == 8 and type(agg.node_facts["gpu.count"]) is int
+    assert agg.node_facts["nic.speed_gbps"] == 10 and type(agg.node_facts["nic.speed_gbps"]) is int
+    assert agg.cluster_facts["cluster.stragglers"] == ["n0003", "n0007"]

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+from fastapi.testclient import TestClient
+
+from service.clusters import service as cluster_service
+from service.clusters import views as cluster_views
+from service.clusters.schemas import ClusterDiagnosis, cluster_diagnosis_json
+from service.main import create_app
 from tests.service.conftest import assert_error_shape
 
 
@@ -106,3 +114,98 @@ def test_chinese_explanations(client, auth):
         report(client, auth, f"n{i}", healthy("z-a" if i == 0 else "z-b"))
     result = client.get("/api/v1/clusters/gpu-a/diagnosis?lang=zh").json()
     assert any("可用区" in f["title"] for f in result["findings"])
+
+
+# ---- the route writes its JSON itself (orjson); it must be what the response model would write ----
+
+
+@pytest.fixture
+def quiet_client(settings_factory, engine):
+    """A service without the background diagnoser, so reports stay undiagnosed until read."""
+    app = create_app(settings_factory(diagnose_reports=False), engine=engine)
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def test_response_is_the_response_model_byte_for_byte(quiet_client, auth, monkeypatch):
+    served = []
+
+    def recording(result):
+        body = cluster_diagnosis_json(result)
+        served.append((result, body))
+        return body
+
+    monkeypatch.setattr(cluster_views, "cluster_diagnosis_json", recording)
+    monkeypatch.setattr(cluster_service, "MAX_NODE_DIAGNOSES_PER_REQUEST", 2)
+    old = (datetime.now(UTC) - timedelta(hours=2)).isoformat()
+    for i in range(6):
+        slow = {"net.iperf3_gbps": 21.5} if i == 0 else {"nic.speed_gbps": 10} if i == 1 else {}
+        report(quiet_client, auth, f"n{i}", healthy("z-a" if i % 2 else "z-b", **slow))
+    report(quiet_client, auth, "dead", healthy("z-b", **{"nic.speed_gbps": 1}), collected_at=old)
+
+    r = quiet_client.get("/api/v1/clusters/gpu-a/diagnosis")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/json"
+    model = ClusterDiagnosis.model_validate_json(r.content)  # the schema the OpenAPI document promises
+    [(result, body)] = served
+    assert r.content == body == ClusterDiagnosis.model_validate(result).model_dump_json().encode()
+    assert model.model_dump(mode="json") == r.json()
+    # every part of the shape is exercised: stale node, outliers, per-node findings, pending findings
+    data = r.json()
+    assert [s["node_id"] for s in data["stale_nodes"]] == ["dead"]
+    assert data["stale_nodes"][0]["collected_at"].endswith("Z") and data["stale_nodes"][0]["age_s"] > 7000
+    by_node = {n["node_id"]: n for n in data["nodes"]}
+    assert by_node["n0"]["outliers"][0] == {
+        "fact": "net.iperf3_gbps",
+        "value": 21.5,
+        "median": 94.0,
+        "direction": "low",
+        "score": None,
+    }
+    assert [n["findings_pending"] for n in data["nodes"]].count(True) == 4  # 6 fresh, 2 diagnosed now
+    assert {f["category"] for f in by_node["n0"]["findings"]} >= {"link-degraded"}  # diagnosed on the spot
+    assert data["limiting"]["nic.speed_gbps"] == {"value": 10, "nodes": ["n1"]}
+
+    # the next read finds them diagnosed (two more per request)
+    assert [n["findings_pending"] for n in quiet_client.get(r.url).json()["nodes"]].count(True) == 2
+
+
+def test_anything_orjson_cannot_write_goes_the_pydantic_way():
+    base = {
+        "cluster": "c",
+        "nodes_total": 0,
+        "nodes_fresh": 0,
+        "stale_nodes": [],
+        "stragglers": [],
+        "zones": {},
+        "regions": {},
+        "limiting": {},
+        "derived": {},
+        "findings": [],
+        "missing": [],
+        "nodes": [],
+    }
+    for facts in ({"x.big": 2**70}, {"x.set": {3}}, {"x.when": datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)}):
+        result = {**base, "facts": facts, "ignored": object()}
+        expected = ClusterDiagnosis.model_validate(result).model_dump_json().encode()
+        assert cluster_diagnosis_json(result) == expected  # status defaults to null, extra keys dropped
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"gpu.util_pct": 93.5, "nic.rdma": true, "x": null, "l": [1, "a", {"b": -0.0}]}',
+        '{"a": 123456789012345678901234567890}',  # past 64 bits: orjson would give a float
+        '{"a": -18446744073709551617, "b": 18446744073709551615}',
+        '{"a": 1e400}',
+        '{"s": "\\ud800"}',  # a lone surrogate: orjson refuses it
+        '{"id": "node-000000000000000000000001"}',
+        '{"s": "\ud800"}',  # the character itself, not its escape
+        "[]",
+        "null",
+    ],
+)
+def test_json_columns_parse_exactly_as_json_loads(text):
+    value, expected = cluster_service._loads(text), json.loads(text)
+    assert repr(value) == repr(expected)
+    assert cluster_service._loads(None) is None
