@@ -47,11 +47,14 @@ class Settings(BaseSettings):
     )
     diagnose_interval_s: float = Field(default=0.5, gt=0, description="how often that thread runs")
     diagnose_max_per_s: float = Field(
-        default=200.0, gt=0, description="most reports that thread diagnoses a second (per process)"
+        default=50.0, gt=0, description="most reports that thread diagnoses a second (per process)"
     )
     ingest_batch_max: int = Field(default=500, ge=1, description="most reports stored in one transaction")
     ingest_queue_max: int = Field(
         default=20_000, ge=1, description="reports waiting to be stored before new ones get 503 (per process)"
+    )
+    ingest_linger_s: float = Field(
+        default=0.005, ge=0, le=1, description="how long a batch waits for more reports before it is stored"
     )
     ingest_timeout_s: float = Field(
         default=30.0, gt=0, description="how long a report may wait to be stored before the probe gets 503"

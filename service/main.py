@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -116,6 +117,10 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
         if app.state.diagnoser is not None:
             app.state.diagnoser.start()
         app.state.report_writer.start()
+        # What start-up loaded (rules, routes, models) lives as long as the process: moving it out
+        # of the collector's sight keeps full collections from adding ~100 ms to a request.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
@@ -139,7 +144,10 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
     app.state.db_engine = make_engine(settings.database_url, settings)
     app.state.sessionmaker = make_sessionmaker(app.state.db_engine)
     app.state.report_writer = ReportWriter(
-        app.state.db_engine, max_batch=settings.ingest_batch_max, max_queue=settings.ingest_queue_max
+        app.state.db_engine,
+        max_batch=settings.ingest_batch_max,
+        max_queue=settings.ingest_queue_max,
+        linger_s=settings.ingest_linger_s,
     )
     app.state.diagnoser = (
         ReportDiagnoser(

@@ -7,8 +7,9 @@ it points at (spooled reports may arrive late). Rows are written in (node, repor
 two replicas writing at once cannot deadlock.
 
 PostgreSQL, where throughput matters, does all of it in one statement whose only parameter is
-the batch as JSON: one round trip and almost no per-row Python work. Other databases (the
-embedded SQLite) use a few portable SQLAlchemy statements with the same effect.
+the batch as JSON: one round trip and almost no per-row Python work; being one statement, it
+needs no transaction around it (open_ingest_connection). Other databases (the embedded SQLite)
+use a few portable SQLAlchemy statements with the same effect, inside a transaction.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, bindparam, func, or_, select, text, tuple_, update
+from sqlalchemy import Connection, Engine, bindparam, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from service.database import utcnow
@@ -65,6 +66,16 @@ class _Row:
 
 # (pk, collected_at, received_at, was already stored) of one (node, report_id)
 Stored = tuple[int, datetime, datetime, bool]
+
+
+def open_ingest_connection(db_engine: Engine) -> Connection:
+    """A connection to keep for ingest_batch calls, each followed by commit(). On PostgreSQL it
+    is in autocommit mode: the batch is one atomic statement, so BEGIN and COMMIT would only
+    add round trips (and, for a writer thread, waits for the GIL after each one)."""
+    connection = db_engine.connect()
+    if connection.dialect.name == "postgresql":
+        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+    return connection
 
 
 def ingest_batch(connection: Connection, reports: Sequence[NewReport]) -> list[IngestResult]:
@@ -174,7 +185,10 @@ SELECT b.node_id, b.report_id,
        i.pk IS NULL AS duplicate
 FROM batch b
 LEFT JOIN inserted i ON i.node_id = b.node_id AND i.report_id = b.report_id
-LEFT JOIN reports r ON i.pk IS NULL AND r.node_id = b.node_id AND r.report_id = b.report_id
+LEFT JOIN LATERAL (  -- only for duplicates, by the unique index (never a scan of the table)
+    SELECT pk, collected_at, received_at FROM reports
+    WHERE i.pk IS NULL AND reports.node_id = b.node_id AND reports.report_id = b.report_id
+) r ON true
 """
 )
 

@@ -59,22 +59,24 @@ _STORE_FINDINGS = (
 )
 
 
-def diagnose_reports(report_pks: Sequence[int], *, db_session: Session, engine: Any) -> dict[int, list[dict[str, Any]]]:
-    """Findings for the reports not yet diagnosed among these, stored in one transaction;
-    reports already diagnosed or gone are left out of the result."""
+def undiagnosed_facts(report_pks: Sequence[int], *, db_session: Session) -> list[tuple[int, dict[str, Any]]]:
+    """(pk, facts) of the reports among these still without findings (gone ones left out)."""
     if not report_pks:
-        return {}
+        return []
     rows = db_session.execute(
         select(Report.pk, Report.facts).where(Report.pk.in_(report_pks), Report.findings.is_(None))
-    ).all()
-    found = {row.pk: compact_findings(engine.diagnose(row.facts, questions=False).to_dict()) for row in rows}
-    if found:
+    )
+    return [(row.pk, row.facts) for row in rows]
+
+
+def store_findings(findings: dict[int, list[dict[str, Any]]], *, db_session: Session) -> None:
+    """Store reports' findings (report pk -> findings) and commit, in one statement."""
+    if findings:
         now = utcnow()
         db_session.connection().execute(
-            _STORE_FINDINGS, [{"p_pk": pk, "p_findings": f, "p_at": now} for pk, f in sorted(found.items())]
+            _STORE_FINDINGS, [{"p_pk": pk, "p_findings": f, "p_at": now} for pk, f in sorted(findings.items())]
         )
     db_session.commit()
-    return found
 
 
 def _stale(node: Node, now: datetime, stale_after_s: float) -> bool:

@@ -18,14 +18,15 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from dataclasses import dataclass
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from service.database import is_database_unavailable
 from service.errors import ServiceUnavailable, Unauthorized
 from service.metrics import INGEST_BATCH
-from service.nodes.ingest import IngestResult, NewReport, ingest_batch
+from service.nodes.ingest import IngestResult, NewReport, ingest_batch, open_ingest_connection
 from service.tokens.service import active_token_hashes
 
 log = logging.getLogger("bwdoctor.ingest")
@@ -47,12 +48,16 @@ _STOP = object()
 class ReportWriter:
     """A bounded queue of reports drained in batches by one daemon thread per process."""
 
-    def __init__(self, db_engine: Engine, *, max_batch: int = 500, max_queue: int = 20_000) -> None:
+    def __init__(
+        self, db_engine: Engine, *, max_batch: int = 500, max_queue: int = 20_000, linger_s: float = 0.005
+    ) -> None:
         self._db_engine = db_engine
         self._max_batch = max_batch
+        self._linger_s = linger_s
         self._queue: queue.Queue[_Pending | object] = queue.Queue(maxsize=max_queue)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._connection: Connection | None = None  # used only by the writer thread
 
     async def store(self, report: NewReport, *, token_hash: str, timeout_s: float) -> IngestResult:
         """Queue a validated report and wait until it is committed (or refused)."""
@@ -96,13 +101,17 @@ class ReportWriter:
             stopping = item is _STOP
             if not stopping:
                 batch.append(item)  # type: ignore[arg-type]
+            # Linger a moment for the reports arriving right behind this one: a transaction
+            # costs about as much as a dozen of its reports, so fuller batches save CPU.
+            deadline = time.monotonic() + (0 if stopping else self._linger_s)
             while len(batch) < self._max_batch:
                 try:
-                    item = self._queue.get_nowait()
+                    item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
                     break
                 if item is _STOP:
                     stopping = True
+                    deadline = 0.0
                 else:
                     batch.append(item)  # type: ignore[arg-type]
             if batch:
@@ -111,15 +120,13 @@ class ReportWriter:
                 except Exception:  # never let the thread die; _write has answered every report
                     log.exception("storing a batch of %d reports failed", len(batch))
             if stopping and self._queue.empty():
+                self._close_connection()
                 return
 
     def _write(self, batch: list[_Pending]) -> None:
         INGEST_BATCH.observe(len(batch))
         try:
-            with self._db_engine.begin() as connection:
-                active = active_token_hashes({p.token_hash for p in batch}, connection=connection)
-                admitted = [p for p in batch if p.token_hash in active]
-                results = ingest_batch(connection, [p.report for p in admitted])
+            active, results = self._store(batch)
         except Exception as exc:
             if len(batch) > 1 and not is_database_unavailable(exc):
                 log.warning("a batch of %d reports failed (%s); storing them one by one", len(batch), exc)
@@ -132,9 +139,47 @@ class ReportWriter:
             else:
                 _answer([(batch[0], None, exc)])
             return
+        admitted = [p for p in batch if p.token_hash in active]
         answers: list[Answer] = [(p, result, None) for p, result in zip(admitted, results, strict=True)]
         answers += [(p, None, _token_refused()) for p in batch if p.token_hash not in active]
         _answer(answers)
+
+    def _store(self, batch: list[_Pending]) -> tuple[set[str], list[IngestResult]]:
+        """Check the batch's tokens and store the admitted reports, on the writer's own connection.
+
+        The connection is kept between batches (no pool checkout, no ping); if it turns out to
+        be dead (the database restarted), the batch is tried once more on a new one.
+        """
+        reused = self._connection is not None
+        try:
+            return self._store_on_connection(batch)
+        except Exception as exc:
+            self._close_connection()
+            if not (reused and is_database_unavailable(exc)):
+                raise
+        try:
+            return self._store_on_connection(batch)
+        except Exception:
+            self._close_connection()
+            raise
+
+    def _store_on_connection(self, batch: list[_Pending]) -> tuple[set[str], list[IngestResult]]:
+        if self._connection is None:
+            self._connection = open_ingest_connection(self._db_engine)
+        connection = self._connection
+        active = active_token_hashes({p.token_hash for p in batch}, connection=connection)
+        results = ingest_batch(connection, [p.report for p in batch if p.token_hash in active])
+        connection.commit()
+        return active, results
+
+    def _close_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                connection.rollback()
+                connection.close()
+            except Exception:  # a dead connection: the pool discards it
+                log.debug("closing the writer's connection failed", exc_info=True)
 
 
 def _database_unavailable() -> ServiceUnavailable:
