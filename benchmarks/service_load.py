@@ -81,14 +81,18 @@ def report_facts(node: int, i: int, cluster: str = "load") -> dict[str, Any]:
 # --- the driver (runs in its own process) ----------------------------------------------------
 
 
-async def _put(reader, writer, host: str, token: str, node: int, i: int, cluster: str) -> None:
+def _request(host: str, token: str, node: int, i: int, cluster: str) -> bytes:
     body = json.dumps({"facts": report_facts(node, i, cluster), "report_id": uuid.uuid4().hex}).encode()
     head = (
         f"PUT /api/v1/nodes/{cluster}-{node:05d}/facts HTTP/1.1\r\nHost: {host}\r\n"
         f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     ).encode()
-    writer.write(head + body)
+    return head + body
+
+
+async def _put(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> None:
+    writer.write(request)
     header = await reader.readuntil(b"\r\n\r\n")
     status = int(header.split(b" ", 2)[1])
     length = 0
@@ -103,15 +107,12 @@ async def _put(reader, writer, host: str, token: str, node: int, i: int, cluster
 async def _one_probe(
     host: str,
     port: int,
-    token: str,
-    nodes: list[int],
-    reports: int,
+    requests: list[bytes],
     lat: list[float],
-    cluster: str,
     pace: float,
     first_due: float,
 ) -> None:
-    """Send `reports` reports on one keep-alive connection: back to back (pace 0), or one every
+    """Send prepared requests on one keep-alive connection: back to back (pace 0), or one every
     `pace` seconds with latency counted from when each was due, so a slow answer that delays
     the next report is charged to the server (no coordinated omission).
 
@@ -123,12 +124,12 @@ async def _one_probe(
     reader, writer = await asyncio.open_connection(host, port)
     due = first_due
     try:
-        for i in range(reports):
+        for request in requests:
             if pace:
                 await asyncio.sleep(max(0.0, due - clock()))
             else:
                 due = clock()
-            await _put(reader, writer, host, token, nodes[i % len(nodes)], i, cluster)
+            await _put(reader, writer, request)
             lat.append(clock() - due)
             due += pace
     finally:
@@ -142,22 +143,16 @@ async def _drive(
     latencies: list[float] = []
     nodes = max(nodes, probes)
     pace = probes / rate if rate else 0.0
-    start = time.perf_counter()
-    t0 = start + 0.2  # the probes' timers start staggered over one period (1 ms apart back to back)
+    # Requests are built before the clock starts: the fleet's probes run on machines of their own.
+    planned = [
+        [_request(host, token, mine[i % len(mine)], i, cluster) for i in range(reports)]
+        for mine in (list(range(n, nodes, probes)) for n in range(probes))
+    ]
+    t0 = time.perf_counter() + 0.2  # probes' timers start staggered over one period (1 ms apart back to back)
     await asyncio.gather(
         *(
-            _one_probe(
-                host,
-                int(port),
-                token,
-                list(range(n, nodes, probes)),
-                reports,
-                latencies,
-                cluster,
-                pace,
-                first_due=t0 + (pace * n / probes if pace else n * 0.001),
-            )
-            for n in range(probes)
+            _one_probe(host, int(port), requests, latencies, pace, t0 + (pace * n / probes if pace else n * 0.001))
+            for n, requests in enumerate(planned)
         )
     )
     elapsed = time.perf_counter() - t0
@@ -256,10 +251,11 @@ def main() -> None:
 
         def load(base: str) -> dict[str, dict[str, float]]:
             drive(base, token, 8, 20)  # warm up
-            saturated = drive(base, token, args.probes, args.reports, args.nodes)
-            # The fleet's own pace: --paced-connections probes sending --rate reports/s in all.
+            # First the fleet's own pace (the target): --paced-connections probes sending --rate
+            # reports/s in all; then as fast as the server answers.
             per_connection = max(1, int(args.rate * args.paced_seconds / args.paced_connections))
             paced = drive(base, token, args.paced_connections, per_connection, args.nodes, rate=args.rate)
+            saturated = drive(base, token, args.probes, args.reports, args.nodes)
             return {"saturated": saturated, "paced": paced}
 
         with uvicorn_process("benchmarks.service_load:bare_app", free_port(), args.workers, env) as base:
@@ -270,7 +266,12 @@ def main() -> None:
             # A 1,000-node cluster, one report per node; the background diagnoser catches up
             # before the cluster diagnosis is timed (its per-node findings are then at hand).
             drive(base, token, 50, args.cluster_nodes // 50, args.cluster_nodes, cluster="big")
-            time.sleep(max(3.0, args.cluster_nodes / 300))
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:  # reads diagnose up to 100 nodes each, as does the background
+                nodes_of_big = httpx.get(f"{base}/api/v1/clusters/big/diagnosis", timeout=60).json()["nodes"]
+                if not any(n["findings_pending"] for n in nodes_of_big):
+                    break
+                time.sleep(1)
             timings = []
             for _ in range(20):
                 start = time.perf_counter()

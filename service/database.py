@@ -19,7 +19,9 @@ from sqlalchemy import JSON, DateTime, Engine, MetaData, TypeDecorator, create_e
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 from service.config import Settings, get_settings
 
@@ -72,6 +74,19 @@ def make_engine(url: str, settings: Settings | None = None) -> Engine:
         pool_recycle=1800,
         connect_args=connect_args,
     )
+
+
+def make_async_engine(url: str, settings: Settings | None = None) -> AsyncEngine:
+    """An asyncio engine on the same database, for work done on the event loop itself (the report
+    writer). No pool: its few long-lived connections must not be shared between event loops."""
+    settings = settings or get_settings()
+    if url.startswith("sqlite"):
+        engine = create_async_engine(
+            url.replace("sqlite://", "sqlite+aiosqlite://", 1), poolclass=NullPool, connect_args={"timeout": 5}
+        )
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_async_engine(url, poolclass=NullPool, connect_args={"connect_timeout": settings.db_connect_timeout_s})
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

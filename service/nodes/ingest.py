@@ -8,8 +8,8 @@ two replicas writing at once cannot deadlock.
 
 PostgreSQL, where throughput matters, does all of it in one statement whose only parameter is
 the batch as JSON: one round trip and almost no per-row Python work; being one statement, it
-needs no transaction around it (open_ingest_connection). Other databases (the embedded SQLite)
-use a few portable SQLAlchemy statements with the same effect, inside a transaction.
+needs no transaction around it (the report writer runs it in autocommit mode). Other databases
+(the embedded SQLite) use a few portable SQLAlchemy statements with the same effect.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, bindparam, func, or_, select, text, tuple_, update
+from sqlalchemy import Connection, bindparam, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from service.database import utcnow
@@ -66,16 +66,6 @@ class _Row:
 
 # (pk, collected_at, received_at, was already stored) of one (node, report_id)
 Stored = tuple[int, datetime, datetime, bool]
-
-
-def open_ingest_connection(db_engine: Engine) -> Connection:
-    """A connection to keep for ingest_batch calls, each followed by commit(). On PostgreSQL it
-    is in autocommit mode: the batch is one atomic statement, so BEGIN and COMMIT would only
-    add round trips (and, for a writer thread, waits for the GIL after each one)."""
-    connection = db_engine.connect()
-    if connection.dialect.name == "postgresql":
-        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
-    return connection
 
 
 def ingest_batch(connection: Connection, reports: Sequence[NewReport]) -> list[IngestResult]:

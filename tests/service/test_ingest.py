@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from service.config import Settings
-from service.database import make_engine, make_sessionmaker
+from service.database import make_async_engine, make_engine, make_sessionmaker
 from service.errors import ServiceUnavailable, Unauthorized
 from service.metrics import INGEST_BATCH
 from service.nodes.diagnoser import ReportDiagnoser
@@ -74,7 +74,7 @@ def test_a_late_report_does_not_move_the_latest_pointer_back(database_url, db_se
 
 def _writer(database_url: str, **kwargs) -> ReportWriter:
     settings = Settings(_env_file=None, database_url=database_url)  # type: ignore[call-arg]
-    return ReportWriter(make_engine(database_url, settings), **kwargs)
+    return ReportWriter(make_async_engine(database_url, settings), **kwargs)
 
 
 def test_many_concurrent_reports_are_committed_together_and_each_answered(database_url, db_session, token):
@@ -88,12 +88,12 @@ def test_many_concurrent_reports_are_committed_together_and_each_answered(databa
             for i in range(200)
         ]
         bad = writer.store(NewReport("intruder", {"x.v": 1}, "r0"), token_hash=hash_token(revoked_token), timeout_s=30)
-        return await asyncio.gather(*good, bad, return_exceptions=True)
+        try:
+            return await asyncio.gather(*good, bad, return_exceptions=True)
+        finally:
+            await writer.stop()
 
-    try:
-        *stored, refused = asyncio.run(main())
-    finally:
-        writer.stop()
+    *stored, refused = asyncio.run(main())
     assert all(not isinstance(r, BaseException) and r.ack.duplicate is False for r in stored), stored[:3]
     assert isinstance(refused, Unauthorized) and refused.code == "token_invalid"
     assert len({r.report_pk for r in stored}) == 200
@@ -114,23 +114,28 @@ def test_a_revoked_token_is_refused_at_once(client, db_session, token, auth):
 
 
 def test_a_full_queue_answers_503_instead_of_waiting(database_url, token):
-    writer = _writer(database_url, max_queue=1)
-    writer.start = lambda: None  # type: ignore[method-assign]  # no thread: the queue only fills
+    writer = _writer(database_url, max_queue=1, linger_s=60)  # a writer stuck on its first batch
 
     async def main():
-        first = asyncio.ensure_future(writer.store(NewReport("n", {}, "r1"), token_hash=hash_token(token), timeout_s=5))
-        await asyncio.sleep(0)
+        stores = []
+        for i in range(2):  # the first is taken by the writer, the second fills the queue
+            stores.append(
+                asyncio.ensure_future(
+                    writer.store(NewReport("n", {}, f"r{i}"), token_hash=hash_token(token), timeout_s=5)
+                )
+            )
+            await asyncio.sleep(0.02)
         with pytest.raises(ServiceUnavailable) as refused:
-            await writer.store(NewReport("n", {}, "r2"), token_hash=hash_token(token), timeout_s=5)
-        first.cancel()
+            await writer.store(NewReport("n", {}, "r3"), token_hash=hash_token(token), timeout_s=5)
+        for store in stores:
+            store.cancel()
         return refused.value
 
     assert asyncio.run(main()).code == "overloaded"
 
 
 def test_a_report_not_stored_in_time_answers_503(database_url, token):
-    writer = _writer(database_url)
-    writer.start = lambda: None  # type: ignore[method-assign]  # nothing drains the queue
+    writer = _writer(database_url, linger_s=60)  # a writer that does not come round in time
 
     async def main():
         await writer.store(NewReport("n", {}, "r1"), token_hash=hash_token(token), timeout_s=0.05)
@@ -147,28 +152,29 @@ def test_one_report_the_database_rejects_does_not_fail_its_batch(token, database
 
     async def main():
         reports = [NewReport("ok-1", {}, "r"), NewReport("x" * 300, {}, "r"), NewReport("ok-2", {}, "r")]
-        return await asyncio.gather(
-            *(writer.store(r, token_hash=hash_token(token), timeout_s=30) for r in reports), return_exceptions=True
-        )
+        try:
+            return await asyncio.gather(
+                *(writer.store(r, token_hash=hash_token(token), timeout_s=30) for r in reports), return_exceptions=True
+            )
+        finally:
+            await writer.stop()
 
-    try:
-        first, bad, last = asyncio.run(main())
-    finally:
-        writer.stop()
+    first, bad, last = asyncio.run(main())
     assert first.ack.node_id == "ok-1" and last.ack.node_id == "ok-2"
     assert isinstance(bad, Exception) and "too long" in str(bad).lower()
 
 
 def test_stop_stores_what_is_queued(database_url, db_session, token):
-    writer = _writer(database_url)
+    writer = _writer(database_url, linger_s=0.2)
 
     async def main():
         tasks = [
             asyncio.ensure_future(writer.store(NewReport("n", {}, f"r{i}"), token_hash=hash_token(token), timeout_s=30))
             for i in range(20)
         ]
-        await asyncio.sleep(0)
-        await asyncio.to_thread(writer.stop)
+        await asyncio.sleep(0.01)  # queued, the writer lingering
+        await writer.stop()
+        assert all(task.done() for task in tasks)
         return await asyncio.gather(*tasks)
 
     assert len(asyncio.run(main())) == 20
