@@ -30,6 +30,7 @@ from service.nodes.views import router as nodes_router
 from service.nodes.writer import ReportWriter
 from service.preflight.views import router as preflight_router
 from service.slack.views import router as slack_router
+from service.tokens.dependencies import document_probe_tokens
 from service.web.clusters import router as web_clusters_router
 from service.web.views import router as web_router
 
@@ -168,7 +169,20 @@ def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastA
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(ops_router)
+    _document_probe_tokens(app)
     return app
+
+
+def _document_probe_tokens(app: FastAPI) -> None:
+    """The probes' route reads its bearer token itself; its scheme is added to the OpenAPI document."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_probe_tokens(generate())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def run_server(host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, log_level: str = "info") -> None:

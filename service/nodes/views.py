@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response
@@ -15,18 +16,29 @@ from service.metrics import REPORTS
 from service.nodes import service
 from service.nodes.ingest import NewReport
 from service.nodes.schemas import ID_PATTERN, NodeDetail, NodeList, ReportAck, ReportIn
-from service.tokens.dependencies import ProbeCredentials, bearer_token
+from service.tokens.dependencies import PROBE_TOKEN_REQUIRED, bearer_token
 from service.tokens.service import hash_token
 
 router = APIRouter(prefix="/api/v1/nodes", tags=["nodes"])
 NodeId = Annotated[str, Path(pattern=ID_PATTERN, description="stable node name")]
 
 
-# The body is parsed in the handler (pydantic-core straight from bytes), not by FastAPI's
-# dependency machinery, which costs more than the rest of the request together; the schema is
-# still published in OpenAPI, and errors keep the validation_error shape.
-_REPORT_BODY = {
-    "requestBody": {"required": True, "content": {"application/json": {"schema": ReportIn.model_json_schema()}}}
+# The path, the token and the body are read in the handler (the body by pydantic-core straight
+# from bytes), not by FastAPI's dependency machinery, which costs more than the rest of this
+# request together; OpenAPI still publishes all three, and errors keep the validation_error shape.
+_NODE_ID = re.compile(ID_PATTERN)
+_PUT_FACTS_DOCS = {
+    "parameters": [
+        {
+            "name": "node_id",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "pattern": ID_PATTERN},
+            "description": "stable node name",
+        }
+    ],
+    "requestBody": {"required": True, "content": {"application/json": {"schema": ReportIn.model_json_schema()}}},
+    "security": PROBE_TOKEN_REQUIRED,
 }
 
 
@@ -35,15 +47,19 @@ _REPORT_BODY = {
     response_model=ReportAck,
     status_code=201,
     responses={200: {"model": ReportAck, "description": "a retry of a report already stored"}},
-    openapi_extra=_REPORT_BODY,
+    openapi_extra=_PUT_FACTS_DOCS,
 )
-async def put_facts(node_id: NodeId, request: Request, credentials: ProbeCredentials) -> Response:
+async def put_facts(request: Request) -> Response:
     """Store a probe report (Bearer probe token required); 201 when new, 200 for a retry.
 
     The hottest route: it checks the report here, on the event loop, and hands it to the
     process's ReportWriter, which checks the token and stores it with others in one commit.
     """
-    token = bearer_token(credentials)
+    node_id = request.path_params["node_id"]
+    if not _NODE_ID.fullmatch(node_id):
+        mismatch = {"loc": ("path", "node_id"), "msg": f"String should match pattern '{ID_PATTERN}'"}
+        raise RequestValidationError([{**mismatch, "type": "string_pattern_mismatch"}])
+    token = bearer_token(request.headers.get("authorization"))
     try:
         body = ReportIn.model_validate_json(await request.body())
     except ValidationError as exc:

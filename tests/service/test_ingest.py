@@ -208,3 +208,22 @@ def test_the_diagnoser_diagnoses_each_nodes_newest_report_oldest_node_first(data
 def test_a_put_without_a_token_is_401_before_its_body_is_read(client):
     r = client.put("/api/v1/nodes/n1/facts", content=b"{not json", headers={"content-type": "application/json"})
     assert_error_shape(r, 401, "token_required")
+
+
+def test_the_probe_route_is_documented_with_its_path_body_and_token(client):
+    schema = client.get("/openapi.json").json()
+    put = schema["paths"]["/api/v1/nodes/{node_id}/facts"]["put"]
+    assert [p["name"] for p in put["parameters"]] == ["node_id"]
+    assert "facts" in put["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    (requirement,) = put["security"]
+    assert schema["components"]["securitySchemes"][next(iter(requirement))]["scheme"] == "bearer"
+
+
+def test_a_token_in_another_scheme_or_a_node_id_with_a_newline_is_refused(client, token):
+    facts = {"facts": {"nic.speed_gbps": 100}}
+    r = client.put("/api/v1/nodes/n1/facts", json=facts, headers={"Authorization": f"Basic {token}"})
+    assert_error_shape(r, 401, "token_required")
+    r = client.put("/api/v1/nodes/n1%0A/facts", json=facts, headers={"Authorization": f"bearer {token}"})
+    assert_error_shape(r, 422, "validation_error")
+    lower_case_scheme = {"Authorization": f"bearer {token}"}
+    assert client.put("/api/v1/nodes/n1/facts", json=facts, headers=lower_case_scheme).status_code == 201
