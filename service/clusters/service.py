@@ -37,18 +37,6 @@ class ClusterNotFound(LookupError):
     """No node has reported with this cluster name."""
 
 
-def latest_reports(name: str, *, db_session: Session) -> list[tuple[Node, Report | None]]:
-    """Each node of the cluster with its latest report, in one query (as ORM objects; the cluster
-    diagnosis reads the leaner `_latest_rows` instead)."""
-    rows = db_session.execute(
-        select(Node, Report)
-        .outerjoin(Report, Report.pk == Node.latest_report_pk)
-        .where(Node.cluster == name)
-        .order_by(Node.id)
-    ).all()
-    return [(row[0], row[1]) for row in rows]
-
-
 # Only the columns the diagnosis reads, as plain rows: hydrating a thousand Node and Report objects
 # cost more than everything else the request does. The JSON columns come back as text (the same
 # text the driver would otherwise parse with json.loads) so that orjson can parse them.

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.metrics import count_findings
-from service.nodes.service import compact_findings, store_findings, undiagnosed_facts
+from service.nodes.service import report_findings, store_findings, undiagnosed_facts
 
 log = logging.getLogger("bwdoctor.diagnoser")
 
@@ -80,7 +80,7 @@ class ReportDiagnoser:
             try:
                 found = {}
                 for report_pk, facts in undiagnosed_facts(batch, db_session=db_session):
-                    found[report_pk] = compact_findings(self._engine.diagnose(facts, questions=False).to_dict())
+                    found[report_pk] = report_findings(facts, engine=self._engine)
                     time.sleep(0)  # hand the GIL to the event loop between diagnoses: requests come first
                 store_findings(found, db_session=db_session)
             except Exception:  # the database went away, say: the findings will be computed on read

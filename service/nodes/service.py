@@ -34,9 +34,9 @@ def ingest_report(
     return result
 
 
-def compact_findings(diagnosis: dict[str, Any]) -> list[dict[str, Any]]:
-    """The findings of a diagnosis as stored with a report."""
-    return list(diagnosis.get("findings", []))
+def report_findings(facts: dict[str, Any], *, engine: Any) -> list[dict[str, Any]]:
+    """The findings stored with a report (only findings: no questions about missing facts)."""
+    return list(engine.diagnose(facts, questions=False).to_dict()["findings"])
 
 
 def diagnose_report(report_pk: int, *, db_session: Session, engine: Any) -> list[dict[str, Any]] | None:
@@ -45,7 +45,7 @@ def diagnose_report(report_pk: int, *, db_session: Session, engine: Any) -> list
     if report is None:
         return None
     if report.findings is None:
-        report.findings = compact_findings(engine.diagnose(report.facts).to_dict())
+        report.findings = report_findings(report.facts, engine=engine)
         report.diagnosed_at = utcnow()
         db_session.commit()
     return report.findings
@@ -55,7 +55,6 @@ _STORE_FINDINGS = (
     update(Report)
     .where(Report.pk == bindparam("p_pk"))
     .values(findings=bindparam("p_findings"), diagnosed_at=bindparam("p_at"))
-    .execution_options(synchronize_session=False)
 )
 
 
