@@ -185,7 +185,9 @@ def _document_probe_tokens(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def run_server(host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, log_level: str = "info") -> None:
+def run_server(
+    host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, log_level: str = "info", access_log: bool = True
+) -> None:
     """Migrate the database, then serve (the body of `bwdoctor serve`)."""
     import uvicorn
 
@@ -201,5 +203,6 @@ def run_server(host: str = "127.0.0.1", port: int = 8000, *, workers: int = 1, l
         port=port,
         workers=workers,
         log_level=log_level,
+        access_log=access_log,
         proxy_headers=True,
     )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from service.database import utcnow
@@ -150,12 +150,27 @@ def get_node(
     )
 
 
-def prune_reports(*, db_session: Session, older_than: datetime) -> int:
-    """Delete reports collected before `older_than`, except each node's latest; returns how many."""
+def prune_reports(*, db_session: Session, older_than: datetime, batch_size: int = 10_000) -> int:
+    """Delete reports collected before `older_than`, except each node's latest; returns how many.
+
+    A fleet writes tens of millions of reports a day, so they go `batch_size` at a time, oldest
+    first, each batch its own short transaction: no long lock, no huge transaction for the
+    write-ahead log, and ingest carries on between batches.
+    """
     latest = select(Node.latest_report_pk).where(Node.latest_report_pk.is_not(None))
-    result = db_session.execute(delete(Report).where(and_(Report.collected_at < older_than, Report.pk.not_in(latest))))
-    db_session.commit()
-    return int(result.rowcount or 0)
+    oldest = (
+        select(Report.pk)
+        .where(Report.collected_at < older_than, Report.pk.not_in(latest))
+        .order_by(Report.collected_at)
+        .limit(batch_size)
+    )
+    removed = 0
+    while True:
+        result = db_session.execute(delete(Report).where(Report.pk.in_(oldest.scalar_subquery())))
+        db_session.commit()
+        removed += int(result.rowcount or 0)
+        if (result.rowcount or 0) < batch_size:
+            return removed
 
 
 def count_nodes_reporting(*, db_session: Session, since: datetime) -> int:

@@ -46,6 +46,18 @@ def test_retention_prunes_old_reports_but_keeps_each_nodes_latest(db_session):
     assert left == ["new", "only"]
 
 
+def test_retention_prunes_in_batches_until_nothing_old_is_left(db_session):
+    now = datetime.now(UTC)
+    for i in range(7):
+        old = now - timedelta(days=40 + i)
+        ingest_report("a", {"x.v": i}, db_session=db_session, report_id=f"old{i}", collected_at=old)
+    ingest_report("a", {"x.v": 9}, db_session=db_session, report_id="new", collected_at=now)
+    removed = prune_reports(db_session=db_session, older_than=now - timedelta(days=30), batch_size=3)
+    assert removed == 7
+    assert list(db_session.scalars(select(Report.report_id))) == ["new"]
+    assert prune_reports(db_session=db_session, older_than=now - timedelta(days=30), batch_size=3) == 0
+
+
 def test_settings_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("BWDOCTOR_DATABASE_URL", "postgresql+psycopg://u@h/db")
     monkeypatch.setenv("BWDOCTOR_RULES_DIRS", f"{tmp_path}/a::{tmp_path}/b")
