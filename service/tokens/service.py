@@ -1,13 +1,13 @@
 """Issuing, listing, revoking and checking probe tokens.
 
 Tokens are 256-bit secrets.token_urlsafe values; only their SHA-256 is stored, and a presented
-token is found by its hash and then compared in constant time.
+token is looked up by its hash (a lookup that reveals nothing useful about any token: an
+attacker who can time it learns only about hashes, which cannot be turned back into tokens).
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 from collections.abc import Collection
@@ -62,23 +62,7 @@ def revoke_token(name: str, *, db_session: Session) -> bool:
     return True
 
 
-# Built once: token checks run on every probe report.
-_FIND_ACTIVE = select(ProbeToken.name, ProbeToken.token_hash).where(
-    ProbeToken.token_hash == bindparam("p_hash"), ProbeToken.revoked_at.is_(None)
-)
-
-
-def verify_token(token: str | None, *, db_session: Session) -> str | None:
-    """The name of the active token matching `token`, or None (missing, unknown or revoked)."""
-    if not token:
-        return None
-    presented = hash_token(token)
-    row = db_session.connection().execute(_FIND_ACTIVE, {"p_hash": presented}).first()
-    if row is None or not hmac.compare_digest(row.token_hash, presented):
-        return None
-    return row.name
-
-
+# Built once: token checks run for every batch of probe reports.
 _FIND_ACTIVE_HASHES = select(ProbeToken.token_hash).where(
     ProbeToken.token_hash.in_(bindparam("p_hashes", expanding=True)), ProbeToken.revoked_at.is_(None)
 )
