@@ -3,7 +3,8 @@
 Pure functions from facts (and stored reports) to SVG strings, so the pages, the
 /charts/*.svg endpoints and chat answers draw the same pictures. All arithmetic comes from the
 engine's own formulas (`service.engine.derived.derive`, `whatif.apply_changes`); this module
-only chooses scenarios and draws.
+only chooses scenarios and draws. Every builder takes the page's `lang` (en or zh) and writes its
+words from i18n.py; fact names, numbers and units stay as they are in both languages.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from urllib.parse import quote, urlencode
 from service.engine.derived import LINK_CAPS, derive
 from service.engine.whatif import apply_changes
 from service.web import svg
+from service.web.i18n import cluster_strings
 
 LINK_SPEEDS_GBPS = (10, 25, 100, 200, 400)
-COMPRESSIONS = (("fp16", "fp16 (2 bytes)"), ("int8", "8-bit (1 byte)"))
+COMPRESSIONS = (("fp16", "ch_wi_fp16"), ("int8", "ch_wi_int8"))  # precision, the i18n key of its label
 ACCUMULATIONS = (4, 8)
 REFERENCE_LINK_GBPS = 100
 WHATIF_REQUIRED = ("job.model_params_b", "job.precision", "job.nodes", "job.step_time_baseline_s")
@@ -103,20 +105,32 @@ def _level(value: float, good: float, fair: float, *, higher_is_better: bool = T
 
 
 def _cell(
-    value: float | None, shown: str, level: str, node: NodeMetrics, facts: Sequence[str], tip: str
+    value: float | None,
+    shown: str,
+    level: str,
+    node: NodeMetrics,
+    facts: Sequence[str],
+    tip: str,
+    words: Mapping[str, str],
+    lang: str,
 ) -> svg.GridCell:
     if value is None:
-        return svg.GridCell("n/a", "missing", f"{node.node_id}: not reported")
-    word = svg.LEVELS[level][2] if level != "info" else ""  # rx/tx cells already say what they are
+        return svg.GridCell(
+            words["cv_na"], "missing", words["ch_tip"].format(node=node.node_id, tip=words["ch_not_reported"])
+        )
+    word = svg.level_word(level, lang) if level != "info" else ""  # rx/tx cells already say what they are
     if node.outlier_facts.intersection(facts):
-        level, word = "poor", "outlier"
+        level, word = "poor", words["ch_outlier"]
     if node.stale:
-        level, word = "stale", "stale"
-    return svg.GridCell(f"{shown} · {word}" if word else shown, level, f"{node.node_id}: {tip}")
+        level, word = "stale", words["ch_stale"]
+    return svg.GridCell(
+        f"{shown} · {word}" if word else shown, level, words["ch_tip"].format(node=node.node_id, tip=tip)
+    )
 
 
-def grid_rows(nodes: Sequence[NodeMetrics]) -> list[svg.GridRow]:
+def grid_rows(nodes: Sequence[NodeMetrics], lang: str = "en") -> list[svg.GridRow]:
     """One row per node: GPU utilisation, NIC measured ÷ rated, step time against the cluster median."""
+    w = cluster_strings(lang)
     fresh_steps = [n.step_time_s for n in nodes if n.step_time_s is not None and not n.stale]
     median_step = statistics.median(fresh_steps) if fresh_steps else None
     rows = []
@@ -127,22 +141,29 @@ def grid_rows(nodes: Sequence[NodeMetrics]) -> list[svg.GridRow]:
             _level(n.gpu_util_pct or 0.0, GPU_GOOD, GPU_FAIR),
             n,
             ("gpu.util_pct",),
-            f"GPU utilisation {svg.fmt(n.gpu_util_pct)} %",
+            w["ch_gpu_tip"].format(pct=svg.fmt(n.gpu_util_pct)),
+            w,
+            lang,
         )
         if n.nic_efficiency_source == "rx/tx":
             level, note = "info", "rx/tx"
         else:
             level, note = _level(n.nic_efficiency_pct or 0.0, NIC_GOOD, NIC_FAIR), ""
-        rated = f" of {svg.fmt(n.nic_speed_gbps)}G" if n.nic_speed_gbps is not None else ""
-        shown = f"{svg.fmt(n.nic_efficiency_pct)} %{rated}" + (f" {note}" if note else "")
+        pct = svg.fmt(n.nic_efficiency_pct)
+        shown = f"{pct} %"
+        if n.nic_speed_gbps is not None:
+            shown = w["ch_nic_of_rated"].format(pct=pct, speed=svg.fmt(n.nic_speed_gbps))
         nic = _cell(
             n.nic_efficiency_pct,
-            shown,
+            shown + (f" {note}" if note else ""),
             level,
             n,
             ("net.iperf3_gbps", "nic.speed_gbps", "nccl.allreduce_busbw_gbytes_per_s"),
-            f"NIC {n.nic_efficiency_source or ''} {svg.fmt(n.nic_efficiency_pct)} % "
-            f"of rated {svg.fmt(n.nic_speed_gbps)} Gb/s",
+            w["ch_nic_tip"].format(
+                source=n.nic_efficiency_source or "", pct=pct, speed=svg.fmt(n.nic_speed_gbps, na=w["cv_na"])
+            ),
+            w,
+            lang,
         )
         ratio = n.step_time_s / median_step if n.step_time_s is not None and median_step else None
         step = _cell(
@@ -151,9 +172,11 @@ def grid_rows(nodes: Sequence[NodeMetrics]) -> list[svg.GridRow]:
             _level(ratio or 1.0, STEP_GOOD, STEP_FAIR, higher_is_better=False),
             n,
             ("job.step_time_s",),
-            f"step time {svg.fmt(n.step_time_s)} s (cluster median {svg.fmt(median_step)} s)",
+            w["ch_step_tip"].format(step=svg.fmt(n.step_time_s), median=svg.fmt(median_step, na=w["cv_na"])),
+            w,
+            lang,
         )
-        badges = (["STRAGGLER"] if n.straggler else []) + (["STALE"] if n.stale else [])
+        badges = ([w["ch_badge_straggler"]] if n.straggler else []) + ([w["ch_badge_stale"]] if n.stale else [])
         rows.append(svg.GridRow(n.node_id, (gpu, nic, step), badges, href=node_href(n.node_id)))
     return rows
 
@@ -163,15 +186,16 @@ def node_href(node_id: str) -> str:
     return "/nodes/" + quote(node_id, safe="")
 
 
-def cluster_grid(name: str, nodes: Sequence[NodeMetrics]) -> str:
+def cluster_grid(name: str, nodes: Sequence[NodeMetrics], lang: str = "en") -> str:
     """The cluster's heat grid as SVG."""
+    w = cluster_strings(lang)
     return svg.heat_grid(
-        ("GPU utilisation", "NIC measured ÷ rated", "Step time"),
-        grid_rows(nodes),
-        title=f"Cluster {name}: where the time goes",
-        desc="Each node's GPU utilisation, NIC throughput as a share of its rating, and step time; "
-        "stragglers and stale nodes are labelled.",
+        (w["ch_col_gpu"], w["ch_col_nic"], w["ch_col_step"]),
+        grid_rows(nodes, lang),
+        title=w["ch_grid_title"].format(name=name),
+        desc=w["ch_grid_desc"],
         id_prefix=svg.chart_id("grid", name),
+        lang=lang,
     )
 
 
@@ -182,27 +206,30 @@ def _series(reports: Sequence[Mapping[str, Any]], key: str) -> list[tuple[float,
     return [(r["collected_at"].timestamp(), number(r["facts"].get(key))) for r in reports]
 
 
-def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]], lang: str = "en") -> dict[str, str]:
     """GPU, NIC and step-time lines and the findings strip from a node's reports (any order).
 
-    Each report is a mapping with `collected_at` (datetime), `facts` and `findings`.
+    Each report is a mapping with `collected_at` (datetime), `facts` and `findings` (whose titles
+    the caller gives in `lang`).
     """
+    w = cluster_strings(lang)
     ordered = sorted(reports, key=lambda r: r["collected_at"])
     pid = svg.chart_id("node", node_id)
     speeds = sorted({s for r in ordered if (s := number(r["facts"].get("nic.speed_gbps"))) is not None})
-    refs = [svg.Reference("rated", speeds[-1])] if speeds else []
+    refs = [svg.Reference(w["ch_rated"], speeds[-1])] if speeds else []
     if len(speeds) > 1:
-        refs.insert(0, svg.Reference("rated (min)", speeds[0]))
+        refs.insert(0, svg.Reference(w["ch_rated_min"], speeds[0]))
     gpu = svg.line_chart(
         [
-            svg.Series("GPU util", _series(ordered, "gpu.util_pct")),
-            svg.Series("least busy", _series(ordered, "gpu.util_min_pct")),
+            svg.Series(w["ch_gpu_series"], _series(ordered, "gpu.util_pct")),
+            svg.Series(w["ch_gpu_least_busy"], _series(ordered, "gpu.util_min_pct")),
         ],
-        title="GPU utilisation",
-        y_label="% (SM busy)",
+        title=w["ch_gpu_title"],
+        y_label=w["ch_gpu_axis"],
         x_format=when,
         y_max=100,
         id_prefix=pid + "g",
+        lang=lang,
     )
     nic = svg.line_chart(
         [
@@ -210,18 +237,20 @@ def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str,
             svg.Series("tx", _series(ordered, "nic.tx_gbps")),
             svg.Series("iperf3", _series(ordered, "net.iperf3_gbps")),
         ],
-        title="NIC throughput against its rating",
+        title=w["ch_nic_title"],
         y_label="Gb/s",
         x_format=when,
         references=refs,
         id_prefix=pid + "n",
+        lang=lang,
     )
     step = svg.line_chart(
-        [svg.Series("step time", _series(ordered, "job.step_time_s"))],
-        title="Step time",
-        y_label="seconds",
+        [svg.Series(w["ch_step_series"], _series(ordered, "job.step_time_s"))],
+        title=w["ch_step_title"],
+        y_label=w["ch_seconds"],
         x_format=when,
         id_prefix=pid + "s",
+        lang=lang,
     )
     # One lane per rule (titles carry numbers that change between reports), named by its latest title.
     rules: list[str] = []
@@ -234,10 +263,12 @@ def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]]) -> dict[str,
                 rules.append(rule)
             names[rule] = str(f.get("title") or rule)
             severity = str(f.get("severity", "info"))
-            tip = f"{when(r['collected_at'].timestamp())}: {severity}: {names[rule]}"
+            tip = w["ch_event_tip"].format(
+                when=when(r["collected_at"].timestamp()), severity=svg.severity_word(severity, lang), title=names[rule]
+            )
             events.append(svg.Event(rules.index(rule), r["collected_at"].timestamp(), severity, tip))
     lanes = [names[rule] for rule in rules]
-    strip = svg.event_strip(lanes, events, title="Findings over time", x_format=when, id_prefix=pid + "f")
+    strip = svg.event_strip(lanes, events, title=w["ch_findings_title"], x_format=when, id_prefix=pid + "f", lang=lang)
     return {"gpu": gpu, "nic": nic, "step": step, "findings": strip}
 
 
@@ -305,64 +336,72 @@ def _at_link(gbps: float) -> dict[str, Any]:
     return {**dict.fromkeys(LINK_CAPS), "nic.speed_gbps": gbps}
 
 
-def whatif_scenarios(facts: Mapping[str, Any]) -> list[Scenario]:
-    """The job at each link speed, with compression, and with gradient accumulation (validated facts in)."""
+def whatif_scenarios(facts: Mapping[str, Any], lang: str = "en") -> list[Scenario]:
+    """The job at each link speed, with compression, and with gradient accumulation (validated facts in);
+    groups and labels in `lang`."""
     missing = [k for k in WHATIF_REQUIRED if k not in facts]
     if missing:
         raise WhatIfInputError(missing)
+    w = cluster_strings(lang)
     precision = facts["job.precision"]
     accum = int(facts.get("job.grad_accum_steps", 1))
     current_link = derive(facts).get("comm.link_gbps")
     out: list[Scenario | None] = []
-    speed_group = f"Link speed ({precision}, accumulation {accum})"
+    speed_group = w["ch_wi_link_group"].format(precision=precision, accum=accum)
     if current_link is not None:
-        out.append(_scenario(facts, {}, speed_group, f"your link {svg.fmt(current_link)} Gb/s", True))
+        label = w["ch_wi_your_link"].format(gbps=svg.fmt(current_link))
+        out.append(_scenario(facts, {}, speed_group, label, True))
     for gbps in LINK_SPEEDS_GBPS:
-        out.append(_scenario(facts, _at_link(gbps), speed_group, f"{gbps} Gb/s", False))
+        out.append(_scenario(facts, _at_link(gbps), speed_group, w["ch_wi_gbps"].format(gbps=gbps), False))
     base_link = current_link if current_link is not None else REFERENCE_LINK_GBPS
     at_base = _at_link(base_link)
-    where = f"at {svg.fmt(base_link)} Gb/s"
-    group = f"Compression ({where})"
-    out.append(_scenario(facts, at_base, group, f"as is: {precision}", False))
-    for value, label in COMPRESSIONS:
-        out.append(_scenario(facts, {**at_base, "job.precision": value}, group, label, False))
-    group = f"Gradient accumulation ({where}, {precision})"
+    where = w["ch_wi_at"].format(gbps=svg.fmt(base_link))
+    group = w["ch_wi_compression_group"].format(where=where)
+    out.append(_scenario(facts, at_base, group, w["ch_wi_as_is"].format(precision=precision), False))
+    for value, key in COMPRESSIONS:
+        out.append(_scenario(facts, {**at_base, "job.precision": value}, group, w[key], False))
+    group = w["ch_wi_accum_group"].format(where=where, precision=precision)
     for k in ACCUMULATIONS:
-        out.append(_scenario(facts, {**at_base, "job.grad_accum_steps": k}, group, f"k = {k}", False))
+        out.append(_scenario(facts, {**at_base, "job.grad_accum_steps": k}, group, w["ch_wi_k"].format(k=k), False))
     scenarios = [s for s in out if s is not None]
     if not scenarios:
         raise WhatIfInputError([], "the job's figures are outside what can be computed")
     return scenarios
 
 
-def whatif_svg(facts: Mapping[str, Any]) -> str:
+def whatif_svg(facts: Mapping[str, Any], lang: str = "en") -> str:
     """The what-if bar chart: compute time of a step against its all-reduce wait, per scenario."""
-    scenarios = whatif_scenarios(facts)
+    w = cluster_strings(lang)
+    scenarios = whatif_scenarios(facts, lang)
     groups: dict[str, list[svg.Bar]] = {}
     for s in scenarios:
         total = s.compute_s + s.comm_s
-        note = f"{svg.fmt(s.compute_s)} s compute + {svg.fmt(s.comm_s)} s all-reduce · {s.fraction * 100:.0f} % waiting"
+        note = w["ch_wi_note"].format(
+            compute=svg.fmt(s.compute_s), comm=svg.fmt(s.comm_s), pct=f"{s.fraction * 100:.0f}"
+        )
         bar = svg.Bar(
-            s.label + (" (now)" if s.current else ""),
+            w["ch_wi_now"].format(label=s.label) if s.current else s.label,
             (svg.Segment("compute", 100 * s.compute_s / total), svg.Segment("comm", 100 * s.comm_s / total)),
             note,
             s.current,
         )
         groups.setdefault(s.group, []).append(bar)
-    model = f"{svg.fmt(float(facts['job.model_params_b']))}B params, {facts['job.nodes']} nodes"
+    model = w["ch_wi_model"].format(params=svg.fmt(float(facts["job.model_params_b"])), nodes=facts["job.nodes"])
     return svg.stacked_bars(
         [svg.BarGroup(h, tuple(b)) for h, b in groups.items()],
-        title=f"What if: time per step, {model}",
-        x_label="share of a step, % (all-reduce amortised over accumulation steps; no overlap with compute assumed)",
-        legend=(("compute", "compute (single-node step)"), ("comm", "waiting on all-reduce")),
-        desc="For each link speed, compression and accumulation: the compute time of a step and the ring "
-        "all-reduce time added to it, with the share of the step spent waiting.",
+        title=w["ch_wi_title"].format(model=model),
+        x_label=w["ch_wi_axis"],
+        legend=(("compute", w["ch_wi_compute"]), ("comm", w["ch_wi_comm"])),
+        desc=w["ch_wi_desc"],
         id_prefix=svg.chart_id("whatif", sorted(facts.items())),
         x_max=100,
+        lang=lang,
     )
 
 
-def whatif_url(facts: Mapping[str, Any]) -> str:
-    """The /charts/whatif.svg URL for these facts (for chat answers that link or embed the chart)."""
+def whatif_url(facts: Mapping[str, Any], lang: str | None = None) -> str:
+    """The /charts/whatif.svg URL for these facts (for chat answers that link or embed the chart), with
+    `lang=` when the chart should be drawn in a given language rather than the visitor's."""
     params = {k: ("true" if v is True else "false" if v is False else v) for k, v in facts.items() if k in WHATIF_FACTS}
-    return "/charts/whatif.svg?" + urlencode(sorted(params.items()))
+    query = sorted(params.items()) + ([("lang", lang)] if lang else [])
+    return "/charts/whatif.svg?" + urlencode(query)

@@ -3,12 +3,15 @@
 A thin adapter: data comes from the clusters and nodes domain functions (the same ones the JSON API
 uses, so the page and the API can never disagree), pictures from `service.web.charts`. Each page
 has a `/fragment` twin that static/clusters.js re-fetches to refresh it without a full reload.
+
+Everything is in the page language (`page_language`: ?lang=, the toggle's cookie, Accept-Language):
+labels and chart words from i18n.py, findings re-rendered by the engine in that language.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -23,7 +26,8 @@ from service.facts import EngineDep, validate_facts
 from service.nodes.schemas import ID_PATTERN
 from service.nodes.service import get_node, list_nodes
 from service.web import charts, svg
-from service.web.templating import render_page
+from service.web.i18n import cluster_strings
+from service.web.templating import page_language, render_page
 
 router = APIRouter(tags=["web: clusters"])
 
@@ -33,36 +37,75 @@ REFRESH_S = 15
 MAX_HISTORY_DIAGNOSED = 200  # older reports not yet diagnosed are diagnosed for display, up to this many
 NODE_CHARTS = ("gpu", "nic", "step", "findings")
 SVG_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
-# Per-node facts shown in the cluster table, in this order, with their units.
-TABLE_FACTS: tuple[tuple[str, str], ...] = (
-    ("gpu.util_pct", "%"),
-    ("nic.speed_gbps", "Gb/s"),
-    ("net.iperf3_gbps", "Gb/s"),
-    ("nic.rx_gbps", "Gb/s"),
-    ("nic.tx_gbps", "Gb/s"),
-    ("job.step_time_s", "s"),
+# Per-node facts shown in the cluster and history tables, in this order, with their units and the
+# i18n key of their column heading.
+TABLE_FACTS: tuple[tuple[str, str, str], ...] = (
+    ("gpu.util_pct", "%", "cv_col_gpu"),
+    ("nic.speed_gbps", "Gb/s", "cv_col_nic_rated"),
+    ("net.iperf3_gbps", "Gb/s", "cv_col_iperf3"),
+    ("nic.rx_gbps", "Gb/s", "cv_col_rx"),
+    ("nic.tx_gbps", "Gb/s", "cv_col_tx"),
+    ("job.step_time_s", "s", "cv_col_step"),
 )
+FACT_COLUMNS = tuple(heading for _, _, heading in TABLE_FACTS)
 
 
 def _settings(request: Request) -> Any:
     return request.app.state.settings
 
 
-def _ago(moment: datetime | None, now: datetime) -> str:
-    """'3 min ago' style age, for people; the exact ISO time goes in a title attribute."""
-    if moment is None:
-        return "never"
+def _age(moment: datetime, now: datetime, lang: str) -> str:
+    """How long ago, rounded to its largest unit: '3 min', '3 分钟'."""
+    w = cluster_strings(lang)
     seconds = max(0.0, (now - moment).total_seconds())
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
-            return f"{seconds / size:.0f} {unit} ago"
-    return f"{seconds:.0f} s ago"
+            return f"{seconds / size:.0f} {w['cv_unit_' + unit]}"
+    return f"{seconds:.0f} {w['cv_unit_s']}"
+
+
+def _ago(moment: datetime | None, now: datetime, lang: str = "en") -> str:
+    """'3 min ago' style age, for people; the exact ISO time goes in a title attribute."""
+    w = cluster_strings(lang)
+    return w["cv_never"] if moment is None else w["cv_ago"].format(age=_age(moment, now, lang))
+
+
+def _fact_values(facts: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """A table row's TABLE_FACTS cells: fact name, unit, raw value and the number as shown."""
+    na = cluster_strings(lang)["cv_na"]
+    return [
+        {"fact": key, "unit": unit, "raw": facts.get(key), "text": svg.fmt(charts.number(facts.get(key)), na=na)}
+        for key, unit, _ in TABLE_FACTS
+    ]
+
+
+def _findings_in(
+    stored: Sequence[Mapping[str, Any]] | None, facts: Mapping[str, Any], *, engine: Any, lang: str
+) -> list[dict[str, Any]]:
+    """A report's findings for display in `lang`.
+
+    Stored findings are written in English (`report_findings` diagnoses in the engine's default
+    language), so for another language the report's facts are diagnosed again in it (the engine gives
+    the same findings for the same facts) and each stored finding takes its fields from the finding of
+    the same rule. The stored list decides which findings show, so the page keeps agreeing with the
+    API; one whose rule the engine no longer raises stays as stored. None (not diagnosed yet): the
+    findings are computed here, for display only.
+    """
+    if stored is not None and (lang == "en" or not stored):
+        return [dict(f) for f in stored]
+    fresh = engine.diagnose(facts, lang=lang, questions=False).to_dict()["findings"]
+    if stored is None:
+        return fresh
+    by_rule = {f["rule"]: f for f in fresh}
+    return [
+        {k: by_rule[f["rule"]].get(k, v) for k, v in f.items()} if f.get("rule") in by_rule else dict(f) for f in stored
+    ]
 
 
 # ---------------------------------------------------------------- cluster list
 
 
-def clusters_overview(*, db_session: Any, stale_after_s: float) -> dict[str, Any]:
+def clusters_overview(*, db_session: Any, stale_after_s: float, lang: str = "en") -> dict[str, Any]:
     """Clusters with node counts and freshness, and nodes that report no cluster."""
     nodes, _ = list_nodes(db_session=db_session, stale_after_s=stale_after_s, limit=10_000)
     now = utcnow()
@@ -70,7 +113,9 @@ def clusters_overview(*, db_session: Any, stale_after_s: float) -> dict[str, Any
     loose = []
     for node in nodes:
         if node.cluster is None:
-            loose.append({"node_id": node.node_id, "stale": node.stale, "ago": _ago(node.latest_collected_at, now)})
+            loose.append(
+                {"node_id": node.node_id, "stale": node.stale, "ago": _ago(node.latest_collected_at, now, lang)}
+            )
             continue
         entry = clusters.setdefault(node.cluster, {"name": node.cluster, "nodes": 0, "stale": 0, "latest": None})
         entry["nodes"] += 1
@@ -78,31 +123,60 @@ def clusters_overview(*, db_session: Any, stale_after_s: float) -> dict[str, Any
         if node.latest_collected_at and (entry["latest"] is None or node.latest_collected_at > entry["latest"]):
             entry["latest"] = node.latest_collected_at
     for entry in clusters.values():
-        entry["ago"] = _ago(entry["latest"], now)
+        entry["ago"] = _ago(entry["latest"], now, lang)
     return {"clusters": sorted(clusters.values(), key=lambda c: c["name"]), "loose_nodes": loose}
 
 
 @router.get("/clusters", response_class=HTMLResponse, include_in_schema=False)
 def clusters_page(request: Request, db_session: DbSession) -> HTMLResponse:
     """Every cluster that has reported, with links to its view."""
-    context = clusters_overview(db_session=db_session, stale_after_s=_settings(request).stale_after_s)
-    return render_page(request, "clusters.html", {"active": "clusters", **context})
+    context = clusters_overview(
+        db_session=db_session, stale_after_s=_settings(request).stale_after_s, lang=page_language(request)
+    )
+    return _render(request, "clusters.html", {"active": "clusters", **context})
+
+
+def _render(request: Request, template: str, context: dict[str, Any], *, fragment: bool = False) -> HTMLResponse:
+    """`render_page` with the cluster pages' words as `t`.
+
+    A fragment is fetched by clusters.js with the page's own ?lang=, which is no toggle: it must not
+    set the language cookie, or a background refresh in one tab would undo a toggle made in another.
+    """
+    response = render_page(request, template, {"t": cluster_strings(page_language(request)), **context})
+    if fragment and "set-cookie" in response.headers:
+        del response.headers["set-cookie"]
+    return response
+
+
+def _page(request: Request, kind: str, name: str, load: Callable[[], dict[str, Any]], template: str) -> HTMLResponse:
+    """A cluster or node page, or the not-found page (HTML, 404) when nothing reported under `name`."""
+    try:
+        context = load()
+    except NotFound:
+        response = _render(request, "_cluster_missing.html", {"active": "clusters", "kind": kind, "name": name})
+        response.status_code = 404
+        return response
+    return _render(request, template, {"active": "clusters", **context})
 
 
 # ---------------------------------------------------------------- one cluster
 
 
-def _outlier_text(outlier: Mapping[str, Any]) -> str:
-    side = "below" if outlier.get("direction") == "low" else "above"
-    return f"{outlier['fact']} {svg.fmt(outlier['value'])} ({side} median {svg.fmt(outlier['median'])})"
+def _outlier_text(outlier: Mapping[str, Any], lang: str = "en") -> str:
+    key = "cv_outlier_low" if outlier.get("direction") == "low" else "cv_outlier_high"
+    return cluster_strings(lang)[key].format(
+        fact=outlier["fact"], value=svg.fmt(outlier["value"]), median=svg.fmt(outlier["median"])
+    )
 
 
-def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: float) -> dict[str, Any]:
-    """Everything the cluster page shows: the cluster diagnosis (reused as is) and each node's latest facts."""
+def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: float, lang: str = "en") -> dict[str, Any]:
+    """Everything the cluster page shows: the cluster diagnosis (reused as is, in `lang`) and each node's
+    latest facts."""
     # One read of the cluster serves both the diagnosis and the table's facts.
     diagnosis, latest = diagnose_cluster_with_facts(
-        name, db_session=db_session, engine=engine, stale_after_s=stale_after_s
+        name, db_session=db_session, engine=engine, stale_after_s=stale_after_s, lang=lang
     )
+    na = cluster_strings(lang)["cv_na"]
     stragglers = set(diagnosis["stragglers"])
     now = utcnow()
     rows = []
@@ -126,30 +200,28 @@ def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: floa
                 "straggler": node_id in stragglers,
                 "zone": entry.get("zone"),
                 "collected_at": entry["collected_at"],
-                "ago": _ago(entry["collected_at"], now),
-                "values": [
-                    {"fact": key, "unit": unit, "raw": facts.get(key), "text": svg.fmt(charts.number(facts.get(key)))}
-                    for key, unit in TABLE_FACTS
-                ],
+                "ago": _ago(entry["collected_at"], now, lang),
+                "values": _fact_values(facts, lang),
                 "efficiency": m.nic_efficiency_pct,
-                "efficiency_text": svg.fmt(m.nic_efficiency_pct),
+                "efficiency_text": svg.fmt(m.nic_efficiency_pct, na=na),
                 "efficiency_source": m.nic_efficiency_source,
-                "outliers": [_outlier_text(o) for o in entry["outliers"]],
-                "findings": entry["findings"],
+                "outliers": [_outlier_text(o, lang) for o in entry["outliers"]],
+                "findings": _findings_in(entry["findings"], facts, engine=engine, lang=lang),
             }
         )
     whatif = None
     job = {k: v for k, v in diagnosis["facts"].items() if k in charts.WHATIF_FACTS}
     if all(k in job for k in charts.WHATIF_REQUIRED):
         with contextlib.suppress(charts.WhatIfInputError):
-            whatif = {"svg": Markup(charts.whatif_svg(job)), "url": charts.whatif_url(job)}
+            whatif = {"svg": Markup(charts.whatif_svg(job, lang)), "url": charts.whatif_url(job, lang)}
     cluster_facts = {k: v for k, v in diagnosis["facts"].items() if k.startswith("cluster.")}
     return {
         "name": name,
         "diagnosis": diagnosis,
         "cluster_facts": cluster_facts,
         "rows": rows,
-        "grid_svg": Markup(charts.cluster_grid(name, metrics)),
+        "grid_svg": Markup(charts.cluster_grid(name, metrics, lang)),
+        "fact_columns": FACT_COLUMNS,
         "whatif": whatif,
         "generated_at": now,
         "refresh_s": REFRESH_S,
@@ -163,6 +235,7 @@ def _cluster_context(request: Request, name: str, db_session: Any) -> dict[str, 
             db_session=db_session,
             engine=request.app.state.engine,
             stale_after_s=_settings(request).stale_after_s,
+            lang=page_language(request),
         )
     except ClusterNotFound:
         raise NotFound(f"no node has reported for cluster {name!r}", code="cluster_not_found") from None
@@ -171,17 +244,13 @@ def _cluster_context(request: Request, name: str, db_session: Any) -> dict[str, 
 @router.get("/clusters/{name}", response_class=HTMLResponse, include_in_schema=False)
 def cluster_page(name: ClusterName, request: Request, db_session: DbSession) -> HTMLResponse:
     """One cluster: findings with evidence, the heat grid, and every node's latest facts."""
-    try:
-        context = _cluster_context(request, name, db_session)
-    except NotFound:
-        return _missing_page(request, "cluster", name)
-    return render_page(request, "cluster.html", {"active": "clusters", **context})
+    return _page(request, "cluster", name, lambda: _cluster_context(request, name, db_session), "cluster.html")
 
 
 @router.get("/clusters/{name}/fragment", response_class=HTMLResponse, include_in_schema=False)
 def cluster_fragment(name: ClusterName, request: Request, db_session: DbSession) -> HTMLResponse:
     """The cluster page's live part, re-fetched by clusters.js."""
-    return render_page(request, "_cluster_body.html", _cluster_context(request, name, db_session))
+    return _render(request, "_cluster_body.html", _cluster_context(request, name, db_session), fragment=True)
 
 
 @router.get("/charts/clusters/{name}/grid.svg", include_in_schema=False)
@@ -191,17 +260,13 @@ def cluster_grid_svg(name: ClusterName, request: Request, db_session: DbSession)
     return Response(str(context["grid_svg"]), media_type="image/svg+xml", headers=SVG_HEADERS)
 
 
-def _missing_page(request: Request, kind: str, name: str) -> HTMLResponse:
-    response = render_page(request, "_cluster_missing.html", {"active": "clusters", "kind": kind, "name": name})
-    response.status_code = 404
-    return response
-
-
 # ---------------------------------------------------------------- one node
 
 
-def node_view(node_id: str, *, db_session: Any, engine: Any, stale_after_s: float, history_limit: int) -> dict | None:
-    """A node's latest facts and findings, its history as charts and a table; None if unknown."""
+def node_view(
+    node_id: str, *, db_session: Any, engine: Any, stale_after_s: float, history_limit: int, lang: str = "en"
+) -> dict | None:
+    """A node's latest facts and findings, its history as charts and a table, in `lang`; None if unknown."""
     node = get_node(
         node_id, db_session=db_session, engine=engine, stale_after_s=stale_after_s, history_limit=history_limit
     )
@@ -210,34 +275,34 @@ def node_view(node_id: str, *, db_session: Any, engine: Any, stale_after_s: floa
     reports = []
     for i, report in enumerate(node.history):
         findings = report.findings
-        if findings is None and i < MAX_HISTORY_DIAGNOSED:
-            findings = engine.diagnose(report.facts).to_dict()["findings"]  # display only; storage is the API's
+        if i < MAX_HISTORY_DIAGNOSED:  # display only; storage is the API's
+            findings = _findings_in(findings, report.facts, engine=engine, lang=lang)
         reports.append({"collected_at": report.collected_at, "facts": report.facts, "findings": findings or []})
     latest = node.latest
     facts = dict(latest.facts) if latest is not None else {}
     metrics = charts.node_metrics(node_id, facts, stale=node.stale, straggler=False)
+    na = cluster_strings(lang)["cv_na"]
     now = utcnow()
     return {
         "node": node,
         "facts": sorted(facts.items()),
         "metrics": metrics,
-        "efficiency_text": svg.fmt(metrics.nic_efficiency_pct),
-        "speed_text": svg.fmt(metrics.nic_speed_gbps),
-        "findings": (latest.findings or []) if latest is not None else [],
-        "charts": {k: Markup(v) for k, v in charts.node_charts(node_id, reports).items()},
+        "efficiency_text": svg.fmt(metrics.nic_efficiency_pct, na=na),
+        "speed_text": svg.fmt(metrics.nic_speed_gbps, na=na),
+        "gpu_text": svg.fmt(metrics.gpu_util_pct, na=na),
+        "findings": _findings_in(latest.findings or [], facts, engine=engine, lang=lang) if latest is not None else [],
+        "charts": {k: Markup(v) for k, v in charts.node_charts(node_id, reports, lang).items()},
+        "fact_columns": FACT_COLUMNS,
         "history": [
             {
                 "collected_at": r["collected_at"],
-                "ago": _ago(r["collected_at"], now),
-                "values": [
-                    {"fact": key, "unit": unit, "text": svg.fmt(charts.number(r["facts"].get(key)))}
-                    for key, unit in TABLE_FACTS
-                ],
+                "values": _fact_values(r["facts"], lang),
                 "findings": [f for f in r["findings"] if f.get("severity") in ("critical", "warning")],
             }
             for r in reports
         ],
-        "ago": _ago(node.latest_collected_at, now),
+        "ago": _ago(node.latest_collected_at, now, lang),
+        "age": _age(node.latest_collected_at, now, lang) if node.latest_collected_at else None,
         "cluster_href": None if node.cluster is None else "/clusters/" + node.cluster,
         "generated_at": now,
         "refresh_s": REFRESH_S,
@@ -252,6 +317,7 @@ def _node_context(request: Request, node_id: str, db_session: Any) -> dict[str, 
         engine=request.app.state.engine,
         stale_after_s=settings.stale_after_s,
         history_limit=settings.history_limit,
+        lang=page_language(request),
     )
     if context is None:
         raise NotFound(f"no node {node_id!r} has reported", code="node_not_found")
@@ -261,17 +327,13 @@ def _node_context(request: Request, node_id: str, db_session: Any) -> dict[str, 
 @router.get("/nodes/{node_id}", response_class=HTMLResponse, include_in_schema=False)
 def node_page(node_id: NodeId, request: Request, db_session: DbSession) -> HTMLResponse:
     """One node over time: GPU, NIC against its rating, step time, and findings."""
-    try:
-        context = _node_context(request, node_id, db_session)
-    except NotFound:
-        return _missing_page(request, "node", node_id)
-    return render_page(request, "node.html", {"active": "clusters", **context})
+    return _page(request, "node", node_id, lambda: _node_context(request, node_id, db_session), "node.html")
 
 
 @router.get("/nodes/{node_id}/fragment", response_class=HTMLResponse, include_in_schema=False)
 def node_fragment(node_id: NodeId, request: Request, db_session: DbSession) -> HTMLResponse:
     """The node page's live part, re-fetched by clusters.js."""
-    return render_page(request, "_cluster_node_body.html", _node_context(request, node_id, db_session))
+    return _render(request, "_cluster_node_body.html", _node_context(request, node_id, db_session), fragment=True)
 
 
 @router.get("/charts/nodes/{node_id}/{chart}.svg", include_in_schema=False)
@@ -307,6 +369,8 @@ def whatif_facts(params: list[tuple[str, str]], engine: Any) -> dict[str, Any]:
     """Validated job facts from query parameters; a 4xx error names what is wrong."""
     raw: dict[str, Any] = {}
     for key, value in params:
+        if key == "lang":  # the chart's language (page_language), not a fact
+            continue
         if key not in charts.WHATIF_FACTS:
             raise Unprocessable(
                 f"unknown parameter {key[:80]!r}",
@@ -330,10 +394,11 @@ def whatif_chart(request: Request, engine: EngineDep) -> Response:
     """What-if for a job, as SVG: all-reduce wait against compute per step at 10–400 Gb/s, with fp16 or
     8-bit gradients, and with 4 or 8 accumulation steps. Query: job.model_params_b, job.precision,
     job.nodes, job.step_time_baseline_s (required); job.grad_accum_steps, nic.speed_gbps,
-    net.iperf3_gbps, node.instance_bandwidth_gbps (optional)."""
+    net.iperf3_gbps, node.instance_bandwidth_gbps (optional); lang=en|zh for the chart's words
+    (else the web pages' choice: their language cookie, then Accept-Language, then English)."""
     facts = whatif_facts(list(request.query_params.multi_items()), engine)
     try:
-        drawing = charts.whatif_svg(facts)
+        drawing = charts.whatif_svg(facts, page_language(request))
     except charts.WhatIfInputError as exc:
         raise Unprocessable(str(exc), code="whatif_out_of_range", details={"missing": exc.missing}) from None
     return Response(drawing, media_type="image/svg+xml", headers=SVG_HEADERS)

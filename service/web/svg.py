@@ -4,7 +4,9 @@ Pages must work offline and without a JavaScript charting library, so charts are
 strings. Every piece of text passes through `text()` / `attr()` (XML escaping, and removal of
 characters XML 1.0 forbids), because node ids and fact values come from probes. Colour is
 never the only signal: each fill level also has a pattern, cells carry their value as text,
-series differ by dash and marker shape, and every chart has a legend.
+series differ by dash and marker shape, and every chart has a legend. The builders' own words
+(legend, empty-chart notes, level and severity names) come in the chart's `lang` from i18n.py;
+the caller passes every other text already in that language.
 """
 
 from __future__ import annotations
@@ -12,23 +14,26 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
+
+from service.web.i18n import cluster_strings
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 INK = "#1b1f24"
 MUTED = "#57606a"
 GRID = "#d0d7de"
 
-# Fill level → (fill colour, pattern id suffix or None, word shown in legends).
-LEVELS: dict[str, tuple[str, str | None, str]] = {
-    "good": ("#b7d7ee", None, "good"),
-    "fair": ("#fde0a8", "dots", "fair"),
-    "poor": ("#f5a48a", "hatch", "poor"),
-    "info": ("#e3e0f3", None, "measured"),
-    "stale": ("#d8d8d8", "cross", "stale"),
-    "missing": ("#ffffff", None, "no data"),
+# Fill level → (fill colour, pattern id suffix or None); its word is `level_word(level, lang)`.
+LEVELS: dict[str, tuple[str, str | None]] = {
+    "good": ("#b7d7ee", None),
+    "fair": ("#fde0a8", "dots"),
+    "poor": ("#f5a48a", "hatch"),
+    "info": ("#e3e0f3", None),
+    "stale": ("#d8d8d8", "cross"),
+    "missing": ("#ffffff", None),
 }
 SERIES_COLOURS = ("#0b5cad", "#c2410c", "#2f7d32", "#7b3fa0", "#8a6d00")
 SERIES_DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")
@@ -62,16 +67,32 @@ def attr(value: object) -> str:
     return '"' + escape(clean(value), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"}) + '"'
 
 
-def fmt(value: float | None, digits: int = 3) -> str:
-    """A number with about `digits` significant figures, no needless zeros ('n/a' for None)."""
+def level_word(level: str, lang: str = "en") -> str:
+    """The word a fill level shows in cells and legends ('good', '良好'…)."""
+    return cluster_strings(lang)["ch_level_" + level]
+
+
+def severity_word(severity: str, lang: str = "en") -> str:
+    """A finding's severity in words; an unknown one (a user rule's) as it is."""
+    return cluster_strings(lang).get("ch_severity_" + severity, severity)
+
+
+def fmt(value: float | None, digits: int = 3, *, na: str = "n/a") -> str:
+    """A number with about `digits` significant figures, no needless zeros (`na` for None)."""
     if value is None or not math.isfinite(value):
-        return "n/a"
+        return na
     if value == 0:
         return "0"
     magnitude = int(math.floor(math.log10(abs(value))))
     decimals = max(0, digits - 1 - magnitude)
     out = f"{value:.{decimals}f}"
     return out.rstrip("0").rstrip(".") if "." in out else out
+
+
+def text_width(value: str, size: float) -> float:
+    """About how wide `value` draws at font `size`: CJK characters take a full em, others about 0.6,
+    so legends in Chinese are spaced as well as in English."""
+    return size * sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.6 for ch in value)
 
 
 def shorten(value: str, limit: int) -> str:
@@ -104,20 +125,44 @@ def _patterns(pid: str) -> str:
 
 
 def _open(width: float, height: float, title: str, desc: str, pid: str, css_class: str) -> list[str]:
+    """The start of every chart: the accessible title and description, the fill patterns, and the
+    title drawn at the top left."""
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" class={attr(css_class)} '
         f'aria-labelledby="{pid}-title {pid}-desc" font-family={attr(FONT)} font-size="13">',
         f'<title id="{pid}-title">{text(title)}</title>',
-        f'<desc id="{pid}-desc">{text(desc)}</desc>',
+        f'<desc id="{pid}-desc">{text(desc or title)}</desc>',
         _patterns(pid),
+        _label(8, 20, title, size=15, weight="bold"),
     ]
+
+
+def _close(out: list[str]) -> str:
+    """The finished SVG document."""
+    out.append("</svg>")
+    return "".join(out)
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str, pattern: str | None, pid: str, extra: str = "") -> str:
     out = f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(w, 0):.1f}" height="{h:.1f}" fill="{fill}"{extra}/>'
     if pattern:
         out += f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(w, 0):.1f}" height="{h:.1f}" fill="url(#{pid}-{pattern})"/>'
+    return out
+
+
+def _swatch_legend(
+    x: float, y: float, items: Sequence[tuple[str, str | None, bool, str]], pid: str, lang: str
+) -> list[str]:
+    """'Legend:' then, per item (fill, pattern, dashed outline, word), a filled swatch and its word."""
+    heading = cluster_strings(lang)["ch_legend"]
+    out = [_label(x, y, heading, weight="bold")]
+    x += text_width(heading, 13) + 16
+    for fill, pattern, dashed, word in items:
+        dash = ' stroke-dasharray="3 3"' if dashed else ""
+        out.append(_rect(x, y - 13, 22, 16, fill, pattern, pid, extra=f' stroke="{MUTED}"{dash}'))
+        out.append(_label(x + 28, y, word))
+        x += 44 + text_width(word, 13)
     return out
 
 
@@ -208,6 +253,7 @@ def heat_grid(
     label_width: int = 250,
     cell_width: int = 190,
     row_height: int = 34,
+    lang: str = "en",
 ) -> str:
     """Rows × columns of coloured cells, each with its value written in it; a legend below."""
     pid = _safe_id(id_prefix)
@@ -215,14 +261,13 @@ def heat_grid(
     width = label_width + cell_width * len(columns) + 12
     legend_y = top + row_height * max(len(rows), 1) + 26
     height = legend_y + 30
-    out = _open(width, height, title, desc or title, pid, "bwd-chart bwd-heat-grid")
-    out.append(_label(8, 20, title, size=15, weight="bold"))
+    out = _open(width, height, title, desc, pid, "bwd-chart bwd-heat-grid")
     for i, column in enumerate(columns):
         out.append(
             _label(label_width + i * cell_width + cell_width / 2, top - 10, column, anchor="middle", weight="bold")
         )
     if not rows:
-        out.append(_label(8, top + 22, "no nodes", fill=MUTED))
+        out.append(_label(8, top + 22, cluster_strings(lang)["ch_no_nodes"], fill=MUTED))
     for r, row in enumerate(rows):
         y = top + r * row_height
         out.append(f'<g class="bwd-row" data-label={attr(row.label)}>')
@@ -247,7 +292,7 @@ def heat_grid(
             )
         for c, cell in enumerate(row.cells):
             x = label_width + c * cell_width
-            fill, pattern, _ = LEVELS.get(cell.level, LEVELS["missing"])
+            fill, pattern = LEVELS.get(cell.level, LEVELS["missing"])
             dash = ' stroke-dasharray="3 3"' if cell.level == "missing" else ""
             out.append(f"<g class={attr('bwd-cell bwd-' + cell.level)}>")
             out.append(
@@ -258,17 +303,9 @@ def heat_grid(
                 out.append(f"<title>{text(cell.tooltip)}</title>")
             out.append("</g>")
         out.append("</g>")
-    x = 8.0
-    out.append(_label(x, legend_y, "Legend:", weight="bold"))
-    x += 62
-    for level in levels_shown:
-        fill, pattern, word = LEVELS[level]
-        dash = ' stroke-dasharray="3 3"' if level == "missing" else ""
-        out.append(_rect(x, legend_y - 13, 22, 16, fill, pattern, pid, extra=f' stroke="{MUTED}"{dash}'))
-        out.append(_label(x + 28, legend_y, word))
-        x += 40 + 8 * len(word)
-    out.append("</svg>")
-    return "".join(out)
+    swatches = [(*LEVELS[level], level == "missing", level_word(level, lang)) for level in levels_shown]
+    out.extend(_swatch_legend(8.0, legend_y, swatches, pid, lang))
+    return _close(out)
 
 
 # ---------------------------------------------------------------- line chart
@@ -303,6 +340,7 @@ def line_chart(
     id_prefix: str = "line",
     width: int = 720,
     height: int = 280,
+    lang: str = "en",
 ) -> str:
     """Lines over time with distinct dash and marker per series, reference lines, axes and a legend."""
     pid = _safe_id(id_prefix)
@@ -311,12 +349,10 @@ def line_chart(
     plot_w, plot_h = width - left - right, height - top - bottom
     xs = [x for s in series for x, y in s.points if y is not None]
     ys = [y for s in series for _, y in s.points if y is not None] + [r.value for r in references]
-    out = _open(width, height, title, desc or title, pid, "bwd-chart bwd-line-chart")
-    out.append(_label(8, 20, title, size=15, weight="bold"))
+    out = _open(width, height, title, desc, pid, "bwd-chart bwd-line-chart")
     if not xs:
-        out.append(_label(left, top + plot_h / 2, "no data reported yet", fill=MUTED))
-        out.append("</svg>")
-        return "".join(out)
+        out.append(_label(left, top + plot_h / 2, cluster_strings(lang)["ch_no_data"], fill=MUTED))
+        return _close(out)
     lo = min(ys) if y_min is None else min(y_min, min(ys))
     hi = max(ys) if y_max is None else max(y_max, max(ys))
     ticks = nice_ticks(lo, hi if hi > lo else lo + 1)
@@ -393,16 +429,15 @@ def line_chart(
         out.append(_marker(MARKERS[i % len(MARKERS)], lx + 13, ly - 4, colour, 3.5))
         label = shorten(s.label, 24)
         out.append(_label(lx + 32, ly, label, size=11))
-        lx += 48 + 7 * len(label)
+        lx += 44 + text_width(label, 11)
     for ref in references:
         out.append(
             f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 26}" y2="{ly - 4}" stroke="#6e7781" stroke-width="1.5" '
             'stroke-dasharray="10 4"/>'
         )
         out.append(_label(lx + 32, ly, ref.label, size=11))
-        lx += 48 + 7 * len(ref.label)
-    out.append("</svg>")
-    return "".join(out)
+        lx += 44 + text_width(ref.label, 11)
+    return _close(out)
 
 
 # ---------------------------------------------------------------- stacked bars
@@ -445,6 +480,7 @@ def stacked_bars(
     note_width: int = 350,
     bar_height: int = 22,
     x_max: float | None = None,
+    lang: str = "en",
 ) -> str:
     """Horizontal stacked bars in groups, a value axis, a note right of each bar, and a legend."""
     pid = _safe_id(id_prefix)
@@ -460,8 +496,7 @@ def stacked_bars(
     def px(v: float) -> float:
         return label_width + v / hi * plot_w
 
-    out = _open(width, height, title, desc or title, pid, "bwd-chart bwd-bar-chart")
-    out.append(_label(8, 20, title, size=15, weight="bold"))
+    out = _open(width, height, title, desc, pid, "bwd-chart bwd-bar-chart")
     for tick in ticks:
         out.append(f'<line x1="{px(tick):.1f}" y1="{top - 6}" x2="{px(tick):.1f}" y2="{axis_y}" stroke="{GRID}"/>')
         out.append(_label(px(tick), axis_y + 16, fmt(tick), anchor="middle", size=11, fill=MUTED))
@@ -482,17 +517,9 @@ def stacked_bars(
             out.append(_label(x + 6, y + bar_height - 6, bar.note, size=12))
             out.append("</g>")
             y += bar_height + 6
-    lx = 8.0
-    ly = axis_y + 50
-    out.append(_label(lx, ly, "Legend:", weight="bold"))
-    lx += 62
-    for kind, word in legend:
-        fill, pattern = SEGMENT_STYLES.get(kind, ("#cccccc", None))
-        out.append(_rect(lx, ly - 13, 22, 16, fill, pattern, pid, extra=f' stroke="{MUTED}"'))
-        out.append(_label(lx + 28, ly, word))
-        lx += 44 + 7 * len(word)
-    out.append("</svg>")
-    return "".join(out)
+    swatches = [(*SEGMENT_STYLES.get(kind, ("#cccccc", None)), False, word) for kind, word in legend]
+    out.extend(_swatch_legend(8.0, axis_y + 50, swatches, pid, lang))
+    return _close(out)
 
 
 # ---------------------------------------------------------------- event strip
@@ -519,6 +546,7 @@ def event_strip(
     width: int = 720,
     lane_height: int = 24,
     label_width: int = 260,
+    lang: str = "en",
 ) -> str:
     """Which findings were present at which report: one lane per finding, severity as marker shape."""
     pid = _safe_id(id_prefix)
@@ -526,12 +554,10 @@ def event_strip(
     plot_w = width - label_width - 30
     axis_y = top + max(len(lanes), 1) * lane_height
     height = axis_y + 56
-    out = _open(width, height, title, desc or title, pid, "bwd-chart bwd-event-strip")
-    out.append(_label(8, 20, title, size=15, weight="bold"))
+    out = _open(width, height, title, desc, pid, "bwd-chart bwd-event-strip")
     if not lanes or not events:
-        out.append(_label(8, top + 16, "no findings in the stored history", fill=MUTED))
-        out.append("</svg>")
-        return "".join(out)
+        out.append(_label(8, top + 16, cluster_strings(lang)["ch_no_findings"], fill=MUTED))
+        return _close(out)
     xs = [e.x for e in events]
     x_lo, x_hi = min(xs), max(xs)
     span = (x_hi - x_lo) or 1.0
@@ -555,11 +581,12 @@ def event_strip(
     if x_hi != x_lo:
         out.append(_label(label_width + plot_w, axis_y + 16, x_format(x_hi), anchor="end", size=11, fill=MUTED))
     lx, ly = 8.0, axis_y + 42
-    out.append(_label(lx, ly, "Legend:", weight="bold"))
-    lx += 66
+    heading = cluster_strings(lang)["ch_legend"]
+    out.append(_label(lx, ly, heading, weight="bold"))
+    lx += text_width(heading, 13) + 20
     for severity, (shape, colour) in SEVERITY_MARKERS.items():
+        word = severity_word(severity, lang)
         out.append(_marker(shape, lx, ly - 4, colour))
-        out.append(_label(lx + 10, ly, severity))
-        lx += 30 + 8 * len(severity)
-    out.append("</svg>")
-    return "".join(out)
+        out.append(_label(lx + 10, ly, word))
+        lx += 30 + text_width(word, 13)
+    return _close(out)

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from service.web import svg
+from service.web.i18n import CLUSTER_UI
 from tests.service.helpers import REPO, live_server
 from tests.web_clusters.feed import probe_facts, put_report, start_probe, write_training_log
 
@@ -202,6 +203,9 @@ def test_cluster_and_node_pages_in_a_real_browser(browser: Any, app: Any, token:
         assert "STALE" in page.locator("#cv-node-state").inner_text()
         page.screenshot(path=str(ARTIFACTS / "node-stale.png"), full_page=True)
 
+        # --- in Chinese: the toggle switches the cluster page, and the live refresh keeps it Chinese
+        check_chinese_cluster_page(page, context, base, token, api, latest)
+
         # --- the what-if chart on its own
         page.goto(
             f"{base}/charts/whatif.svg?job.model_params_b=70&job.precision=bf16&job.nodes=8&job.step_time_baseline_s=2"
@@ -211,3 +215,53 @@ def test_cluster_and_node_pages_in_a_real_browser(browser: Any, app: Any, token:
         response = page.goto(f"{base}/charts/whatif.svg?job.precision=bf16")
         assert response.status == 422 and response.json()["error"]["code"] == "missing_facts"
         context.close()
+
+
+def check_chinese_cluster_page(page: Any, context: Any, base: str, token: str, api: dict, latest: dict) -> None:
+    """Switch a cluster page to Chinese with the header's toggle; everything a user reads follows, and
+    so does the live refresh, even once the toggle's cookie is gone (the fragment URL carries ?lang=)."""
+    zh = CLUSTER_UI["zh"]
+    page.goto(f"{base}/clusters/{CLUSTER}")
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.get_by_role("link", name="切换到中文").click()
+    page.wait_for_url(f"{base}/clusters/{CLUSTER}?lang=zh")  # the same page, in the other language
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    assert page.locator("h1").inner_text() == f"{zh['cv_cluster']} {CLUSTER}"
+    assert page.locator("#cv-findings-h").inner_text() == zh["cv_cluster_findings"]
+    assert page.locator("#cv-status").inner_text() == zh["cv_level_" + api["status"]]
+    chinese = httpx.get(f"{base}/api/v1/clusters/{CLUSTER}/diagnosis?lang=zh", timeout=10).json()
+    assert page.locator(".cv-cluster-findings .cv-finding-title").all_inner_texts() == [
+        f["title"] for f in chinese["findings"]
+    ]
+    assert page.locator("#cv-stale .cv-tag").inner_text() == f"{zh['cv_tag_stale']} gpu-a06"
+    grid = page.locator("#cv-grid svg").text_content()
+    assert grid.count(f"[{zh['ch_badge_straggler']}]") == len(api["stragglers"])
+    assert zh["ch_legend"] in grid and "Legend:" not in grid and "STRAGGLER" not in grid
+    assert page.locator("#cv-pause").inner_text() == zh["cv_pause"]
+    page.locator("#cv-pause").click()  # the script's own words are Chinese too
+    assert page.locator("#cv-pause").inner_text() == zh["cv_resume"]
+    page.locator("#cv-pause").click()
+    assert page.locator("#cv-pause").inner_text() == zh["cv_pause"]
+    page.screenshot(path=str(ARTIFACTS / "cluster-zh.png"), full_page=True)
+
+    context.clear_cookies()  # the refresh must not depend on the toggle's cookie
+    put_report(
+        httpx.Client(base_url=base, timeout=10),
+        token,
+        "gpu-a01",
+        {**latest["gpu-a01"]["latest"]["facts"], "gpu.util_pct": 66.6},
+        datetime.now(UTC),
+    )
+    before = int(page.locator("#cv-live").get_attribute("data-refreshes") or 0)
+    with page.expect_response(lambda r: "/fragment" in r.url) as fetched:
+        page.evaluate("window.bwdClustersRefresh()")
+    assert "lang=zh" in fetched.value.url
+    page.wait_for_function(
+        f"() => Number(document.getElementById('cv-live').getAttribute('data-refreshes')) > {before}", timeout=10_000
+    )
+    cell = page.locator('#cv-nodes tr[data-node="gpu-a01"] td[data-fact="gpu.util_pct"]')
+    assert cell.inner_text() == "66.6"
+    assert page.locator("#cv-findings-h").inner_text() == zh["cv_cluster_findings"]
+    assert page.locator("#cv-updated").inner_text().startswith(zh["cv_updated"].split("{")[0])
+    assert f"[{zh['ch_badge_straggler']}]" in page.locator("#cv-grid svg").text_content()
+    assert page.evaluate("window.__xss") is None

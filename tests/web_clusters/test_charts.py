@@ -149,3 +149,34 @@ def test_node_charts_draw_history_in_time_order_with_the_rating() -> None:
     assert "Link <degraded> 2" in strip_text  # one lane per rule, named by its latest title
     assert strip_text.count("Link <degraded> 1") == 1  # only in the first event's tooltip, not as a lane
     assert len([g for g in strip.iter(f"{NS}g") if (g.get("class") or "").startswith("bwd-event")]) == 2
+
+
+def test_grid_rows_in_chinese_keep_the_numbers_and_change_the_words() -> None:
+    nodes = [
+        metrics("a", **{"gpu.util_pct": 92, "nic.speed_gbps": 100, "net.iperf3_gbps": 94, "job.step_time_s": 2.0}),
+        metrics("b", **{"gpu.util_pct": 35, "job.step_time_s": 4.0, "outliers": ["gpu.util_pct"]}),
+        metrics("d", **{"gpu.util_pct": 90, "stale": True}),
+    ]
+    rows = charts.grid_rows(nodes, "zh")
+    cells = {row.label: [c.text for c in row.cells] for row in rows}
+    assert cells["a"] == ["92 % · 良好", "94 %（额定 100G） · 良好", "2 s · 良好"]
+    assert cells["b"][0] == "35 % · 异常" and cells["b"][1] == "无数据"
+    assert cells["d"][0] == "90 % · 过期"
+    assert {row.label: list(row.badges) for row in rows} == {"a": [], "b": ["掉队"], "d": ["失联"]}
+    assert rows[0].cells[0].tooltip == "a：GPU 利用率 92 %"
+    english = [c.text for c in charts.grid_rows(nodes)[0].cells]
+    assert english == ["92 % · good", "94 % of 100G · good", "2 s · good"]  # English stays the default
+
+
+def test_whatif_in_chinese_has_the_same_figures() -> None:
+    english = charts.whatif_scenarios(JOB)
+    chinese = charts.whatif_scenarios(JOB, "zh")
+    assert [(s.comm_s, s.compute_s, s.changes) for s in english] == [
+        (s.comm_s, s.compute_s, s.changes) for s in chinese
+    ]
+    groups = {s.group for s in chinese}
+    assert "链路速率（bf16，梯度累积 1）" in groups and "梯度压缩（按 100 Gb/s）" in groups
+    words = ["".join(t.itertext()) for t in ET.fromstring(charts.whatif_svg(JOB, "zh")).iter(f"{NS}text")]
+    assert "计算 2 秒 + all-reduce 196 秒 · 等待占 99 %" in words
+    assert "fp16（2 字节）" in words and "8 位（1 字节）" in words and "k = 4" in words
+    assert charts.whatif_url(JOB, "zh").endswith("&lang=zh")

@@ -176,3 +176,30 @@ def test_nice_ticks_cover_the_range() -> None:
     assert ticks[0] <= 0 and ticks[-1] >= 93
     assert ticks == sorted(ticks) and len(ticks) <= 7
     assert svg.nice_ticks(5, 5)[-1] > 5  # a flat series still gets an axis
+
+
+def test_builders_write_their_own_words_in_the_charts_language() -> None:
+    rows = [svg.GridRow("node-a", [svg.GridCell("35 %", "poor")])]
+    words = texts(parse(svg.heat_grid(["GPU 利用率"], rows, title="集群 c", id_prefix="g1", lang="zh")))
+    for word in ("图例：", "良好", "一般", "差", "观测值", "过期", "无数据"):
+        assert word in words
+    assert "Legend:" not in words and "good" not in words
+    assert "没有节点" in texts(parse(svg.heat_grid(["x"], [], title="t", lang="zh")))
+    assert "尚无上报数据" in texts(
+        parse(svg.line_chart([svg.Series("g", [(0, None)])], title="t", y_label="%", lang="zh"))
+    )
+    assert "已保存的历史中没有诊断结果" in texts(parse(svg.event_strip([], [], title="F", lang="zh")))
+    strip = texts(parse(svg.event_strip(["x"], [svg.Event(0, 0.0, "critical")], title="F", lang="zh")))
+    assert {"严重", "警告", "提示", "图例："} <= set(strip) and "critical" not in strip
+
+
+def test_legend_spacing_allows_for_wide_chinese_characters() -> None:
+    assert svg.text_width("良好", 13) == 26  # a CJK character is a full em
+    assert svg.text_width("good", 13) == pytest.approx(4 * 0.6 * 13)
+    root = parse(
+        svg.stacked_bars(
+            [], title="t", x_label="x", legend=[("compute", "计算（单机单步）"), ("comm", "等待")], lang="zh"
+        )
+    )
+    labels = {("".join(t.itertext())): float(t.get("x")) for t in root.iter(f"{NS}text")}
+    assert labels["等待"] - labels["计算（单机单步）"] >= svg.text_width("计算（单机单步）", 13)

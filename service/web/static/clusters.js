@@ -1,6 +1,8 @@
 /* Refreshes the cluster and node pages without a full reload: every N seconds it re-fetches the
  * page's server-rendered fragment, parses it with DOMParser (inert: no script runs, nothing is
- * assigned to innerHTML) and moves the parsed nodes in. Status text is set with textContent. */
+ * assigned to innerHTML) and moves the parsed nodes in. Status text is set with textContent.
+ * The fragment URL carries the page's ?lang=, so a refresh stays in the page's language; the words
+ * this script writes come in that language from the #cv-strings JSON island. */
 (function () {
   "use strict";
 
@@ -13,6 +15,32 @@
   var paused = false;
   var timer = null;
   var inFlight = false;
+  var T = strings();
+
+  /* The page's words for this script; English ones if the island is missing or broken. */
+  function strings() {
+    var fallback = {
+      updated: "Updated {time}", pause: "Pause", resume: "Resume",
+      refresh_failed: "Refresh failed ({error}); retrying in {s} s"
+    };
+    var island = document.getElementById("cv-strings");
+    try {
+      var parsed = island ? JSON.parse(island.textContent) : {};
+      Object.keys(fallback).forEach(function (key) {
+        if (typeof parsed[key] !== "string") { parsed[key] = fallback[key]; }
+      });
+      return parsed;
+    } catch (e) {
+      return fallback;
+    }
+  }
+
+  /* A sentence with its {name} placeholders filled (plain text: it only ever goes to textContent). */
+  function fill(template, values) {
+    return template.replace(/\{([a-z]+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
 
   function say(text, failed) {
     if (!status) { return; }
@@ -34,7 +62,7 @@
     var old = live.querySelector(".cv-body");
     if (old) { live.replaceChild(fresh, old); } else { live.appendChild(fresh); }
     live.setAttribute("data-refreshes", String((parseInt(live.getAttribute("data-refreshes"), 10) || 0) + 1));
-    say("Updated " + timeOf(fresh.getAttribute("data-generated")), false);
+    say(fill(T.updated, { time: timeOf(fresh.getAttribute("data-generated")) }), false);
   }
 
   function refresh() {
@@ -47,7 +75,7 @@
       })
       .then(swap)
       .catch(function (error) {
-        say("Refresh failed (" + String(error.message || error) + "); retrying in " + periodS + " s", true);
+        say(fill(T.refresh_failed, { error: String(error.message || error), s: periodS }), true);
       })
       .then(function () { inFlight = false; });
   }
@@ -59,7 +87,7 @@
     pauseButton.addEventListener("click", function () {
       paused = !paused;
       pauseButton.setAttribute("aria-pressed", String(paused));
-      pauseButton.textContent = paused ? "Resume" : "Pause";
+      pauseButton.textContent = paused ? T.resume : T.pause;
       if (paused) { stop(); } else { refresh(); start(); }
     });
   }
