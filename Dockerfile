@@ -4,7 +4,7 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends iperf3 \
+    && apt-get install -y --no-install-recommends iperf3 ethtool \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

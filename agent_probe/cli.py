@@ -44,7 +44,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add("--peers", help="comma-separated peers to measure with iperf3 (HOST[:PORT],...)")
     add("--window", dest="window_s", type=float, help="sampling window in seconds (default 5)")
     add("--nic", help="interface that carries training traffic (default: the default route's)")
-    add("--nic-speed-gbps", type=float, help="rated NIC speed, when sysfs cannot tell (virtual NICs)")
+    add("--nic-speed-gbps", type=float, help="the link's speed, when sysfs cannot tell (virtual NICs)")
+    add("--nic-max-speed-gbps", type=float,
+        help="the NIC's rating (fastest supported mode), when ethtool cannot tell; compared with the negotiated speed")
     add("--no-gpu", dest="gpu", action="store_false", default=None, help="skip NVML")
     add("--iperf-port", type=int, help="peers' iperf3 port (default 5201)")
     add("--rtt-port", type=int, help="peers' RTT port, 0 = off (default 5202)")

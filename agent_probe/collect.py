@@ -43,7 +43,9 @@ def default_samplers(cfg: ProbeConfig) -> list[Sampler]:
     from agent_probe.collectors.nic import NicSampler
     from agent_probe.collectors.system import SystemSampler
 
-    samplers: list[Sampler] = [SystemSampler(), NicSampler(configured=cfg.nic, declared_speed_gbps=cfg.nic_speed_gbps)]
+    nic = NicSampler(configured=cfg.nic, declared_speed_gbps=cfg.nic_speed_gbps,
+                     declared_max_speed_gbps=cfg.nic_max_speed_gbps, ethtool=cfg.ethtool_path)
+    samplers: list[Sampler] = [SystemSampler(), nic]
     if cfg.gpu:
         samplers.insert(0, GpuSampler())
     return samplers

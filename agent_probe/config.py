@@ -56,6 +56,7 @@ class ProbeConfig:
     jitter: float = 0.1
     nic: str | None = None
     nic_speed_gbps: float | None = None
+    nic_max_speed_gbps: float | None = None
     gpu: bool = True
     # peer measurements (opt-in: nothing is sent unless peers are listed)
     peers: list[str] = field(default_factory=list)
@@ -65,6 +66,7 @@ class ProbeConfig:
     iperf_bitrate: str | None = None
     peer_interval_s: float = 1800.0
     iperf3_path: str = "iperf3"
+    ethtool_path: str = "ethtool"
     # files to read
     nccl_tests_output: Path | None = None
     nccl_log: Path | None = None

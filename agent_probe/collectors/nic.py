@@ -1,33 +1,47 @@
-"""The NIC that carries training traffic: name, kind, negotiated speed, RDMA, rx/tx over the window.
+"""The NIC that carries training traffic: name, kind, speed and rating, MTU, RDMA, EFA, rx/tx over the window.
 
 Which NIC: the configured one, else the interface of the default route, else the fastest one
 that is up. Speed comes from /sys/class/net/<if>/speed; ``-1`` (virtio and other virtual NICs)
 or a failed read means unknown, so the fact is left out and a note says why: a made-up 0
 would read as a dead link. Kind: an IPoIB interface is InfiniBand; an Ethernet interface whose
 PCI device is also an RDMA device with link layer Ethernet is RoCE; anything else Ethernet.
+
+The rating (``nic.max_speed_gbps``) is not in sysfs: it is the fastest of ethtool's "Supported
+link modes", so a 100G NIC that negotiated 25G shows up as such. No ethtool, a failure, or
+"Not reported" (virtual NICs) leaves it out with a note; it is never guessed from the speed.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agent_probe.collectors import CollectorResult
+from tool_parsers.ethtool import EthtoolSettings, parse_ethtool
 from tool_parsers.ibstat import IbPort, parse_rate, parse_state
 from tool_parsers.procfs import NetCounters, net_rates, parse_net_dev
 from tool_parsers.sysfs_net import speed_gbps
 
 ARPHRD_INFINIBAND = "32"
 MIN_RATE_WINDOW_S = 0.1  # below this, one packet more or less makes the rate meaningless
+ETHTOOL_TIMEOUT_S = 3.0  # `ethtool <if>` answers in milliseconds; a hung driver must not stall the pass
+MTU_RANGE = (68, 65536)  # what the fact catalogue accepts: IPv4's minimum to the loopback's 64 KiB
+AMAZON_PCI_VENDOR = "0x1d0f"
+EFA_PCI_DEVICE_PREFIX = "0xefa"  # efa0 ... efa4: the PCI ids the efa kernel driver binds to
+_SBIN = ("/usr/sbin", "/sbin")  # where Debian puts ethtool, often not on an unprivileged user's PATH
+_EFA_PCI: dict[Path, list[str]] = {}  # the PCI bus does not change while the probe runs: scanned once
 _VIRTUAL = ("lo", "docker", "veth", "virbr", "br-", "cni", "flannel", "cali", "vxlan", "tun", "tap", "ifb")
 
 
 def _read(path: Path) -> str | None:
+    """A sysfs/procfs file's text, or None when it cannot be read or is not text (never raises)."""
     try:
         return path.read_text().strip()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: UnicodeDecodeError on bytes that are not text
         return None
 
 
@@ -39,6 +53,9 @@ class NicInfo:
     speed_raw: str | None
     kind: str
     rdma_ports: list[IbPort]
+    mtu_raw: str | None = None
+    ethtool: EthtoolSettings | None = None
+    ethtool_problem: str | None = None  # why there is no ethtool output to read
 
 
 class NicSampler:
@@ -47,11 +64,15 @@ class NicSampler:
     name = "nic"
 
     def __init__(self, *, configured: str | None = None, declared_speed_gbps: float | None = None,
+                 declared_max_speed_gbps: float | None = None, ethtool: str = "ethtool",
                  sys_root: Path = Path("/sys"), proc_root: Path = Path("/proc")) -> None:
         self.configured = configured
         self.declared_speed_gbps = declared_speed_gbps
+        self.declared_max_speed_gbps = declared_max_speed_gbps
+        self.ethtool = ethtool
         self.sys_net = sys_root / "class" / "net"
         self.sys_ib = sys_root / "class" / "infiniband"
+        self.sys_pci = sys_root / "bus" / "pci" / "devices"
         self.proc = proc_root
         self.info: NicInfo | None = None
         self._notes: list[str] = []
@@ -147,6 +168,92 @@ class NicSampler:
             pass
         return None
 
+    def _driver_of(self, device: str) -> str | None:
+        """The kernel driver bound to an RDMA device (``efa``, ``mlx5_core``), from its device/driver link."""
+        try:
+            return os.path.basename(os.readlink(self.sys_ib / device / "device" / "driver"))
+        except OSError:
+            return None
+
+    def efa_pci_functions(self) -> list[str]:
+        """PCI addresses of Elastic Fabric Adapters, whether or not the efa driver is bound to them.
+
+        Scanned once per process: a GPU node has hundreds of PCI functions, and an EFA is attached
+        only while the instance is stopped, so the answer cannot change under a running probe.
+        """
+        if self.sys_pci in _EFA_PCI:
+            return _EFA_PCI[self.sys_pci]
+        found: list[str] = []
+        try:
+            addresses = sorted(os.listdir(self.sys_pci))
+        except OSError:
+            addresses = []
+        for address in addresses:
+            if (_read(self.sys_pci / address / "vendor") or "").lower() != AMAZON_PCI_VENDOR:
+                continue
+            if (_read(self.sys_pci / address / "device") or "").lower().startswith(EFA_PCI_DEVICE_PREFIX):
+                found.append(address)
+        _EFA_PCI[self.sys_pci] = found
+        return found
+
+    def efa(self, all_ports: list[IbPort]) -> tuple[bool | None, str | None]:
+        """``nic.efa`` and a note: is an AWS Elastic Fabric Adapter attached and up?
+
+        True when an RDMA device driven by ``efa`` (or, when its driver link cannot be read, named
+        ``efa*``) has an ACTIVE port. False when that can be told: an EFA whose ports are all down
+        (with a note), or no EFA among the RDMA devices and no EFA on the PCI bus, which includes a
+        host with no RDMA devices at all: on such a node a user expects "no EFA", as ``nic.rdma``
+        says false there too. Left out (None) when an EFA sits on the PCI bus but the efa driver
+        has not made it an RDMA device: it is attached but unusable, and "false" would hide that.
+        """
+        try:
+            devices = sorted(os.listdir(self.sys_ib))
+        except OSError:
+            devices = []
+        efa_devices = []
+        for dev in devices:
+            driver = self._driver_of(dev)
+            if driver == "efa" or (driver is None and dev.startswith("efa")):
+                efa_devices.append(dev)
+        if efa_devices:
+            ports = [p for p in all_ports if p.device in efa_devices]
+            if any(p.active for p in ports):
+                return True, None
+            states = ", ".join(f"{p.device}/{p.port} {p.state or 'unknown'}" for p in ports) or "no ports"
+            return False, f"nic: EFA {', '.join(efa_devices)} is attached but not up ({states}); nic.efa false"
+        unbound = self.efa_pci_functions()
+        if unbound:
+            return None, (f"nic: an Elastic Fabric Adapter is on the PCI bus ({', '.join(unbound)}) but is no RDMA "
+                          "device: the efa kernel driver is not loaded (install the AWS EFA driver, modprobe efa); "
+                          "nic.efa left out")
+        return False, None
+
+    # --- ethtool --------------------------------------------------------------------------------
+    def ethtool_binary(self) -> str | None:
+        """ethtool on PATH, else in the sbin directories an unprivileged PATH often lacks."""
+        found = shutil.which(self.ethtool)
+        if found or os.sep in self.ethtool:
+            return found
+        return shutil.which(self.ethtool, path=os.pathsep.join(_SBIN))
+
+    def run_ethtool(self, name: str) -> tuple[EthtoolSettings | None, str | None]:
+        """``ethtool <name>`` parsed, or None and why not (missing binary, timeout, failure)."""
+        binary = self.ethtool_binary()
+        if binary is None:
+            return None, f"ethtool is not installed (no {self.ethtool!r} on PATH or in /usr/sbin, /sbin)"
+        try:
+            done = subprocess.run([binary, name], capture_output=True, text=True, timeout=ETHTOOL_TIMEOUT_S,
+                                  env={**os.environ, "LC_ALL": "C"}, errors="replace")
+        except subprocess.TimeoutExpired:
+            return None, f"`ethtool {name}` did not answer within {ETHTOOL_TIMEOUT_S:g} s"
+        except (OSError, subprocess.SubprocessError) as exc:
+            return None, f"`ethtool {name}` could not run ({getattr(exc, 'strerror', None) or exc})"
+        settings = parse_ethtool(done.stdout)
+        if done.returncode != 0 and not settings.modes_reported:
+            said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            return settings, f"`ethtool {name}` failed (exit {done.returncode}: {said})"
+        return settings, None
+
     # --- sampling -----------------------------------------------------------------------------
     def _counters(self) -> NetCounters | None:
         if self.info is None:
@@ -185,7 +292,9 @@ class NicSampler:
         elif _read(self.sys_net / name / "type") == ARPHRD_INFINIBAND:
             kind = "infiniband"
         self.info = NicInfo(name=name, chosen_by=chosen_by, speed_gbps=speed_gbps(raw), speed_raw=raw,
-                            kind=kind, rdma_ports=ports)
+                            kind=kind, rdma_ports=ports, mtu_raw=_read(self.sys_net / name / "mtu"))
+        if not self.declared_max_speed_gbps:
+            self.info.ethtool, self.info.ethtool_problem = self.run_ethtool(name)
         self._before = self._counters()
         self._ib_before = self._ib_counters()
 
@@ -198,6 +307,11 @@ class NicSampler:
         result.facts["nic.rdma"] = any(p.active for p in all_ports)
         if all_ports:
             result.details["rdma_ports"] = describe_ports(all_ports)
+        efa, efa_note = self.efa(all_ports)
+        if efa is not None:
+            result.facts["nic.efa"] = efa
+        if efa_note:
+            result.notes.append(efa_note)
         if self.info is None:
             return result
         info, facts = self.info, result.facts
@@ -205,6 +319,8 @@ class NicSampler:
         facts["nic.kind"] = info.kind
         result.details["nic_chosen_by"] = info.chosen_by
         self._speed(info, result)
+        self._max_speed(info, result)
+        self._mtu(info, result)
         self._rates(elapsed_s, result)
         return result
 
@@ -224,6 +340,54 @@ class NicSampler:
                 f"nic {info.name}: link speed unknown (/sys/class/net/{info.name}/speed gives {shown}; "
                 "usual for virtio and other virtual NICs); nic.speed_gbps left out — set nic_speed_gbps "
                 "to the rated speed")
+
+    def _max_speed(self, info: NicInfo, result: CollectorResult) -> None:
+        """``nic.max_speed_gbps``: declared, else ethtool's fastest supported mode, else left out with why."""
+        fix = "set nic_max_speed_gbps to the NIC's rated speed"
+        if self.declared_max_speed_gbps:
+            result.facts["nic.max_speed_gbps"] = float(self.declared_max_speed_gbps)
+            result.notes.append(f"nic {info.name}: rated speed {self.declared_max_speed_gbps:g} Gb/s as configured")
+            return
+        settings = info.ethtool
+        if settings is not None:
+            result.details["ethtool"] = settings.describe()
+        rating = settings.max_supported_gbps if settings is not None else None
+        negotiated = result.facts.get("nic.speed_gbps")
+        if rating is not None and negotiated is not None and rating < negotiated:
+            result.notes.append(
+                f"nic {info.name}: ethtool's supported link modes stop at {rating:g} Gb/s, below the negotiated "
+                f"{negotiated:g} Gb/s, so its list is incomplete (an older ethtool or kernel); nic.max_speed_gbps "
+                f"left out — {fix}")
+        elif rating is not None:
+            result.facts["nic.max_speed_gbps"] = rating
+        elif info.ethtool_problem:
+            result.notes.append(f"nic {info.name}: {info.ethtool_problem}; nic.max_speed_gbps left out — {fix}")
+        elif settings is not None and (settings.supported_line or "").lower().startswith("not reported"):
+            usual = ("InfiniBand ports" if info.kind == "infiniband"
+                     else "virtio, veth and other virtual NICs")
+            result.notes.append(
+                f"nic {info.name}: ethtool reports no supported link modes ('Not reported', usual for {usual}); "
+                f"nic.max_speed_gbps left out — {fix}")
+        else:
+            result.notes.append(
+                f"nic {info.name}: ethtool printed no 'Supported link modes' list; nic.max_speed_gbps left out — {fix}")
+
+    def _mtu(self, info: NicInfo, result: CollectorResult) -> None:
+        """``nic.mtu`` from /sys/class/net/<if>/mtu; unreadable or out of range → left out with a note."""
+        path = f"/sys/class/net/{info.name}/mtu"
+        if info.mtu_raw is None:
+            result.notes.append(f"nic {info.name}: cannot read {path}; nic.mtu left out")
+            return
+        try:
+            mtu = int(info.mtu_raw)
+        except ValueError:
+            result.notes.append(f"nic {info.name}: {path} reads {info.mtu_raw[:40]!r}, not a number; nic.mtu left out")
+            return
+        low, high = MTU_RANGE
+        if not low <= mtu <= high:
+            result.notes.append(f"nic {info.name}: MTU {mtu} is outside {low}–{high}; nic.mtu left out")
+            return
+        result.facts["nic.mtu"] = mtu
 
     def _rates(self, elapsed_s: float, result: CollectorResult) -> None:
         if elapsed_s < MIN_RATE_WINDOW_S:

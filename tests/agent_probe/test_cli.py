@@ -29,7 +29,19 @@ def test_collect_json_on_this_machine():
     assert isinstance(facts["gpu.count"], int)
     if "nic.speed_gbps" in facts:
         assert facts["nic.speed_gbps"] > 0
+    if "nic.mtu" in facts:  # an int in bytes, as the catalogue wants (a float would be refused)
+        assert type(facts["nic.mtu"]) is int and 68 <= facts["nic.mtu"] <= 65536
     assert all(v is not None for v in facts.values())
+
+
+def test_declared_nic_rating_flag():
+    done = probe("collect", "--format", "json", "--window", "0.1", "--no-gpu", "--nic-max-speed-gbps", "100")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    if "nic.name" not in out["facts"]:
+        pytest.skip("no interface is up")
+    assert out["facts"]["nic.max_speed_gbps"] == 100.0
+    assert any("rated speed 100 Gb/s as configured" in n for n in out["notes"])
 
 
 def test_collect_text_is_a_table():
@@ -51,6 +63,7 @@ def test_collect_reads_the_files(fixtures_dir):
 
 @pytest.mark.parametrize(("args", "env", "message"), [
     (["collect", "--window", "soon"], None, "argument --window: invalid float value: 'soon'"),
+    (["collect", "--nic-max-speed-gbps", "fast"], None, "argument --nic-max-speed-gbps: invalid float value"),
     (["collect", "--format", "yaml"], None, "invalid choice"),
     (["launch"], None, "invalid choice"),
     (["run"], None, "server: required for run"),

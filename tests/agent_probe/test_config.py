@@ -74,3 +74,15 @@ def test_example_config_is_valid():
     example = Path(__file__).resolve().parents[2] / "examples" / "agent-probe.yaml"
     cfg = load_config(example, env={})
     assert cfg.cluster and cfg.peers and cfg.server
+
+
+def test_nic_rating_like_nic_speed(tmp_path):
+    """nic_max_speed_gbps: file, environment and --nic-max-speed-gbps, the same way as nic_speed_gbps."""
+    path = write(tmp_path, "nic_speed_gbps: 25\nnic_max_speed_gbps: 100\n")
+    cfg = load_config(path, env={})
+    assert (cfg.nic_speed_gbps, cfg.nic_max_speed_gbps, cfg.ethtool_path) == (25.0, 100.0, "ethtool")
+    assert load_config(path, env={"AGENT_PROBE_NIC_MAX_SPEED_GBPS": "200"}).nic_max_speed_gbps == 200.0
+    assert load_config(path, env={}, overrides={"nic_max_speed_gbps": 400}).nic_max_speed_gbps == 400.0
+    with pytest.raises(ConfigError, match="environment AGENT_PROBE_NIC_MAX_SPEED_GBPS: expected a number"):
+        load_config(env={"AGENT_PROBE_NIC_MAX_SPEED_GBPS": "fast"})
+    assert load_config(env={}).nic_max_speed_gbps is None

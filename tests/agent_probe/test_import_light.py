@@ -27,7 +27,7 @@ def test_agent_probe_pulls_in_no_service_code():
 
 def test_tool_parsers_import_nothing_of_the_service_or_the_probe():
     loaded = _loaded_after(["tool_parsers." + m for m in (
-        "iperf3", "nccl_tests", "nccl_log", "training_log", "procfs", "ibstat", "sysfs_net")])
+        "iperf3", "nccl_tests", "nccl_log", "training_log", "procfs", "ibstat", "sysfs_net", "ethtool")])
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY + ("agent_probe", "httpx", "yaml")) == []
 
 

@@ -2,7 +2,9 @@
 
 One side is shaped to 500 Mbit/s with tbf while the veth reports 10000 Mb/s in sysfs. The probe
 in namespace A measures the peer in namespace B (which runs ``agent-probe serve-iperf``) and
-the core engine diagnoses its facts. Addresses are 10.x inside these namespaces only; nothing
+the core engine diagnoses its facts. The veth's MTU is set with ``ip link`` and read back by the
+probe; real ethtool on a veth lists no link modes ("Not reported"), so the NIC's rating is left
+out with a note unless declared. Addresses are 10.x inside these namespaces only; nothing
 leaves this machine. Namespaces are deleted even when a test fails.
 """
 
@@ -55,6 +57,11 @@ class Pair:
         # A default route through the veth, so the probe finds the NIC the way it would on a node.
         sh("ip", "-n", self.ns_a, "route", "add", "default", "via", self.addr_b)
 
+    def set_mtu(self, mtu: int):
+        """Both ends, as on a real fabric: jumbo frames only work when every hop has them."""
+        sh("ip", "-n", self.ns_a, "link", "set", self.veth_a, "mtu", str(mtu))
+        sh("ip", "-n", self.ns_b, "link", "set", self.veth_b, "mtu", str(mtu))
+
     def shape(self, rate: str = "500mbit"):
         """Limit what A sends (the iperf3 client's direction)."""
         sh("ip", "netns", "exec", self.ns_a, "tc", "qdisc", "add", "dev", self.veth_a, "root", "tbf",
@@ -71,10 +78,11 @@ class Pair:
             time.sleep(0.1)
         raise AssertionError("serve-iperf did not start listening")
 
-    def collect(self, *extra: str) -> dict:
+    def collect(self, *extra: str, peers: bool = True) -> dict:
         env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_PROBE_")}
-        done = subprocess.run(["ip", "netns", "exec", self.ns_a, *PROBE, "collect", "--peers", self.addr_b,
-                               "--window", "0.5", "--no-gpu", "--iperf-duration", "2", "--format", "json", *extra],
+        peer_args = ["--peers", self.addr_b, "--iperf-duration", "2"] if peers else []
+        done = subprocess.run(["ip", "netns", "exec", self.ns_a, *PROBE, "collect", *peer_args,
+                               "--window", "0.5", "--no-gpu", "--format", "json", *extra],
                               capture_output=True, text=True, timeout=90, env=env)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
@@ -101,12 +109,17 @@ def pair():
     assert created.ns_a not in sh("ip", "netns", "list").stdout
 
 
-def diagnose(facts: dict) -> list[str]:
+def findings(facts: dict) -> list[dict]:
+    """The core engine's findings; validate_facts raises on any fact the catalogue would refuse."""
     pytest.importorskip("service.engine.engine")
     from service.engine import load_engine
 
     engine = load_engine()
-    return [f["category"] for f in engine.diagnose(engine.validate_facts(facts)).to_dict()["findings"]]
+    return engine.diagnose(engine.validate_facts(facts)).to_dict()["findings"]
+
+
+def diagnose(facts: dict) -> list[str]:
+    return [f["category"] for f in findings(facts)]
 
 
 def test_shaped_link_is_measured_and_diagnosed_as_degraded(pair):
@@ -142,3 +155,28 @@ def test_serve_iperf_stops_cleanly_on_sigterm(pair):
     pair.server.send_signal(15)
     assert pair.server.wait(timeout=10) == 0
     assert ":5201 " not in sh("ip", "netns", "exec", pair.ns_b, "ss", "-ltnH").stdout
+
+
+@pytest.mark.skipif(not (shutil.which("ethtool") or shutil.which("ethtool", path="/usr/sbin:/sbin")),
+                    reason="needs ethtool")
+def test_probe_reports_the_veths_real_mtu_and_no_rating(pair):
+    pair.set_mtu(9000)
+    report = pair.collect(peers=False)
+    facts = report["facts"]
+    assert facts["nic.name"] == pair.veth_a and facts["nic.mtu"] == 9000  # read back from the kernel
+    assert "nic.max_speed_gbps" not in facts  # veth: "Supported link modes: Not reported"
+    assert any("'Not reported'" in n and "nic_max_speed_gbps" in n for n in report["notes"]), report["notes"]
+    assert report["details"]["ethtool"]["interface"] == pair.veth_a
+    assert report["details"]["ethtool"]["speed_gbps"] == 10.0  # ethtool's nominal speed, not taken as a rating
+    assert facts["nic.efa"] is False and facts["nic.rdma"] is False  # no RDMA device in the namespace
+    findings(facts)  # every fact passes the catalogue the service validates reports against
+
+
+def test_declared_rating_above_the_negotiated_speed_is_diagnosed(pair):
+    """--nic-max-speed-gbps on a veth (sysfs: 10000 Mb/s) is compared with the real negotiated speed."""
+    report = pair.collect("--nic-max-speed-gbps", "25", peers=False)
+    facts = report["facts"]
+    assert (facts["nic.speed_gbps"], facts["nic.max_speed_gbps"]) == (10.0, 25.0)
+    assert any("rated speed 25 Gb/s as configured" in n for n in report["notes"])
+    assert facts["nic.mtu"] == 1500  # a new veth's default
+    assert "link-negotiated-below-rating" in [f["rule"] for f in findings(facts)]

@@ -3,6 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tool_parsers.ethtool import parse_ethtool
 from tool_parsers.ibstat import parse_ibstat
 from tool_parsers.iperf3 import parse_iperf3_json
 from tool_parsers.nccl_log import parse_nccl_log
@@ -12,7 +13,7 @@ from tool_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
 from tool_parsers.training_log import parse_training_log
 
 PARSERS = [parse_iperf3_json, parse_nccl_tests, parse_nccl_log, parse_training_log, parse_ibstat,
-           parse_proc_stat, parse_meminfo, parse_net_dev, parse_speed_mbps, parse_sysfs_snapshot]
+           parse_proc_stat, parse_meminfo, parse_net_dev, parse_speed_mbps, parse_sysfs_snapshot, parse_ethtool]
 
 # Text built from the tokens the parsers look for, so the search reaches their deeper branches.
 TOKENS = st.sampled_from([
@@ -21,6 +22,8 @@ TOKENS = st.sampled_from([
     "/GDRDMA", "set by environment to", "elapsed time per iteration (ms):", "iteration", "/", "|", "it/s", "s/it",
     "[00:01<00:02, ", "global_step=", "step:", "2025-03-04 10:00:00,123", "{", "}", '"error"', '"end"', "CA 'x'",
     "Port 1:", "State:", "Rate:", "Link layer:", "cpu", "MemTotal:", "kB", "eth0:", "\n", "\r", " ", "\t",
+    "Settings for eth0:", "Supported link modes:", "Link partner advertised link modes:", "100000baseCR4/Full",
+    "10baseT/Half", "0baseT/Full", "Not reported", "Speed:", "25000Mb/s", "Unknown!", "Link detected:", "yes",
 ])
 TEXT = st.one_of(st.text(), st.lists(TOKENS, max_size=60).map("".join))
 
