@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from service.clusters.aggregate import ClusterAggregate, aggregate
 from service.database import utcnow
 from service.nodes.models import Node, Report
-from service.nodes.service import diagnose_report
+from service.nodes.service import diagnose_report, localise_findings
 
 # Facts whose extreme value limits the ring; the nodes holding it are named in the response.
 LIMITING_FACTS = {
@@ -209,6 +209,9 @@ def _diagnose_state(
                 entry["findings"] = _serious(findings)
             else:
                 entry["findings_pending"] = True
+        if lang != "en" and entry["findings"]:
+            facts_of_node = state["latest"][entry["node_id"]]
+            entry["findings"] = localise_findings(entry["findings"], facts_of_node, engine=engine, lang=lang)
     return {
         "cluster": name,
         "nodes_total": len(entries),

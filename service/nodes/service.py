@@ -6,7 +6,7 @@ afterwards (diagnose_report) so acknowledging a report stays cheap.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +37,29 @@ def ingest_report(
 def report_findings(facts: dict[str, Any], *, engine: Any) -> list[dict[str, Any]]:
     """The findings stored with a report (only findings: no questions about missing facts)."""
     return list(engine.diagnose(facts, questions=False).to_dict()["findings"])
+
+
+def localise_findings(
+    stored: Sequence[Mapping[str, Any]] | None, facts: Mapping[str, Any], *, engine: Any, lang: str
+) -> list[dict[str, Any]]:
+    """A report's findings in `lang`; None (not diagnosed yet) computes them, for display only.
+
+    Stored findings are written in English (`report_findings` diagnoses in the engine's default
+    language), so for another language the report's facts are diagnosed again in it (the engine gives
+    the same findings for the same facts) and each stored finding takes its fields from the finding of
+    the same rule. The stored list decides which findings show, so every view agrees with what is
+    stored; one whose rule the engine no longer raises stays as stored. It costs a diagnosis (about
+    0.3 ms) per report with findings, and only outside English.
+    """
+    if stored is not None and (lang == "en" or not stored):
+        return [dict(f) for f in stored]
+    fresh = engine.diagnose(facts, lang=lang, questions=False).to_dict()["findings"]
+    if stored is None:
+        return fresh
+    by_rule = {f["rule"]: f for f in fresh}
+    return [
+        {k: by_rule[f["rule"]].get(k, v) for k, v in f.items()} if f.get("rule") in by_rule else dict(f) for f in stored
+    ]
 
 
 def diagnose_report(report_pk: int, *, db_session: Session, engine: Any) -> list[dict[str, Any]] | None:
@@ -117,20 +140,30 @@ def list_nodes(
     return summaries, db_session.scalar(count) or 0
 
 
-def _report_out(report: Report) -> ReportOut:
+def _report_out(report: Report, *, engine: Any, lang: str) -> ReportOut:
+    findings = report.findings
+    if findings is not None and lang != "en":  # the stored object is not touched: it is English
+        findings = localise_findings(findings, report.facts, engine=engine, lang=lang)
     return ReportOut(
         report_id=report.report_id,
         collected_at=report.collected_at,
         received_at=report.received_at,
         facts=report.facts,
-        findings=report.findings,
+        findings=findings,
     )
 
 
 def get_node(
-    node_id: str, *, db_session: Session, engine: Any, stale_after_s: float, history_limit: int = 50
+    node_id: str,
+    *,
+    db_session: Session,
+    engine: Any,
+    stale_after_s: float,
+    history_limit: int = 50,
+    lang: str = "en",
 ) -> NodeDetail | None:
-    """A node's latest facts and findings (computed now if not yet) and its recent history."""
+    """A node's latest facts and findings (computed now if not yet) and its recent history, with
+    findings in `lang` (history reports not diagnosed yet keep findings None)."""
     node = db_session.get(Node, node_id)
     if node is None:
         return None
@@ -145,8 +178,8 @@ def get_node(
         diagnose_report(latest.pk, db_session=db_session, engine=engine)
     return NodeDetail(
         **_summary(node, utcnow(), stale_after_s),
-        latest=_report_out(latest) if latest is not None else None,
-        history=[_report_out(r) for r in history],
+        latest=_report_out(latest, engine=engine, lang=lang) if latest is not None else None,
+        history=[_report_out(r, engine=engine, lang=lang) for r in history],
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -110,6 +110,7 @@ def get_node(
     db_session: DbSession,
     engine: EngineDep,
     history: Annotated[int | None, Query(ge=0, le=1000, description="reports of history to include")] = None,
+    lang: Annotated[Literal["en", "zh"], Query(description="language of the findings")] = "en",
 ) -> NodeDetail:
     """A node's latest facts and findings, and its report history (newest first)."""
     settings = request.app.state.settings
@@ -119,6 +120,7 @@ def get_node(
         engine=engine,
         stale_after_s=settings.stale_after_s,
         history_limit=settings.history_limit if history is None else history,
+        lang=lang,
     )
     if node is None:
         raise NotFound(f"no node {node_id!r} has reported", code="node_not_found")

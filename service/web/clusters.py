@@ -11,7 +11,7 @@ labels and chart words from i18n.py, findings re-rendered by the engine in that 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -24,7 +24,7 @@ from service.database import DbSession, utcnow
 from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, validate_facts
 from service.nodes.schemas import ID_PATTERN
-from service.nodes.service import get_node, list_nodes
+from service.nodes.service import get_node, list_nodes, localise_findings
 from service.web import charts, svg
 from service.web.i18n import cluster_strings
 from service.web.templating import page_language, render_page
@@ -76,29 +76,6 @@ def _fact_values(facts: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
     return [
         {"fact": key, "unit": unit, "raw": facts.get(key), "text": svg.fmt(charts.number(facts.get(key)), na=na)}
         for key, unit, _ in TABLE_FACTS
-    ]
-
-
-def _findings_in(
-    stored: Sequence[Mapping[str, Any]] | None, facts: Mapping[str, Any], *, engine: Any, lang: str
-) -> list[dict[str, Any]]:
-    """A report's findings for display in `lang`.
-
-    Stored findings are written in English (`report_findings` diagnoses in the engine's default
-    language), so for another language the report's facts are diagnosed again in it (the engine gives
-    the same findings for the same facts) and each stored finding takes its fields from the finding of
-    the same rule. The stored list decides which findings show, so the page keeps agreeing with the
-    API; one whose rule the engine no longer raises stays as stored. None (not diagnosed yet): the
-    findings are computed here, for display only.
-    """
-    if stored is not None and (lang == "en" or not stored):
-        return [dict(f) for f in stored]
-    fresh = engine.diagnose(facts, lang=lang, questions=False).to_dict()["findings"]
-    if stored is None:
-        return fresh
-    by_rule = {f["rule"]: f for f in fresh}
-    return [
-        {k: by_rule[f["rule"]].get(k, v) for k, v in f.items()} if f.get("rule") in by_rule else dict(f) for f in stored
     ]
 
 
@@ -206,7 +183,7 @@ def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: floa
                 "efficiency_text": svg.fmt(m.nic_efficiency_pct, na=na),
                 "efficiency_source": m.nic_efficiency_source,
                 "outliers": [_outlier_text(o, lang) for o in entry["outliers"]],
-                "findings": _findings_in(entry["findings"], facts, engine=engine, lang=lang),
+                "findings": entry["findings"],  # in `lang` already
             }
         )
     whatif = None
@@ -268,15 +245,20 @@ def node_view(
 ) -> dict | None:
     """A node's latest facts and findings, its history as charts and a table, in `lang`; None if unknown."""
     node = get_node(
-        node_id, db_session=db_session, engine=engine, stale_after_s=stale_after_s, history_limit=history_limit
+        node_id,
+        db_session=db_session,
+        engine=engine,
+        stale_after_s=stale_after_s,
+        history_limit=history_limit,
+        lang=lang,
     )
     if node is None:
         return None
     reports = []
     for i, report in enumerate(node.history):
-        findings = report.findings
-        if i < MAX_HISTORY_DIAGNOSED:  # display only; storage is the API's
-            findings = _findings_in(findings, report.facts, engine=engine, lang=lang)
+        findings = report.findings  # in `lang` already, or None: not diagnosed yet
+        if findings is None and i < MAX_HISTORY_DIAGNOSED:  # display only; storage is the API's
+            findings = localise_findings(None, report.facts, engine=engine, lang=lang)
         reports.append({"collected_at": report.collected_at, "facts": report.facts, "findings": findings or []})
     latest = node.latest
     facts = dict(latest.facts) if latest is not None else {}
@@ -290,7 +272,7 @@ def node_view(
         "efficiency_text": svg.fmt(metrics.nic_efficiency_pct, na=na),
         "speed_text": svg.fmt(metrics.nic_speed_gbps, na=na),
         "gpu_text": svg.fmt(metrics.gpu_util_pct, na=na),
-        "findings": _findings_in(latest.findings or [], facts, engine=engine, lang=lang) if latest is not None else [],
+        "findings": (latest.findings or []) if latest is not None else [],
         "charts": {k: Markup(v) for k, v in charts.node_charts(node_id, reports, lang).items()},
         "fact_columns": FACT_COLUMNS,
         "history": [

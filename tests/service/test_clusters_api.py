@@ -116,6 +116,22 @@ def test_chinese_explanations(client, auth):
     assert any("可用区" in f["title"] for f in result["findings"])
 
 
+def test_each_nodes_findings_follow_the_language_too(client, auth):
+    for i in range(3):
+        report(client, auth, f"n{i}", healthy(**({"net.iperf3_gbps": 20} if i == 2 else {})))
+    en = {n["node_id"]: n for n in diagnosis(client)["nodes"]}
+    zh = {n["node_id"]: n for n in client.get("/api/v1/clusters/gpu-a/diagnosis?lang=zh").json()["nodes"]}
+    assert en["n2"]["findings"], "the degraded node has findings of its own"
+    assert [f["rule"] for f in zh["n2"]["findings"]] == [f["rule"] for f in en["n2"]["findings"]]
+    assert all(_has_chinese(f["title"]) for f in zh["n2"]["findings"])
+    en_again = {n["node_id"]: n for n in diagnosis(client)["nodes"]}
+    assert not any(_has_chinese(f["title"]) for f in en_again["n2"]["findings"])  # nothing stored changed
+
+
+def _has_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 # ---- the route writes its JSON itself (orjson); it must be what the response model would write ----
 
 

@@ -113,3 +113,28 @@ def test_unknown_node_and_routes(client):
     assert_error_shape(client.get("/api/v1/nowhere"), 404, "not_found")
     assert_error_shape(client.delete("/api/v1/nodes/ghost"), 405, "method_not_allowed")
     assert_error_shape(client.get("/api/v1/nodes?limit=0"), 422, "validation_error")
+
+
+def _has_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_findings_come_in_chinese_on_request_and_stay_stored_in_english(client, auth):
+    now = datetime.now(UTC)
+    for i, iperf in enumerate([30, 20]):  # a degraded link, in the latest report and in history
+        at = (now - timedelta(minutes=2 - i)).isoformat()
+        facts = {"nic.speed_gbps": 100, "net.iperf3_gbps": iperf, "job.nodes": 4}
+        assert put(client, auth, report_id=f"r{i}", collected_at=at, facts=facts).status_code == 201
+    client.get("/api/v1/nodes/n1")  # diagnoses the latest report if the background has not yet
+    zh = client.get("/api/v1/nodes/n1", params={"lang": "zh"}).json()
+    en = client.get("/api/v1/nodes/n1").json()
+    zh_latest, en_latest = zh["latest"]["findings"], en["latest"]["findings"]
+    assert [f["rule"] for f in zh_latest] == [f["rule"] for f in en_latest] and zh_latest
+    assert all(_has_chinese(f["title"]) for f in zh_latest)
+    assert not any(_has_chinese(f["title"]) for f in en_latest)  # a Chinese read changed nothing stored
+    assert "20" in " ".join(f["title"] + f["explanation"] for f in zh_latest)  # with the node's own numbers
+    for zh_report, en_report in zip(zh["history"], en["history"], strict=True):
+        if en_report["findings"] is not None:
+            assert [f["rule"] for f in zh_report["findings"]] == [f["rule"] for f in en_report["findings"]]
+    err = assert_error_shape(client.get("/api/v1/nodes/n1", params={"lang": "fr"}), 422, "validation_error")
+    assert "lang" in err["message"]
