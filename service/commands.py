@@ -5,9 +5,41 @@ Kept apart from service/cli.py so the CLI stays thin and each side can change in
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 
 import click
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"bwdoctor: error: {message}", err=True)
+    sys.exit(code)
+
+
+@contextlib.contextmanager
+def _plain_errors() -> Iterator[None]:
+    """Settings or database trouble as one line and an exit status, never a traceback: 2 for
+    settings to fix, 1 for a database that cannot be used as configured (down, unwritable)."""
+    from pydantic import ValidationError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        yield
+    except ValidationError as exc:  # the values themselves are not echoed: a URL may hold a password
+        problems = "; ".join(
+            f"BWDOCTOR_{'_'.join(map(str, e['loc'])).upper()}: {e['msg'].removeprefix('Value error, ')}"
+            for e in exc.errors()
+        )
+        _fail(f"settings: {problems}", 2)
+    except SQLAlchemyError as exc:
+        from sqlalchemy.engine import make_url
+
+        from service.config import get_settings
+
+        shown = make_url(get_settings().database_url).render_as_string(hide_password=True)
+        reason = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["unknown error"])[0]
+        _fail(f"cannot use the database {shown}: {reason}", 1)
 
 
 @click.command()
@@ -30,7 +62,8 @@ def serve(host: str, port: int, workers: int, log_level: str, access_log: bool) 
     """Run the service (API, web chat, Slack); migrates the database first."""
     from service.main import run_server
 
-    run_server(host, port, workers=workers, log_level=log_level, access_log=access_log)
+    with _plain_errors():
+        run_server(host, port, workers=workers, log_level=log_level, access_log=access_log)
 
 
 @click.group()
@@ -51,11 +84,10 @@ def tokens_create(name: str) -> None:
     from service.tokens.service import TokenError, create_token
 
     try:
-        with _token_session() as db_session:
+        with _plain_errors(), _token_session() as db_session:
             token = create_token(name, db_session=db_session)
     except TokenError as exc:
-        click.echo(f"bwdoctor: error: {exc}", err=True)
-        sys.exit(2)
+        _fail(str(exc), 2)
     click.echo(f"token {name!r} created; it is shown only once. Probes send it as AGENT_PROBE_TOKEN:")
     click.echo(token)
 
@@ -65,7 +97,7 @@ def tokens_list() -> None:
     """Every token with its state (the secrets themselves cannot be shown)."""
     from service.tokens.service import list_tokens
 
-    with _token_session() as db_session:
+    with _plain_errors(), _token_session() as db_session:
         rows = list_tokens(db_session=db_session)
     if not rows:
         click.echo("no tokens; create one with: bwdoctor tokens create NAME")
@@ -81,11 +113,10 @@ def tokens_revoke(name: str) -> None:
     from service.tokens.service import TokenError, revoke_token
 
     try:
-        with _token_session() as db_session:
+        with _plain_errors(), _token_session() as db_session:
             changed = revoke_token(name, db_session=db_session)
     except TokenError as exc:
-        click.echo(f"bwdoctor: error: {exc}", err=True)
-        sys.exit(2)
+        _fail(str(exc), 2)
     click.echo(f"token {name!r} revoked" if changed else f"token {name!r} was already revoked")
 
 

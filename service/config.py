@@ -5,10 +5,31 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite:///bwdoctor.db"
+SUPPORTED_DATABASES = "sqlite:///path/to/file.db or postgresql+psycopg://user:password@host:5432/name"
+
+
+def normalise_database_url(url: str) -> str:
+    """The URL the service can use, or ValueError saying which forms it takes.
+
+    `postgresql://` and `postgres://` (what most hosting panels print) mean the installed psycopg
+    driver; SQLAlchemy alone would reach for psycopg2, which is not a dependency.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url.strip())
+    except ArgumentError:
+        raise ValueError(f"not a database URL: use {SUPPORTED_DATABASES}") from None
+    if parsed.drivername in ("postgresql+psycopg", "sqlite", "sqlite+pysqlite"):
+        return url.strip()
+    if parsed.drivername in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    raise ValueError(f"{parsed.drivername!r} databases are not supported: use {SUPPORTED_DATABASES}")
 
 
 class SlackSettings(BaseModel):
@@ -31,6 +52,11 @@ class Settings(BaseSettings):
     slack_api_base_url: str = Field(
         default="https://slack.com/api/", description="Slack Web API base URL (tests point it at a fake)"
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _supported_database(cls, url: str) -> str:
+        return normalise_database_url(url)
 
     retention_days: float = Field(default=30.0, gt=0, description="reports older than this are pruned")
     prune_interval_s: float = Field(default=3600.0, gt=0)

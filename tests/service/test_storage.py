@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from pydantic import ValidationError
 from sqlalchemy import create_engine, inspect, select
 
 from service.config import Settings
@@ -104,3 +105,16 @@ def test_conversation_turns_carry_facts(db_session):
 def test_conversation_api_404(client):
     r = client.get("/api/v1/conversations/nope")
     assert r.status_code == 404 and r.json()["error"]["code"] == "conversation_not_found"
+
+
+def test_database_urls_hosting_panels_print_are_taken_and_others_refused():
+    def url(value: str) -> str:
+        return Settings(_env_file=None, database_url=value).database_url
+
+    assert url("postgres://u:p@db:5432/bwd") == "postgresql+psycopg://u:p@db:5432/bwd"
+    assert url("postgresql://u@db/bwd?sslmode=require") == "postgresql+psycopg://u@db/bwd?sslmode=require"
+    assert url("sqlite:///bwdoctor.db") == "sqlite:///bwdoctor.db"
+    refused = (("mysql://u@db/bwd", "'mysql' databases are not supported"), ("db.example", "not a database URL"))
+    for bad, says in refused:
+        with pytest.raises(ValidationError, match=says):
+            url(bad)
