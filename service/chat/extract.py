@@ -13,6 +13,7 @@ Conventions for words without numbers (documented because they are guesses, and 
   plain Ethernet (GbE, 以太网, 千兆, 万兆) with no RDMA word anywhere → nic.kind ethernet, nic.rdma false
   EFA → nic.kind ethernet, nic.rdma true (AWS's OS-bypass fabric; NCCL uses it through aws-ofi-nccl)
   N×S links ('8x400G IB') → nic.speed_gbps N·S, the node's aggregate (all rails carry the all-reduce)
+  'rated for 100G' with no link speed said → nic.max_speed_gbps 100, and nic.speed_gbps 100 (weak)
 """
 
 import re
@@ -487,6 +488,74 @@ def nic_kind(text: str) -> list[Understood]:
     return hits
 
 
+# --------------------------------------------------------------------------- link below its rating, MTU
+_G = r"\s*G(?:bE|b/s|bps|bit|b)?(?![A-Za-z])"  # '25G', '25 Gb/s', '25GbE'
+_RATING = re.compile(rf"(?P<cue>rated (?:for |at )?|capable of |rating (?:is |of )?|标称|额定|最高支持)\s*"
+                     rf"(?:is|为|是)?\s*(?P<max>\d+(?:\.\d+)?){_G}", _IC)
+_SPEED_WORD = re.compile(r"Speed:\s*(?P<mbps>\d{4,7})\s*Mb/s")  # ethtool's own line
+_BELOW_RATING = [
+    # '100G NICs negotiated only 25G', '100GbE ports came up at 25G', '100G 网卡只协商到 25G'
+    re.compile(
+        rf"{_NB}(?P<max>\d+(?:\.\d+)?){_G}[^.;。；\n]{{0,40}}?"
+        r"(?:negotiat\w*|came up|come up|link(?:ed|s)? (?:up )?at|running at|runs at|"
+        r"只?协商(?:到|成|为|在)?|只跑在|降到|降速到|掉到)"
+        rf"\s*(?:at|to|as|down to)?\s*(?:only\s*)?(?:了)?\s*(?P<speed>\d+(?:\.\d+)?){_G}", _IC),
+    # 'negotiated 25G although rated for 100G', '协商到 25G，标称 100G'
+    re.compile(
+        rf"(?:negotiat\w*|came up|link(?:ed|s)? (?:up )?at|协商(?:到|成|为|在)?)\s*(?:at|to|as)?\s*(?:only\s*)?"
+        rf"(?P<speed>\d+(?:\.\d+)?){_G}[^.;。；\n]{{0,40}}?"
+        r"(?:rated (?:for |at )?|capable of |supports? |rating (?:is |of )?|标称|额定|最高支持|支持)"
+        rf"\s*(?:is|为|是)?\s*(?P<max>\d+(?:\.\d+)?){_G}", _IC),
+    # 'rated for 100G but negotiated 25G', '标称 100G，只协商到 25G'
+    re.compile(
+        rf"(?:rated (?:for |at )?|capable of |supports? |标称|额定|最高支持)\s*(?:is|为|是)?\s*"
+        rf"(?P<max>\d+(?:\.\d+)?){_G}[^.;。；\n]{{0,40}}?"
+        r"(?:negotiat\w*|came up|link(?:ed|s)? (?:up )?at|running at|只?协商(?:到|成|为|在)?|只跑在|降到|掉到)"
+        rf"\s*(?:at|to|as)?\s*(?:only\s*)?(?P<speed>\d+(?:\.\d+)?){_G}", _IC),
+]
+
+
+@extractor
+def link_rating(text: str) -> list[Understood]:
+    """'100G NICs negotiated only 25G', '网卡标称 100G，只协商到 25G' → nic.max_speed_gbps 100 and
+    nic.speed_gbps 25: the NIC's rating and the rate its link came up at, the headline case of a
+    cable, optic or switch port that settled lower. ethtool's 'Speed: 25000Mb/s' is the link rate."""
+    hits = []
+    for pattern in _BELOW_RATING:
+        for m in pattern.finditer(text):
+            rating, speed = float(m["max"]), float(m["speed"])
+            if 0 < speed < rating:
+                hits.append(_hit("nic.max_speed_gbps", rating, m, "max"))
+                hits.append(_hit("nic.speed_gbps", speed, m, "speed"))
+    paired = {h.start for h in hits if h.fact == "nic.max_speed_gbps"}
+    for m in _RATING.finditer(text):
+        if m.start("max") not in paired:  # 'rated for 100G' alone: the rating, and the link speed until told
+            hits.append(_hit("nic.max_speed_gbps", float(m["max"]), m, "max"))
+            hits.append(_hit("nic.speed_gbps", float(m["max"]), m, "cue", weak=True))
+    for m in _SPEED_WORD.finditer(text):
+        hits.append(_hit("nic.speed_gbps", int(m["mbps"]) / 1000, m))
+    return hits
+
+
+_MTU = re.compile(
+    rf"MTU\s*(?:is|of|=|:|：|为|是|set to|设为|设置为|只有)?\s*(?:only\s*)?{_NB}(?P<num>\d{{3,5}})(?![\d.])"
+    rf"|{_NB}(?P<num2>\d{{3,5}})\s*(?:-?\s*byte|字节)?\s*(?:的)?\s*MTU",
+    _IC,
+)
+
+
+@extractor
+def mtu(text: str) -> list[Understood]:
+    """'MTU 1500', 'MTU is 9000', '1500-byte MTU', 'MTU 只有 1500' → nic.mtu (bytes)."""
+    hits = []
+    for m in _MTU.finditer(text):
+        group = "num" if m["num"] else "num2"
+        value = int(m[group])
+        if 68 <= value <= 65536:
+            hits.append(_hit("nic.mtu", value, m, group))
+    return hits
+
+
 # --------------------------------------------------------------------------- latency
 _RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,20}}?{_NUM}\s*(?P<unit>ms|毫秒|us|μs|"
                   rf"微秒)"
@@ -820,6 +889,11 @@ def extract_facts(text: str) -> list[Understood]:
     hits: list[Understood] = []
     for fn in _EXTRACTORS:
         hits.extend(fn(text))
+    ratings = [(h.start, h.end) for h in hits if h.fact == "nic.max_speed_gbps"]
+    # A number read as the NIC's rating is not also its link speed (network_rates reads '100G' as one).
+    hits = [
+        h for h in hits if not (h.fact == "nic.speed_gbps" and any(h.start < e and s < h.end for s, e in ratings))
+    ]
     hits.sort(key=lambda h: (h.start, h.end, h.fact))
     return _mark_hypothetical(text, hits)
 
