@@ -114,15 +114,10 @@ def clusters_page(request: Request, db_session: DbSession) -> HTMLResponse:
 
 
 def _render(request: Request, template: str, context: dict[str, Any], *, fragment: bool = False) -> HTMLResponse:
-    """`render_page` with the cluster pages' words as `t`.
-
-    A fragment is fetched by clusters.js with the page's own ?lang=, which is no toggle: it must not
-    set the language cookie, or a background refresh in one tab would undo a toggle made in another.
-    """
-    response = render_page(request, template, {"t": cluster_strings(page_language(request)), **context})
-    if fragment and "set-cookie" in response.headers:
-        del response.headers["set-cookie"]
-    return response
+    """`render_page` with the cluster pages' words as `t`; a fragment (re-fetched by clusters.js with
+    the page's own ?lang=) leaves the language cookie alone."""
+    context = {"t": cluster_strings(page_language(request)), **context}
+    return render_page(request, template, context, remember_language=not fragment)
 
 
 def _page(request: Request, kind: str, name: str, load: Callable[[], dict[str, Any]], template: str) -> HTMLResponse:

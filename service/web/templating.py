@@ -59,8 +59,14 @@ def page_language(request: Request) -> str:
     return pick_language(request.headers.get("accept-language", ""))
 
 
-def render_page(request: Request, template: str, context: dict[str, Any] | None = None) -> HTMLResponse:
-    """A page in the visitor's language, with the strict security headers."""
+def render_page(
+    request: Request, template: str, context: dict[str, Any] | None = None, *, remember_language: bool = True
+) -> HTMLResponse:
+    """A page in the visitor's language, with the strict security headers.
+
+    A ?lang= from the toggle is remembered in a cookie; a part of a page that a script re-fetches
+    with the page's own ?lang= passes `remember_language=False`, or a background refresh in one tab
+    would undo a toggle made in another."""
     lang = page_language(request)
     strings = ui_strings(lang)
     response = templates.TemplateResponse(
@@ -69,6 +75,6 @@ def render_page(request: Request, template: str, context: dict[str, Any] | None 
         {"lang": lang, "t": strings, "other_lang": "zh" if lang == "en" else "en", **(context or {})},
         headers=SECURITY_HEADERS,
     )
-    if request.query_params.get("lang") in SUPPORTED:
+    if remember_language and request.query_params.get("lang") in SUPPORTED:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax", httponly=True)
     return response
