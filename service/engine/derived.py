@@ -66,6 +66,26 @@ def _checkpoint_fraction(f: Facts) -> float:
     return f["checkpoint.write_time_s"] / (between + f["checkpoint.write_time_s"])
 
 
+def _scale_factor(f: Facts) -> float | None:
+    """How many times larger the job is than its baseline run: GPUs when both counts are known, else nodes."""
+    gpus, base_gpus = f.get("job.total_gpus"), f.get("job.baseline_gpus")
+    if gpus and base_gpus:
+        return gpus / base_gpus
+    nodes, base_nodes = f.get("job.nodes"), f.get("job.baseline_nodes")
+    if nodes and base_nodes:
+        return nodes / base_nodes
+    per_node = f.get("job.gpus_per_node")
+    if nodes and per_node and base_gpus:
+        return nodes * per_node / base_gpus
+    return None
+
+
+def _scaling_efficiency(f: Facts) -> float | None:
+    # Speed-up per unit of added hardware: 100 % is linear; below 100 / scale the larger run is slower.
+    scale = _scale_factor(f)
+    return 100 * f["job.speedup"] / scale if scale else None
+
+
 def _ratio(num: str, den: str, scale: float = 1.0) -> Callable[[Facts], float | None]:
     def compute(f: Facts) -> float | None:
         return scale * f[num] / f[den] if f[den] else None
@@ -104,6 +124,12 @@ FORMULAS: tuple[Formula, ...] = (
         _ratio("job.step_time_s", "job.step_time_baseline_s"),
     ),
     Formula("job.total_gpus", ("job.nodes", "job.gpus_per_node"), lambda f: f["job.nodes"] * f["job.gpus_per_node"]),
+    Formula(
+        "job.scaling_efficiency_pct",
+        ("job.speedup",),
+        _scaling_efficiency,
+        any_of=("job.baseline_gpus", "job.baseline_nodes"),
+    ),
     Formula(
         "checkpoint.write_time_s",
         ("job.checkpoint_size_gbytes", "job.checkpoint_target", "comm.link_gbytes_per_s"),
