@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-SHARED := ../shared
+SHARED := $(or $(BWDOCTOR_SHARED_DIR),../shared)
 
 .PHONY: run test lint venv clean
 
@@ -24,9 +24,14 @@ lint: venv
 
 test: lint
 	$(BIN)/pytest -q
+	@# In CI (CI=true, as .ci/run sets it) the acceptance scenarios must run: missing is a failure, not a skip.
 	@if [ -x $(SHARED)/tools/check-scenarios ]; then \
 	  PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python $(SHARED)/tools/check-scenarios $(SHARED)/scenarios/*.yaml; \
-	else echo "acceptance scenarios: $(SHARED)/tools/check-scenarios not found, skipped"; fi
+	else case "$${CI:-}" in \
+	  ""|0|false|no|off) echo "acceptance scenarios: $(SHARED)/tools/check-scenarios not found, skipped;" \
+	    "to enable: put the shared folder beside the checkout (or set BWDOCTOR_SHARED_DIR)";; \
+	  *) echo "acceptance scenarios: $(SHARED)/tools/check-scenarios not found, and CI must run them" >&2; exit 1;; \
+	esac; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -11,7 +11,6 @@ leaves this machine. Namespaces are deleted even when a test fails.
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -19,11 +18,12 @@ import uuid
 
 import pytest
 
+from tests import prereqs
+from tests.prereqs import needs
+
 pytestmark = [
     pytest.mark.netns,
-    pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root"),
-    pytest.mark.skipif(not all(shutil.which(t) for t in ("ip", "tc", "iperf3", "ss")),
-                       reason="needs ip, tc and ss (iproute2) and iperf3"),
+    needs(prereqs.ROOT, prereqs.IPROUTE2, prereqs.IPERF3, why="iperf3 between network namespaces shaped with tc"),
 ]
 
 PROBE = [sys.executable, "-m", "agent_probe.cli"]
@@ -111,7 +111,6 @@ def pair():
 
 def findings(facts: dict) -> list[dict]:
     """The core engine's findings; validate_facts raises on any fact the catalogue would refuse."""
-    pytest.importorskip("service.engine.engine")
     from service.engine import load_engine
 
     engine = load_engine()
@@ -157,8 +156,7 @@ def test_serve_iperf_stops_cleanly_on_sigterm(pair):
     assert ":5201 " not in sh("ip", "netns", "exec", pair.ns_b, "ss", "-ltnH").stdout
 
 
-@pytest.mark.skipif(not (shutil.which("ethtool") or shutil.which("ethtool", path="/usr/sbin:/sbin")),
-                    reason="needs ethtool")
+@needs(prereqs.ETHTOOL, why="the probe reads the veth's link modes with it")
 def test_probe_reports_the_veths_real_mtu_and_no_rating(pair):
     pair.set_mtu(9000)
     report = pair.collect(peers=False)

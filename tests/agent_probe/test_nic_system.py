@@ -13,6 +13,8 @@ import pytest
 from agent_probe.collectors import nic as nic_module
 from agent_probe.collectors.nic import NicSampler
 from agent_probe.collectors.system import SystemSampler
+from tests import prereqs
+from tests.prereqs import needs
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tool_output"
 
@@ -446,7 +448,7 @@ def _real_ethtool() -> str | None:
     return shutil.which("ethtool") or shutil.which("ethtool", path="/usr/sbin:/sbin")
 
 
-@pytest.mark.skipif(_real_ethtool() is None, reason="ethtool is not installed")
+@needs(prereqs.ETHTOOL, why="this machine's real ethtool")
 def test_this_machine_with_real_ethtool():
     """The interface's real MTU is reported; the rating is either ethtool's or left out with a note."""
     result = run(NicSampler(), elapsed=0.1)
@@ -462,7 +464,7 @@ def test_this_machine_with_real_ethtool():
     assert isinstance(result.facts.get("nic.efa"), bool) or any("Elastic Fabric Adapter" in n for n in result.notes)
 
 
-@pytest.mark.skipif(not Path("/usr/sbin/ethtool").exists(), reason="no /usr/sbin/ethtool")
+@needs(prereqs.ETHTOOL, why="Debian's /usr/sbin/ethtool")
 def test_ethtool_in_sbin_is_found_without_sbin_on_path(monkeypatch, tmp_path):
     """Debian installs ethtool in /usr/sbin, which an unprivileged user's PATH often leaves out."""
     monkeypatch.setenv("PATH", str(tmp_path))

@@ -1,5 +1,4 @@
 import json
-import shutil
 import signal
 import socket
 import subprocess
@@ -9,6 +8,8 @@ import time
 import pytest
 
 from agent_probe.collectors.peers import PeerMeasurement, collect_peers, measure_peer, split_host_port, summarise
+from tests import prereqs
+from tests.prereqs import needs
 
 
 def completed(stdout="", returncode=0, stderr=""):
@@ -98,7 +99,7 @@ def wait_listening(port, timeout=10.0):
     raise AssertionError(f"nothing listens on {port}")
 
 
-@pytest.mark.skipif(shutil.which("iperf3") is None, reason="iperf3 is not installed (apt-get install iperf3)")
+@needs(prereqs.IPERF3, why="a real iperf3 against serve-iperf")
 def test_real_iperf3_against_serve_iperf_on_loopback():
     port, rtt_port = free_port(), free_port()
     server = subprocess.Popen([sys.executable, "-m", "agent_probe.cli", "serve-iperf", "--port", str(port),

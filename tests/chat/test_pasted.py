@@ -1,12 +1,12 @@
 """Pasted tool output is routed to its parser and kept out of the word extractors."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from service.chat.pasted import parse_pasted, split_pasted
 from service.chat.understanding import understand
+from tests.prereqs import SHARED, needs, shared_dir
 from tool_parsers.iperf3_text import parse_iperf3_text
 from tool_parsers.nvidia_smi import parse_nvidia_smi
 
@@ -82,10 +82,10 @@ def test_words_in_pasted_output_are_not_the_users_statements() -> None:
     assert "nic.speed_gbps" not in u.facts
 
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
+FIXTURES = shared_dir() / "fixtures"
 
 
-@pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared fixtures not present (a user's clone has none)")
+@needs(SHARED, why="real tool output in its fixtures/")
 @pytest.mark.parametrize(("name", "fact", "value"), [
     ("nccl_tests_allreduce_slow_2node_socket_tcp_eks.txt", "nccl.allreduce_busbw_gbytes_per_s", 2.03),
     ("nccl_tests_allreduce_fast_2node_16xH100_a3mega_tcpxo.txt", "nccl.allreduce_busbw_gbytes_per_s", 338.82),

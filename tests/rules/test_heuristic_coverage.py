@@ -11,9 +11,10 @@ import pytest
 
 from service.engine.catalogue import FactCatalogue
 from service.engine.loader import RuleBase, load_rulebase
+from tests.prereqs import SHARED, needs, shared_dir
 
 REPO = Path(__file__).resolve().parents[2]
-HEURISTICS_MD = REPO / ".." / "shared" / "spec" / "heuristics.md"
+HEURISTICS_MD = shared_dir() / "spec" / "heuristics.md"
 EXPECTED = frozenset(f"H{i}" for i in range(1, 40))
 HEURISTIC_ID = re.compile(r"^H\d+$")
 
@@ -106,7 +107,7 @@ def test_removing_one_item_that_alone_encodes_a_heuristic_is_caught(rulebase):
     assert heuristic in uncovered(copy)
 
 
-@pytest.mark.skipif(not HEURISTICS_MD.is_file(), reason="../shared/spec/heuristics.md is not in this checkout")
+@needs(SHARED, why="the article's heuristics in spec/heuristics.md")
 def test_the_heuristic_ids_match_the_spec(rulebase):
     text = HEURISTICS_MD.read_text(encoding="utf-8")
     in_spec = set(re.findall(r"\*\*(H\d+)\*\*", text))

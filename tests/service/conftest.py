@@ -20,6 +20,7 @@ from service.engine import load_engine
 from service.main import create_app
 from service.migrations import upgrade_database
 from service.tokens.service import create_token
+from tests import prereqs
 
 PG_URL = os.environ.get("BWDOCTOR_TEST_DATABASE_URL", "")
 BACKENDS = ["sqlite"] + (["postgres"] if PG_URL else [])
@@ -39,7 +40,7 @@ def engine() -> Any:
 def pg_schema_url() -> Iterator[str]:
     """A fresh, migrated schema on the test PostgreSQL for this session, dropped afterwards."""
     if not PG_URL:
-        pytest.skip("BWDOCTOR_TEST_DATABASE_URL not set")
+        prereqs.require(prereqs.POSTGRES)
     schema = f"bwd_test_{uuid.uuid4().hex[:10]}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:

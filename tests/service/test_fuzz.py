@@ -19,6 +19,8 @@ from service.database import session_scope
 from service.engine import load_engine
 from service.main import create_app
 from service.tokens.service import create_token
+from tests import prereqs
+from tests.prereqs import needs
 from tests.service.conftest import PG_URL, with_search_path
 
 
@@ -72,7 +74,7 @@ def test_no_request_produces_a_server_error_sqlite(case):
 
 
 @pytest.mark.postgres
-@pytest.mark.skipif(not PG_URL, reason="BWDOCTOR_TEST_DATABASE_URL not set")
+@needs(prereqs.POSTGRES)
 @pg_schema.parametrize()
 @FUZZ
 def test_no_request_produces_a_server_error_postgres(case):

@@ -14,6 +14,8 @@ from sqlalchemy import create_engine, func, select
 from service.config import Settings
 from service.main import create_app
 from service.nodes.models import Report
+from tests import prereqs
+from tests.prereqs import needs
 from tests.service import pg_tmp
 from tests.service.helpers import live_server
 
@@ -54,7 +56,7 @@ def test_many_probes_at_once_lose_and_duplicate_nothing(app, auth, database_url)
 
 
 @pytest.mark.postgres
-@pytest.mark.skipif(not pg_tmp.available(), reason="needs PostgreSQL server binaries and root for runuser")
+@needs(prereqs.POSTGRES_SERVER, prereqs.ROOT, why="a throw-away server run as postgres through runuser")
 def test_database_outage_gives_503_and_recovers_without_losing_acknowledged_reports(engine):
     with pg_tmp.temp_postgres() as pg:
         settings = Settings(_env_file=None, database_url=pg.url, retry_after_s=1, db_connect_timeout_s=2)

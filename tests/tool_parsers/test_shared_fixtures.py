@@ -3,10 +3,10 @@
 The expected values are the ones /work/shared/fixtures/README.md states for each file.
 """
 
-from pathlib import Path
-
 import pytest
 
+from tests.prereqs import SHARED as SHARED_FOLDER
+from tests.prereqs import needs, shared_dir
 from tool_parsers import procfs
 from tool_parsers.ibstat import parse_ibstat
 from tool_parsers.iperf3 import parse_iperf3_json
@@ -15,8 +15,8 @@ from tool_parsers.nccl_tests import parse_nccl_tests
 from tool_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
 from tool_parsers.training_log import parse_training_log
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures"
-pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason=f"shared fixtures not found at {SHARED}")
+SHARED = shared_dir() / "fixtures"
+pytestmark = needs(SHARED_FOLDER, why="verbatim tool captures in its fixtures/")
 
 
 def read(name: str) -> str:

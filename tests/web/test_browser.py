@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests import prereqs
+from tests.prereqs import needs
 from tests.service.helpers import REPO, service_process
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -24,7 +26,7 @@ XSS = "<img src=x onerror=alert(1)><script>window.__pwned=1</script>"
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium"),
+    needs(prereqs.CHROMIUM, why="Debian chromium at /usr/bin/chromium drives the pages"),
 ]
 
 

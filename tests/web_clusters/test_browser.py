@@ -19,6 +19,8 @@ import pytest
 
 from service.web import svg
 from service.web.i18n import CLUSTER_UI
+from tests import prereqs
+from tests.prereqs import needs
 from tests.service.helpers import REPO, live_server
 from tests.web_clusters.feed import probe_facts, put_report, start_probe, write_training_log
 
@@ -32,7 +34,7 @@ EVIL = '<img src=x onerror="window.__xss=1">'
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium"),
+    needs(prereqs.CHROMIUM, why="Debian chromium at /usr/bin/chromium drives the pages"),
 ]
 
 
