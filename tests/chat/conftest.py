@@ -1,14 +1,15 @@
-"""Shared fixtures: the real engine when it loads (category and answer checks need it)."""
+"""Shared fixtures: the real engine (category and answer checks need it).
+
+A rule base that does not load is the product broken, so it fails every test that needs it; it is
+never a reason to skip them.
+"""
 
 import pytest
 
 
 @pytest.fixture(scope="session")
 def engine():
-    """The built-in rule base; tests that need findings skip when the engine cannot load."""
-    try:
-        from service.engine import load_engine
+    """The built-in rule base."""
+    from service.engine import load_engine
 
-        return load_engine(extra_dirs=[])
-    except Exception as exc:  # the engine is developed alongside; its absence must not fail chat tests
-        pytest.skip(f"engine unavailable: {exc}")
+    return load_engine(extra_dirs=[])

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.service.conftest import assert_error_shape
-
-pytest.importorskip("service.chat.answer")
 
 
 def test_conversation_carries_facts_between_turns(client):

@@ -36,7 +36,6 @@ def test_two_replicas_share_conversations_and_probe_reports(pg_schema_url):
         assert httpx.get(f"{a}/api/v1/clusters/shared/diagnosis").json()["nodes_fresh"] == 1
 
         # One conversation, turn by turn on alternating replicas.
-        pytest.importorskip("service.chat.answer")
         r = httpx.post(f"{a}/api/v1/ask", json={"question": "We train a 100B model in fp16 on 8 nodes."}, timeout=30)
         assert r.status_code == 200, r.text
         cid = r.json()["conversation_id"]
