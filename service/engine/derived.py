@@ -15,8 +15,20 @@ from typing import Any
 
 BYTES_PER_ELEMENT = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1}
 
-# Facts that each cap the inter-node link; the slowest one wins (a ring runs at its weakest link).
-LINK_CAPS = ("nic.speed_gbps", "net.iperf3_gbps", "node.instance_bandwidth_gbps", "cluster.nic_speed_min_gbps")
+# Facts that each cap one NIC's path; the slowest one wins (a ring runs at its weakest link).
+NIC_CAPS = ("nic.speed_gbps", "net.iperf3_gbps", "cluster.nic_speed_min_gbps")
+# Every fact that caps the node's inter-node rate (the instance cap applies to the node as a whole).
+LINK_CAPS = (*NIC_CAPS, "node.instance_bandwidth_gbps")
+
+# ZeRO-3 / FSDP full shard moves 1.5x the data-parallel volume: an all-gather of the parameters in the
+# forward pass, another in the backward pass, and a reduce-scatter of the gradients, each (N-1)/N of the
+# model, against the reduce-scatter + all-gather (= all-reduce) of plain DP (ZeRO paper, section 7.2.2).
+FULL_SHARD_FACTOR = 1.5
+# Bounds when the model size is unknown: the sync should fit in a tenth of a step; a typical step is 1 s.
+SYNC_BUDGET_SHARE = 0.1
+TYPICAL_STEP_S = 1.0
+# Mixture-of-experts routing when top-k is not given: top-2 (GShard, Mixtral).
+DEFAULT_TOP_K = 2
 
 Facts = Mapping[str, Any]
 
@@ -38,20 +50,147 @@ def _grad_gbytes(f: Facts) -> float:
     return f["job.model_params_b"] * BYTES_PER_ELEMENT[f["job.precision"]]
 
 
+def _activation_bytes(f: Facts) -> int:
+    # Activations travel in the compute precision: fp32 jobs in 4 bytes, mixed precision (bf16/fp16,
+    # and fp8 recipes, which keep activations between layers in 16 bits) in 2.
+    return 4 if f["job.precision"] == "fp32" else 2
+
+
 def _link_gbps(f: Facts) -> float | None:
-    caps = [f[n] for n in LINK_CAPS if n in f and f[n] > 0]
-    return min(caps) if caps else None
+    """The node's inter-node rate: the slowest per-NIC cap x the rails, within the instance cap."""
+    per_nic = [f[n] for n in NIC_CAPS if n in f and f[n] > 0]
+    node = min(per_nic) * f.get("nic.count", 1) if per_nic else None
+    cap = f.get("node.instance_bandwidth_gbps")
+    if cap and cap > 0:
+        node = min(node, cap) if node is not None else cap
+    return node
+
+
+def _ring(n: float) -> float:
+    """Bytes each rank sends in a ring all-reduce, per byte of buffer: 2(n-1)/n (nccl-tests busbw factor)."""
+    return 2 * (n - 1) / n
 
 
 def _allreduce_time(f: Facts) -> float:
-    # Ring all-reduce: each rank sends and receives 2·(N−1)/N of the buffer (H17), not "several times".
-    n = f["job.nodes"]
-    return 2 * (n - 1) / n * f["comm.grad_gbytes"] / f["comm.link_gbytes_per_s"]
+    # Ring all-reduce between nodes (hierarchical: reduced inside the node over NVLink first, so each node
+    # sends and receives 2·(N−1)/N of the buffer over its NICs — H17: just under 2×, not "several times").
+    return _ring(f["job.nodes"]) * f["comm.grad_gbytes"] / f["comm.link_gbytes_per_s"]
+
+
+def _full_shard(f: Facts) -> bool:
+    stage = f.get("job.zero_stage")
+    if stage is not None:
+        return stage == 3
+    return f.get("job.parallelism") == "fsdp"  # FSDP's default strategy is FULL_SHARD
+
+
+def _dp_time(f: Facts) -> float | None:
+    """Data-parallel traffic of one sync: the gradients of one pipeline stage over the nodes holding that stage."""
+    pp = f.get("job.pp_degree", 1)
+    nodes = f["job.nodes"] / pp if pp > 1 else f["job.nodes"]
+    if nodes <= 1:
+        return 0.0
+    factor = FULL_SHARD_FACTOR if _full_shard(f) else 1.0
+    return factor * _ring(nodes) * f["comm.grad_gbytes"] / pp / f["comm.link_gbytes_per_s"]
+
+
+def _dp_per_step(f: Facts) -> float:
+    # Accumulating k micro-batches syncs once (DDP no_sync, ZeRO-1/2). ZeRO-3/FSDP full shard gathers the
+    # parameters again for every micro-batch and reduce-scatters every micro-batch's gradients: no saving.
+    if _full_shard(f):
+        return f["comm.dp_time_s"]
+    return f["comm.dp_time_s"] / f.get("job.grad_accum_steps", 1)
+
+
+def _tp_gbytes(f: Facts) -> float:
+    # Megatron-LM (Narayanan et al. 2021, §3.2): per layer and micro-batch, two all-reduces of b·s·h in the
+    # forward pass and two in the backward, each moving 2(t−1)/t of the buffer per rank: 8·b·s·h·(t−1)/t.
+    t = f["job.tp_degree"]
+    elements = 4 * f["model.layers"] * f["job.micro_batch_size"] * f["job.seq_len"] * f["model.hidden_size"]
+    return elements * _activation_bytes(f) * _ring(t) / 1e9
+
+
+def _tp_time(f: Facts) -> float | None:
+    # Only a tensor-parallel group wider than a node crosses the NICs; inside a node it rides NVLink/PCIe.
+    if f["job.tp_degree"] <= f["job.gpus_per_node"]:
+        return 0.0
+    return f["comm.tp_gbytes"] / f["comm.link_gbytes_per_s"]
+
+
+def _pp_gbytes(f: Facts) -> float:
+    # Point-to-point between stages: per micro-batch the activations b·s·h forward and their gradients
+    # backward; with tensor parallelism each rank sends 1/t of it (Megatron's scatter/gather).
+    t = f.get("job.tp_degree", 1)
+    elements = 2 * f["job.micro_batch_size"] * f["job.seq_len"] * f["model.hidden_size"]
+    return elements * _activation_bytes(f) / t / 1e9
+
+
+def _pp_time(f: Facts) -> float | None:
+    if f["job.pp_degree"] <= 1 or f["job.nodes"] <= 1:
+        return 0.0
+    per_node = f.get("job.gpus_per_node", f.get("job.tp_degree", 1))  # GPUs of a node each send their slice
+    return f["comm.pp_gbytes"] * per_node / f["comm.link_gbytes_per_s"]
+
+
+def _pp_bubble(f: Facts) -> float:
+    # GPipe/1F1B bubble as a share of the step: (p−1)/(m+p−1) with m micro-batches per step.
+    p, m = f["job.pp_degree"], f["job.grad_accum_steps"]
+    return (p - 1) / (m + p - 1)
+
+
+def _ep_gbytes(f: Facts) -> float:
+    # MoE all-to-all: every token's hidden vector goes to its top-k experts and comes back (dispatch and
+    # combine), forward and backward: 4 all-to-alls of b·s·h·k per MoE layer, (e−1)/e of it leaving the GPU.
+    e = f["job.ep_degree"]
+    k = f.get("job.moe_top_k", DEFAULT_TOP_K)
+    elements = 4 * f["model.layers"] * f["job.micro_batch_size"] * f["job.seq_len"] * f["model.hidden_size"] * k
+    return elements * _activation_bytes(f) * (e - 1) / e / 1e9
+
+
+def _ep_time(f: Facts) -> float | None:
+    e, g = f["job.ep_degree"], f["job.gpus_per_node"]
+    if e <= g or e <= 1:
+        return 0.0  # the expert group fits in one node
+    leaving = (e - g) / (e - 1)  # share of each GPU's all-to-all bytes addressed to other nodes
+    return f["comm.ep_gbytes"] * g * leaving / f["comm.link_gbytes_per_s"]
+
+
+def _predicted_step(f: Facts) -> float | None:
+    parts = ("comm.allreduce_amortised_s", "comm.tp_time_s", "comm.pp_time_s", "comm.ep_time_s")
+    return sum(f[p] for p in parts if p in f)
 
 
 def _comm_fraction(f: Facts) -> float:
-    per_step = f["comm.allreduce_time_s"] / f.get("job.grad_accum_steps", 1)
+    per_step = f["comm.predicted_step_s"]
     return per_step / (per_step + f["job.step_time_baseline_s"])
+
+
+def _max_params(precision: str) -> Callable[[Facts], float | None]:
+    """The largest model whose ring all-reduce fits in a tenth of a step (a baseline step, else 1 s)."""
+
+    def compute(f: Facts) -> float | None:
+        nodes = f.get("job.nodes")
+        if nodes is not None and nodes <= 1:
+            return None
+        ring = _ring(nodes) if nodes else 2.0  # node count unknown: the large-N bound
+        budget = SYNC_BUDGET_SHARE * f.get("job.step_time_baseline_s", TYPICAL_STEP_S)
+        return budget * f["comm.link_gbytes_per_s"] / (ring * BYTES_PER_ELEMENT[precision])
+
+    return compute
+
+
+def _node_line_gbps(f: Facts) -> float:
+    return f["nic.speed_gbps"] * f.get("nic.count", 1)
+
+
+def _busbw_gbps(f: Facts) -> float | None:
+    if "nccl.allreduce_busbw_gbytes_per_s" in f:
+        return f["nccl.allreduce_busbw_gbytes_per_s"] * 8
+    # nccl-tests PERFORMANCE.md: all-reduce busbw = algbw × 2(n−1)/n over its n ranks.
+    ranks = f.get("job.total_gpus")
+    if not ranks:
+        return None
+    return f["nccl.allreduce_algbw_gbytes_per_s"] * _ring(ranks) * 8
 
 
 def _checkpoint_write_time(f: Facts) -> float | None:
@@ -94,6 +233,7 @@ def _ratio(num: str, den: str, scale: float = 1.0) -> Callable[[Facts], float | 
 
 
 FORMULAS: tuple[Formula, ...] = (
+    Formula("job.total_gpus", ("job.nodes", "job.gpus_per_node"), lambda f: f["job.nodes"] * f["job.gpus_per_node"]),
     Formula("comm.grad_gbytes", ("job.model_params_b", "job.precision"), _grad_gbytes),
     Formula("comm.link_gbps", (), _link_gbps, any_of=LINK_CAPS),
     Formula("comm.link_gbytes_per_s", ("comm.link_gbps",), lambda f: f["comm.link_gbps"] / 8),
@@ -103,27 +243,78 @@ FORMULAS: tuple[Formula, ...] = (
         _ratio("comm.grad_gbytes", "comm.link_gbytes_per_s"),
     ),
     Formula("comm.allreduce_time_s", ("comm.grad_gbytes", "comm.link_gbytes_per_s", "job.nodes"), _allreduce_time),
+    Formula("comm.dp_time_s", ("comm.grad_gbytes", "comm.link_gbytes_per_s", "job.nodes"), _dp_time),
+    Formula("comm.allreduce_amortised_s", ("comm.dp_time_s",), _dp_per_step),
     Formula(
-        "comm.allreduce_amortised_s",
-        ("comm.allreduce_time_s",),
-        lambda f: f["comm.allreduce_time_s"] / f.get("job.grad_accum_steps", 1),
+        "comm.tp_gbytes",
+        ("job.tp_degree", "model.layers", "job.micro_batch_size", "job.seq_len", "model.hidden_size", "job.precision"),
+        _tp_gbytes,
     ),
-    Formula("comm.fraction", ("comm.allreduce_time_s", "job.step_time_baseline_s"), _comm_fraction),
+    Formula("comm.tp_time_s", ("comm.tp_gbytes", "job.gpus_per_node", "comm.link_gbytes_per_s"), _tp_time),
+    Formula(
+        "comm.pp_gbytes",
+        ("job.pp_degree", "job.micro_batch_size", "job.seq_len", "model.hidden_size", "job.precision"),
+        _pp_gbytes,
+    ),
+    Formula("comm.pp_time_s", ("comm.pp_gbytes", "job.nodes", "comm.link_gbytes_per_s"), _pp_time),
+    Formula("comm.pp_bubble_fraction", ("job.pp_degree", "job.grad_accum_steps"), _pp_bubble),
+    Formula(
+        "comm.ep_gbytes",
+        ("job.ep_degree", "model.layers", "job.micro_batch_size", "job.seq_len", "model.hidden_size", "job.precision"),
+        _ep_gbytes,
+    ),
+    Formula("comm.ep_time_s", ("comm.ep_gbytes", "job.gpus_per_node", "comm.link_gbytes_per_s"), _ep_time),
+    Formula(
+        "comm.predicted_step_s",
+        (),
+        _predicted_step,
+        any_of=("comm.allreduce_amortised_s", "comm.tp_time_s", "comm.pp_time_s", "comm.ep_time_s"),
+    ),
+    Formula("comm.fraction", ("comm.predicted_step_s", "job.step_time_baseline_s"), _comm_fraction),
+    Formula(
+        "comm.step_overhead_s",
+        ("job.step_time_s", "job.step_time_baseline_s"),
+        lambda f: f["job.step_time_s"] - f["job.step_time_baseline_s"],
+    ),
+    Formula(
+        "comm.unexplained_s",
+        ("comm.step_overhead_s", "comm.predicted_step_s"),
+        lambda f: f["comm.step_overhead_s"] - f["comm.predicted_step_s"],
+    ),
+    Formula(
+        "comm.explained_pct",
+        ("comm.step_overhead_s", "comm.predicted_step_s"),
+        lambda f: (
+            100 * f["comm.predicted_step_s"] / f["comm.step_overhead_s"] if f["comm.step_overhead_s"] > 0 else None
+        ),
+    ),
+    Formula("comm.max_params_b_fp32", ("comm.link_gbytes_per_s",), _max_params("fp32")),
+    Formula("comm.max_params_b_bf16", ("comm.link_gbytes_per_s",), _max_params("bf16")),
     Formula(
         "net.efficiency_pct", ("net.iperf3_gbps", "nic.speed_gbps"), _ratio("net.iperf3_gbps", "nic.speed_gbps", 100)
     ),
     Formula(
-        "nccl.busbw_gbps", ("nccl.allreduce_busbw_gbytes_per_s",), lambda f: f["nccl.allreduce_busbw_gbytes_per_s"] * 8
+        "net.rdma_efficiency_pct",
+        ("net.rdma_bw_gbps", "nic.speed_gbps"),
+        _ratio("net.rdma_bw_gbps", "nic.speed_gbps", 100),
+    ),
+    Formula("nic.line_rate_gbps", ("nic.speed_gbps",), _node_line_gbps),
+    Formula(
+        "nccl.busbw_gbps",
+        (),
+        _busbw_gbps,
+        any_of=("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s"),
     ),
     Formula(
-        "nccl.efficiency_pct", ("nccl.busbw_gbps", "nic.speed_gbps"), _ratio("nccl.busbw_gbps", "nic.speed_gbps", 100)
+        "nccl.efficiency_pct",
+        ("nccl.busbw_gbps", "nic.line_rate_gbps"),
+        _ratio("nccl.busbw_gbps", "nic.line_rate_gbps", 100),
     ),
     Formula(
         "job.step_slowdown",
         ("job.step_time_s", "job.step_time_baseline_s"),
         _ratio("job.step_time_s", "job.step_time_baseline_s"),
     ),
-    Formula("job.total_gpus", ("job.nodes", "job.gpus_per_node"), lambda f: f["job.nodes"] * f["job.gpus_per_node"]),
     Formula(
         "job.scaling_efficiency_pct",
         ("job.speedup",),
