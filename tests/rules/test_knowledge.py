@@ -1,16 +1,28 @@
-"""The knowledge base the chat answers from: bilingual, findable by keywords, and right where the article is wrong."""
+"""The knowledge base the chat answers from: bilingual, found by the chat itself, and right where the article is wrong.
+
+Which entry answers a question is decided the way the product decides it: `answer_turn` reads the
+question (intent, topics) and calls `service.chat.knowledge.find_answers`; the tests read the ids it
+quotes (`result["knowledge"]`) and the reply text it gives. Words are matched on word boundaries
+(`says`), and figures are parsed out of the text and checked against each other, so "28" is not
+found inside "280" and an answer whose numbers are changed fails.
+"""
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import Any
 
 import pytest
 
-from service.engine.loader import load_rulebase
+from service.chat import answer_turn
+from service.engine.loader import RuleBase, load_rulebase
 from service.engine.model import KnowledgeEntry
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 TEMPLATE = re.compile(r"\{[a-z_][a-z0-9_.]*(?::[^}]*)?\}")
+ASCII_WORD = "[A-Za-z0-9_]"
+NUMBER = r"(\d+(?:\.\d+)?)"
 
 ONLY_WAY_ZH = "带宽不够导致训练慢，加带宽是不是唯一出路？"
 SINGLE_NODE_ZH = "单机8卡训练，需要额外关注网络带宽吗？"
@@ -19,32 +31,87 @@ CLOUD_EN = (
     "How should we choose the bandwidth configuration?"
 )
 
+# Entries the chat does not give for their own question today (what it does instead). Each is a strict
+# xfail: the day the chat finds one, the test says so and the line goes.
+NOT_FOUND_BY_THE_CHAT: dict[tuple[str, str], str] = {
+    ("bandwidth-sizing-tiers", "en"): "read as out_of_scope, no knowledge answer",
+    ("cloud-instance-bandwidth", "en"): "read as a diagnosis, no knowledge answer",
+    ("cloud-instance-bandwidth", "zh"): "read as a diagnosis, no knowledge answer",
+    ("data-parallel-traffic", "en"): "quotes parallelism-bandwidth-sensitivity instead",
+    ("data-parallel-traffic", "zh"): "read as a diagnosis, no knowledge answer",
+    ("gpudirect-rdma", "en"): "quotes troubleshooting-procedure instead",
+    ("gpudirect-rdma", "zh"): "read as a diagnosis, no knowledge answer",
+    ("identify-bottleneck-first", "en"): "read as a diagnosis, no knowledge answer",
+    ("identify-bottleneck-first", "zh"): "read as a diagnosis, no knowledge answer",
+    ("intra-vs-inter-node", "en"): "read as a diagnosis, no knowledge answer",
+    ("intra-vs-inter-node", "zh"): "read as a diagnosis, no knowledge answer",
+    ("is-bandwidth-the-bottleneck", "en"): "quotes troubleshooting-procedure instead",
+    ("is-bandwidth-the-bottleneck", "zh"): "quotes troubleshooting-procedure instead",
+    ("pipeline-parallel-across-nodes", "en"): "read as a diagnosis, no knowledge answer",
+    ("pipeline-parallel-across-nodes", "zh"): "read as a diagnosis, no knowledge answer",
+    ("rdma-for-large-models", "en"): "read as a diagnosis, no knowledge answer",
+    ("rdma-for-large-models", "zh"): "read as a diagnosis, no knowledge answer",
+    ("roce-vs-infiniband-vs-efa", "en"): "read as a diagnosis, no knowledge answer",
+    ("roce-vs-infiniband-vs-efa", "zh"): "read as a diagnosis, no knowledge answer",
+    ("same-availability-zone", "en"): "read as out_of_scope, no knowledge answer",
+    ("same-availability-zone", "zh"): "read as a diagnosis, no knowledge answer",
+    ("separate-gear-port-quota", "en"): "quotes troubleshooting-procedure instead",
+    ("shared-storage-contention", "en"): "read as a diagnosis, no knowledge answer",
+    ("shared-storage-contention", "zh"): "read as a diagnosis, no knowledge answer",
+    ("step-time-baseline", "en"): "read as a diagnosis, no knowledge answer",
+    ("step-time-baseline", "zh"): "read as out_of_scope, no knowledge answer",
+    ("straggler-nodes", "en"): "read as out_of_scope, no knowledge answer",
+    ("straggler-nodes", "zh"): "read as a diagnosis, no knowledge answer",
+    ("sync-time-arithmetic", "en"): "read as a diagnosis, no knowledge answer",
+    ("sync-time-arithmetic", "zh"): "read as a diagnosis, no knowledge answer",
+    ("tensor-parallel-across-nodes", "en"): "read as a diagnosis, no knowledge answer",
+    ("tensor-parallel-across-nodes", "zh"): "read as a diagnosis, no knowledge answer",
+    ("troubleshooting-procedure", "en"): "read as a diagnosis, no knowledge answer",
+    ("watch-nic-traffic", "en"): "read as out_of_scope, no knowledge answer",
+    ("watch-nic-traffic", "zh"): "read as out_of_scope, no knowledge answer",
+}
 
-@pytest.fixture(scope="module")
-def knowledge() -> dict[str, KnowledgeEntry]:
+
+@cache
+def rulebase() -> RuleBase:
+    """The built-in rule base; a load failure is a failure of every test here, never a skip."""
     base = load_rulebase([])
     assert not base.problems, [p.describe() for p in base.problems]
     assert base.knowledge, "rules/knowledge.yaml holds no entries"
-    return base.knowledge
+    return base
 
 
-def match(knowledge: dict[str, KnowledgeEntry], question: str, lang: str) -> list[tuple[int, str]]:
-    """The simplest matcher a chat could use: how many of an entry's keywords occur in the question."""
-    q = question.lower()
-    scores = [(sum(1 for k in e.keywords[lang] if k.lower() in q), e.id) for e in knowledge.values()]
-    return sorted(scores, key=lambda s: (-s[0], s[1]))
+@pytest.fixture(scope="module")
+def knowledge() -> dict[str, KnowledgeEntry]:
+    return rulebase().knowledge
 
 
-def best(knowledge: dict[str, KnowledgeEntry], question: str, lang: str) -> str:
-    scores = match(knowledge, question, lang)
-    assert scores[0][0] > 0, f"no keyword of any entry occurs in {question!r}"
-    assert scores[0][0] > scores[1][0], f"{question!r} ties between {scores[0][1]} and {scores[1][1]}"
-    return scores[0][1]
+def chat(engine: Any, question: str) -> tuple[list[str], str]:
+    """The knowledge entries the chat quotes for `question` (first = the main answer) and its reply."""
+    result = answer_turn(question, engine=engine)
+    return [k["id"] for k in result.get("knowledge") or []], result["answer"]
 
 
-def entry_for(knowledge: dict[str, KnowledgeEntry], question: str) -> KnowledgeEntry:
-    lang = "zh" if CJK.search(question) else "en"
-    return knowledge[best(knowledge, question, lang)]
+def says(text: str, phrase: str) -> bool:
+    """`phrase` in `text` as a whole word or figure: not "28" inside "280", not "-R" inside "-Rx"."""
+    if CJK.fullmatch(phrase[0]) and CJK.fullmatch(phrase[-1]):
+        return phrase in text  # Chinese has no spaces; its terms here are several characters long
+    return re.search(rf"(?<!{ASCII_WORD}){re.escape(phrase)}(?!{ASCII_WORD})", text) is not None
+
+
+def figures(text: str, unit: str) -> list[float]:
+    """Every number written with `unit` (a regex) right after it, in order."""
+    return [float(m) for m in re.findall(rf"(?<![\d.]){NUMBER}\s*(?:{unit})(?![A-Za-z/])", text)]
+
+
+def _entry_questions() -> list[tuple[str, str]]:
+    return [(entry.id, lang) for entry in rulebase().knowledge.values() for lang in ("en", "zh")]
+
+
+def _param(entry_id: str, lang: str) -> Any:
+    why = NOT_FOUND_BY_THE_CHAT.get((entry_id, lang))
+    marks = [pytest.mark.xfail(strict=True, reason=f"the chat {why}")] if why else []
+    return pytest.param(entry_id, lang, marks=marks, id=f"{entry_id}-{lang}")
 
 
 def test_every_entry_is_complete_in_both_languages(knowledge):
@@ -73,68 +140,96 @@ def test_answers_hold_no_template_placeholders(knowledge):
             assert not TEMPLATE.search(text), entry.id
 
 
-def test_every_entry_is_found_from_its_own_question(knowledge):
-    for entry in knowledge.values():
-        for lang in ("en", "zh"):
-            assert best(knowledge, entry.question[lang], lang) == entry.id, (entry.id, lang)
+def test_the_known_gaps_name_real_entries(knowledge):
+    assert {entry_id for entry_id, _ in NOT_FOUND_BY_THE_CHAT} <= set(knowledge)
 
 
-def test_is_more_bandwidth_the_only_way_out(knowledge):
-    entry = entry_for(knowledge, ONLY_WAY_ZH)
-    assert entry.id == "more-bandwidth-only-way"
-    answer = entry.answer["zh"]
-    assert "不是" in answer or "并非" in answer
-    assert "梯度压缩" in answer and "梯度累积" in answer
-    assert "checkpoint" in answer.lower() or "检查点" in answer
-    assert "H36" in entry.source
+@pytest.mark.parametrize(("entry_id", "lang"), [_param(*q) for q in _entry_questions()])
+def test_the_chat_answers_an_entrys_own_question_with_it(engine, knowledge, entry_id, lang):
+    entry = knowledge[entry_id]
+    quoted, reply = chat(engine, entry.question[lang])
+    assert quoted[:1] == [entry_id], f"{entry.question[lang]!r} → {quoted}"
+    assert entry.answer[lang] in reply  # quoted whole, in the question's language
 
 
-def test_single_node_eight_gpus(knowledge):
-    entry = entry_for(knowledge, SINGLE_NODE_ZH)
-    assert entry.id == "single-node-8-gpus"
-    answer = entry.answer["zh"]
-    assert "NVLink" in answer or "PCIe" in answer
-    assert "数据" in answer or "存储" in answer
-    assert "本地" in answer or "缓存" in answer
-    assert "H37" in entry.source
+def test_is_more_bandwidth_the_only_way_out(engine, knowledge):
+    quoted, reply = chat(engine, ONLY_WAY_ZH)
+    assert quoted[:1] == ["more-bandwidth-only-way"], quoted
+    assert reply.startswith(("不是", "并非")), reply[:40]  # the answer is "no", first
+    assert says(reply, "梯度压缩") and says(reply, "梯度累积")
+    assert says(reply, "checkpoint") or says(reply, "检查点")
+    assert "H36" in knowledge["more-bandwidth-only-way"].source
 
 
-def test_choosing_cloud_bandwidth(knowledge):
-    entry = entry_for(knowledge, CLOUD_EN)
-    assert entry.id == "choosing-cloud-bandwidth"
-    answer = entry.answer["en"]
-    assert "same availability zone" in answer and "high-bandwidth" in answer
-    assert "H38" in entry.source
-    # Its neighbour, found by the same words in other questions, gives the same two points.
-    other = knowledge["cloud-instance-bandwidth"].answer["en"]
-    assert "same availability zone" in other and "high-bandwidth" in other
+def test_single_node_eight_gpus(engine, knowledge):
+    quoted, reply = chat(engine, SINGLE_NODE_ZH)
+    assert quoted[:1] == ["single-node-8-gpus"], quoted
+    assert says(reply, "NVLink") or says(reply, "PCIe")
+    assert says(reply, "数据") or says(reply, "存储")
+    assert says(reply, "本地") or says(reply, "缓存")
+    assert "H37" in knowledge["single-node-8-gpus"].source
 
 
-def test_the_articles_arithmetic_is_reported_naive_and_ring(knowledge):
-    for lang in ("en", "zh"):
-        answer = knowledge["sync-time-arithmetic"].answer[lang]
-        for figure in ("200", "1.25", "160", "12.5", "16", "50", "4", "280", "28", "7", "1.75"):
-            assert figure in answer, (lang, figure)
+def test_choosing_cloud_bandwidth(engine, knowledge):
+    quoted, reply = chat(engine, CLOUD_EN)
+    assert quoted[:1] == ["choosing-cloud-bandwidth"], quoted
+    assert says(reply, "same availability zone") and says(reply, "high-bandwidth")
+    assert "H38" in knowledge["choosing-cloud-bandwidth"].source
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_articles_arithmetic_adds_up(knowledge, lang):
+    """100B in fp16 = 200 GB; size ÷ rate (naive) and × 2·(N−1)/N (ring) on 10, 100 and 400 Gb/s."""
+    answer = knowledge["sync-time-arithmetic"].answer[lang]
+    size = figures(answer, "GB(?!/)")[0]
+    link_gbps = figures(answer, "GbE|Gb/s")
+    link_gbytes_s = figures(answer, "GB/s")
+    seconds = figures(answer, "s|秒")
+    if lang == "en":
+        factor, nodes = map(float, re.findall(rf"{NUMBER} on {NUMBER} nodes", answer)[0])
+    else:
+        nodes, factor = map(float, re.findall(rf"{NUMBER} 个节点是 {NUMBER}", answer)[0])
+    assert size == 100 * 2  # 100B parameters × 2 bytes
+    assert link_gbps == [10, 100, 400]
+    assert link_gbytes_s == [g / 8 for g in link_gbps]
+    assert factor == pytest.approx(2 * (nodes - 1) / nodes) and nodes == 8
+    naive, ring = seconds[:3], seconds[3:]
+    assert naive == [pytest.approx(size / r) for r in link_gbytes_s] == [160, 16, 4]
+    assert ring == [pytest.approx(t * factor) for t in naive] == [280, 28, 7]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ring_volume_adds_up(knowledge, lang):
+    """2·(N−1)/N of the buffer through each NIC: 1× for 2 nodes, 1.75× for 8; 350 GB at three link rates."""
+    answer = knowledge["ring-allreduce-volume"].answer[lang]
+    assert figures(answer, "×|倍")[:2] == [1, 1.75]
+    gradients, per_node = figures(answer, "GB(?!/)")[:2]
+    assert per_node == gradients * 1.75 == 350
+    if lang == "en":
+        pairs = [(float(t), float(r)) for t, r in re.findall(rf"{NUMBER} s at {NUMBER} Gb/s", answer)]
+    else:
+        pairs = [(float(t), float(r)) for r, t in re.findall(rf"{NUMBER}Gb/s 下 {NUMBER} 秒", answer)]
+    assert [r for _, r in pairs] == [10, 100, 400]
+    assert [t for t, _ in pairs] == [pytest.approx(per_node / (r / 8)) for _, r in pairs]
 
 
 def test_corrections_of_the_article_are_encoded(knowledge):
     # H7: gradient volume follows the parameter count, not the batch size.
     batch = knowledge["batch-size-and-communication"]
     assert batch.answer["en"].startswith("Not for data-parallel gradient sync")
-    assert "micro-batch × sequence length × hidden size" in batch.answer["en"]
+    assert says(batch.answer["en"], "micro-batch × sequence length × hidden size")
     assert "H7" in batch.source
     # H17: 2·(N−1)/N, just under 2×, not "several times".
     ring = knowledge["ring-allreduce-volume"]
-    assert "2·(N−1)/N" in ring.answer["en"] and "1.75" in ring.answer["en"]
-    assert "never exceeds 2×" in ring.answer["en"]
+    assert says(ring.answer["en"], "2·(N−1)/N") and says(ring.answer["en"], "never exceeds 2×")
     # H29: optimizer state is larger than the weights; do not save it instead of them.
     ckpt = knowledge["checkpoint-bandwidth"]
     assert "Do not 'save only the optimizer state" in ckpt.answer["en"]
     assert "不要“只存优化器状态" in ckpt.answer["zh"]
-    assert all(w in ckpt.answer["en"] for w in ("10·N", "local NVMe", "asynchronously", "sharded"))
+    assert all(says(ckpt.answer["en"], w) for w in ("10·N", "local NVMe", "asynchronously", "sharded"))
     # H26: accumulation comes with the learning-rate caveat.
-    assert "learning rate" in knowledge["gradient-accumulation"].answer["en"]
-    assert "学习率" in knowledge["gradient-accumulation"].answer["zh"]
+    assert says(knowledge["gradient-accumulation"].answer["en"], "learning rate")
+    assert says(knowledge["gradient-accumulation"].answer["zh"], "学习率")
 
 
 def test_field_knowledge_is_there(knowledge):
@@ -145,10 +240,17 @@ def test_field_knowledge_is_there(knowledge):
         "nccl-env-vars": ["NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_DISABLE"],
         "gpudirect-rdma": ["nvidia-peermem", "GDRDMA"],
         "mtu-jumbo-frames": ["9000", "ping -M do -s 8972"],
-        "roce-vs-infiniband-vs-efa": ["RoCE", "InfiniBand", "EFA", "aws-ofi-nccl"],
+        "roce-vs-infiniband-vs-efa": ["RoCEv2", "InfiniBand", "EFA", "aws-ofi-nccl"],
         "straggler-nodes": ["slowest rank", "ethtool"],
     }
     for entry_id, needles in wanted.items():
         answer = knowledge[entry_id].answer["en"]
-        missing = [n for n in needles if n not in answer]
+        missing = [n for n in needles if not says(answer, n)]
         assert missing == [], (entry_id, missing)
+
+
+def test_says_matches_whole_words_and_figures():
+    assert says("280 s and 28 s", "28") and not says("280 s", "28") and not says("2800", "280")
+    assert says("run iperf3 -R here", "-R") and not says("iperf3 -Rx", "-R")
+    assert says("走NVLink或PCIe", "NVLink") and says("先做梯度压缩", "梯度压缩")
+    assert figures("10 GbE ≈ 1.25 GB/s → 160 s; 100Gb/s 下 28 秒", "s|秒") == [160, 28]
