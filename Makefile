@@ -19,6 +19,7 @@ run: venv
 
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/bwdoctor rules lint
 	$(BIN)/bwdoctor rules test
 

@@ -6,6 +6,7 @@ collector that raises costs only its own facts.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -84,7 +85,7 @@ def run_samplers(samplers: list[Sampler], window_s: float, *, stop: threading.Ev
                 out.merge(failed(sampler.name, exc))
     elapsed = clock() - started
     for sampler in running:
-        out.merge(_safely(sampler.name, lambda s=sampler: s.finish(elapsed)))
+        out.merge(_safely(sampler.name, functools.partial(sampler.finish, elapsed)))
     return out, elapsed
 
 

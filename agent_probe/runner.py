@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from agent_probe.collect import Report, collect_pass
 from agent_probe.collectors import CollectorResult
@@ -26,11 +26,11 @@ from agent_probe.spool import Spool
 log = logging.getLogger("agent_probe")
 
 
-class Sender:
+class Sender(Protocol):
     """What the runner needs from a client (``ProbeClient`` fits)."""
 
-    def put_report(self, node_id: str, body: dict[str, Any]) -> None:  # pragma: no cover - protocol
-        raise NotImplementedError
+    def put_report(self, node_id: str, body: dict[str, Any]) -> Any:  # pragma: no cover - protocol
+        ...
 
 
 @dataclass
@@ -87,7 +87,7 @@ class Runner:
     # --- delivery ------------------------------------------------------------------------------
     def _backoff_s(self) -> float:
         base = min(self.cfg.backoff_max_s, self.cfg.backoff_initial_s * 2 ** max(0, self.failures - 1))
-        return base * self.rng.uniform(0.5, 1.0)
+        return float(base * self.rng.uniform(0.5, 1.0))
 
     def flush(self) -> bool:
         """Send spooled reports oldest first; stop at the first retryable failure. True if emptied."""

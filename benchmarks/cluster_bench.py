@@ -28,12 +28,15 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.service_load import postgres_url, report_facts, uvicorn_process  # noqa: E402
+
+if TYPE_CHECKING:
+    from service.engine import Engine
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 CLUSTER = "big"
@@ -52,7 +55,7 @@ def gc_frozen_create_app() -> Any:
     return app
 
 
-def seed(url: str, nodes: int, *, stale: int, undiagnosed: int, engine: Any) -> None:
+def seed(url: str, nodes: int, *, stale: int, undiagnosed: int, engine: Engine) -> None:
     """One report per node; the last `stale` nodes reported two hours ago; the first `undiagnosed`
     fresh nodes have no findings yet (everyone else's were computed, as in production)."""
     from sqlalchemy import text
@@ -80,7 +83,7 @@ def seed(url: str, nodes: int, *, stale: int, undiagnosed: int, engine: Any) -> 
         db.dispose()
 
 
-def time_in_process(url: str, runs: int, engine: Any) -> list[float]:
+def time_in_process(url: str, runs: int, engine: Engine) -> list[float]:
     from service.clusters.service import diagnose_cluster
     from service.config import Settings
     from service.database import make_engine, make_sessionmaker
@@ -98,7 +101,7 @@ def time_in_process(url: str, runs: int, engine: Any) -> list[float]:
     return timings[2:]  # the first runs warm the pool and the statement caches
 
 
-def profile_in_process(url: str, engine: Any, runs: int = 10, top: int = 35) -> None:
+def profile_in_process(url: str, engine: Engine, runs: int = 10, top: int = 35) -> None:
     from service.clusters.service import diagnose_cluster
     from service.config import Settings
     from service.database import make_engine, make_sessionmaker

@@ -13,9 +13,20 @@ from typing import Any, NoReturn
 import click
 import yaml
 
-from service.engine import EngineError, RuleLoadError, load_engine
-from service.engine.loader import builtin_rules_dir, lint_paths, load_rulebase
-from service.engine.report import render_text
+from service.engine import (
+    Engine,
+    EngineError,
+    RuleLoadError,
+    builtin_rules_dir,
+    coverage_gaps,
+    find_test_files,
+    lint_paths,
+    load_engine,
+    load_rulebase,
+    render_text,
+    rules_dirs_from_env,
+    run_file,
+)
 
 LANGS = click.Choice(["en", "zh"])
 
@@ -45,7 +56,7 @@ def read_document(source: str, what: str = "facts") -> Any:
         fail(f"{what} input is neither valid JSON nor valid YAML{where}: {getattr(exc, 'problem', exc)}")
 
 
-def engine_or_exit():
+def engine_or_exit() -> Engine:
     try:
         return load_engine()
     except RuleLoadError as exc:
@@ -136,9 +147,6 @@ def rules_lint(paths: tuple[Path, ...]) -> None:
 @click.option("-v", "--verbose", is_flag=True)
 def rules_test(paths: tuple[Path, ...], rule_dirs: tuple[Path, ...], verbose: bool) -> None:
     """Run rule unit tests: facts in, expected findings out (default: the built-in tests)."""
-    from service.engine.engine import Engine, rules_dirs_from_env
-    from service.engine.ruletests import coverage_gaps, find_test_files, run_file
-
     builtin = builtin_rules_dir()
     targets = list(paths) or [builtin / "tests"]
     dirs = list(rules_dirs_from_env()) + list(rule_dirs)
@@ -164,8 +172,8 @@ def rules_test(paths: tuple[Path, ...], rule_dirs: tuple[Path, ...], verbose: bo
     for r in results:
         if not r.passed or verbose:
             click.echo(f"{'FAIL' if r.problems else 'ok  '} {r.file}:{r.line or '?'} {r.name}")
-            for problem in r.problems:
-                click.echo(f"     - {problem}")
+            for text in r.problems:
+                click.echo(f"     - {text}")
     gaps: list[str] = []
     if not paths:  # the built-in suite must exercise every built-in rule both ways
         gaps = coverage_gaps(engine, results, [r.id for r in engine.rules if r.file.startswith(str(builtin))])

@@ -8,8 +8,12 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def _fail(message: str, code: int) -> None:
@@ -71,7 +75,7 @@ def tokens() -> None:
     """Probe tokens: create (printed once), list, revoke."""
 
 
-def _token_session():  # noqa: ANN202  (a context manager)
+def _token_session() -> contextlib.AbstractContextManager[Session]:
     from service.database import session_scope
 
     return session_scope()

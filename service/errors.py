@@ -28,7 +28,7 @@ from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.database import is_database_unavailable
-from service.engine.errors import EngineError, FactValidationError
+from service.engine import EngineError, FactValidationError
 
 log = logging.getLogger("bwdoctor.errors")
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from service.engine import Engine
 from service.errors import Unprocessable
 
 MAX_FACTS = 500
@@ -72,14 +73,15 @@ def check_fact_shape(raw: Any, *, where: str = "fact") -> dict[str, Any]:
     return dict(raw)
 
 
-def validate_facts(engine: Any, raw: Any, *, where: str = "fact") -> dict[str, Any]:
+def validate_facts(engine: Engine, raw: Any, *, where: str = "fact") -> dict[str, Any]:
     """Shape check, then the engine's catalogue check (types, ranges); returns the normalised facts."""
     return dict(engine.validate_facts(check_fact_shape(raw, where=where)))
 
 
-async def get_engine(request: Request) -> Any:
+async def get_engine(request: Request) -> Engine:
     """The application's loaded rule engine (async: no thread hop for a plain attribute)."""
-    return request.app.state.engine
+    engine: Engine = request.app.state.engine
+    return engine
 
 
-EngineDep = Annotated[Any, Depends(get_engine)]
+EngineDep = Annotated[Engine, Depends(get_engine)]

@@ -20,6 +20,7 @@ from service.config import Settings, get_settings
 from service.conversations.views import router as conversations_router
 from service.database import make_async_engine, make_engine, make_sessionmaker, utcnow, wait_for_database
 from service.diagnosis.views import router as diagnosis_router
+from service.engine import Engine, load_engine
 from service.errors import ServiceUnavailable, install_error_handlers
 from service.limits import BodySizeLimitMiddleware
 from service.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
@@ -103,12 +104,10 @@ async def _prune_periodically(app: FastAPI, interval_s: float) -> None:
         await asyncio.sleep(interval_s)
 
 
-def create_app(settings: Settings | None = None, *, engine: Any = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, engine: Engine | None = None) -> FastAPI:
     """The service as an ASGI app; everything it keeps lives in the database, so replicas are equal."""
     settings = settings or get_settings()
     if engine is None:
-        from service.engine import load_engine
-
         engine = load_engine(extra_dirs=settings.rules_dir_paths)
 
     @contextlib.asynccontextmanager

@@ -79,11 +79,11 @@ def parse_iperf3_json(text: str) -> Iperf3Result:
 
 def _from_doc(doc: dict[str, Any]) -> Iperf3Result:
     result = Iperf3Result()
-    start = doc.get("start") if isinstance(doc.get("start"), dict) else {}
-    end = doc.get("end") if isinstance(doc.get("end"), dict) else {}
+    start: dict[str, Any] = doc["start"] if isinstance(doc.get("start"), dict) else {}
+    end: dict[str, Any] = doc["end"] if isinstance(doc.get("end"), dict) else {}
     if isinstance(start.get("version"), str):
         result.version = start["version"]
-    test_start = start.get("test_start") if isinstance(start.get("test_start"), dict) else {}
+    test_start: dict[str, Any] = start["test_start"] if isinstance(start.get("test_start"), dict) else {}
     if isinstance(test_start.get("protocol"), str):
         result.protocol = test_start["protocol"]
     if isinstance(test_start.get("num_streams"), int):
@@ -104,7 +104,7 @@ def _from_doc(doc: dict[str, Any]) -> Iperf3Result:
         return result
     result.gbps = bps / 1e9
 
-    sent = end.get("sum_sent") if isinstance(end.get("sum_sent"), dict) else {}
+    sent: dict[str, Any] = end["sum_sent"] if isinstance(end.get("sum_sent"), dict) else {}
     if isinstance(sent.get("retransmits"), int):
         result.retransmits = sent["retransmits"]
     _rtts(end, result)

@@ -17,25 +17,26 @@ from service.chat.intents import Intent
 from service.chat.knowledge import find_answers
 from service.chat.labels import describe, fact_name, fact_value
 from service.chat.understanding import Understanding, understand
+from service.engine import LINK_MEASUREMENTS, Engine, FactValidationError
 
 # Figures a what-if compares, in the order a reader wants them.
 COMPARED = ("comm.grad_gbytes", "comm.link_gbytes_per_s", "comm.sync_time_naive_s", "comm.allreduce_time_s",
             "comm.allreduce_amortised_s", "comm.fraction")
-# A new link makes the old measurements of the link meaningless.
-_LINK_MEASUREMENTS = ("net.iperf3_gbps", "cluster.nic_speed_min_gbps", "nccl.allreduce_busbw_gbytes_per_s")
 # Topic → a computed what-if for the user's own job.
 _TOPIC_WHAT_IFS: dict[str, list[dict[str, Any]]] = {
     "accumulation": [{"job.grad_accum_steps": 4}, {"job.grad_accum_steps": 8}],
-    "compression": [{"job.precision": "=half"}],
+    # Half the bytes per gradient element: fp32 → fp16, 16-bit → 8-bit (CEL over the facts; fails at 8 bits).
+    "compression": [{"job.precision": "={'fp32': 'fp16', 'bf16': 'int8', 'fp16': 'int8'}"
+                                      "[has(job.precision) ? job.precision : 'fp32']"}],
 }
 
 
-def answer_turn(question: str, *, engine: Any, previous_facts: dict[str, Any] | None = None,
+def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any] | None = None,
                 previous_findings: list[dict[str, Any]] | None = None, lang: str | None = None) -> dict[str, Any]:
     """Answer one question in the context of the conversation's facts and last findings."""
     previous_facts = dict(previous_facts or {})
     previous_findings = list(previous_findings or [])
-    knowledge = getattr(engine, "knowledge", ()) or ()
+    knowledge = engine.knowledge
     u = understand(question, lang=lang, previous_facts=previous_facts,
                    has_previous_findings=bool(previous_findings), knowledge=knowledge)
     lang = u.language
@@ -100,39 +101,30 @@ def merge_facts(previous: Mapping[str, Any], understood: list[Understood]
     return merged, corrected
 
 
-def validated(engine: Any, facts: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], list[str]]:
+def validated(engine: Engine, facts: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], list[str]]:
     """Facts the engine accepts; each rejected one is dropped with a note naming key, value and expectation."""
     current = dict(facts)
     notes: list[str] = []
-    validate = getattr(engine, "validate_facts", None)
-    if validate is None:
-        return current, notes
     for _ in range(len(current) + 1):
         try:
-            return dict(validate(current)), notes
-        except Exception as exc:  # FactValidationError names the key; anything else is a bug we must not hide
-            key = getattr(exc, "key", None)
-            if key is None or key not in current:
+            return engine.validate_facts(current), notes
+        except FactValidationError as exc:  # it names the key; anything else is a bug we must not hide
+            key = exc.key
+            if key not in current:
                 raise
             value = current.pop(key)
-            expected = getattr(exc, "expected", "")
+            expected = exc.expected
             notes.append(t(lang, f"I ignored {key} = {value!r}: expected {expected}.",
                            f"已忽略 {key} = {value!r}：应为 {expected}。"))
     return current, notes
 
 
-def _diagnose(engine: Any, facts: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    result = engine.diagnose(facts, lang=lang)
-    out = result.to_dict() if hasattr(result, "to_dict") else dict(result)
-    out.setdefault("facts", dict(facts))
-    out.setdefault("derived", {})
-    out.setdefault("findings", [])
-    out.setdefault("missing", [])
-    return out
+def _diagnose(engine: Engine, facts: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    return engine.diagnose(facts, lang=lang).to_dict()
 
 
 # --------------------------------------------------------------------------- diagnose
-def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engine: Any, lang: str,
+def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engine: Engine, lang: str,
                     *, corrected: bool = False) -> str:
     findings = list(diagnosis["findings"])
     head = [t(lang, "Updated with your correction.", "已按你的更正更新。")] if corrected else []
@@ -153,7 +145,7 @@ def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engi
 
 
 # --------------------------------------------------------------------------- what-if
-def _what_if(engine: Any, facts: Mapping[str, Any], changes: list[Understood], lang: str) -> dict[str, Any]:
+def _what_if(engine: Engine, facts: Mapping[str, Any], changes: list[Understood], lang: str) -> dict[str, Any]:
     """The same job with the proposed changes, diagnosed and compared figure by figure."""
     wanted: dict[str, Any] = {}
     for ch in changes:
@@ -163,35 +155,17 @@ def _what_if(engine: Any, facts: Mapping[str, Any], changes: list[Understood], l
     return compute_what_if(engine, facts, wanted, lang, assumed=[ch.fact for ch in changes if ch.inferred])
 
 
-def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, Any], lang: str,
+def compute_what_if(engine: Engine, facts: Mapping[str, Any], wanted: Mapping[str, Any], lang: str,
                     *, assumed: Iterable[str] = ()) -> dict[str, Any]:
-    """Diagnose `facts` with `wanted` applied; report the figures before and after and the findings that change."""
-    changes = dict(wanted)
-    if "job.precision" in changes and changes["job.precision"] == "=half":
-        current = facts.get("job.precision", "fp32")
-        halved = {"fp32": "fp16", "bf16": "int8", "fp16": "int8"}.get(str(current))
-        if halved is None:
-            return {"changes": {}, "before": {}, "after": {}, "resolved": [], "new": [], "remaining": [],
-                    "missing": [], "missing_before": [], "assumed": [], "notes": ["already at 8 bits"]}
-        changes["job.precision"] = halved
-    if "nic.speed_gbps" in changes:
-        for key in _LINK_MEASUREMENTS:
-            if key in facts:
-                changes.setdefault(key, None)
-    after_facts = {k: v for k, v in {**facts, **changes}.items() if v is not None}
-    try:
-        after_facts = dict(engine.validate_facts(after_facts))
-    except Exception as exc:
-        key = getattr(exc, "key", None)
-        if key is None:
-            raise
-        after_facts.pop(key, None)
-        changes.pop(key, None)
-    before = _diagnose(engine, facts, lang)
-    after = _diagnose(engine, after_facts, lang)
-    cats_before = {f["category"] for f in before["findings"] if f.get("severity") in {"critical", "warning"}}
-    cats_after = {f["category"] for f in after["findings"] if f.get("severity") in {"critical", "warning"}}
-    figures = [k for k in COMPARED if k in before["derived"] or k in after["derived"]]
+    """The engine's what-if (`Engine.what_if`) as the chat reports it: figures before and after, and the
+    findings that change."""
+    comparison = engine.what_if(facts, wanted, lang)
+    changes = comparison.changes
+    if "job.precision" in comparison.rejected and str(wanted.get("job.precision")).startswith("="):
+        return {"changes": {}, "before": {}, "after": {}, "resolved": [], "new": [], "remaining": [],
+                "missing": [], "missing_before": [], "assumed": [], "notes": ["already at 8 bits"]}
+    before, after = comparison.before, comparison.after
+    figures = [k for k in COMPARED if k in before.derived or k in after.derived]
     notes = []
     cap = facts.get("node.instance_bandwidth_gbps")
     if cap is not None and changes.get("nic.speed_gbps") and cap < changes["nic.speed_gbps"]:
@@ -199,15 +173,15 @@ def compute_what_if(engine: Any, facts: Mapping[str, Any], wanted: Mapping[str, 
                        f"实例自身 {cap} Gb/s 的带宽上限仍会限制链路。"))
     return {
         "changes": changes,
-        "before": {k: before["derived"].get(k) for k in figures},
-        "after": {k: after["derived"].get(k) for k in figures},
-        "findings_before": [f["title"] for f in before["findings"]],
-        "findings_after": [f["title"] for f in after["findings"]],
-        "resolved": sorted(cats_before - cats_after),
-        "new": sorted(cats_after - cats_before),
-        "remaining": sorted(cats_before & cats_after),
-        "missing": after["missing"][:c.MAX_QUESTIONS],
-        "missing_before": before["missing"][:c.MAX_QUESTIONS],
+        "before": {k: before.derived.get(k) for k in figures},
+        "after": {k: after.derived.get(k) for k in figures},
+        "findings_before": [f.title for f in before.findings],
+        "findings_after": [f.title for f in after.findings],
+        "resolved": comparison.categories("resolved"),
+        "new": comparison.categories("new"),
+        "remaining": comparison.categories("remaining"),
+        "missing": after.missing[:c.MAX_QUESTIONS],
+        "missing_before": before.missing[:c.MAX_QUESTIONS],
         "assumed": sorted(assumed or ()),
         "notes": notes,
     }
@@ -246,7 +220,7 @@ def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Map
     if w["new"]:
         lines.append(t(lang, f"New concern: {', '.join(w['new'])}.", f"新出现的问题：{', '.join(w['new'])}。"))
     lines += w["notes"]
-    if any(k in facts for k in _LINK_MEASUREMENTS) and "nic.speed_gbps" in w["changes"]:
+    if any(k in facts for k in LINK_MEASUREMENTS) and "nic.speed_gbps" in w["changes"]:
         lines.append(t(lang, "This assumes the new link delivers its rated speed; re-measure with iperf3 and "
                              "nccl-tests after the change.",
                        "这里假设新链路能跑到标称速率；改完后请用 iperf3 和 nccl-tests 复测。"))
@@ -271,7 +245,7 @@ _CATEGORY_WORDS = {
 
 
 def _why(question: str, findings: list[dict[str, Any]], facts: Mapping[str, Any], diagnosis: Mapping[str, Any],
-         engine: Any, lang: str) -> str:
+         engine: Engine, lang: str) -> str:
     """The reasoning chain behind the last answer: each finding's conditions, the values seen, the rule."""
     if not findings:
         return c.join_sections(
@@ -283,7 +257,7 @@ def _why(question: str, findings: list[dict[str, Any]], facts: Mapping[str, Any]
     lines = [t(lang, "Here is the reasoning:", "推理过程如下：")]
     for f in chosen:
         lines.append("")
-        lines.append(f"• {f['title']} ({f.get('category')}, {c.SEVERITY_WORD[lang].get(f.get('severity'), '')}, "
+        lines.append(f"• {f['title']} ({f.get('category')}, {c.SEVERITY_WORD[lang].get(str(f.get('severity')), '')}, "
                      + t(lang, "confidence ", "置信度 ") + f"{f.get('confidence')})")
         for ev in f.get("evidence", []):
             lines.append(t(lang, f"  - observed {describe(ev['fact'], ev['value'], lang)}; the rule requires "
@@ -299,7 +273,7 @@ def _why(question: str, findings: list[dict[str, Any]], facts: Mapping[str, Any]
 
 # --------------------------------------------------------------------------- knowledge
 def _knowledge_text(answers: list[Any], u: Understanding, facts: Mapping[str, Any], diagnosis: Mapping[str, Any],
-                    engine: Any, lang: str) -> str:
+                    engine: Engine, lang: str) -> str:
     sections: list[list[str]] = []
     for a in answers:
         sections.append([a.text])

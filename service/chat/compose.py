@@ -12,6 +12,7 @@ from typing import Any
 from service.chat.extract import Understood
 from service.chat.labels import describe, fact_name, fact_value
 from service.chat.units import format_number
+from service.engine import Engine
 
 MAX_QUESTIONS = 3
 MAX_REMEDIES = 5
@@ -190,7 +191,7 @@ def remedies(findings: list[dict[str, Any]], lang: str) -> list[str]:
     return lines
 
 
-def measure_next(findings: list[dict[str, Any]], facts: Mapping[str, Any], engine: Any, lang: str,
+def measure_next(findings: list[dict[str, Any]], facts: Mapping[str, Any], engine: Engine, lang: str,
                  *, limit: int = 3) -> list[str]:
     """The next measurements (H30–H34): those the findings ask for, then the procedure's missing steps."""
     _, measures = collect_recommendations(findings)
@@ -208,9 +209,9 @@ def measure_next(findings: list[dict[str, Any]], facts: Mapping[str, Any], engin
     return [t(lang, "What to measure next:", "下一步要测：")] + [f"- {x}" for x in texts]
 
 
-def _recommendation_text(engine: Any, rec_id: str, lang: str) -> str:
-    rec = getattr(engine, "recommendations", {}).get(rec_id) if engine is not None else None
-    text = getattr(rec, "text", None) if rec is not None else None
+def _recommendation_text(engine: Engine, rec_id: str, lang: str) -> str:
+    rec = engine.recommendations.get(rec_id)
+    text = rec.text if rec is not None else None
     if text and text.get(lang):
         return str(text[lang])
     return _MEASURE_FALLBACK.get(rec_id, {}).get(lang, "")

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from service.clusters.aggregate import ClusterAggregate, aggregate
 from service.database import utcnow
+from service.engine import Engine
 from service.nodes.models import Node, Report
 from service.nodes.service import diagnose_report, localise_findings
 
@@ -162,7 +163,7 @@ def diagnose_cluster(
     name: str,
     *,
     db_session: Session,
-    engine: Any,
+    engine: Engine,
     stale_after_s: float,
     lang: str = "en",
     job_facts: dict[str, Any] | None = None,
@@ -174,7 +175,7 @@ def diagnose_cluster(
 
 
 def diagnose_cluster_with_facts(
-    name: str, *, db_session: Session, engine: Any, stale_after_s: float, lang: str = "en"
+    name: str, *, db_session: Session, engine: Engine, stale_after_s: float, lang: str = "en"
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """diagnose_cluster, and each node's latest facts from the same read ({} for a node without a
     report), for views that show both without reading the cluster twice. The facts are shared
@@ -189,7 +190,7 @@ def _diagnose_state(
     state: dict[str, Any],
     *,
     db_session: Session,
-    engine: Any,
+    engine: Engine,
     lang: str,
     job_facts: dict[str, Any] | None,
 ) -> dict[str, Any]:

@@ -1,15 +1,57 @@
-"""The expert system: facts in, findings out. Pure: no database, no HTTP, no I/O beyond loading rule files."""
+"""The expert system: facts in, findings out. Pure: no database, no HTTP, no I/O beyond loading rule files.
 
-from service.engine.engine import Diagnosis, Engine, Finding, load_engine, rules_dirs_from_env
+This module is the engine's whole public API; code outside `service/engine/` imports from here
+only (tests/engine/test_public_api.py keeps it so). The modules behind it are private.
+"""
+
+from service.engine.catalogue import FactCatalogue, FactSpec
+from service.engine.derived import LINK_CAPS, derive
+from service.engine.engine import (
+    LINK_MEASUREMENTS,
+    Comparison,
+    Diagnosis,
+    Engine,
+    Finding,
+    load_engine,
+    rules_dirs_from_env,
+    what_if_figures,
+)
 from service.engine.errors import EngineError, FactValidationError, RuleLoadError
+from service.engine.loader import RuleBase, builtin_catalogue, builtin_rules_dir, lint_paths, load_rulebase
+from service.engine.model import KnowledgeEntry, Recommendation, Rule
+from service.engine.render import fill, format_value
+from service.engine.report import render_text
+from service.engine.ruletests import CaseResult, coverage_gaps, find_test_files, run_file
 
 __all__ = [
+    "LINK_CAPS",
+    "LINK_MEASUREMENTS",
+    "CaseResult",
+    "Comparison",
     "Diagnosis",
     "Engine",
     "EngineError",
+    "FactCatalogue",
+    "FactSpec",
     "FactValidationError",
     "Finding",
+    "KnowledgeEntry",
+    "Recommendation",
+    "Rule",
+    "RuleBase",
     "RuleLoadError",
+    "builtin_catalogue",
+    "builtin_rules_dir",
+    "coverage_gaps",
+    "derive",
+    "fill",
+    "find_test_files",
+    "format_value",
+    "lint_paths",
     "load_engine",
+    "load_rulebase",
+    "render_text",
     "rules_dirs_from_env",
+    "run_file",
+    "what_if_figures",
 ]

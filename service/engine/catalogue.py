@@ -75,9 +75,10 @@ class FactSpec:
             raise FactValidationError(self.name, value, "a list of names")
         raise FactValidationError(self.name, value, self.expectation())  # pragma: no cover
 
-    def _coerce_number(self, value: Any) -> float | int:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise FactValidationError(self.name, value, self.expectation())
+    def _coerce_number(self, raw: Any) -> float | int:
+        if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+            raise FactValidationError(self.name, raw, self.expectation())
+        value: float | int = raw
         if self.type == "int":
             if float(value) != int(value):
                 raise FactValidationError(self.name, value, self.expectation())

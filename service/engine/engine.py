@@ -15,15 +15,17 @@ from typing import Any
 
 from service.engine.catalogue import FactCatalogue
 from service.engine.derived import derive, inputs_of
-from service.engine.errors import RuleLoadError
+from service.engine.errors import FactValidationError, RuleLoadError
 from service.engine.expressions import Condition, cel_context, compile_condition
 from service.engine.loader import RuleBase, load_rulebase
 from service.engine.model import REMEDY_KINDS, SEVERITY_RANK, KnowledgeEntry, Recommendation, Rule
 from service.engine.render import fill
-from service.engine.whatif import what_ifs
+from service.engine.whatif import apply_changes, what_ifs
 
 MAX_PASSES = 8
 SEVERITY_WEIGHT = {"critical": 3, "warning": 2, "info": 1}
+# Measurements of today's link: a what-if with another NIC cannot keep them (they would cap the new link).
+LINK_MEASUREMENTS = ("net.iperf3_gbps", "cluster.nic_speed_min_gbps", "nccl.allreduce_busbw_gbytes_per_s")
 
 
 @dataclass
@@ -77,6 +79,35 @@ class Diagnosis:
             "missing": self.missing,
             "status": self.status,
         }
+
+
+@dataclass
+class Comparison:
+    """The same job before and after some changes (`Engine.what_if`): both diagnoses, and the changes
+    as applied (`=expr` evaluated, None for a removed fact); a change that cannot be made is in `rejected`
+    (fact -> why) and left out of `changes`."""
+
+    changes: dict[str, Any]
+    before: Diagnosis
+    after: Diagnosis
+    rejected: dict[str, str] = field(default_factory=dict)
+
+    def categories(self, which: str) -> list[str]:
+        """`resolved`, `new` or `remaining` categories of the warning and critical findings."""
+        serious = ("critical", "warning")
+        before = {f.category for f in self.before.findings if f.severity in serious}
+        after = {f.category for f in self.after.findings if f.severity in serious}
+        chosen = {"resolved": before - after, "new": after - before, "remaining": before & after}[which]
+        return sorted(chosen)
+
+
+def what_if_figures(facts: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The base facts with `changes` applied (`=expr` is CEL over the facts, None removes) and every
+    figure derived from them; None when a change cannot be computed. The arithmetic of every what-if."""
+    changed = apply_changes(facts, changes)
+    if changed is None:
+        return None
+    return {**changed, **derive(changed)}
 
 
 @dataclass
@@ -148,15 +179,34 @@ class Engine:
             language=lang,
         )
 
-    def what_if(self, facts: Mapping[str, Any], changes: Mapping[str, Any], lang: str = "en") -> Diagnosis:
-        """The diagnosis of the same job with some facts changed (None removes a fact)."""
-        changed = dict(facts)
-        for key, value in changes.items():
-            if value is None:
-                changed.pop(key, None)
+    def what_if(self, facts: Mapping[str, Any], changes: Mapping[str, Any], lang: str = "en") -> Comparison:
+        """The diagnosis of the same (validated) facts with some changed, beside today's. A value `=expr` is
+        CEL over today's facts; None removes a fact; a new `nic.speed_gbps` drops today's link measurements."""
+        wanted = dict(changes)
+        if wanted.get("nic.speed_gbps") is not None:
+            for name in LINK_MEASUREMENTS:
+                if name in facts:
+                    wanted.setdefault(name, None)
+        applied: dict[str, Any] = {}
+        rejected: dict[str, str] = {}
+        for name, value in wanted.items():
+            one = apply_changes(facts, {name: value})
+            if one is None:
+                rejected[name] = "cannot be computed from the facts"
             else:
-                changed[key] = value
-        return self.diagnose(self.validate_facts(changed), lang)
+                applied[name] = one.get(name)
+        after_facts = {k: v for k, v in {**facts, **applied}.items() if v is not None}
+        while True:
+            try:
+                after_facts = self.validate_facts(after_facts)
+                break
+            except FactValidationError as exc:
+                if exc.key not in applied:
+                    raise
+                rejected[exc.key] = f"expected {exc.expected}"
+                applied.pop(exc.key)
+                after_facts = {k: v for k, v in {**facts, **applied}.items() if v is not None}
+        return Comparison(applied, self.diagnose(facts, lang), self.diagnose(after_facts, lang), rejected)
 
     def _evaluate(self, rule: Rule, known: Mapping[str, Any], context: Any) -> _Outcome:
         if any(name in known for name in rule.unless_known):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,14 @@ def builtin_rules_dir() -> Path:
     here = Path(__file__).resolve().parent
     packed = here / "builtin_rules"
     return packed if packed.is_dir() else here.parents[1] / "rules"
+
+
+@cache
+def builtin_catalogue() -> FactCatalogue:
+    """The built-in fact catalogue (user rule folders add rules, never facts), read once: the vocabulary
+    for code that names facts without an engine at hand (labels, units, cluster aggregation)."""
+    builtin = builtin_rules_dir()
+    return parse_catalogue(load_yaml_with_lines(builtin / CATALOGUE_FILE), file=str(builtin / CATALOGUE_FILE))
 
 
 @dataclass
@@ -117,11 +126,12 @@ def _load_file(base: RuleBase, path: Path, *, user: bool) -> None:
         return
     base.files.append(path)
     file = str(path)
-    for key, parse, store in (
+    parsers: tuple[tuple[str, Callable[..., Any], dict[str, Any]], ...] = (
         ("rules", _parse_rule, base.rules),
         ("recommendations", _parse_recommendation, base.recommendations),
         ("knowledge", _parse_knowledge, base.knowledge),
-    ):
+    )
+    for key, parse, store in parsers:
         items = data.get(key) or []
         if not isinstance(items, list):
             sink.append(RuleLoadError(f"'{key}' must be a list", file=file, line=data.get("__line__")))
@@ -177,7 +187,7 @@ def _texts(body: Mapping[str, Any], key: str, *, file: str, rule_id: str, requir
         raise _fail(
             f"'{key}' must map each language ({', '.join(LANGUAGES)}) to a text", body, file=file, rule_id=rule_id
         )
-    texts = strip_lines(dict(value))
+    texts: dict[str, str] = strip_lines(dict(value))
     for lang in LANGUAGES:
         if not isinstance(texts.get(lang), str) or not texts[lang].strip():
             raise _fail(f"'{key}' is missing its {lang!r} translation", body, file=file, rule_id=rule_id, key=key)
@@ -351,6 +361,17 @@ def _parse_recommendation(body: Any, *, file: str, catalogue: FactCatalogue) -> 
                 _check_facts(condition.facts, catalogue, body, file=file, rule_id=rec_id)
         label = _texts(item, "label", file=file, rule_id=rec_id)
         what_ifs.append(WhatIf(label=label, changes=changes, report=report))
+    guards = {}
+    for key in ("unless", "only_if"):
+        conditions = []
+        for text in body.get(key) or []:
+            try:
+                condition = compile_condition(text)
+            except ExpressionError as exc:
+                raise _fail(str(exc), body, file=file, rule_id=rec_id, key=key) from exc
+            _check_facts(condition.facts, catalogue, body, file=file, rule_id=rec_id, key=key)
+            conditions.append(condition)
+        guards[key] = tuple(conditions)
     return Recommendation(
         id=rec_id,
         kind=kind,
@@ -360,6 +381,8 @@ def _parse_recommendation(body: Any, *, file: str, catalogue: FactCatalogue) -> 
         source=_sources(body, file=file, rule_id=rec_id),
         what_ifs=tuple(what_ifs),
         caveat=_texts(body, "caveat", file=file, rule_id=rec_id, required=False),
+        unless=guards["unless"],
+        only_if=guards["only_if"],
         file=file,
         line=body.get("__line__"),
     )
@@ -386,4 +409,4 @@ def _suggest(name: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-__all__ = ["RuleBase", "builtin_rules_dir", "lint_paths", "load_rulebase", "referenced_facts"]
+__all__ = ["RuleBase", "builtin_catalogue", "builtin_rules_dir", "lint_paths", "load_rulebase", "referenced_facts"]

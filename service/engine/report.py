@@ -6,7 +6,7 @@ from typing import Any
 
 from service.engine.render import format_value
 
-LABELS = {
+LABELS: dict[str, dict[str, Any]] = {
     "en": {
         "verdict": "Verdict",
         "critical": "CRITICAL",

@@ -17,7 +17,7 @@ class _LineLoader(yaml.SafeLoader):
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
-    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=True)
+    mapping: dict[str, Any] = {str(k): v for k, v in yaml.SafeLoader.construct_mapping(loader, node, deep=True).items()}
     mapping["__line__"] = node.start_mark.line + 1
     mapping["__keylines__"] = {k.value: k.start_mark.line + 1 for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
     return mapping

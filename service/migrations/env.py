@@ -10,7 +10,7 @@ import service.models  # noqa: F401  (registers every table on the metadata)
 from service.database import metadata
 
 config = context.config
-url = config.attributes.get("database_url") or config.get_main_option("sqlalchemy.url")
+url = str(config.attributes.get("database_url") or config.get_main_option("sqlalchemy.url"))
 MIGRATION_LOCK_ID = 0x6277646F  # "bwdo"
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from service.engine import Engine
 from service.metrics import count_findings
 from service.nodes.service import report_findings, store_findings, undiagnosed_facts
 
@@ -30,7 +30,7 @@ class ReportDiagnoser:
     def __init__(
         self,
         session_factory: sessionmaker[Session],
-        engine: Any,
+        engine: Engine,
         interval_s: float = 0.5,
         max_per_s: float = 50.0,
     ) -> None:

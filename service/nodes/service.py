@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from service.database import utcnow
+from service.engine import Engine
 from service.nodes.ingest import IngestResult, NewReport, ingest_batch
 from service.nodes.models import Node, Report
 from service.nodes.schemas import NodeDetail, NodeSummary, ReportOut
@@ -34,13 +35,13 @@ def ingest_report(
     return result
 
 
-def report_findings(facts: dict[str, Any], *, engine: Any) -> list[dict[str, Any]]:
+def report_findings(facts: dict[str, Any], *, engine: Engine) -> list[dict[str, Any]]:
     """The findings stored with a report (only findings: no questions about missing facts)."""
     return list(engine.diagnose(facts, questions=False).to_dict()["findings"])
 
 
 def localise_findings(
-    stored: Sequence[Mapping[str, Any]] | None, facts: Mapping[str, Any], *, engine: Any, lang: str
+    stored: Sequence[Mapping[str, Any]] | None, facts: Mapping[str, Any], *, engine: Engine, lang: str
 ) -> list[dict[str, Any]]:
     """A report's findings in `lang`; None (not diagnosed yet) computes them, for display only.
 
@@ -53,7 +54,7 @@ def localise_findings(
     """
     if stored is not None and (lang == "en" or not stored):
         return [dict(f) for f in stored]
-    fresh = engine.diagnose(facts, lang=lang, questions=False).to_dict()["findings"]
+    fresh = [f.to_dict() for f in engine.diagnose(facts, lang=lang, questions=False).findings]
     if stored is None:
         return fresh
     by_rule = {f["rule"]: f for f in fresh}
@@ -62,7 +63,7 @@ def localise_findings(
     ]
 
 
-def diagnose_report(report_pk: int, *, db_session: Session, engine: Any) -> list[dict[str, Any]] | None:
+def diagnose_report(report_pk: int, *, db_session: Session, engine: Engine) -> list[dict[str, Any]] | None:
     """Compute and store a report's findings unless already there; None if the report is gone."""
     report = db_session.get(Report, report_pk)
     if report is None:
@@ -140,7 +141,7 @@ def list_nodes(
     return summaries, db_session.scalar(count) or 0
 
 
-def _report_out(report: Report, *, engine: Any, lang: str) -> ReportOut:
+def _report_out(report: Report, *, engine: Engine, lang: str) -> ReportOut:
     findings = report.findings
     if findings is not None and lang != "en":  # the stored object is not touched: it is English
         findings = localise_findings(findings, report.facts, engine=engine, lang=lang)
@@ -157,7 +158,7 @@ def get_node(
     node_id: str,
     *,
     db_session: Session,
-    engine: Any,
+    engine: Engine,
     stale_after_s: float,
     history_limit: int = 50,
     lang: str = "en",
@@ -201,8 +202,9 @@ def prune_reports(*, db_session: Session, older_than: datetime, batch_size: int 
     while True:
         result = db_session.execute(delete(Report).where(Report.pk.in_(oldest.scalar_subquery())))
         db_session.commit()
-        removed += int(result.rowcount or 0)
-        if (result.rowcount or 0) < batch_size:
+        count = int(getattr(result, "rowcount", 0) or 0)  # a CursorResult: DELETE reports its row count
+        removed += count
+        if count < batch_size:
             return removed
 
 

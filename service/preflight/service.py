@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from service.clusters.service import diagnose_cluster
+from service.engine import Engine
 
 
 def verdict(findings: Iterable[dict[str, Any]]) -> str:
@@ -23,7 +24,7 @@ def verdict(findings: Iterable[dict[str, Any]]) -> str:
 def run_preflight(
     job_facts: dict[str, Any],
     *,
-    engine: Any,
+    engine: Engine,
     lang: str = "en",
     cluster: str | None = None,
     db_session: Session | None = None,

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from service.chat.answer import answer_turn
 from service.conversations import service as conversations
 from service.database import utcnow
+from service.engine import Engine
 from service.slack.models import SlackThread
 
 MAX_QUESTION_CHARS = 4000
@@ -59,7 +60,9 @@ def conversation_for_thread(*, db_session: Session, team_id: str, channel_id: st
     return conversation_id
 
 
-def answer_in_conversation(question: str, *, db_session: Session, engine: Any, conversation_id: str) -> dict[str, Any]:
+def answer_in_conversation(
+    question: str, *, db_session: Session, engine: Engine, conversation_id: str
+) -> dict[str, Any]:
     """One chat turn exactly as POST /api/v1/ask does it: earlier facts carry over, the turn is stored."""
     previous_facts, previous_findings = conversations.previous_state(conversation_id, db_session=db_session)
     result = dict(

@@ -2,7 +2,7 @@
 
 Pure functions from facts (and stored reports) to SVG strings, so the pages, the
 /charts/*.svg endpoints and chat answers draw the same pictures. All arithmetic comes from the
-engine's own formulas (`service.engine.derived.derive`, `whatif.apply_changes`); this module
+engine's own formulas (`service.engine.derive`, `what_if_figures`); this module
 only chooses scenarios and draws. Every builder takes the page's `lang` (en or zh) and writes its
 words from i18n.py; fact names, numbers and units stay as they are in both languages.
 """
@@ -17,8 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from service.engine.derived import LINK_CAPS, derive
-from service.engine.whatif import apply_changes
+from service.engine import LINK_CAPS, derive, what_if_figures
 from service.web import svg
 from service.web.i18n import cluster_strings
 
@@ -311,11 +310,10 @@ def _scenario(
     facts: Mapping[str, Any], changes: Mapping[str, Any], group: str, label: str, current: bool
 ) -> Scenario | None:
     """The scenario's figures, or None when the engine cannot give finite ones (absurd inputs)."""
-    changed = apply_changes(facts, changes) or dict(facts)
-    derived = derive(changed)
-    compute = number(changed.get("job.step_time_baseline_s"))
-    comm = number(derived.get("comm.allreduce_amortised_s"))
-    fraction = number(derived.get("comm.fraction"))
+    figures = what_if_figures(facts, changes) or what_if_figures(facts, {}) or {}
+    compute = number(figures.get("job.step_time_baseline_s"))
+    comm = number(figures.get("comm.allreduce_amortised_s"))
+    fraction = number(figures.get("comm.fraction"))
     if compute is None or comm is None or fraction is None:
         return None
     if not all(math.isfinite(v) for v in (compute, comm, fraction, compute + comm)) or compute + comm <= 0:

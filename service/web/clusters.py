@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from service.clusters.service import ClusterNotFound, diagnose_cluster_with_facts
 from service.database import DbSession, utcnow
+from service.engine import Engine
 from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, validate_facts
 from service.nodes.schemas import ID_PATTERN
@@ -141,7 +142,9 @@ def _outlier_text(outlier: Mapping[str, Any], lang: str = "en") -> str:
     )
 
 
-def cluster_view(name: str, *, db_session: Any, engine: Any, stale_after_s: float, lang: str = "en") -> dict[str, Any]:
+def cluster_view(
+    name: str, *, db_session: Any, engine: Engine, stale_after_s: float, lang: str = "en"
+) -> dict[str, Any]:
     """Everything the cluster page shows: the cluster diagnosis (reused as is, in `lang`) and each node's
     latest facts."""
     # One read of the cluster serves both the diagnosis and the table's facts.
@@ -236,8 +239,8 @@ def cluster_grid_svg(name: ClusterName, request: Request, db_session: DbSession)
 
 
 def node_view(
-    node_id: str, *, db_session: Any, engine: Any, stale_after_s: float, history_limit: int, lang: str = "en"
-) -> dict | None:
+    node_id: str, *, db_session: Any, engine: Engine, stale_after_s: float, history_limit: int, lang: str = "en"
+) -> dict[str, Any] | None:
     """A node's latest facts and findings, its history as charts and a table, in `lang`; None if unknown."""
     node = get_node(
         node_id,
@@ -249,7 +252,7 @@ def node_view(
     )
     if node is None:
         return None
-    reports = []
+    reports: list[dict[str, Any]] = []
     for i, report in enumerate(node.history):
         findings = report.findings  # in `lang` already, or None: not diagnosed yet
         if findings is None and i < MAX_HISTORY_DIAGNOSED:  # display only; storage is the API's
@@ -325,7 +328,7 @@ def node_chart_svg(node_id: NodeId, chart: str, request: Request, db_session: Db
 # ---------------------------------------------------------------- what-if
 
 
-def _typed(engine: Any, key: str, value: str) -> Any:
+def _typed(engine: Engine, key: str, value: str) -> Any:
     """A query-string value in the type its fact expects; left as text when it does not parse, so the
     engine's validation names the key, the value and what was expected."""
     spec = engine.catalogue.get(key)
@@ -342,7 +345,7 @@ def _typed(engine: Any, key: str, value: str) -> Any:
     return value
 
 
-def whatif_facts(params: list[tuple[str, str]], engine: Any) -> dict[str, Any]:
+def whatif_facts(params: list[tuple[str, str]], engine: Engine) -> dict[str, Any]:
     """Validated job facts from query parameters; a 4xx error names what is wrong."""
     raw: dict[str, Any] = {}
     for key, value in params:

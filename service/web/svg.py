@@ -395,8 +395,9 @@ def line_chart(
         pts = sorted(s.points, key=lambda p: p[0])
         out.append(f'<g class="bwd-series" data-series={attr(s.label)}>')
         segment: list[str] = []
-        for x, y in pts + [(math.inf, None)]:
-            if y is None:
+        ended: list[tuple[float, float | None]] = [*pts, (math.inf, None)]
+        for x, value in ended:
+            if value is None:
                 if len(segment) > 1:
                     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
                     out.append(
@@ -405,10 +406,10 @@ def line_chart(
                     )
                 segment = []
                 continue
-            segment.append(f"{px(x):.1f},{py(y):.1f}")
-        for x, y in pts:
-            if y is not None:
-                out.append(_marker(shape, px(x), py(y), colour, 3.5))
+            segment.append(f"{px(x):.1f},{py(value):.1f}")
+        for x, value in pts:
+            if value is not None:
+                out.append(_marker(shape, px(x), py(value), colour, 3.5))
         last = next(((x, y) for x, y in reversed(pts) if y is not None), None)
         if last is not None:
             label_y = py(last[1]) + 4

@@ -128,6 +128,6 @@ def test_an_installed_wheel_ships_the_rules_and_works_from_any_folder(tmp_path):
     assert out["derived"]["comm.grad_gbytes"] == 200
     assert str(site) in subprocess.run(
         [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-         "from service.engine.loader import builtin_rules_dir; print(builtin_rules_dir())", str(site)],
+         "from service.engine import builtin_rules_dir; print(builtin_rules_dir())", str(site)],
         capture_output=True, text=True, cwd=elsewhere,
     ).stdout

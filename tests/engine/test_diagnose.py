@@ -134,7 +134,7 @@ def test_prediction_gives_way_to_measurement(engine):
 
 def test_what_if_recomputes_the_diagnosis(engine):
     facts = engine.validate_facts(ARTICLE)
-    after = engine.what_if(facts, {"nic.speed_gbps": 100}).to_dict()
+    after = engine.what_if(facts, {"nic.speed_gbps": 100}).after.to_dict()
     assert after["derived"]["comm.sync_time_naive_s"] == 16
     assert "nic-below-25g-for-10b-100b" not in {f["rule"] for f in after["findings"]}
 

@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.engine.engine import Engine
-from service.engine.loader import load_rulebase
-from service.engine.ruletests import CaseResult, coverage_gaps, run_file
+from service.engine import CaseResult, Engine, coverage_gaps, load_rulebase, run_file
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"

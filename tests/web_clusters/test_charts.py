@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from service.engine.derived import derive
+from service.engine import derive
 from service.web import charts
 
 NS = "{http://www.w3.org/2000/svg}"
