@@ -115,85 +115,6 @@ def model_size(text: str) -> list[Understood]:
     return hits
 
 
-# --------------------------------------------------------------------------- nodes and GPUs
-_NODE_WORDS_ZH = (r"(?:台|个)\s*(?:GPU\s*)?(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|server|node|机)"
-                  r"|节点|机(?![器房架])")
-_NODES_ZH = re.compile(rf"{_NUM}\s*(?:{_NODE_WORDS_ZH})")
-_NODES_EN = re.compile(
-    rf"{_NUM}\s*(?:-|\s)?(?:(?!(?:on|at|in|with|across|of|for|and|vs)\b)[A-Za-z][A-Za-z0-9.\-]*\s+){{0,2}}?"
-    r"(?:nodes?|machines?|servers?|hosts?|boxes|box|instances?|VMs?)(?![A-Za-z])", _IC)
-_SINGLE_NODE = re.compile(
-    r"单机|单台(?:机器|服务器)?|单节点|一台机器|single[- ](?:node|machine|server|box|host|instance)"
-    r"|(?<![A-Za-z])(?:one|a single|1)[- ](?:node|machine|server|box|host)(?![A-Za-z])", _IC)
-_SINGLE_GPU = re.compile(r"单卡|单机单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?![s])", _IC)
-_GPUS_ZH = re.compile(rf"{_NUM}\s*(?:张|块|个)?\s*(?:卡|GPU|显卡|gpu)(?![A-Za-z])")
-_GPUS_EN = re.compile(
-    rf"{_NUM}\s*(?:[x×*]\s*)?(?:-|\s)?(?:[A-Z][A-Za-z0-9]*\s+)?(?:GPUs?|gpus?|cards?|accelerators?|devices?)"
-    r"(?![A-Za-z])", re.UNICODE)
-_GPUS_TIMES_MODEL = re.compile(
-    rf"{_NB}(?P<num>\d+)\s*(?:[x×*]|张|块)?\s*(?P<model>(?:NVIDIA\s+)?(?:[AHBL]\d{{2,3}}[A-Z]?|V100|T4|RTX\s?\d{{4}}"
-    r"|\d{4}|MI\d{3}X?|910B)(?:\s?\d+GB)?)(?![A-Za-z0-9])", _IC)
-_NODES_TIMES_GPUS = re.compile(rf"{_NB}(?P<nodes>\d+)\s*[x×*]\s*(?P<gpus>\d+)\s*"
-                               r"(?:GPUs?|卡|张|H\d|A\d|[x×]?\s*[AHB]\d)",
-                               _IC)
-_PER_NODE = re.compile(r"per[- ](?:node|machine|server|box|host)|each|/node|每台|每个节点|每节点|每机|一台", _IC)
-_GPU_MODEL = re.compile(
-    r"(?<![A-Za-z0-9])((?:H100|H800|H200|H20|A100|A800|A10G?|A30|A40|L40S?|L4|V100|T4|P100|B200|GB200"
-    r"|RTX\s?\d{4}(?:\s?Ti)?|MI\d{3}X?|910B)(?:\s?(?:SXM\d?|PCIe|NVL))?)(?![A-Za-z0-9])", _IC)
-
-
-@extractor
-def nodes_and_gpus(text: str) -> list[Understood]:
-    """'8台机器', '4 nodes', '单机8卡', '2机16卡', '8x H100', '16 GPUs across 2 nodes' → job.nodes, job.gpus_per_node.""
-    """
-    hits: list[Understood] = []
-    node_hits: list[Understood] = []
-    for m in _NODES_ZH.finditer(text):
-        n = parse_number(m["num"])
-        if n and n == int(n):
-            node_hits.append(_hit("job.nodes", int(n), m))
-    for m in _NODES_EN.finditer(text):
-        n = parse_number(m["num"])
-        if n and n == int(n) and not re.search(r"GPU|卡|card", m.group(0), _IC):
-            # "on one node it was 1.2 s/it" is usually the baseline, not the job: weak.
-            node_hits.append(_hit("job.nodes", int(n), m, weak=n == 1))
-    for m in _NODES_TIMES_GPUS.finditer(text):
-        node_hits.append(_hit("job.nodes", int(m["nodes"]), m))
-        hits.append(_hit("job.gpus_per_node", int(m["gpus"]), m))
-    hits.extend(node_hits)
-    for m in _SINGLE_NODE.finditer(text):
-        hits.append(_hit("job.nodes", 1, m, weak=True))
-        tail = re.match(rf"\s*(?P<num>{NUMBER})\s*(?:张|块)?\s*(?:卡|GPU|gpu|显卡)|\s*(?P<one>单卡)",
-                        text[m.end():m.end() + 12])
-        if tail:
-            n = 1 if tail["one"] else parse_number(tail["num"])
-            if n:
-                hits.append(_hit_span("job.gpus_per_node", int(n), text, m.start(), m.end() + tail.end()))
-    for m in _SINGLE_GPU.finditer(text):
-        hits.append(_hit("job.gpus_per_node", 1, m, weak=True))
-        hits.append(_hit("job.nodes", 1, m, weak=True))
-    explicit_nodes = [h for h in node_hits if h.value > 1]
-    for pattern in (_GPUS_ZH, _GPUS_EN):
-        for m in pattern.finditer(text):
-            n = parse_number(m["num"])
-            if not n or n != int(n) or _overlaps(m, hits):
-                continue
-            n = int(n)
-            near_nodes = [h for h in explicit_nodes if tx.sentence_bounds(text, h.start) ==
-                          tx.sentence_bounds(text, m.start())]
-            per_node = bool(_PER_NODE.search(tx.before(text, m.start(), 12) + tx.after(text, m.end(), 14)))
-            if near_nodes and not per_node and n > 8 and n % near_nodes[-1].value == 0:
-                hits.append(_hit("job.gpus_per_node", n // near_nodes[-1].value, m))
-            elif per_node or n <= 8:
-                hits.append(_hit("job.gpus_per_node", n, m))
-    for m in _GPUS_TIMES_MODEL.finditer(text):
-        if not _overlaps(m, hits):
-            hits.append(_hit("job.gpus_per_node", int(m["num"]), m))
-    for m in _GPU_MODEL.finditer(text):
-        hits.append(_hit("gpu.model", re.sub(r"\s+", " ", m.group(1)).upper().replace("PCIE", "PCIe"), m, weak=True))
-    return hits
-
-
 def _overlaps(m: re.Match[str], hits: list[Understood]) -> bool:
     return any(h.start < m.end() and m.start() < h.end for h in hits)
 
@@ -347,7 +268,7 @@ _RATE = re.compile(
     rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER})\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|"
-    r"[GM]B/s|[GM]Bps|[GM]B/sec|G|M)(?![A-Za-z/])")
+    r"[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|uplink|互联|带宽网卡)(?![A-Za-z])")
@@ -379,7 +300,7 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'."""
     unit = m["unit"]
     tail = text[m.end():m.end() + 16]
-    is_bytes = bool(re.match(r"[GM]B", unit))
+    is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(text, m.start(), m.end(), _RATE_CUES, window=50)
     if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
         return "rated"
@@ -422,7 +343,7 @@ def network_rates(text: str) -> list[Understood]:
         prefix = "G" if re.match(r"G|gb|Gig", unit, _IC) and not unit.startswith(("M", "m")) else unit[0]
         if unit.lower().startswith("t"):
             prefix = "T"
-        is_bytes = bool(re.match(r"[GM]B", unit))
+        is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
         gbps = rate_to_gbps(value, prefix, is_bytes)
         if m["mult"]:
             gbps *= int(m["mult"])
@@ -467,7 +388,7 @@ def nic_kind(text: str) -> list[Understood]:
     hits = []
     for m in re.finditer(r"InfiniBand|infiniband|Infiniband|(?<![A-Za-z_/])IB(?![A-Za-z_])", text):
         hits.extend(_nic_kind_facts("infiniband", text, m.start(), m.end()))
-    for m in re.finditer(r"RoCE(?:\s?v2)?", text, _IC):
+    for m in re.finditer(r"(?<![A-Za-z])RoCE(?:\s?v2)?(?![A-Za-z])", text, _IC):
         hits.extend(_nic_kind_facts("roce", text, m.start(), m.end()))
     for m in re.finditer(r"(?<![A-Za-z])EFA(?![A-Za-z])", text):
         hits.extend(_nic_kind_facts("efa", text, m.start(), m.end()))
@@ -796,6 +717,45 @@ def job_shape(text: str) -> list[Understood]:
     return hits
 
 
+# --------------------------------------------------------------------------- fabric features named in words
+_FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
+    # 'GDR is not enabled' is read by the negation scope: the word itself says GDR is in use.
+    ("nccl.gdr_disabled", re.compile(r"(?<![A-Za-z])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem)(?![A-Za-z])",
+                                     _IC), False),
+    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*)?(?:disabled|not (?:supported|available|possible))|"
+                                     r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
+    ("pcie.acs_enabled", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])", _IC), True),
+    ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
+    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定)(?![A-Za-z])", _IC), True),
+    ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行)(?![A-Za-z])",
+                           _IC), True),
+]
+
+
+@extractor
+def fabric_features(text: str) -> list[Understood]:
+    """GDR / GPUDirect, P2P disabled, PCIe ACS, --ipc=host, bonded ports, MoE, ZeRO stage, /dev/shm size."""
+    hits = []
+    for fact, pattern, value in _FEATURES:
+        for m in pattern.finditer(text):
+            if fact == "nic.bonded" and re.search(r"bond\d", m.group(0)):
+                continue
+            hits.append(_hit(fact, value, m))
+    for m in re.finditer(r"(?:ZeRO|zero|Zero)[- _]?(?:stage[- _]?)?(?P<n>[0123])(?![\d])|stage[\"']?\s*[:=]\s*(?P<n2>[0123])",
+                         text):
+        hits.append(_hit("job.zero_stage", int(m["n"] or m["n2"]), m))
+    for m in re.finditer(r"(?:/dev/shm|shm[-_ ]size|shm)\s*(?:is|=|:|：|只有|of|大小)?\s*(?:only\s*)?(?P<num>\d+(?:\.\d+)?)"
+                         r"\s*(?P<u>[GMK])i?B?(?![A-Za-z])", text, _IC):
+        size = float(m["num"]) * {"G": 1.0, "M": 0.001, "K": 0.000001}[m["u"].upper()]
+        hits.append(_hit("container.shm_gbytes", round(size, 6), m))
+    for m in re.finditer(rf"{_NUM}\s*(?:[x×*]\s*)?(?:块|张|个|根)?\s*(?:\d+\s*G\w*\s*)?(?:网卡|NICs?|HCAs?|rails?|IB (?:cards|ports)|"
+                         r"RDMA (?:NICs|cards|ports)|ports? per node)", text, _IC):
+        n = parse_number(m["num"])
+        if n and n == int(n) and 1 <= n <= 32 and not re.match(r"\d+\s*G", text[m.start():m.end()]):
+            hits.append(_hit("nic.count", int(n), m))
+    return hits
+
+
 def _is_question_clause(text: str, pos: int) -> bool:
     here = tx.clause(text, pos)
     return bool(re.search(r"要不要|是否|能否|能不能|可不可以|会不会|可以吗|吗|好不好|[?？]|should|would|could|worth|"
@@ -849,43 +809,8 @@ def instance_type(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- the pass over a question
-_WHAT_IF_CUE = re.compile(
-    r"what if|what happens if|what would happen if|what about|how about|if we|if i|if our|if my|suppose|supposing|"
-    r"assuming we|were to|would it help to|upgrad(?:e|ing) to|mov(?:e|ing) to|switch(?:ing)? to|go(?:ing)? to|"
-    r"chang(?:e|ing) to|instead|如果|假如|假设|要是|换成|换到|改成|改用|升级到|升级成|升到|上到|切到|切换到|换用|改为|"
-    r"若是|倘若", _IC)
-
-
-# "Would accumulating 8 steps help?" / "用FP8会不会快一些？": a question whether a change would help.
-_WOULD_IT_HELP = re.compile(
-    r"^\s*(?:would|could|will|does|do|can|should)\b.*\b(?:help|improve|speed\w*|faster|fix|work|matter|reduce|cut)\b"
-    r".*\?\s*$|(?:会不会|能不能|能否|是否|可不可以|可以)[^。]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
-    r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。]*(?:吗|么)[?？]?\s*$", _IC)
-
-
-def _mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
-    """A fact after a what-if cue in its sentence is a change to try, not a fact about the job."""
-    cues = [m.end() for m in _WHAT_IF_CUE.finditer(text)]
-    out = []
-    for h in hits:
-        a, b = tx.sentence_bounds(text, h.start)
-        if any(a <= c <= h.start for c in cues) or _WOULD_IT_HELP.search(text[a:b]):
-            h = Understood(**{**h.to_dict(), "hypothetical": True})
-        out.append(h)
-    # "from 10GbE to 100GbE": of several hypothetical values of one fact in a sentence, only the last
-    # is the change; the earlier ones describe today.
-    for i, h in enumerate(out):
-        if not h.hypothetical:
-            continue
-        later = [o for o in out[i + 1:] if o.fact == h.fact and o.hypothetical and o.value != h.value and
-                 tx.sentence_bounds(text, o.start) == tx.sentence_bounds(text, h.start)]
-        if later:
-            out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
-    return out
-
-
 def extract_facts(text: str) -> list[Understood]:
-    """Every fact the prose states or proposes, in text order (hypothetical ones flagged)."""
+    """Every fact the word readers find in the prose, in text order (scopes are applied by the caller)."""
     hits: list[Understood] = []
     for fn in _EXTRACTORS:
         hits.extend(fn(text))
@@ -895,7 +820,7 @@ def extract_facts(text: str) -> list[Understood]:
         h for h in hits if not (h.fact == "nic.speed_gbps" and any(h.start < e and s < h.end for s, e in ratings))
     ]
     hits.sort(key=lambda h: (h.start, h.end, h.fact))
-    return _mark_hypothetical(text, hits)
+    return hits
 
 
 def resolve(hits: list[Understood]) -> dict[str, Understood]:

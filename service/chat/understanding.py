@@ -1,17 +1,39 @@
 """Understanding one turn: its language, its intent, the facts it states and the changes it proposes.
 
 Rule-based and deterministic (no hosted model, no network): the same question always reads the same.
+The evidence reader is a pipeline whose layers can be tested one by one:
+
+1. segments   pasted tool output (`pasted`) and command lines / NCCL_* settings (`commands`) are read
+              by their own parsers and blanked out of the prose, offsets kept;
+2. entities   GPU models, versions, devices, addresses are masked (`entities`) so their digits are
+              never quantities;
+3. quantities and roles: the word readers (`extract`), the count grammar (`counts`) and the scaling
+              comparisons (`comparisons`);
+4. scopes     negation, hypothesis and reference (`scopes`);
+5. sanity     impossible or contradictory values are set aside and asked about (`sanity`);
+6. accounting every number of the prose is used or listed as not understood (`accounting`).
 """
 
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.chat.extract import Understood, extract_facts, resolve
+from service.chat import text as tx
+from service.chat.accounting import unaccounted
+from service.chat.commands import blank, read_commands
+from service.chat.comparisons import read_scaling
+from service.chat.counts import read_counts
+from service.chat.entities import Entity, find_entities, mask_entities
+from service.chat.extract import Understood, extract_facts, instance_type, resolve
 from service.chat.intents import Intent, classify, knowledge_topics
 from service.chat.knowledge import has_keyword_match
 from service.chat.language import detect_language, normalise_lang
 from service.chat.pasted import Pasted, parse_pasted
+from service.chat.sanity import Conflict, reconcile
+from service.chat.scopes import MEASUREMENTS, apply_negation, drop_references, mark_hypothetical
+
+#: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
+MAX_QUESTION_CHARS = 20_000
 
 
 @dataclass
@@ -25,6 +47,10 @@ class Understanding:
     changes: list[Understood] = field(default_factory=list)
     pasted: Pasted = field(default_factory=Pasted)
     topics: list[str] = field(default_factory=list)
+    not_understood: list[dict[str, Any]] = field(default_factory=list)
+    references: list[Understood] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -41,17 +67,34 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
                has_previous_findings: bool = False, knowledge: Any = ()) -> Understanding:
     """Read one turn. `previous_facts` only sharpens ambiguous corrections ('不对，是25G')."""
     previous_facts = previous_facts or {}
-    prose, pasted = parse_pasted(question)
-    language = normalise_lang(lang) or detect_language(prose if prose.strip() else question)
-    hits = extract_facts(prose)
+    question = question[:MAX_QUESTION_CHARS]
+    raw_prose, pasted = parse_pasted(question)
+    language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
+    commands = read_commands(raw_prose)
+    unmasked = blank(raw_prose, commands.spans)
+    entities = find_entities(unmasked)
+    prose = mask_entities(unmasked, entities)
+    scaling = read_scaling(prose)
+    hits = extract_facts(prose) + read_counts(prose) + scaling.hits + _entity_facts(entities, unmasked)
+    hits = _retool_measurements(raw_prose, hits)
+    hits = apply_negation(prose, mark_hypothetical(prose, hits))
+    hits, references = drop_references(prose, hits)
+    hits = _drop_baseline_counts(hits, scaling.baseline_spans)
     stated = resolve([h for h in hits if not h.hypothetical])
     proposed = resolve([h for h in hits if h.hypothetical])
+    for key, value in commands.facts.items():
+        a, b = commands.fact_spans[key]
+        if key not in stated or stated[key].weak:
+            stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     for key, value in pasted.facts.items():
         if key not in stated:
             stated[key] = Understood(key, value, _pasted_label(pasted), pasted.start, pasted.end,
                                      source="pasted:" + "+".join(pasted.kinds))
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
+    stated, conflicts = reconcile(stated)
+    used = [(h.start, h.end) for h in hits] + [(h.start, h.end) for h in stated.values()]
+    not_understood = unaccounted(prose, used)
     topics = knowledge_topics(prose)
     intent = classify(prose, has_facts=bool(stated), has_changes=bool(proposed), topics=topics,
                       has_previous_facts=bool(previous_facts), has_previous_findings=has_previous_findings)
@@ -67,7 +110,66 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         changes=sorted(proposed.values(), key=lambda u: (u.start, u.fact)),
         pasted=pasted,
         topics=topics,
+        not_understood=not_understood,
+        references=references,
+        conflicts=conflicts,
+        commands=commands.texts,
     )
+
+
+def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
+    """Facts a name carries: the GPU model (weak: a baseline GPU is a GPU too), the instance type and its
+    known cap, the NCCL version."""
+    hits = []
+    for e in entities:
+        words = text[e.start:e.end]
+        if e.kind == "gpu":
+            hits.append(Understood("gpu.model", e.name, words, e.start, e.end, weak=True))
+        elif e.kind == "instance":
+            hits.extend(instance_type(words))
+            hits = [Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
+                               h.weak) if h.start < e.start else h for h in hits]
+        elif (version := re.match(r"NCCL\s?v?(?P<v>\d+\.\d+(?:\.\d+)?)", words, re.IGNORECASE)):
+            hits.append(Understood("nccl.version", version["v"], words, e.start, e.end))
+    return hits
+
+
+# Which tool a measured figure came from, by the nearest tool named before it in its sentence.
+_TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA (?:bandwidth|bw) test)|"
+                    r"(?P<busbw>nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth|总线带宽)|(?P<algbw>algbw)|"
+                    r"(?P<iperf>iperf3?|netperf|qperf)", re.IGNORECASE)
+
+
+def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
+    """A measured rate credited to the tool that measured it: iperf3, perftest (ib_write_bw) or nccl-tests."""
+    out = []
+    for h in hits:
+        if h.fact not in MEASUREMENTS or h.source != "words":
+            out.append(h)
+            continue
+        a, _ = tx.sentence_bounds(text, h.start)
+        tool = None
+        for m in _TOOLS.finditer(text, max(a, h.start - 120), h.start):
+            tool = m.lastgroup
+        gbps = h.value * 8 if h.fact.startswith("nccl.") else h.value
+        fact = {"rdma": "net.rdma_bw_gbps", "busbw": "nccl.allreduce_busbw_gbytes_per_s",
+                "algbw": "nccl.allreduce_algbw_gbytes_per_s", "iperf": "net.iperf3_gbps"}.get(tool or "", h.fact)
+        value = round(gbps / 8, 6) if fact.startswith("nccl.") else round(gbps, 6)
+        out.append(Understood(fact, value, h.text, h.start, h.end, h.source, h.inferred, h.weak, h.hypothetical))
+    return out
+
+
+def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:
+    """Counts that describe the smaller run of a comparison never stand for the job asked about."""
+    def inside(h: Understood) -> bool:
+        return any(a <= h.start < b for a, b in baseline)
+
+    keep = []
+    for h in hits:
+        if h.fact in {"job.nodes", "job.gpus_per_node"} and inside(h):
+            continue
+        keep.append(h)
+    return keep
 
 
 def _pasted_label(pasted: Pasted) -> str:

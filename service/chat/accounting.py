@@ -1,0 +1,32 @@
+"""Every number in a question is used or said to be not understood: never dropped, never misassigned in silence.
+
+After the readers have run, the numbers of the prose that no fact, change, reference or comparison
+claimed are listed, each with the words around it, so the reply can say 'I did not understand …' and
+the user can restate it. Numbers inside pasted tool output, command lines and named things (GPU
+models, versions, addresses) are accounted for by those layers and are not listed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from service.chat import text as tx
+
+_CN = "一二两三四五六七八九十百千"
+_NUMBER = re.compile(rf"(?<![\w.])\d+(?:,\d{{3}})*(?:\.\d+)?|(?<![{_CN}])[{_CN}]{{1,6}}(?=\s*(?:台|张|块|个|卡|倍|小时|"
+                     r"分钟|秒|机|节点|步|次|G|T|M|B))")
+
+
+def unaccounted(prose: str, used: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The numbers of `prose` outside every used span, with the clause they sit in."""
+    spans = sorted(used)
+    out = []
+    for m in _NUMBER.finditer(prose):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        a, b = tx.clause_bounds(prose, m.start())
+        context = prose[max(a, m.start() - 30):min(b, m.end() + 30)].strip(" ，,。.;；\n")
+        out.append({"text": m.group(0), "start": m.start(), "end": m.end(),
+                    "context": re.sub(r"\s+", " ", context)})
+    return out

@@ -1,0 +1,205 @@
+"""The grammar of hardware counts: how many machines, and how many GPUs in each.
+
+People write the same shape many ways: '4台8卡A100', '4台机器，每台8卡', '两机十六卡', '单机8卡',
+'2 nodes x 8 GPUs', '2x8 H100', 'two boxes with 4 RTX 4090 each', '16 GPUs across 2 nodes',
+'4xH100-80G nodes', '3 single-GPU machines'. This module reads them as one grammar over the masked
+prose (GPU model names already turned into GPU_MARK runs by `entities`, so '4090' is never a count):
+
+    COUNT  := digits | Chinese numerals (两, 十六) | English words (two, a pair of)
+    NODE   := 台 | 机 | 节点 | node | machine | server | box | host | instance | VM
+    GPU    := 卡 | GPU | card | accelerator | device | a masked GPU model
+    shape  := COUNT NODE [, each] COUNT GPU          (4台8卡, 2 nodes with 8 GPUs each)
+            | COUNT x COUNT GPU                      (2x8 H100: nodes x GPUs per node)
+            | COUNT GPU (across|on|over) COUNT NODE  (a total, divided by the nodes)
+            | COUNT x GPU NODE                       (8xA100 nodes: GPUs per node)
+            | COUNT COUNT-GPU NODE                   (two 8-GPU nodes)
+            | 单机 COUNT 卡 | single node ... | COUNT NODE | COUNT GPU
+
+'N机M卡' names the total (2机16卡 is 8 per machine) when M is a multiple of N; 'N台M卡' names a machine
+type (4台8卡 is 8 per machine). A count of one (单机, a single GPU) is weak: it is usually the baseline
+of a comparison, and never overrides a larger count stated elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+from service.chat import text as tx
+from service.chat.entities import GPU_MARK
+from service.chat.extract import Understood
+from service.chat.units import parse_number
+
+_IC = re.IGNORECASE
+_CN = "零〇一二两俩三四五六七八九十百千"
+# A count: bounded runs so a string of numerals costs linear time, never a backtracking search.
+COUNT = (rf"(?:(?<![\d.,{_CN}])\d{{1,5}}(?![\d.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
+         r"|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+         r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
+_NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
+_NODE_EN = r"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?)"
+_GPU_ZH = rf"(?:张|块|个)?\s*(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
+_GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
+_MARK = rf"{GPU_MARK}+"
+_ADJ = r"(?:[A-Za-z][A-Za-z0-9.\-]*\s+){0,2}?"  # 'two DGX boxes', 'four identical nodes'
+_EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
+
+_SHAPES: list[tuple[str, re.Pattern[str]]] = [
+    # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
+    ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
+                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_GPU_ZH}")),
+    # 8卡*4台 / 8卡 x 4台
+    ("zh-rev", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_ZH}\s*[x×*]\s*(?P<n>{COUNT})\s*(?:台|个节点|节点|机)")),
+    # 2 nodes x 8 GPUs, 2 nodes with 8 A100s each, two boxes with 4 RTX 4090 each, 4 machines each with 8 GPUs
+    ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?:[x×*]|with|each with|each having|having|"
+                      rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
+                      rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}(?:\s*(?P<each>{_EACH}))?", _IC)),
+    # 2x8 H100, 2 x 8 GPUs, 4*8卡
+    ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
+                       _IC)),
+    # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
+    ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?(?:{_GPU_EN}|卡)"
+                            rf"\s*{_NODE_EN}", _IC)),
+    # 16 GPUs across 2 nodes, 16张卡分布在2台机器上, 8 GPUs on each of 2 nodes
+    ("total", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?(?:,\s*)?"
+                         rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
+                         rf"distributed (?:over|across)|from|分布在|分在|分到|跨|在)\s*(?:the\s*)?(?P<n>{COUNT})\s*"
+                         rf"(?:{_ADJ}{_NODE_EN}|{_NODE_ZH})", _IC)),
+    # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
+    ("per-node", re.compile(rf"(?<![\d.])(?P<m>\d{{1,2}})\s*[x×*]\s*{_MARK}\s*(?:-?\s*(?:based\s*)?{_NODE_EN}|机器|服务器|节点)",
+                            _IC)),
+    # 8 GPUs per node, 每台8卡, 每台机器 8 张 A100, each node has 8 GPUs, 8 cards each
+    ("per-node2", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}\s*(?:{_EACH})(?![A-Za-z])", _IC)),
+    ("per-node3", re.compile(rf"(?:每台|每个节点|每节点|每机|单台)\s*(?:机器|服务器|节点)?\s*(?:上)?\s*(?:有|装|配|配了|插了|是)?\s*"
+                             rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_GPU_ZH}")),
+    ("per-node4", re.compile(rf"(?:each|every|per) (?:node|machine|server|box|host)\s*(?:has|have|with|having|contains|"
+                             rf"is equipped with|:)\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}", _IC)),
+    # 单机8卡, single node with 8 GPUs, one machine with 4 GPUs
+    ("single", re.compile(rf"(?:单机|单台(?:机器|服务器)?|单节点|一台(?:机器|服务器)?(?:上)?)\s*(?:的)?\s*(?:(?P<m>{COUNT})\s*{_GPU_ZH}|"
+                          rf"(?P<one>单卡))?"
+                          rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance)\s*"
+                          rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
+    # N nodes / N台机器 / two-node / 3 single-GPU machines
+    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?P<sg>single[- ]GPU\s+)?{_ADJ}{_NODE_EN}"
+                         r"(?![A-Za-z])"
+                         rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
+    # single GPU / 单卡
+    ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
+    # M GPUs / M张卡 / 8 A100s / 8卡
+    ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])", _IC)),
+]
+
+
+def _count(text: str | None) -> int | None:
+    if not text:
+        return None
+    word = text.strip().lower()
+    if word in {"dual", "a pair of", "a couple of"}:
+        return 2
+    if word == "quad":
+        return 4
+    n = parse_number(word)
+    return int(n) if n is not None and n == int(n) and n > 0 else None
+
+
+def _hit(fact: str, value: int, text: str, a: int, b: int, **flags: bool) -> Understood:
+    return Understood(fact, value, text[a:b], a, b, **flags)
+
+
+def read_counts(text: str) -> list[Understood]:
+    """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one)."""
+    hits: list[Understood] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(m: re.Match[str]) -> bool:
+        return all(m.end() <= a or m.start() >= b for a, b in taken)
+
+    for shape, pattern in _SHAPES:
+        for m in pattern.finditer(text):
+            if not free(m):
+                continue
+            got = _shape(shape, m, text)
+            if got is None:
+                continue
+            taken.append((m.start(), m.end()))
+            hits.extend(got)
+    return _spread_totals(text, hits)
+
+
+def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
+    a, b = m.start(), m.end()
+    g = m.groupdict()
+    n = _count(g.get("n") or g.get("n2"))
+    per = _count(g.get("m") or g.get("m2"))
+    out: list[Understood] = []
+    if shape in {"zh", "zh-rev", "en", "nxm", "n-m-node"}:
+        if not n or not per:
+            return None
+        if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per > n and per % n == 0:
+            per //= n  # 2机16卡: sixteen in all
+        elif shape in {"zh", "en"} and not g.get("each") and per > 16 and per % n == 0:
+            per //= n
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        out.append(_hit("job.gpus_per_node", per, text, a, b, weak=per == 1 and n == 1))
+    elif shape == "total":
+        if not n or not per:
+            return None
+        if not g.get("each"):
+            if per % n:
+                return None
+            per //= n
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        out.append(_hit("job.gpus_per_node", per, text, a, b))
+    elif shape.startswith("per-node"):
+        if not per or per > 64:
+            return None
+        out.append(_hit("job.gpus_per_node", per, text, a, b))
+    elif shape == "single":
+        out.append(_hit("job.nodes", 1, text, a, b, weak=True))
+        if g.get("one"):
+            out.append(_hit("job.gpus_per_node", 1, text, a, b, weak=True))
+        elif per:
+            out.append(_hit("job.gpus_per_node", per, text, a, b, weak=True))
+    elif shape == "nodes":
+        if not n:
+            return None
+        if _is_gpu_context(text, a):
+            return None
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        if g.get("sg"):
+            out.append(_hit("job.gpus_per_node", 1, text, a, b))
+    elif shape == "single-gpu":
+        out.append(_hit("job.gpus_per_node", 1, text, a, b, weak=True))
+        out.append(_hit("job.nodes", 1, text, a, b, weak=True))
+    elif shape == "gpus":
+        if not per:
+            return None
+        out.append(Understood("job.gpus_per_node", per, text[a:b], a, b, weak=per == 1, source="gpus"))
+    return out
+
+
+def _is_gpu_context(text: str, pos: int) -> bool:
+    """'8 GPU nodes' is eight nodes; '8 GPUs' alone is not (checked by the GPU shape)."""
+    return False
+
+
+def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
+    """A bare GPU count ('16 GPUs') beside a machine count in its sentence: a total when it divides evenly.
+
+    '16 GPUs, 2 nodes' is 8 per node; '8 GPUs' alone is one node's; 'we have 4 nodes, 8 GPUs each' was
+    already read by the grammar.
+    """
+    nodes = [h for h in hits if h.fact == "job.nodes" and h.value > 1]
+    out = []
+    for h in hits:
+        if h.source != "gpus":
+            out.append(h)
+            continue
+        per_node_cue = re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(text, h.start, 12) +
+                                 tx.after(text, h.end, 14), _IC)
+        near = [x for x in nodes if tx.sentence_bounds(text, x.start) == tx.sentence_bounds(text, h.start)]
+        n = int(h.value)
+        if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and n > 8:
+            out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end))
+        elif per_node_cue or n <= 16:
+            out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak))
+    return out

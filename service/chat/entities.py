@@ -1,0 +1,123 @@
+"""Named things whose digits are not quantities: GPU models, NIC models and ports, versions, addresses.
+
+'two boxes with 4 RTX 4090 each' must not give 4090 nodes, nor 'H100-80G' an 80 Gb/s link, nor
+'NCCL 2.18.3' a step time. This layer finds those names first and masks them in the prose, keeping
+every offset valid, so the quantity extractors after it never see their digits:
+  - a GPU model becomes a run of 'Ｇ' (GPU_MARK), which the count grammar reads as a GPU word,
+  - anything else becomes '·' characters.
+The GPU model itself is reported as `gpu.model`, and its memory size, form factor and NVLink are kept
+with it (SXM means NVLink, PCIe means none unless said otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_IC = re.IGNORECASE
+#: What a GPU model's characters become in the masked prose (a letter, so word boundaries hold).
+GPU_MARK = "Ｇ"
+
+# Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
+_GPU_NAME = (
+    r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
+    r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|RTX\s?(?:A\d{4}|\d{4}(?:\s?Ti)?|PRO\s?\d{4})"
+    r"|GTX\s?\d{3,4}(?:\s?Ti)?|(?<![A-Za-z])(?:[1-5]0[5-9]0)(?:\s?Ti)?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|\s|$))"
+    r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?)"
+    r"(?:[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX))?"
+    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:G|GB|GiB)(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
+    r"(?:[\s-]?(?:SXM\d?|PCIe|NVL))?"
+)
+# A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.
+_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*]))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
+_KNOWN_FAMILIES = re.compile(
+    r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
+    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU)",
+    _IC)
+
+# Things that are named with digits but carry no quantity of the job.
+_OTHER_NAMES = [
+    # NIC models, devices, ports and interfaces: ConnectX-6, CX7, mlx5_0:1, BlueField-3, eth0, ens8f0np0, bond0, ib0
+    r"NVL\d+|NVSwitch\s?v?\d|ConnectX[- ]?\d\w*(?:\s?(?:Dx|Lx|VPI|EN))?|CX-?\d(?:\s?(?:Dx|Lx))?(?![\w])|BlueField[- ]?\d|mlx\d_\w+(?::\d+)?",
+    r"(?<![A-Za-z])(?:eth|ens|enp|eno|ib|bond|ib[pP]|em|p\d?p|rdma|efa|hsn|net|veth|docker|br)\d+\w*(?![\w])",
+    # versions: NCCL 2.18.3, v2.19.1, CUDA 12.1, torch 2.1.0, driver 535.104.05, python3.10, Ubuntu 22.04, NCCL2.21
+    r"(?:NCCL|nccl|CUDA|cuda|cuDNN|torch|PyTorch|pytorch|DeepSpeed|deepspeed|Megatron(?:-LM)?|transformers|driver|"
+    r"Driver|OFED|MLNX_OFED|MOFED|aws-ofi-nccl|libfabric|Ubuntu|CentOS|RHEL|python|Python|NeMo|Horovod|horovod|"
+    r"accelerate|Lightning|vLLM|TensorFlow|tensorflow|jax|Kernel|kernel|Slurm|EFA installer|nvidia-peermem|"
+    r"peermem|Open ?MPI|OpenMPI|HPC-X|UCX|docker|Docker|k8s|Kubernetes|NGC)\s?[:v]?\s?\d+(?:\.\d+)+[\w.+\-]*"
+    r"|(?:NCCL|CUDA|cuda|torch|python|Python|Ubuntu|OFED|driver)\s?v?\d+(?![\d.])"
+    r"|(?<![\w.])v\d+\.\d+(?:\.\d+)*[\w.+\-]*|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?![\w.])|\d{2}\.\d{2}-py3",
+    # addresses, ids and references: IPs with ports, MACs, PCI addresses, hex, issue numbers, URLs, paths, GID
+    r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d+)?(?![\w.])|(?:[0-9a-f]{2}:){5}[0-9a-f]{2}"
+    r"|(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|0x[0-9a-fA-F]+|(?<![\w&])#\d+|https?://\S+"
+    r"|(?<![\w])(?:/[\w.\-]+){2,}|fe80::[0-9a-f:]+",
+    # model names with digits that are not sizes of the job: ResNet-50, GPT-2, BERT-large, Llama-2, Qwen2.5, T5
+    r"(?:ResNet|resnet|VGG|vgg|GPT|gpt|Llama|LLaMA|llama|Qwen|qwen|Mixtral|Mistral|T5|t5|Yolo|YOLO|yolo|ViT|vit|"
+    r"InternLM|Baichuan|ChatGLM|chatglm|GLM|DeepSeek|deepseek|Phi|phi|Gemma|gemma|OPT|opt|BLOOM|Falcon|EfficientNet|"
+    r"maxvit|MaxViT|Swin|swin|Inception|DenseNet|MobileNet|wav2vec|Whisper|whisper|SD|sdxl|SDXL|Stable Diffusion)"
+    r"[- ]?v?\d+(?:\.\d+)?(?:-[A-Za-z]+)?(?![\w.])(?!\s?(?:[BbMm]|billion|million)\b)",
+    # dates and clock times
+    r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|(?<![\d.])\d{1,2}:\d{2}:\d{2}(?![\d])",
+]
+_OTHER = re.compile("|".join(f"(?:{p})" for p in _OTHER_NAMES))
+# Cloud instance types: named, and their provider caps known for a few.
+_INSTANCE = re.compile(
+    r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?"
+    r"|a[234]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+"
+    r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])")
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One named thing in the question: what kind, its canonical name, and where it sits."""
+
+    kind: str  # "gpu", "instance" or "name"
+    name: str
+    start: int
+    end: int
+    memory_gbytes: float | None = None
+    form: str | None = None  # "SXM", "PCIe", "NVL" or None
+
+
+def find_entities(text: str) -> list[Entity]:
+    """GPU models and other digit-bearing names, in text order, never overlapping."""
+    found: list[Entity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for m in _GPU.finditer(text):
+        raw = m["name"].strip()
+        if not _KNOWN_FAMILIES.match(raw) or not free(m.start(), m.end()):
+            continue
+        mem = re.search(r"(\d{2,3})\s?(?:G|GB|GiB)\b", raw[3:] if raw[:1].isalpha() else raw[4:], _IC)
+        form = re.search(r"SXM|PCIe|NVL", raw, _IC)
+        name = re.sub(r"^(?:NVIDIA|Nvidia|Tesla|GeForce)\s+", "", raw)
+        name = re.sub(r"[\s\-_/(（]*\d{2,3}\s?(?:G|GB|GiB)\b.*$", "", name, flags=_IC)
+        name = re.sub(r"[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX)$", "", name, flags=_IC).strip()
+        found.append(Entity("gpu", re.sub(r"\s+", " ", name).upper().replace("TI", "Ti").replace("SUPER", "SUPER"),
+                            m.start(), m.end(), float(mem.group(1)) if mem else None,
+                            form.group(0).upper().replace("PCIE", "PCIe") if form else None))
+        taken.append((m.start(), m.end()))
+    for m in _INSTANCE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Entity("instance", m.group(0), m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    for m in _OTHER.finditer(text):
+        if m.end() > m.start() and free(m.start(), m.end()):
+            found.append(Entity("name", m.group(0), m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda e: e.start)
+
+
+def mask_entities(text: str, entities: list[Entity]) -> str:
+    """The text with each entity's characters replaced, same length: GPUs as 'ＧＧＧＧ', the rest as '·'."""
+    chars = list(text)
+    for e in entities:
+        length = e.end - e.start
+        filler = (GPU_MARK if e.kind == "gpu" else "·") * length
+        for i, ch in zip(range(e.start, e.end), filler, strict=True):
+            if text[i] != "\n":
+                chars[i] = ch
+    return "".join(chars)

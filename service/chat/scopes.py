@@ -1,0 +1,138 @@
+"""Scopes that change what a fact read from words means: negation, hypothesis and reference.
+
+- Negation: 'we don't have InfiniBand', '没有 RDMA', 'not using NVLink', 'GDR is not enabled' — a
+  feature named under a negation is absent, not present.
+- Hypothesis: 'if we moved to 100G', '换成 100G 会快多少' — a change to try, not today's job. The scope
+  is the clause holding the cue (and, for 'would X help?' questions, the clause of the question), so
+  'Would accumulating over 4 steps help our 7B job on 2 nodes?' keeps '7B' and '2 nodes' as facts:
+  what follows 'our'/'我们的' describes the job as it is.
+- Reference: 'the datasheet says 50 GB/s', '理论带宽应该 25GB/s', 'our other cluster gets 20 GB/s' — a
+  figure to compare with, not a measurement of this job.
+"""
+
+from __future__ import annotations
+
+import re
+
+from service.chat import text as tx
+from service.chat.extract import Understood
+
+_IC = re.IGNORECASE
+
+_NEGATOR = re.compile(
+    r"(?:没有|没用|没开|没开启|未开启|未启用|未使用|不支持|不带|不是|并非|不用|没装|无(?=\s*(?:RDMA|IB|InfiniBand|NVLink|RoCE|GDR))|"
+    r"(?<![A-Za-z])(?:no|not|without|lacks?|lacking|neither|nor|never)(?![A-Za-z])|n't|not using|not use|"
+    r"don't have|doesn't have|do not have|does not have|isn't|aren't|wasn't|weren't)"
+    r"(?:\s*(?:any|a|an|the|use|using|have|has|enabled?|with|support(?:ing)?\s+for|access to|是|用|有|到|走))*\s*$",
+    _IC)
+_POST_NEGATION = re.compile(
+    r"^\s*(?:is|are|was|were)?\s*(?:not|n't)\s*(?:enabled|used|available|supported|active|on|working|present|"
+    r"installed|detected|found)|^\s*(?:is\s+|was\s+)?(?:disabled|unavailable|off|missing|not found|absent)"
+    r"|^\s*(?:没开|没有开|未开启|未启用|没启用|没生效|不可用|关闭|被禁用|禁用|没有|都没有|不支持)", _IC)
+_CONTRAST = re.compile(r"but|however|但|不过|而是|instead", _IC)
+
+_REFERENCE = re.compile(
+    r"datasheet|data sheet|spec(?:s|ification)?(?:\s+(?:says?|sheet))?\b|theoretical(?:ly)?|nominal(?:ly)?|"
+    r"should (?:be|get|reach|see|give)|expect(?:ed|ing)?|is supposed to|in theory|vendor|official(?:ly)?|"
+    r"according to|other cluster|another cluster|other machines? (?:gets?|reach)|elsewhere|"
+    r"理论|应该(?:有|能|是|达到|跑到)?|预期|期望|官方|标称值|号称|按理|正常(?:应该|情况下|来说)|别的集群|另一个集群|"
+    r"其他集群|其它集群|同事的|文档(?:上|里)?说", _IC)
+
+# Facts that say a feature is there (True) or a kind of fabric; under a negation they flip or go.
+_FLIPPABLE = {"nic.rdma", "gpu.nvlink", "nic.efa", "nccl.gdr_disabled", "container.ipc_host", "nic.pfc",
+              "nic.bonded", "job.moe", "pcie.acs_enabled", "nccl.p2p_disabled", "nccl.ib_disabled"}
+_KIND_FACTS = {"nic.kind", "nccl.transport", "job.parallelism", "job.data_source", "job.comm_pattern"}
+MEASUREMENTS = {"net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s", "net.rdma_bw_gbps",
+                "nccl.allreduce_algbw_gbytes_per_s"}
+
+
+def is_negated(text: str, start: int, end: int) -> bool:
+    """A negation governs text[start:end]: just before it in its clause, or just after ('GDR is not enabled')."""
+    a, b = tx.clause_bounds(text, start)
+    before = text[max(a, start - 24):start]
+    m = _NEGATOR.search(before)
+    if m and not _CONTRAST.search(before[m.end():]):
+        return True
+    return bool(_POST_NEGATION.search(text[end:min(b, end + 24)]))
+
+
+def is_reference(text: str, start: int) -> bool:
+    """The clause around `start` quotes a reference or expected figure, not a measurement of this job."""
+    a, b = tx.clause_bounds(text, start)
+    return bool(_REFERENCE.search(text[a:b]))
+
+
+def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
+    """Flip feature facts named under a negation, drop fabric kinds named under one.
+
+    Extractors that already read a negation themselves (value False from 'no RDMA') are left alone.
+    """
+    out: list[Understood] = []
+    for h in hits:
+        if h.source.startswith("pasted") or not is_negated(text, h.start, h.end):
+            out.append(h)
+            continue
+        if h.fact in _FLIPPABLE and isinstance(h.value, bool):
+            if h.value is True:
+                out.append(Understood(h.fact, False, h.text, h.start, h.end, h.source, h.inferred, h.weak,
+                                      h.hypothetical))
+            else:
+                out.append(h)  # already read as absent
+        elif h.fact in _KIND_FACTS:
+            continue  # 'we don't have InfiniBand': not infiniband, and nothing else known
+        else:
+            out.append(h)
+    return out
+
+
+def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
+    """Measurements quoted as references ('the datasheet says 50 GB/s'): (kept, set aside)."""
+    kept, refs = [], []
+    for h in hits:
+        if h.fact in MEASUREMENTS and not h.source.startswith("pasted") and is_reference(text, h.start):
+            refs.append(h)
+        else:
+            kept.append(h)
+    return kept, refs
+
+
+_WHAT_IF_CUE = re.compile(
+    r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
+    r"suppose|supposing|assuming we|were to|would it help to|upgrad(?:e|ing) to|mov(?:e|ing) to|"
+    r"switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|如果|假如|假设|要是|换成|换到|改成|改用|升级到|升级成|"
+    r"升到|上到|切到|切换到|换用|改为|若是|倘若", _IC)
+# "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
+_WOULD_IT_HELP = re.compile(
+    r"(?:^|\b)(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"
+    r"reduce|cut)\b|(?:会不会|能不能|能否|是否|可不可以|可以)[^。，,]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
+    r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。，,]*(?:吗|么)", _IC)
+# What follows 'our'/'我们的' in a would-it-help question is the job as it is.
+_OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we have|we're on|we are on|we use|with our|on our|for our|现在|目前|当前|"
+                  r"我们的|我的|我们(?:现在|目前)?(?:有|用|是))", _IC)
+
+
+def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
+    """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
+    cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)]
+    out = []
+    for h in hits:
+        ca, cb = tx.clause_bounds(text, h.start)
+        sa, sb = tx.sentence_bounds(text, h.start)
+        in_cue = any(ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
+            text[c_end:h.start])) for c_start, c_end in cues if c_start >= sa and c_end <= sb)
+        if not in_cue and _WOULD_IT_HELP.search(text[ca:cb]):
+            own = _OWN.search(text[ca:h.start])
+            in_cue = own is None
+        if in_cue and not h.source.startswith("pasted"):
+            h = Understood(**{**h.to_dict(), "hypothetical": True})
+        out.append(h)
+    # "from 10GbE to 100GbE": of several hypothetical values of one fact in a sentence, only the last
+    # is the change; the earlier ones describe today.
+    for i, h in enumerate(out):
+        if not h.hypothetical:
+            continue
+        later = [o for o in out[i + 1:] if o.fact == h.fact and o.hypothetical and o.value != h.value and
+                 tx.sentence_bounds(text, o.start) == tx.sentence_bounds(text, h.start)]
+        if later:
+            out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
+    return out
