@@ -5,6 +5,7 @@ the conversation, keyboard use, a phone-sized viewport, and an XSS payload that 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,6 +68,22 @@ class Watch:
         dialog.dismiss()
 
 
+BEFORE_AFTER_100G = re.compile(r"(?<![\d.])280\s*(?:s|秒)\s*→\s*28\s*(?:s|秒)")
+
+
+def chart_rows(answer: Any) -> dict[float, float]:
+    """The answer's chart as {link Gb/s: seconds}, each figure parsed from its own row's label and value."""
+    rows = answer.locator("figure.chart svg[role=img] .chart-row")
+    out: dict[float, float] = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)  # SVG <text> has no inner_text; text_content is what it shows
+        label = re.fullmatch(r"(\d+(?:\.\d+)?) Gb/s", (row.locator(".chart-label").text_content() or "").strip())
+        value = re.match(r"(\d+(?:\.\d+)?) ", (row.locator(".chart-value").text_content() or "").strip())
+        assert label and value, row.inner_html()
+        out[float(label[1])] = float(value[1])
+    return out
+
+
 def ask(page: Any, text: str, answers_before: int) -> None:
     """Type a question and press Enter, then wait for its answer."""
     box = page.locator("#question")
@@ -93,11 +110,9 @@ def test_chat_in_chromium(base_url: str, browser: Any) -> None:
     assert "严重" in card.locator(".badge").inner_text()  # severity in words, not colour alone
     assert "nic.speed_gbps" in card.locator(".evidence").inner_text() or "comm.link_gbps" in card.inner_text()
     assert "→" in card.locator(".what-ifs").first.inner_text()  # what-if figures, before → after
-    chart = doctor.locator("figure.chart svg[role=img]")
-    chart_text = chart.text_content() or ""
-    for label in ("10 Gb/s", "25 Gb/s", "100 Gb/s", "200 Gb/s", "400 Gb/s"):
-        assert label in chart_text
-    assert "280" in chart_text and "28" in chart_text, chart_text  # 2·7/8 × 200 GB ÷ (Gb/s ÷ 8)
+    # Each bar's seconds read off its own row: 2·7/8 × 200 GB ÷ (Gb/s ÷ 8); the user's 10 Gb/s marked.
+    assert chart_rows(doctor) == {10: 280, 25: 112, 100: 28, 200: 14, 400: 7}
+    assert doctor.locator("figure.chart .chart-yours .chart-label").text_content() == "10 Gb/s"
     assert page.evaluate("document.activeElement.id") == "question"  # focus back in the box
     conversation_id = page.evaluate("localStorage.getItem('bwdoctor.conversation_id')")
     assert conversation_id
@@ -109,7 +124,8 @@ def test_chat_in_chromium(base_url: str, browser: Any) -> None:
 
     # Follow-up in the same conversation.
     ask(page, FOLLOW_UP, 1)
-    assert "28" in page.locator("#log .msg-doctor").nth(1).inner_text()  # 100 Gb/s: 280 s → 28 s
+    follow_up = page.locator("#log .msg-doctor").nth(1).inner_text()
+    assert BEFORE_AFTER_100G.search(follow_up), follow_up  # 100 Gb/s: the ring all-reduce 280 s → 28 s
     assert page.evaluate("localStorage.getItem('bwdoctor.conversation_id')") == conversation_id
 
     # Shift+Enter is a new line, not a send.
@@ -127,7 +143,7 @@ def test_chat_in_chromium(base_url: str, browser: Any) -> None:
     assert questions == [QUESTION, FOLLOW_UP]
     assert page.locator("#log .card.sev-critical").count() >= 1
     # stored turns keep facts, not derived figures: the chart is recomputed from the facts
-    assert "280" in (page.locator("#log figure.chart").first.text_content() or "")
+    assert chart_rows(page.locator("#log .msg-doctor").first)[10] == 280
     page.screenshot(path=str(ARTIFACTS / "chat.png"), full_page=True)
     if os.environ.get("BWDOCTOR_UPDATE_DOCS_SCREENSHOT") or not DOCS_SCREENSHOT.exists():
         # the README's picture; refreshed on request so ordinary runs leave the tracked file alone
