@@ -18,11 +18,9 @@ import pytest
 from service.chat import answer_turn
 from service.engine.loader import RuleBase, load_rulebase
 from service.engine.model import KnowledgeEntry
+from tests.matching import CJK, NUMBER, figures, says
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
 TEMPLATE = re.compile(r"\{[a-z_][a-z0-9_.]*(?::[^}]*)?\}")
-ASCII_WORD = "[A-Za-z0-9_]"
-NUMBER = r"(\d+(?:\.\d+)?)"
 
 ONLY_WAY_ZH = "带宽不够导致训练慢，加带宽是不是唯一出路？"
 SINGLE_NODE_ZH = "单机8卡训练，需要额外关注网络带宽吗？"
@@ -90,18 +88,6 @@ def chat(engine: Any, question: str) -> tuple[list[str], str]:
     """The knowledge entries the chat quotes for `question` (first = the main answer) and its reply."""
     result = answer_turn(question, engine=engine)
     return [k["id"] for k in result.get("knowledge") or []], result["answer"]
-
-
-def says(text: str, phrase: str) -> bool:
-    """`phrase` in `text` as a whole word or figure: not "28" inside "280", not "-R" inside "-Rx"."""
-    if CJK.fullmatch(phrase[0]) and CJK.fullmatch(phrase[-1]):
-        return phrase in text  # Chinese has no spaces; its terms here are several characters long
-    return re.search(rf"(?<!{ASCII_WORD}){re.escape(phrase)}(?!{ASCII_WORD})", text) is not None
-
-
-def figures(text: str, unit: str) -> list[float]:
-    """Every number written with `unit` (a regex) right after it, in order."""
-    return [float(m) for m in re.findall(rf"(?<![\d.]){NUMBER}\s*(?:{unit})(?![A-Za-z/])", text)]
 
 
 def _entry_questions() -> list[tuple[str, str]]:
@@ -251,6 +237,7 @@ def test_field_knowledge_is_there(knowledge):
 
 def test_says_matches_whole_words_and_figures():
     assert says("280 s and 28 s", "28") and not says("280 s", "28") and not says("2800", "280")
+    assert not says("2.8 s", "8") and not says("28.5 s", "28") and says("it is 28.", "28")
     assert says("run iperf3 -R here", "-R") and not says("iperf3 -Rx", "-R")
     assert says("走NVLink或PCIe", "NVLink") and says("先做梯度压缩", "梯度压缩")
     assert figures("10 GbE ≈ 1.25 GB/s → 160 s; 100Gb/s 下 28 秒", "s|秒") == [160, 28]
