@@ -6,16 +6,26 @@ SHARED := $(or $(BWDOCTOR_SHARED_DIR),../shared)
 
 .PHONY: run test lint venv clean
 
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# Two stamps: `make run` needs only the runtime; the dev tools (pytest, playwright, mypy…) come
+# with `make test`/`make lint`.
+$(VENV)/.runtime: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.runtime
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-run: venv
-	$(BIN)/bwdoctor serve
+# `make run HOST=0.0.0.0 PORT=8123`; it prints the URL it serves and the database it uses.
+run: $(VENV)/.runtime
+	$(BIN)/bwdoctor serve --host $(HOST) --port $(PORT)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -135,7 +135,10 @@ def cmd_run(args: argparse.Namespace, cfg: ProbeConfig) -> int:
     _on_signals(stop)
     with ProbeClient(cfg.server, cfg.token, timeout_s=cfg.http_timeout_s) as client:
         runner = Runner(cfg, client, spool, stop=stop)
-        log.info("reporting %s to %s every %g s", cfg.node_id, cfg.server, cfg.interval_s)
+        if args.once:
+            log.info("reporting %s to %s once", cfg.node_id, cfg.server)
+        else:
+            log.info("reporting %s to %s every %g s", cfg.node_id, cfg.server, cfg.interval_s)
         delivered_all = runner.run(once=args.once)
     spool.unlock()
     if args.once and not delivered_all:

@@ -54,6 +54,7 @@ class Runner:
         self.rng = rng or random.Random()
         self.failures = 0
         self.retry_at = 0.0
+        self._once = False  # set by run(once=True): a failed delivery is not retried in this process
         self.peers = PeerCache()
         self.delivered = 0
 
@@ -111,6 +112,10 @@ class Runner:
                 self.failures += 1
                 wait = max(self._backoff_s(), exc.retry_after_s or 0.0)
                 self.retry_at = self.clock() + wait
+                if self._once:  # nothing will retry in this process: say where the report waits
+                    log.warning("delivery failed (%d pending, kept for the next run): %s",
+                                len(self.spool.pending()), exc)
+                    return False
                 log.warning("delivery failed (%d pending), retrying in %.1f s: %s",
                             len(self.spool.pending()), wait, exc)
                 return False
@@ -133,6 +138,7 @@ class Runner:
 
     def run(self, *, once: bool = False) -> bool:
         """Loop until stopped (or one pass with ``once``); True when nothing is left undelivered."""
+        self._once = once
         next_collect = self.clock()
         while not self.stop.is_set():
             now = self.clock()

@@ -67,6 +67,7 @@ def serve(host: str, port: int, workers: int, log_level: str, access_log: bool) 
     from service.main import run_server
 
     with _plain_errors():
+        _say_where(f"serving http://{f'[{host}]' if ':' in host else host}:{port}/")
         run_server(host, port, workers=workers, log_level=log_level, access_log=access_log)
 
 
@@ -75,9 +76,20 @@ def tokens() -> None:
     """Probe tokens: create (printed once), list, revoke."""
 
 
+def _say_where(first: str | None = None) -> None:
+    """Name the database a command uses (password masked): two folders, one database, visibly."""
+    from service.config import get_settings
+    from service.paths import shown_database_url
+
+    if first:
+        click.echo(f"bwdoctor: {first}")
+    click.echo(f"bwdoctor: database {shown_database_url(get_settings().database_url)}")
+
+
 def _token_session() -> contextlib.AbstractContextManager[Session]:
     from service.database import session_scope
 
+    _say_where()
     return session_scope()
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEFAULT_DATABASE_URL = "sqlite:///bwdoctor.db"
+from service.paths import default_database_url
+
 SUPPORTED_DATABASES = "sqlite:///path/to/file.db or postgresql+psycopg://user:password@host:5432/name"
 
 
@@ -45,7 +46,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="BWDOCTOR_", env_file=".env", extra="ignore")
 
-    database_url: str = DEFAULT_DATABASE_URL
+    # Default: an SQLite file at one absolute place per user (BWDOCTOR_HOME; service/paths.py).
+    database_url: str = Field(default_factory=default_database_url)
     rules_dirs: str = Field(default="", description="extra rule folders, ':'-separated")
     slack_signing_secret: SecretStr | None = None
     slack_bot_token: SecretStr | None = None

@@ -24,6 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
 from service.config import Settings, get_settings
+from service.paths import ensure_sqlite_folder
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -59,6 +60,7 @@ def make_engine(url: str, settings: Settings | None = None) -> Engine:
     on PostgreSQL so a database restart heals by itself instead of failing requests forever."""
     settings = settings or get_settings()
     if url.startswith("sqlite"):
+        ensure_sqlite_folder(url)  # the default lives in a per-user folder a fresh machine lacks
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine

@@ -91,6 +91,9 @@ def test_run_once_with_the_service_down_spools_and_exits_1(tmp_path):
     done = probe("run", "--once", "--server", "http://127.0.0.1:9", "--window", "0", "--no-gpu",
                  "--spool-dir", str(tmp_path), env={"AGENT_PROBE_HTTP_TIMEOUT_S": "2"})
     assert done.returncode == 1 and "kept in" in done.stderr
+    # --once says it reports once, and promises no retry it will not make
+    assert "reporting" in done.stderr and " once" in done.stderr
+    assert "every" not in done.stderr and "retrying" not in done.stderr
     spooled = [p for p in tmp_path.iterdir() if p.suffix == ".json"]
     assert len(spooled) == 1
     body = json.loads(spooled[0].read_text())["body"]

@@ -93,6 +93,13 @@ def test_stale_timestamp_is_401_even_when_correctly_signed(service: str) -> None
     assert_error_shape(response, 401, "stale_request")
 
 
+def test_a_future_timestamp_is_refused_as_in_the_future_not_old(service: str) -> None:
+    response = post_event(service, {"type": "url_verification", "challenge": "c"}, timestamp=int(time.time()) + 6 * 60)
+    assert_error_shape(response, 401, "stale_request")
+    message = response.json()["error"]["message"]
+    assert "in the future" in message and "older" not in message
+
+
 def test_missing_signature_headers_are_401(service: str) -> None:
     response = httpx.post(f"{service}/slack/events", json={"type": "url_verification", "challenge": "c"})
     assert_error_shape(response, 401, "invalid_signature")
