@@ -28,15 +28,15 @@ def verify_slack_request(settings: Settings, headers: Mapping[str, str], body: b
     if not timestamp or not signature:
         raise Unauthorized("missing Slack signature headers", code="invalid_signature")
     try:
-        age = abs(time.time() - int(timestamp))
+        age = time.time() - int(timestamp)
     except ValueError:
         raise Unauthorized("the Slack request timestamp is not a number", code="invalid_signature") from None
+    if age < -MAX_AGE_S:  # a clock ahead by more than the allowed skew, or a forged timestamp
+        raise Unauthorized("the Slack request timestamp is in the future", code="stale_request")
     if age > MAX_AGE_S:
         raise Unauthorized("the Slack request is older than five minutes", code="stale_request")
     try:
         text = body.decode("utf-8")  # Slack always sends UTF-8; anything else cannot be a Slack request
-    if age < -MAX_AGE_S:  # a clock ahead by more than the allowed skew, or a forged timestamp
-        raise Unauthorized("the Slack request timestamp is in the future", code="stale_request")
     except UnicodeDecodeError:
         raise Unauthorized("the Slack request body is not UTF-8", code="invalid_signature") from None
     verifier = SignatureVerifier(secret.get_secret_value())
