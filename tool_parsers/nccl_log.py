@@ -1,7 +1,23 @@
-"""NCCL_DEBUG=INFO lines → which transport NCCL chose, over which interface, and GPUDirect RDMA.
+"""NCCL_DEBUG=INFO lines → which transport NCCL chose, over which interface, GPUDirect RDMA, plugins.
 
-The lines may carry any prefix (``host:pid:tid [dev]``, ``[1,0]<stdout>:``, ``[rank0]:``) or
-none, so every pattern is searched anywhere in a line.
+The lines may carry any prefix (``host:pid:tid [dev]``, ``[1,0]<stdout>:``, ``[rank0]:``, a
+timestamp, a CloudWatch column) or none, so every pattern is searched anywhere in a line. Old and
+new NCCL word things differently and all of these are read:
+
+- the network: ``Using network IB`` / ``Socket`` / ``AWS Libfabric`` (2.x), ``Initialized NET plugin
+  Socket`` / ``Assigned NET plugin Socket to comm`` (2.2x), or, before 2.4, only the channel lines
+  ``Ring 00 : 3 -> 4 [send] via NET/Socket/0``, ``via NET/IB/0/GDRDMA``, ``via NET/AWS Libfabric/0``;
+- the devices: ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/IB``, ``NET/Socket : Using [0]eth0:10.0.0.1<0>``,
+  the bootstrap interface ``Bootstrap : Using eth0:10.0.0.1<0>`` (``Bootstrap: Using lo:...`` in 2.2x);
+- GPUDirect RDMA: ``/GDRDMA`` on a channel, ``GPU Direct RDMA Disabled for HCA 0 'mlx5_0'``,
+  ``GPU Direct RDMA Enabled for HCA 0 'mlx5_0'``;
+- the external net plugin: missing (``NET/Plugin : No plugin found (libnccl-net.so)``, ``NET/Plugin:
+  Could not find: libnccl-net.so``, ``dlerror=libnccl-net.so: cannot open shared object file``) or
+  loaded (``NET/Plugin: Loaded net plugin ...``, ``Plugin Path : .../libnccl-net.so``, aws-ofi-nccl's
+  ``NET/OFI ...`` lines such as ``Selected Provider is efa``). ``Failed to find ncclCollNetPlugin``
+  concerns CollNet only and says nothing about the net plugin;
+- settings NCCL echoes (``NCCL_IB_HCA set to mlx5_0``, ``NCCL_P2P_DISABLE set by environment to 1.``),
+  the version (``NCCL version 2.18.3+cuda12.1``) and the topology search (``type NVL/PIX``).
 """
 
 from __future__ import annotations
@@ -10,17 +26,34 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tool_parsers.nccl_env import env_facts, truthy
+
 _USING_NETWORK = re.compile(r"NCCL INFO Using network (\S.*?)\s*$")
+_NET_PLUGIN_NAME = re.compile(r"(?:Initialized|Assigned) NET plugin (\S+)")
 _NET_SOCKET = re.compile(r"NET/Socket\s*:\s*Using\s+(.*)$")
 _NET_IB = re.compile(r"NET/IB\s*:\s*Using\s+(.*)$")
+_BOOTSTRAP = re.compile(r"Bootstrap\s*:\s*Using\s+(.*)$")
 _IB_DEVICE = re.compile(r"\[\d+\]([\w.\-]+):(\d+)/(IB|RoCE)", re.IGNORECASE)
-_IFACE = re.compile(r"\[\d+\]([\w.\-@]+):")
-_VIA = re.compile(r"via NET/([A-Za-z]+)(/\d+)?(/GDRDMA)?")
-_ENV = re.compile(r"(NCCL_[A-Z_]+) set by environment to (\S+?)\.?\s*$")
-_GDR_DISABLED = re.compile(r"GPU Direct RDMA Disabled[^\n]*", re.IGNORECASE)
-_NO_IB_DEVICE = re.compile(r"NET/IB\s*:\s*No device found", re.IGNORECASE)
+_IFACE = re.compile(r"(?:\[\d+\])?([\w.\-@]+):[\d.:a-fA-F%\[\]]+<\d+>")
+_VIA = re.compile(r"via NET/([A-Za-z][\w ]*?)/(\d+)(/GDRDMA)?")
+_VIA_LOCAL = re.compile(r"via (P2P|SHM|CollNet|NVLS)\b(?:/([\w ]+))?")
+_ENV = re.compile(r"(NCCL_[A-Z0-9_]+) set (?:by environment )?to (\S+?)\.?\s*$")
+_GDR_HCA = re.compile(r"GPU Direct RDMA (Disabled|Enabled) for (?:GPU [^/]*/ )?HCA\s*(\d+)?\s*'?([\w.\-]*)'?",
+                      re.IGNORECASE)
+_NO_IB_DEVICE = re.compile(r"NET/IB\s*:\s*No device found|Failed to (?:open libibverbs|initialize NET plugin IB)",
+                           re.IGNORECASE)
 _VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
-_PLUGIN_LOADED = re.compile(r"NET/Plugin\s*:?\s*(?:Loaded|Plugin name set by env to|Using)\s+(.*?)\s*$")
+_PLUGIN_MISSING = re.compile(
+    r"No plugin found \(libnccl-net|Could not find:?\s+libnccl-net|dlerror=libnccl-net\S*: cannot open|"
+    r"(?:Failed to load|Plugin load returned \d+ :?)\s*\S*libnccl-net", re.IGNORECASE)
+_PLUGIN_LOADED = re.compile(
+    r"NET/Plugin\s*:?\s*(?:Loaded|Plugin name set by env to|Using)\s+(.*?)\s*$|Plugin Path\s*:\s*\S*libnccl-net|"
+    r"NET/OFI\s|Loaded net plugin\s+(\S+)", re.IGNORECASE)
+_OFI_PROVIDER = re.compile(r"NET/OFI Selected [Pp]rovider is (\w+)")
+_GRAPH_TYPE = re.compile(r"\btype (NVL|PIX|PXB|PHB|NODE|SYS|LOC|PATH\w*|C2C|NET)/(\w+)")
+_NIC_DISTANCE = re.compile(r"IB NIC distance\s*:\s*(\w+)")
+_WARN = re.compile(r"NCCL WARN\s+(.*\S)")
+_INTERNAL = {"ib", "socket"}
 
 
 @dataclass
@@ -30,23 +63,54 @@ class NcclLogResult:
     transport: str | None = None  # ib | socket | other
     network_name: str | None = None  # as NCCL names it: "IB", "Socket", "AWS Libfabric", ...
     socket_ifnames: list[str] = field(default_factory=list)
+    bootstrap_ifnames: list[str] = field(default_factory=list)
     ib_devices: list[str] = field(default_factory=list)  # "mlx5_0:1"
     ib_link_layer: str | None = None  # "ib" | "roce"
     ib_disabled: bool | None = None
-    gdr_disabled: bool = False
+    ib_unavailable: bool = False  # "NET/IB : No device found", libibverbs missing, IB plugin failed
+    gdr_disabled: bool = False  # some "GPU Direct RDMA Disabled for HCA" line
+    gdr_disabled_hcas: list[str] = field(default_factory=list)
+    gdr_enabled_hcas: list[str] = field(default_factory=list)
     gdr_connections: int = 0
     net_connections: int = 0
+    p2p_connections: int = 0
+    shm_connections: int = 0
+    plugin_missing: bool = False
+    plugin_loaded: bool = False
+    ofi_provider: str | None = None  # aws-ofi-nccl's libfabric provider: "efa", "tcp", ...
+    graph_intra: list[str] = field(default_factory=list)  # "NVL", "PIX", ... from "type NVL/PIX"
+    gpu_nic_paths: list[str] = field(default_factory=list)  # "PIX", "SYS", ... GPU→NIC path types
     env: dict[str, str] = field(default_factory=dict)
     nccl_version: str | None = None
+    warnings: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
 
     @property
     def gdr_partial(self) -> bool:
-        """Some network connections use GPUDirect RDMA and some do not (e.g. one node lacks it)."""
-        return 0 < self.gdr_connections < self.net_connections
+        """Some network connections (or HCAs) use GPUDirect RDMA and some do not (e.g. one node lacks it)."""
+        on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas)
+        off = self.gdr_connections < self.net_connections or bool(self.gdr_disabled_hcas)
+        return on and off
+
+    @property
+    def net_plugin_missing(self) -> bool | None:
+        """True: NCCL looked for an external net plugin, found none and fell back to TCP sockets.
+
+        False when a plugin was loaded; None when the log does not say, when NCCL's internal IB
+        transport carries the traffic (no plugin is needed then), or when the excerpt stops before
+        NCCL chose a network (the note still says the plugin was not found).
+        """
+        if self.plugin_loaded or self.transport == "other":
+            return False
+        if self.plugin_missing and self.transport == "socket":
+            return True
+        return None
 
     def facts(self) -> dict[str, Any]:
-        """``nccl.transport``, ``socket_ifname``, ``ib_disabled``, ``gdr_disabled``, ``gdr_partial`` where shown."""
+        """The network path: ``nccl.transport``, ``socket_ifname``, ``ib_disabled``, ``gdr_disabled``, ``gdr_partial``.
+
+        What the probe reports from a log file; :meth:`all_facts` adds the rest the log shows.
+        """
         out: dict[str, Any] = {}
         if self.transport:
             out["nccl.transport"] = self.transport
@@ -56,12 +120,59 @@ class NcclLogResult:
             out["nccl.ib_disabled"] = self.ib_disabled
         if self.transport == "socket":
             return out  # GPUDirect RDMA is a question for RDMA transports only
-        if self.gdr_disabled or (self.transport == "ib" and self.net_connections and not self.gdr_connections):
+        on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas)
+        off_said = bool(self.gdr_disabled_hcas) or self.gdr_disabled
+        off_seen = self.net_connections > self.gdr_connections
+        if not on and (off_said or (self.transport == "ib" and self.net_connections)):
             out["nccl.gdr_disabled"] = True  # said outright, or no IB connection carries "/GDRDMA"
-        elif self.net_connections and self.gdr_connections == self.net_connections:
+        elif on and not off_said and not off_seen:
             out["nccl.gdr_disabled"] = False
-        if self.net_connections:
+        if self.net_connections or self.gdr_enabled_hcas or self.gdr_disabled_hcas:
             out["nccl.gdr_partial"] = self.gdr_partial
+        return out
+
+    def extra_facts(self) -> dict[str, Any]:
+        """``nccl.version``, ``nccl.net_plugin_missing``, settings NCCL echoed, EFA and NVLink when shown."""
+        out: dict[str, Any] = {}
+        for key, value in env_facts(self.env).items():
+            if key != "nccl.socket_ifname" and not (key == "nccl.gdr_disabled" and self.transport == "socket"):
+                out[key] = value  # the interface NCCL says it uses (facts()) wins over the setting
+        if self.nccl_version:
+            out["nccl.version"] = self.nccl_version
+        missing = self.net_plugin_missing
+        if missing is not None:
+            out["nccl.net_plugin_missing"] = missing
+        if self.ofi_provider == "efa":
+            out["nic.efa"] = True
+        if "NVL" in self.graph_intra:
+            out["gpu.nvlink"] = True
+        return out
+
+    def all_facts(self) -> dict[str, Any]:
+        """:meth:`facts` and :meth:`extra_facts` together (the path facts win)."""
+        return {**self.extra_facts(), **self.facts()}
+
+    def notes(self) -> list[str]:
+        """Short findings of the log that are not facts (for the chat's notes)."""
+        out: list[str] = []
+        if self.gdr_partial:
+            out.append("NCCL log: GPUDirect RDMA on some connections or HCAs only (one node may lack it)")
+        if self.plugin_missing and self.transport in (None, "socket") and not self.plugin_loaded:
+            out.append("NCCL log: no external net plugin (libnccl-net.so) was found; on AWS EFA that means "
+                       "aws-ofi-nccl is not loaded and traffic falls back to TCP sockets")
+        if self.ofi_provider and self.ofi_provider != "efa":
+            out.append(f"NCCL log: aws-ofi-nccl selected the libfabric provider '{self.ofi_provider}', not efa")
+        if self.ib_unavailable and self.transport == "socket":
+            out.append("NCCL log: NCCL found no usable InfiniBand/RoCE device and fell back to sockets")
+        if "lo" in self.bootstrap_ifnames or "lo" in self.socket_ifnames:
+            out.append("NCCL log: NCCL uses the loopback interface lo, which only works within one node")
+        far = sorted({p for p in self.gpu_nic_paths if p in ("SYS", "PHB", "NODE")})
+        if far:
+            out.append(f"NCCL log: GPU-to-NIC path {'/'.join(far)} (through the CPU): GPUDirect RDMA is "
+                       "off or slow on such paths by default")
+        if self.shm_connections and not self.p2p_connections:
+            out.append("NCCL log: GPUs within a node talk through host shared memory (SHM), not P2P")
+        out.extend(f"NCCL WARN: {w}" for w in self.warnings[:2])
         return out
 
 
@@ -75,12 +186,9 @@ def _classify(name: str) -> str:
     return "other"
 
 
-def _truthy(value: str) -> bool | None:
-    if value.strip().lower() in ("1", "true", "yes", "on"):
-        return True
-    if value.strip().lower() in ("0", "false", "no", "off"):
-        return False
-    return None
+def _add(items: list[str], value: str) -> None:
+    if value and value not in items:
+        items.append(value)
 
 
 def parse_nccl_log(text: str) -> NcclLogResult:
@@ -89,46 +197,93 @@ def parse_nccl_log(text: str) -> NcclLogResult:
     if not isinstance(text, str):
         return result
     via_kinds: list[str] = []
+    plugin_names: list[str] = []
     ib_initialised = False
     for raw in text.splitlines():
         line = raw.replace("\r", "").rstrip()
-        if "NCCL" not in line and "NET/" not in line:
+        if "NCCL" not in line and "NET/" not in line and "via " not in line:
             continue
-        if m := _USING_NETWORK.search(line):
-            result.network_name = m.group(1)
-            result.transport = _classify(m.group(1))
-            result.evidence.append(line.strip())
+        _network(line, result, plugin_names)
         if m := _NET_SOCKET.search(line):
             for name in _IFACE.findall(m.group(1)):
-                if name not in result.socket_ifnames:
-                    result.socket_ifnames.append(name)
+                _add(result.socket_ifnames, name)
+        if m := _BOOTSTRAP.search(line):
+            for name in _IFACE.findall(m.group(1)):
+                _add(result.bootstrap_ifnames, name)
         if m := _NET_IB.search(line):
-            ib_initialised = True
             for dev, port, layer in _IB_DEVICE.findall(m.group(1)):
-                key = f"{dev}:{port}"
-                if key not in result.ib_devices:
-                    result.ib_devices.append(key)
+                ib_initialised = True  # "NET/IB : Using [RO]; OOB eth0" (2.2x, no device) does not count
+                _add(result.ib_devices, f"{dev}:{port}")
                 result.ib_link_layer = "roce" if layer.lower() == "roce" else "ib"
         if _NO_IB_DEVICE.search(line):
+            result.ib_unavailable = True
             result.evidence.append(line.strip())
-        for kind, _index, gdr in _VIA.findall(line):
-            via_kinds.append(kind)
-            result.net_connections += 1
-            if gdr:
-                result.gdr_connections += 1
+        _connections(line, result, via_kinds)
         if m := _ENV.search(line):
             result.env[m.group(1)] = m.group(2)
             if m.group(1) == "NCCL_IB_DISABLE":
-                result.ib_disabled = _truthy(m.group(2))
-        if _GDR_DISABLED.search(line):
-            result.gdr_disabled = True
+                result.ib_disabled = truthy(m.group(2))
+        for state, index, hca in _GDR_HCA.findall(line):
+            key = hca or index or "?"
+            if state.lower() == "disabled":
+                result.gdr_disabled = True
+                _add(result.gdr_disabled_hcas, key)
+            else:
+                _add(result.gdr_enabled_hcas, key)
             result.evidence.append(line.strip())
         if m := _VERSION.search(line):
             result.nccl_version = m.group(1)
-        if result.network_name is None and (m := _PLUGIN_LOADED.search(line)):
-            if "No plugin found" not in line:
-                result.evidence.append(line.strip())
+        _plugin(line, result)
+        for intra, inter in _GRAPH_TYPE.findall(line):
+            _add(result.graph_intra, intra)
+            _add(result.gpu_nic_paths, inter)
+        if m := _NIC_DISTANCE.search(line):
+            _add(result.gpu_nic_paths, m.group(1).upper())
+        if (m := _WARN.search(line)) and len(result.warnings) < 5 and m.group(1) not in result.warnings:
+            result.warnings.append(m.group(1))
+    _conclude(result, via_kinds, plugin_names, ib_initialised)
+    return result
 
+
+def _network(line: str, result: NcclLogResult, plugin_names: list[str]) -> None:
+    if m := _USING_NETWORK.search(line):
+        result.network_name = m.group(1)
+        result.transport = _classify(m.group(1))
+        result.evidence.append(line.strip())
+    elif m := _NET_PLUGIN_NAME.search(line):
+        plugin_names.append(m.group(1))
+
+
+def _connections(line: str, result: NcclLogResult, via_kinds: list[str]) -> None:
+    for kind, _index, gdr in _VIA.findall(line):
+        via_kinds.append(kind.strip())
+        result.net_connections += 1
+        if gdr:
+            result.gdr_connections += 1
+    for kind, _detail in _VIA_LOCAL.findall(line):
+        if kind == "P2P":
+            result.p2p_connections += 1
+        elif kind == "SHM":
+            result.shm_connections += 1
+
+
+def _plugin(line: str, result: NcclLogResult) -> None:
+    if "CollNet" in line:
+        return  # "Failed to find ncclCollNetPlugin_v8 symbol": CollNet only, not the net plugin
+    if _PLUGIN_MISSING.search(line):
+        result.plugin_missing = True
+        result.evidence.append(line.strip())
+    elif _PLUGIN_LOADED.search(line):
+        result.plugin_loaded = True
+    if m := _OFI_PROVIDER.search(line):
+        result.ofi_provider = m.group(1).lower()
+
+
+def _conclude(result: NcclLogResult, via_kinds: list[str], plugin_names: list[str], ib_initialised: bool) -> None:
+    if result.transport is None and plugin_names:
+        # NCCL 2.2x: "Initialized NET plugin IB" then "Assigned NET plugin Socket to comm"; the last one is used.
+        result.network_name = plugin_names[-1]
+        result.transport = _classify(plugin_names[-1])
     if result.transport is None and via_kinds:
         # Older NCCL prints no "Using network" line; the ring/channel connections say it.
         kinds = {_classify(k) for k in via_kinds}
@@ -140,8 +295,9 @@ def parse_nccl_log(text: str) -> NcclLogResult:
     if result.transport is None and result.socket_ifnames:
         result.transport = "socket"
         result.network_name = "Socket"
+    if result.transport == "other" and result.network_name and "libfabric" in result.network_name.lower():
+        result.plugin_loaded = True
     wanted = result.env.get("NCCL_SOCKET_IFNAME", "")
     if not result.socket_ifnames and result.transport == "socket" and wanted and not wanted.startswith("^"):
         # "=eth0" is an exact name, "eth" a prefix; "^docker" excludes and names nothing.
         result.socket_ifnames.append(wanted.lstrip("=").split(",")[0])
-    return result

@@ -1,0 +1,98 @@
+"""``NCCL_*`` settings as people paste them → the facts they decide.
+
+The same variable shows up in many shapes: an ``env | grep NCCL`` dump (``NCCL_IB_HCA=mlx5_0``),
+shell lines (``export NCCL_IB_DISABLE=1``), mpirun flags (``-x NCCL_SOCKET_IFNAME=eth0``),
+Python (``os.environ["NCCL_P2P_DISABLE"] = "1"``), YAML/JSON (``NCCL_DEBUG: INFO``,
+``"NCCL_SOCKET_IFNAME": "eth0"``) and NCCL's own echo (``NCCL_IB_HCA set to mlx5_0``,
+``NCCL_SOCKET_IFNAME set by environment to eth0.``). A bare ``-x NCCL_FOO`` passes a value
+that is not shown, so it names the variable without a value. The last assignment wins, as in a shell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_NAME = r"(?P<name>NCCL_[A-Z0-9_]+)"
+_VALUE = r"""(?P<q>["']?)(?P<value>[^"'\s,;)}]*(?:,[^"'\s,;)}]+)*)(?P=q)"""
+_PATTERNS = (
+    # NCCL's echo of its settings (NCCL_DEBUG=INFO), old "set to" and new "set by environment to".
+    re.compile(rf"\b{_NAME} set (?:by environment )?to (?P<value>\S+?)\.?\s*$"),
+    # os.environ["NCCL_X"] = "1" / os.environ.setdefault("NCCL_X", "1") / env={"NCCL_X": "1"} / NCCL_X: 1
+    re.compile(rf"""["']{_NAME}["']\s*\]?\s*(?:=|:|,)\s*{_VALUE}"""),
+    re.compile(rf"""(?:^|[\s;&(])(?:export\s+|-x\s+|--env\s+|-e\s+|ENV\s+|set\s+)?{_NAME}\s*(?:=|:\s)\s*{_VALUE}"""),
+)
+_BARE_X = re.compile(rf"(?:^|\s)-x\s+{_NAME}(?=\s|$)")
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n"}
+
+
+def truthy(value: str | None) -> bool | None:
+    """``"1"``/``"true"`` → True, ``"0"``/``"false"`` → False, anything else → None."""
+    if not isinstance(value, str):
+        return None
+    word = value.strip().strip("'\"").rstrip(".").lower()
+    return True if word in _TRUE else False if word in _FALSE else None
+
+
+@dataclass
+class NcclEnvResult:
+    """The ``NCCL_*`` variables found, last value wins; ``passed`` lists ``-x NAME`` without a value."""
+
+    env: dict[str, str] = field(default_factory=dict)
+    passed: list[str] = field(default_factory=list)
+
+    def facts(self) -> dict[str, Any]:
+        """See :func:`env_facts`."""
+        return env_facts(self.env)
+
+
+def env_facts(env: dict[str, str]) -> dict[str, Any]:
+    """The facts some ``NCCL_*`` settings decide on their own.
+
+    ``NCCL_IB_HCA`` → ``nccl.ib_hca``; ``NCCL_IB_DISABLE`` → ``nccl.ib_disabled``; ``NCCL_P2P_DISABLE``
+    → ``nccl.p2p_disabled``; ``NCCL_IB_GID_INDEX`` → ``nic.gid_index``; ``NCCL_SOCKET_IFNAME`` naming
+    an interface (not ``^docker`` exclusions) → ``nccl.socket_ifname``; ``NCCL_NET_GDR_LEVEL=LOC``
+    (or 0) → ``nccl.gdr_disabled``.
+    """
+    out: dict[str, Any] = {}
+    if hca := env.get("NCCL_IB_HCA", "").strip():
+        out["nccl.ib_hca"] = hca
+    for name, fact in (("NCCL_IB_DISABLE", "nccl.ib_disabled"), ("NCCL_P2P_DISABLE", "nccl.p2p_disabled")):
+        flag = truthy(env.get(name))
+        if flag is not None:
+            out[fact] = flag
+    gid = env.get("NCCL_IB_GID_INDEX", "").strip()
+    if gid.isdigit() and int(gid) <= 255:
+        out["nic.gid_index"] = int(gid)
+    ifname = env.get("NCCL_SOCKET_IFNAME", "").strip()
+    if ifname and not ifname.startswith("^"):
+        out["nccl.socket_ifname"] = ifname.lstrip("=").split(",")[0]
+    if env.get("NCCL_NET_GDR_LEVEL", "").strip().upper() in ("LOC", "0"):
+        out["nccl.gdr_disabled"] = True
+    return out
+
+
+def parse_nccl_env(text: str) -> NcclEnvResult:
+    """Every ``NCCL_*`` assignment in ``text``; text without one gives an empty result."""
+    result = NcclEnvResult()
+    if not isinstance(text, str) or "NCCL_" not in text:
+        return result
+    for raw in text.splitlines():
+        if "NCCL_" not in raw:
+            continue
+        line = raw.replace("\r", "").rstrip()
+        for pattern in _PATTERNS:
+            found = False
+            for m in pattern.finditer(line):
+                value = m.group("value").strip().rstrip(".")
+                if value and not value.startswith("$"):
+                    result.env[m.group("name")] = value
+                    found = True
+            if found:
+                break
+        for m in _BARE_X.finditer(line):
+            if m.group("name") not in result.env and m.group("name") not in result.passed:
+                result.passed.append(m.group("name"))
+    return result
