@@ -163,9 +163,11 @@ class Engine:
             for rule in self._fallbacks:
                 outcomes[rule.id] = self._evaluate(rule, known, context)
 
-        remedies: dict[str, dict[str, Any]] = {}  # each remedy's what-ifs computed once per diagnosis
+        if context is None:
+            context = cel_context(known)
+        remedies: dict[str, dict[str, Any] | None] = {}  # each remedy judged and computed once per diagnosis
         findings = [
-            self._finding(self.rulebase.rules[rule_id], outcome, known, lang, remedies)
+            self._finding(self.rulebase.rules[rule_id], outcome, known, lang, remedies, context)
             for rule_id, outcome in outcomes.items()
             if outcome.fired
         ]
@@ -241,10 +243,25 @@ class Engine:
         return new
 
     def _finding(
-        self, rule: Rule, outcome: _Outcome, known: Mapping[str, Any], lang: str, remedies: dict[str, dict[str, Any]]
+        self,
+        rule: Rule,
+        outcome: _Outcome,
+        known: Mapping[str, Any],
+        lang: str,
+        remedies: dict[str, dict[str, Any] | None],
+        context: Any,
     ) -> Finding:
-        recs = [self.recommendations[r] for r in rule.recommendations if r in self.recommendations]
-        recs.sort(key=lambda r: REMEDY_KINDS.index(r.kind))
+        offered: list[dict[str, Any]] = []
+        for rec_id in rule.recommendations:
+            rec = self.recommendations.get(rec_id)
+            if rec is None:
+                continue
+            if rec_id not in remedies:
+                remedies[rec_id] = self._recommendation(rec, known, lang) if _fits(rec, known, context) else None
+            remedy = remedies[rec_id]
+            if remedy is not None:
+                offered.append(remedy)
+        offered.sort(key=_remedy_rank)
         return Finding(
             rule=rule.id,
             category=rule.category,
@@ -253,10 +270,7 @@ class Engine:
             title=fill(rule.title[lang], known),
             explanation=fill(rule.explanation[lang], known),
             evidence=outcome.evidence,
-            recommendations=[
-                remedies[r.id] if r.id in remedies else remedies.setdefault(r.id, self._recommendation(r, known, lang))
-                for r in recs
-            ],
+            recommendations=offered,
             source=list(rule.source),
         )
 
@@ -272,6 +286,9 @@ class Engine:
             "what_if": scenarios,
             "source": list(rec.source),
         }
+        saves = [s["saves_pct"] for s in scenarios if "saves_pct" in s]
+        if saves:
+            out["saves_pct"] = max(saves)
         if rec.caveat:
             out["caveat"] = fill(rec.caveat[lang], known)
         return out
@@ -296,6 +313,20 @@ class Engine:
             for name in order
             if name in self.catalogue
         ]
+
+
+def _fits(rec: Recommendation, known: Mapping[str, Any], context: Any) -> bool:
+    """Whether a remedy fits the case: not already in place (`unless`, judged only on known facts), and its
+    premise holds (`only_if`; an unknown fact fails it unless an `||` branch over known facts holds)."""
+    for condition in rec.unless:
+        if condition.facts <= known.keys() and _holds(condition, context):
+            return False
+    return all(_holds(condition, context) for condition in rec.only_if)
+
+
+def _remedy_rank(rec: Mapping[str, Any]) -> tuple[bool, float, int]:
+    """Hardware last (H36); before it, the largest estimated saving of wall time first, then cheaper kinds."""
+    return (rec["kind"] == "hardware", -rec.get("saves_pct", 0.0), REMEDY_KINDS.index(rec["kind"]))
 
 
 def _holds(condition: Condition, context: Any) -> bool:

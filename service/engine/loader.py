@@ -364,9 +364,9 @@ def _parse_recommendation(body: Any, *, file: str, catalogue: FactCatalogue) -> 
     guards = {}
     for key in ("unless", "only_if"):
         conditions = []
-        for text in body.get(key) or []:
+        for expression in body.get(key) or []:
             try:
-                condition = compile_condition(text)
+                condition = compile_condition(expression)
             except ExpressionError as exc:
                 raise _fail(str(exc), body, file=file, rule_id=rec_id, key=key) from exc
             _check_facts(condition.facts, catalogue, body, file=file, rule_id=rec_id, key=key)

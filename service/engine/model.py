@@ -12,7 +12,7 @@ SEVERITIES = ("critical", "warning", "info")
 SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
 LANGUAGES = ("en", "zh")
 
-# The finding categories of the contract (spec/categories.md); a rule must use one of them.
+# The finding categories (docs/categories.md, generated); a rule must use one of them.
 CATEGORIES = (
     "comm-bound",
     "nic-undersized",
@@ -97,6 +97,9 @@ class Recommendation:
     source: tuple[str, ...] = ()
     what_ifs: tuple[WhatIf, ...] = ()
     caveat: Text = field(default_factory=dict)
+    # Offered only where it fits: dropped when an `unless` holds (facts known), or an `only_if` does not.
+    unless: tuple[Condition, ...] = ()
+    only_if: tuple[Condition, ...] = ()
     file: str = ""
     line: int | None = None
 

@@ -45,15 +45,29 @@ def what_ifs(rec: Recommendation, known: Mapping[str, Any], lang: str) -> list[d
         before = {name: known[name] for name in scenario.report if name in known}
         if not _improves(before, values):
             continue  # a remedy that would make things worse is no remedy (e.g. fp16 when already int8)
-        results.append(
-            {
-                "label": fill(scenario.label[lang], {**known, **after}),
-                "set": {k: changed.get(k) for k in scenario.changes},
-                "values": values,
-                "before": before,
-            }
-        )
+        result: dict[str, Any] = {
+            "label": fill(scenario.label[lang], {**known, **after}),
+            "set": {k: changed.get(k) for k in scenario.changes},
+            "values": values,
+            "before": before,
+        }
+        saves = _saves_pct(known, after)
+        if saves is not None:
+            result["saves_pct"] = saves
+        results.append(result)
     return results
+
+
+# Shares of wall time the engine predicts; what a remedy takes off them is the time it saves.
+WALL_TIME_SHARES = ("comm.fraction", "checkpoint.time_fraction")
+
+
+def _saves_pct(before: Mapping[str, Any], after: Mapping[str, Any]) -> float | None:
+    """Percentage points of wall time the change saves, from the first share both sides know."""
+    for name in WALL_TIME_SHARES:
+        if name in before and name in after:
+            return round(100 * (before[name] - after[name]), 2)
+    return None
 
 
 def _improves(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
