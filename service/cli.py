@@ -94,11 +94,12 @@ def diagnose(source: str, fmt: str, lang: str) -> None:
 @click.option("--lang", type=LANGS, default=None, help="Reply language (default: the question's own).")
 def ask(question: str, fmt: str, lang: str | None) -> None:
     """Ask a question in English or Chinese, offline (one chat turn)."""
-    from service.chat.answer import answer_turn, format_text
+    from service.chat.answer import format_text
+    from service.conversations.service import ask as ask_flow
 
     if not question.strip():
         fail("the question is empty")
-    result = answer_turn(question, engine=engine_or_exit(), lang=lang)
+    result = ask_flow(question, engine=engine_or_exit(), lang=lang)
     if fmt == "json":
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:

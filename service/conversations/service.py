@@ -1,4 +1,5 @@
-"""Conversation storage: turns kept in the database so any replica can continue a conversation."""
+"""Conversations: the one `ask` flow (a chat turn for the API, Slack and `bwdoctor ask`), and the turns
+kept in the database so any replica can continue a conversation."""
 
 from __future__ import annotations
 
@@ -9,13 +10,49 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from service.chat.answer import answer_turn
 from service.conversations.models import Conversation, Turn
 from service.conversations.schemas import ConversationOut, TurnOut
 from service.database import utcnow
+from service.engine import Engine
 
 
 class ConversationNotFound(LookupError):
     """The client sent a conversation id the service does not know."""
+
+
+def ask(
+    question: str,
+    *,
+    engine: Engine,
+    db_session: Session | None = None,
+    conversation_id: str | None = None,
+    lang: str | None = None,
+) -> dict[str, Any]:
+    """One chat turn, the same wherever it is asked: the facts of the conversation's earlier turns carry
+    over and the turn is stored, in a new conversation unless one is given (raises ConversationNotFound
+    for an unknown id). Without a session (`bwdoctor ask`) it is one turn on its own, stored nowhere."""
+    if db_session is None:
+        return answer_turn(question, engine=engine, lang=lang)
+    if conversation_id is None:
+        conversation_id = create_conversation(db_session=db_session)
+        previous_facts: dict[str, Any] = {}
+        previous_findings: list[dict[str, Any]] = []
+    else:
+        previous_facts, previous_findings = previous_state(conversation_id, db_session=db_session)
+    result = answer_turn(
+        question, engine=engine, previous_facts=previous_facts, previous_findings=previous_findings, lang=lang
+    )
+    add_turn(
+        conversation_id,
+        db_session=db_session,
+        question=question,
+        language=str(result["language"]),
+        facts=dict(result["facts"]),
+        answer=str(result["answer"]),
+        findings=list(result["findings"]),
+    )
+    return {**result, "conversation_id": conversation_id}
 
 
 def create_conversation(*, db_session: Session) -> str:

@@ -1,19 +1,17 @@
-"""Answering Slack questions with the web's chat core, and remembering which conversation a thread is."""
+"""Slack's side of a chat turn: the question as typed, and which conversation a thread is (the turn itself
+is `conversations.service.ask`, as for the API and the CLI)."""
 
 from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.chat.answer import answer_turn
 from service.conversations import service as conversations
 from service.database import utcnow
-from service.engine import Engine
 from service.slack.models import SlackThread
 
 MAX_QUESTION_CHARS = 4000
@@ -58,29 +56,3 @@ def conversation_for_thread(*, db_session: Session, team_id: str, channel_id: st
             raise
         return existing
     return conversation_id
-
-
-def answer_in_conversation(
-    question: str, *, db_session: Session, engine: Engine, conversation_id: str
-) -> dict[str, Any]:
-    """One chat turn exactly as POST /api/v1/ask does it: earlier facts carry over, the turn is stored."""
-    previous_facts, previous_findings = conversations.previous_state(conversation_id, db_session=db_session)
-    result = dict(
-        answer_turn(
-            question,
-            engine=engine,
-            previous_facts=previous_facts,
-            previous_findings=previous_findings,
-            lang=None,
-        )
-    )
-    conversations.add_turn(
-        conversation_id,
-        db_session=db_session,
-        question=question,
-        language=str(result.get("language", "en")),
-        facts=dict(result.get("facts", {})),
-        answer=str(result.get("answer", "")),
-        findings=list(result.get("findings", [])),
-    )
-    return {**result, "conversation_id": conversation_id}

@@ -20,7 +20,7 @@ from service.conversations import service as conversations
 from service.errors import BadRequest
 from service.slack.blocks import build_reply, escape
 from service.slack.client import post_reply
-from service.slack.service import answer_in_conversation, clean_question, conversation_for_thread
+from service.slack.service import clean_question, conversation_for_thread
 from service.slack.verify import verify_slack_request
 
 log = logging.getLogger("bwdoctor.slack")
@@ -58,8 +58,8 @@ def answer_mention(app: FastAPI, team_id: str, event: dict[str, Any]) -> None:
             conversation_id = conversation_for_thread(
                 db_session=db_session, team_id=team_id, channel_id=channel, thread_ts=thread_ts
             )
-            result = answer_in_conversation(
-                question, db_session=db_session, engine=app.state.engine, conversation_id=conversation_id
+            result = conversations.ask(
+                question, engine=app.state.engine, db_session=db_session, conversation_id=conversation_id
             )
         text, blocks = build_reply(result)
     except Exception:
@@ -104,10 +104,7 @@ async def slack_events(request: Request, background: BackgroundTasks) -> dict[st
 def _answer_command(app: FastAPI, text: str) -> dict[str, Any]:
     """A slash command starts a conversation of its own (its reply is not a thread we can follow)."""
     with app.state.sessionmaker() as db_session:
-        conversation_id = conversations.create_conversation(db_session=db_session)
-        return answer_in_conversation(
-            text, db_session=db_session, engine=app.state.engine, conversation_id=conversation_id
-        )
+        return conversations.ask(text, engine=app.state.engine, db_session=db_session)
 
 
 @router.post("/commands")

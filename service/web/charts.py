@@ -403,3 +403,64 @@ def whatif_url(facts: Mapping[str, Any], lang: str | None = None) -> str:
     params = {k: ("true" if v is True else "false" if v is False else v) for k, v in facts.items() if k in WHATIF_FACTS}
     query = sorted(params.items()) + ([("lang", lang)] if lang else [])
     return "/charts/whatif.svg?" + urlencode(query)
+
+
+# ---------------------------------------------------------------- all-reduce by link speed (the chat's chart)
+
+MAX_CHART_LINK_GBPS = 3200  # a stated link faster than this gets no row of its own
+
+
+def allreduce_rows(facts: Mapping[str, Any]) -> list[tuple[float, float]] | None:
+    """(link Gb/s, seconds of one ring all-reduce) at each common speed and the job's own NIC speed, from
+    the engine's what-if; None when the facts give no gradient volume or fewer than two nodes."""
+    nodes = number(facts.get("job.nodes"))
+    if nodes is None or nodes < 2:
+        return None
+    current = number(facts.get("nic.speed_gbps"))
+    speeds = set(map(float, LINK_SPEEDS_GBPS))
+    if current is not None and 0 < current <= MAX_CHART_LINK_GBPS:
+        speeds.add(current)
+    rows = []
+    for gbps in sorted(speeds):
+        seconds = number((what_if_figures(facts, _at_link(gbps)) or {}).get("comm.allreduce_time_s"))
+        if seconds is None or not math.isfinite(seconds):
+            return None
+        rows.append((gbps, seconds))
+    return rows
+
+
+def allreduce_svg(facts: Mapping[str, Any], lang: str = "en") -> str | None:
+    """All-reduce time per gradient sync at each NIC speed, the job's own marked; None without the facts.
+    The web chat embeds it under an answer (classes styled by chat.css)."""
+    rows = allreduce_rows(facts)
+    if not rows:
+        return None
+    w = cluster_strings(lang)
+    grad = number(derive(facts).get("comm.grad_gbytes"))
+    current = number(facts.get("nic.speed_gbps"))
+    desc = w["chart_desc"].format(gb=svg.fmt(grad), n=svg.fmt(number(facts.get("job.nodes"))))
+    row_h, label_w, value_w, bar_w, top = 30, 84, 130, 300, 6
+    width, height = label_w + bar_w + value_w, top + len(rows) * row_h + 4
+    pid = svg.chart_id("allreduce", sorted((k, str(v)) for k, v in facts.items()))
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'class="chart-svg" focusable="false" aria-labelledby="{pid}-title {pid}-desc">',
+        f'<title id="{pid}-title">{svg.text(w["chart_title"])}</title>',
+        f'<desc id="{pid}-desc">{svg.text(desc)}</desc>',
+    ]
+    longest = max(s for _, s in rows)
+    for i, (gbps, seconds) in enumerate(rows):
+        y = top + i * row_h
+        yours = current == gbps
+        bar = max(2.0, seconds / longest * bar_w)
+        value = f"{svg.fmt(seconds)} {w['seconds']}" + (f" ◀ {w['chart_yours']}" if yours else "")
+        out += [
+            f'<g class="{"chart-row chart-yours" if yours else "chart-row"}">',
+            f'<text x="{label_w - 8}" y="{y + 19}" text-anchor="end" class="chart-label">'
+            f"{svg.text(svg.fmt(gbps))} Gb/s</text>",
+            f'<rect x="{label_w}" y="{y + 5}" width="{bar:.1f}" height="{row_h - 10}" rx="3" class="chart-bar"/>',
+            f'<text x="{label_w + bar + 6:.1f}" y="{y + 19}" class="chart-value">{svg.text(value)}</text>',
+            "</g>",
+        ]
+    out.append("</svg>")
+    return "".join(out)

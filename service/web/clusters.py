@@ -332,7 +332,7 @@ def _typed(engine: Engine, key: str, value: str) -> Any:
     """A query-string value in the type its fact expects; left as text when it does not parse, so the
     engine's validation names the key, the value and what was expected."""
     spec = engine.catalogue.get(key)
-    kind = getattr(spec, "type", "string")
+    kind = spec.type if spec is not None else "string"
     if kind in ("number", "int"):
         try:
             return float(value)  # the catalogue turns 8.0 into 8 for int facts and rejects 8.5
@@ -367,6 +367,22 @@ def whatif_facts(params: list[tuple[str, str]], engine: Engine) -> dict[str, Any
             "the what-if needs " + ", ".join(missing), code="missing_facts", details={"missing": missing}
         )
     return facts
+
+
+@router.get("/charts/allreduce.svg", tags=["charts"])
+def allreduce_chart(request: Request, engine: EngineDep) -> Response:
+    """All-reduce time per gradient sync at 10–400 Gb/s and the job's own NIC speed, as SVG (the web chat
+    embeds it under an answer). Query: any facts of the catalogue (a chat turn's facts as they are; other
+    names are ignored), lang=en|zh. 204 when the facts give no gradient volume or fewer than two nodes."""
+    raw = {
+        key: _typed(engine, key, value)
+        for key, value in request.query_params.multi_items()
+        if key in engine.catalogue and not engine.catalogue[key].derived
+    }
+    drawing = charts.allreduce_svg(validate_facts(engine, raw), page_language(request))
+    if drawing is None:
+        return Response(status_code=204, headers=SVG_HEADERS)
+    return Response(drawing, media_type="image/svg+xml", headers=SVG_HEADERS)
 
 
 @router.get("/charts/whatif.svg", tags=["charts"])

@@ -223,7 +223,7 @@ def test_slash_command_never_500s(service: str, monkeypatch: pytest.MonkeyPatch)
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("chat core exploded")
 
-    monkeypatch.setattr(views, "answer_in_conversation", broken)
+    monkeypatch.setattr(views.conversations, "ask", broken)
     response = post_command(service, "100B model, 8 nodes, 10GbE")
     assert response.status_code == 200
     assert response.json()["response_type"] == "ephemeral"

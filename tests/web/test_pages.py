@@ -43,7 +43,7 @@ def test_no_inline_script_and_nothing_from_another_origin(client: TestClient) ->
 
 
 def test_static_assets_are_served(client: TestClient) -> None:
-    for name, kind in (("chat.js", "javascript"), ("chart.js", "javascript"), ("chat.css", "text/css")):
+    for name, kind in (("chat.js", "javascript"), ("chat.css", "text/css")):
         response = client.get(f"/static/{name}")
         assert response.status_code == 200 and kind in response.headers["content-type"]
     assert client.get("/static/../config.py").status_code == 404
@@ -51,10 +51,33 @@ def test_static_assets_are_served(client: TestClient) -> None:
 
 def test_static_js_never_uses_innerhtml() -> None:
     static = Path(__file__).resolve().parents[2] / "service" / "web" / "static"
-    for script in ("chat.js", "chart.js"):
+    for script in ("chat.js", "clusters.js"):
         source = static.joinpath(script).read_text()
         code = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
         assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(", code), script
+
+
+def test_the_chat_draws_no_arithmetic_of_its_own() -> None:
+    """The all-reduce chart is the server's (the engine's what-if); the script holds no copy of the formula."""
+    source = (Path(__file__).resolve().parents[2] / "service" / "web" / "static" / "chat.js").read_text()
+    assert "/charts/allreduce.svg" in source
+    assert not re.search(r"\(\s*\w+\s*-\s*1\s*\)|BYTES_PER_ELEMENT|/ 8\b", source)
+
+
+def test_the_chat_chart_is_the_engines_what_if(client: TestClient) -> None:
+    job = {"job.model_params_b": "100", "job.precision": "fp16", "job.nodes": "8", "nic.speed_gbps": "10"}
+    response = client.get("/charts/allreduce.svg", params={**job, "gpu.util_pct": "40", "not.a.fact": "x"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+    rows = re.findall(r'class="chart-label">([\d.]+) Gb/s</text>.*?class="chart-value">([\d.]+) s', response.text)
+    # 2·(8−1)/8 × 200 GB ÷ (Gb/s ÷ 8), the engine's comm.allreduce_time_s at each speed
+    assert {float(g): float(s) for g, s in rows} == {10: 280, 25: 112, 100: 28, 200: 14, 400: 7}
+    assert '<g class="chart-row chart-yours"><text x="76" y="25" text-anchor="end" class="chart-label">10 Gb/s' in (
+        response.text
+    )
+    one_node = client.get("/charts/allreduce.svg", params={**job, "job.nodes": "1"})
+    assert one_node.status_code == 204 and not one_node.content
+    bad = client.get("/charts/allreduce.svg", params={**job, "job.nodes": "eight"})
+    assert bad.status_code == 422 and "job.nodes" in bad.text
 
 
 def test_language_follows_accept_language_and_the_toggle(client: TestClient) -> None:

@@ -3,7 +3,9 @@
  *
  * Safety rule of this file: user text and every string from the server reach the page only through
  * textContent, createTextNode and setAttribute on fixed attribute names — never innerHTML — so a
- * pasted <script> or onerror= stays text. The page's CSP forbids inline script as a second wall. */
+ * pasted <script> or onerror= stays text. The page's CSP forbids inline script as a second wall.
+ * The chart under an answer is the server's (/charts/allreduce.svg, the engine's own arithmetic),
+ * copied element by element through an allow-list of SVG elements and attributes. */
 (function () {
   "use strict";
 
@@ -248,7 +250,7 @@
     return box;
   }
 
-  function doctorMessage(result) {
+  function doctorMessage(result, chart) {
     var box = el("article", "msg msg-doctor");
     if (result.language) { box.setAttribute("lang", htmlLang(result.language)); }
     box.appendChild(el("h2", "who", T.doctor));
@@ -260,8 +262,7 @@
       findings.forEach(function (f) { section.appendChild(findingCard(f)); });
       box.appendChild(section);
     }
-    append(box, window.BWDChart ? window.BWDChart.render(result.facts, result.derived, T) : null,
-      missingQuestions(result.missing), understoodFacts(result.facts));
+    append(box, chart || null, missingQuestions(result.missing), understoodFacts(result.facts));
     return box;
   }
 
@@ -278,6 +279,64 @@
     box.setAttribute("role", "alert");
     append(box, el("strong", null, T.error + ": "), document.createTextNode(text));
     return box;
+  }
+
+  /* ---------- the server's chart ---------- */
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var SVG_ELEMENTS = { svg: 1, title: 1, desc: 1, g: 1, text: 1, rect: 1 };
+  var SVG_ATTRIBUTES = ["viewBox", "width", "height", "role", "class", "focusable", "aria-labelledby", "id",
+    "x", "y", "rx", "text-anchor"];
+
+  /* A copy of a parsed SVG element with allowed elements and attributes only; text as textContent. */
+  function copySvg(source) {
+    var name = source.localName;
+    if (!SVG_ELEMENTS[name]) { return null; }
+    var node = document.createElementNS(SVG_NS, name);
+    SVG_ATTRIBUTES.forEach(function (attribute) {
+      if (source.hasAttribute(attribute)) { node.setAttribute(attribute, source.getAttribute(attribute)); }
+    });
+    if (name === "title" || name === "desc" || name === "text") {
+      node.textContent = source.textContent;
+      return node;
+    }
+    Array.prototype.forEach.call(source.children, function (child) {
+      var copy = copySvg(child);
+      if (copy) { node.appendChild(copy); }
+    });
+    return node;
+  }
+
+  /* The chart of a turn's facts as a <figure>, or null (no chart for these facts, or offline). */
+  function chartFor(facts) {
+    var query = new URLSearchParams();
+    Object.keys(facts || {}).forEach(function (key) {
+      var value = facts[key];
+      if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") {
+        query.append(key, String(value));
+      }
+    });
+    if (!query.toString()) { return Promise.resolve(null); }
+    query.append("lang", document.documentElement.lang.slice(0, 2) === "zh" ? "zh" : "en");
+    return fetch("/charts/allreduce.svg?" + query.toString(), { credentials: "same-origin" })
+      .then(function (response) { return response.status === 200 ? response.text() : null; })
+      .then(function (text) {
+        if (!text) { return null; }
+        var parsed = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+        var drawing = parsed && parsed.localName === "svg" ? copySvg(parsed) : null;
+        if (!drawing) { return null; }
+        var figure = el("figure", "chart");
+        var caption = el("figcaption");
+        var title = drawing.querySelector("title");
+        var desc = drawing.querySelector("desc");
+        caption.appendChild(el("strong", null, title ? title.textContent : ""));
+        caption.appendChild(document.createElement("br"));
+        caption.appendChild(document.createTextNode(desc ? desc.textContent : ""));
+        figure.appendChild(caption);
+        figure.appendChild(drawing);
+        return figure;
+      })
+      .catch(function () { return null; });
   }
 
   /* ---------- talking to the service ---------- */
@@ -341,8 +400,11 @@
       }
       throw err;
     }).then(function (result) {
+      return chartFor(result.facts).then(function (chart) { return { result: result, chart: chart }; });
+    }).then(function (answered) {
+      var result = answered.result;
       storeId(result.conversation_id);
-      turn.appendChild(doctorMessage(result));
+      turn.appendChild(doctorMessage(result, answered.chart));
       setBusy(false);
       statusLine.textContent = T.answered;
       reveal(turn);
@@ -365,10 +427,15 @@
         return response.ok ? response.json() : null;
       })
       .then(function (conversation) {
-        if (!conversation || !conversation.turns || !conversation.turns.length) { return; }
-        conversation.turns.forEach(function (t) {
+        if (!conversation || !conversation.turns || !conversation.turns.length) { return null; }
+        return Promise.all(conversation.turns.map(function (t) { return chartFor(t.facts); }))
+          .then(function (charts) { return { turns: conversation.turns, charts: charts }; });
+      })
+      .then(function (restored) {
+        if (!restored) { return; }
+        restored.turns.forEach(function (t, i) {
           var turn = addTurn(t.question);
-          turn.appendChild(doctorMessage(t));
+          turn.appendChild(doctorMessage(t, restored.charts[i]));
         });
         statusLine.textContent = T.restored;
         log.lastChild.scrollIntoView({ block: "start" });
