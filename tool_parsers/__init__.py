@@ -5,5 +5,5 @@ pastes), so every parser here takes a ``str``, imports nothing from ``service`` 
 ``agent_probe``, and never raises on garbage: unrecognised input gives an empty result.
 
 Each module returns a small dataclass whose ``facts()`` method gives the fact names of
-spec/facts.md (``net.iperf3_gbps``, ``nccl.transport``, ``job.step_time_s`` ...).
+docs/facts.md (``net.iperf3_gbps``, ``nccl.transport``, ``job.step_time_s`` ...).
 """

@@ -8,14 +8,14 @@ from pydantic import BaseModel, Field
 
 
 class DiagnoseIn(BaseModel):
-    """Facts to diagnose, in the vocabulary of spec/facts.md."""
+    """Facts to diagnose, in the vocabulary of docs/facts.md."""
 
     facts: dict[str, Any]
     lang: Literal["en", "zh"] = "en"
 
 
 class DiagnosisOut(BaseModel):
-    """The diagnosis JSON shape of spec/interfaces.md."""
+    """The diagnosis JSON shape: facts, derived, findings, missing, status."""
 
     facts: dict[str, Any]
     derived: dict[str, Any]

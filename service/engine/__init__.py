@@ -18,12 +18,13 @@ from service.engine.engine import (
 )
 from service.engine.errors import EngineError, FactValidationError, RuleLoadError
 from service.engine.loader import RuleBase, builtin_catalogue, builtin_rules_dir, lint_paths, load_rulebase
-from service.engine.model import KnowledgeEntry, Recommendation, Rule
+from service.engine.model import CATEGORIES, KnowledgeEntry, Recommendation, Rule
 from service.engine.render import fill, format_value
 from service.engine.report import render_text
 from service.engine.ruletests import CaseResult, coverage_gaps, find_test_files, run_file
 
 __all__ = [
+    "CATEGORIES",
     "LINK_CAPS",
     "LINK_MEASUREMENTS",
     "CaseResult",

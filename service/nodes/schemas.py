@@ -14,7 +14,7 @@ MAX_CLOCK_SKEW = timedelta(days=1)
 class ReportIn(BaseModel):
     """A probe report: facts, an optional id that makes retries idempotent, and when it was taken."""
 
-    facts: dict[str, Any] = Field(description="fact key -> value, in the vocabulary of spec/facts.md")
+    facts: dict[str, Any] = Field(description="fact key -> value, in the vocabulary of docs/facts.md")
     report_id: str | None = Field(
         default=None,
         pattern=ID_PATTERN,

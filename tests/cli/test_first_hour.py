@@ -49,7 +49,8 @@ def test_the_default_database_is_absolute_and_follows_platform_conventions(tmp_p
     linux = data_home({"HOME": "/home/ada"}, platform="linux")
     assert linux == Path("/home/ada/.local/share/bwdoctor")
     assert data_home({"HOME": "/home/ada", "XDG_DATA_HOME": "/data"}, platform="linux") == Path("/data/bwdoctor")
-    assert data_home({"HOME": "/Users/ada"}, platform="darwin") == Path("/Users/ada/Library/Application Support/bwdoctor")
+    mac = data_home({"HOME": "/Users/ada"}, platform="darwin")
+    assert mac == Path("/Users/ada/Library/Application Support/bwdoctor")
     url = default_database_url({"HOME": "/home/ada"})
     assert url.startswith("sqlite:////") and url.endswith("/bwdoctor.db")  # four slashes: an absolute path
 
