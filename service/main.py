@@ -22,6 +22,7 @@ from service.database import make_async_engine, make_engine, make_sessionmaker, 
 from service.diagnosis.views import router as diagnosis_router
 from service.engine import Engine, load_engine
 from service.errors import ServiceUnavailable, install_error_handlers
+from service.fabric.views import router as fabric_router
 from service.limits import BodySizeLimitMiddleware
 from service.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
 from service.migrations import upgrade_database
@@ -43,6 +44,7 @@ ROUTERS: list[APIRouter] = [
     nodes_router,
     diagnosis_router,
     clusters_router,
+    fabric_router,
     preflight_router,
     conversations_router,
     web_clusters_router,

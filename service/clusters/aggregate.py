@@ -53,7 +53,16 @@ ANY_TRUE_FACTS = {"nccl.ib_disabled", "job.async", "job.critical"}
 WORST_VALUE = {"nccl.transport": ["socket", "other", "ib"]}
 _PLAIN_NUMBERS = frozenset({int, float})
 _PLAIN_LABELS = frozenset({str, bool})
-PER_NODE_FACTS = {"node.id", "node.zone", "node.region", "node.rack", "nic.name", "nccl.socket_ifname"}
+PER_NODE_FACTS = {
+    "node.id",
+    "node.zone",
+    "node.region",
+    "node.rack",
+    "node.leaf_switch",
+    "node.rail",
+    "nic.name",
+    "nccl.socket_ifname",
+}
 
 
 @dataclass(frozen=True)

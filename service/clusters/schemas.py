@@ -55,6 +55,9 @@ class ClusterDiagnosis(BaseModel):
     findings: list[dict[str, Any]]
     missing: list[dict[str, Any]]
     nodes: list[ClusterNode]
+    fabric: dict[str, Any] | None = Field(
+        default=None, description="the latest pair-test run: which fabric element is at fault (service.fabric)"
+    )
 
 
 _DIAGNOSIS_FIELDS = tuple(ClusterDiagnosis.model_fields)

@@ -10,6 +10,7 @@ from service.clusters.schemas import ClusterDiagnosis, cluster_diagnosis_json
 from service.clusters.service import ClusterNotFound, diagnose_cluster
 from service.database import DbSession
 from service.errors import NotFound
+from service.fabric.service import cluster_localisation
 from service.facts import EngineDep
 from service.metrics import count_findings
 from service.nodes.schemas import ID_PATTERN
@@ -38,5 +39,6 @@ def get_cluster_diagnosis(
         )
     except ClusterNotFound:
         raise NotFound(f"no node has reported for cluster {name!r}", code="cluster_not_found") from None
+    result["fabric"] = cluster_localisation(name, db_session=db_session, lang=lang)
     count_findings(result["findings"], "cluster")
     return Response(cluster_diagnosis_json(result), media_type="application/json")
