@@ -64,7 +64,7 @@ def env_facts(env: dict[str, str]) -> dict[str, Any]:
         if flag is not None:
             out[fact] = flag
     gid = env.get("NCCL_IB_GID_INDEX", "").strip()
-    if gid.isdigit() and int(gid) <= 255:
+    if gid.isascii() and gid.isdigit() and int(gid) <= 255:
         out["nic.gid_index"] = int(gid)
     ifname = env.get("NCCL_SOCKET_IFNAME", "").strip()
     if ifname and not ifname.startswith("^"):

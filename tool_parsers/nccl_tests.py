@@ -1,9 +1,10 @@
 """nccl-tests (``all_reduce_perf`` and friends) tables → bus bandwidth at the largest sizes.
 
-Columns are found by header name, so the old layout (no ``root``, float ``error``) and the
-new one (``root``, ``#wrong``) both work; mpirun/srun/torchrun line prefixes and interleaved
-``NCCL INFO`` lines are ignored. The footer's "Avg bus bandwidth" averages the tiny sizes
-too, so the fact is the peak bus bandwidth among the largest sizes instead.
+Columns are found by header name, so the oldest layout (``bytes N type op ... res``), the old one
+(no ``root``, float ``error``), the new one (``root``, ``#wrong``) and one-sided tables (out-of-place
+only) all work; mpirun/srun/pdsh/torchrun line prefixes and interleaved ``NCCL INFO`` lines are
+ignored. The footer's "Avg bus bandwidth" averages the tiny sizes too, so the facts are the peak bus
+and algorithm bandwidths among the largest sizes instead.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # "[1,0]<stdout>:" (Open MPI --tag-output), "[rank0]:" (torchrun), "0: " (srun --label), "stdout: ".
-_PREFIX = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:|\d+:\s|stdout:\s|stderr:\s)")
+_PREFIX = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:|\d+:\s|stdout:\s|stderr:\s|"
+                     r"\d{1,3}(?:\.\d{1,3}){3}:\s|[A-Za-z][\w.\-]*:\s+(?=#|\s*\d))")  # pdsh "host: "
 _COLLECTIVE = re.compile(
     r"\b(all_reduce|all_gather|alltoall|broadcast|reduce_scatter|reduce|sendrecv|gather|scatter|hypercube)_perf\b"
 )
 _STARTING = re.compile(r"Collective test starting:\s*(\w+?)(?:_perf)?\b")
 _AVG = re.compile(r"Avg bus bandwidth\s*:\s*([0-9.]+)")
+_MAX_BYTES = re.compile(r"maxBytes\s+(\d+)")
+_SYNONYMS = {"bytes": "size", "N": "count", "op": "redop", "res": "error"}  # nccl-tests 1.x header names
 _TYPES = {
     "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16",
     "fp8_e4m3", "fp8_e5m2", "f8e4m3", "f8e5m2", "char", "int", "float16", "float32", "float64",
@@ -29,6 +33,8 @@ _NEW_LAYOUT = ["size", "count", "type", "redop", "root", "time", "algbw", "busbw
 _OLD_LAYOUT = ["size", "count", "type", "redop", "time", "algbw", "busbw", "error",
                "time", "algbw", "busbw", "error"]
 LARGE_SIZE_FRACTION = 0.25  # "largest sizes": rows within 4x (two doublings) of the largest size
+SMALL_LARGEST_BYTES = 64 << 20  # a sweep that stops below 64 MB never reaches the fabric's bandwidth
+TINY_BYTES = 1 << 20  # a sweep from below 1 MB drags the footer's average down
 
 
 @dataclass
@@ -40,10 +46,16 @@ class NcclTestsRow:
     busbw_in: float | None
     algbw_out: float | None = None
     time_us_out: float | None = None
+    algbw_in: float | None = None
 
     @property
     def busbw_best(self) -> float | None:
         values = [v for v in (self.busbw_out, self.busbw_in) if v is not None]
+        return max(values) if values else None
+
+    @property
+    def algbw_best(self) -> float | None:
+        values = [v for v in (self.algbw_out, self.algbw_in) if v is not None]
         return max(values) if values else None
 
 
@@ -55,16 +67,63 @@ class NcclTestsResult:
     rows: list[NcclTestsRow] = field(default_factory=list)
     avg_busbw_gbytes_per_s: float | None = None
     layout: str | None = None  # "header", "new (assumed)", "old (assumed)"
+    max_bytes_requested: int | None = None  # "maxBytes" of the run's banner line
+    header_without_rows: bool = False
+    cut_rows: int = 0  # lines that start like a row of the table but stop short
+
+    def _large(self) -> list[NcclTestsRow]:
+        sized = [r for r in self.rows if r.size_bytes > 0 and r.busbw_best is not None]
+        if not sized:
+            return []
+        largest = max(r.size_bytes for r in sized)
+        return [r for r in sized if r.size_bytes >= largest * LARGE_SIZE_FRACTION]
 
     @property
     def peak_busbw_large_gbytes_per_s(self) -> float | None:
         """Highest bus bandwidth among the largest sizes (what the fabric sustains)."""
-        sized = [r for r in self.rows if r.size_bytes > 0 and r.busbw_best is not None]
-        if not sized:
-            return None
-        largest = max(r.size_bytes for r in sized)
-        big = [r.busbw_best for r in sized if r.size_bytes >= largest * LARGE_SIZE_FRACTION]
-        return max(v for v in big if v is not None)
+        values = [r.busbw_best for r in self._large() if r.busbw_best is not None]
+        return max(values) if values else None
+
+    @property
+    def peak_algbw_large_gbytes_per_s(self) -> float | None:
+        """Highest algorithm bandwidth (size / time) among the largest sizes."""
+        values = [r.algbw_best for r in self._large() if r.algbw_best is not None]
+        return max(values) if values else None
+
+    @property
+    def min_size_bytes(self) -> int | None:
+        return min((r.size_bytes for r in self.rows), default=None)
+
+    @property
+    def partial(self) -> bool:
+        """The table looks cut: a header without rows, or the sweep stops short of the run's maxBytes."""
+        if self.header_without_rows or self.cut_rows:
+            return True
+        largest = self.max_size_bytes
+        return bool(self.rows and self.max_bytes_requested and largest and largest < self.max_bytes_requested
+                    and self.avg_busbw_gbytes_per_s is None)
+
+    def notes(self) -> list[str]:
+        """What a reader of the table should know: the footer's average, a sweep that stops small, a cut."""
+        out: list[str] = []
+        peak = self.peak_busbw_large_gbytes_per_s
+        smallest, largest = self.min_size_bytes, self.max_size_bytes
+        if peak is not None and self.avg_busbw_gbytes_per_s is not None and smallest is not None \
+                and smallest < TINY_BYTES:
+            out.append(f"nccl-tests: the 'Avg bus bandwidth' {self.avg_busbw_gbytes_per_s:g} GB/s averages a sweep "
+                       f"from {_size(smallest)}, where latency dominates, and means little; the peak busbw at the "
+                       f"largest sizes is {peak:g} GB/s")
+        elif peak is None and self.avg_busbw_gbytes_per_s is not None:
+            out.append(f"nccl-tests: only the 'Avg bus bandwidth' ({self.avg_busbw_gbytes_per_s:g} GB/s) was given; "
+                       "it averages all sizes, tiny ones included, and says little about the fabric")
+        if largest is not None and peak is not None and largest < SMALL_LARGEST_BYTES:
+            out.append(f"nccl-tests: the largest size is only {_size(largest)}; busbw keeps rising up to hundreds "
+                       "of MB, so this understates the fabric")
+        if self.partial:
+            out.append("nccl-tests: the table looks cut off (partial): " + (
+                "a header without rows" if self.header_without_rows else
+                "a row stops short" if self.cut_rows else "the sweep stops before the run's maxBytes"))
+        return out
 
     @property
     def max_size_bytes(self) -> int | None:
@@ -76,6 +135,21 @@ class NcclTestsResult:
         if peak is None or self.collective not in (None, "all_reduce"):
             return {}
         return {"nccl.allreduce_busbw_gbytes_per_s": peak}
+
+    def all_facts(self) -> dict[str, Any]:
+        """:meth:`facts` and ``nccl.allreduce_algbw_gbytes_per_s`` (algbw at the largest sizes)."""
+        out = self.facts()
+        algbw = self.peak_algbw_large_gbytes_per_s
+        if out and algbw is not None:
+            out["nccl.allreduce_algbw_gbytes_per_s"] = algbw
+        return out
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n} B"
 
 
 def _strip_prefix(line: str) -> str:
@@ -91,9 +165,8 @@ def _strip_prefix(line: str) -> str:
 def _header_columns(line: str) -> list[str] | None:
     """Column names of a "# size count type ..." header line, or None."""
     body = line.lstrip()
-    if not body.startswith("#"):
-        return None
-    names = body[1:].split()
+    body = body[1:] if body.startswith("#") else body  # markdown eats the '#' of pasted comment lines
+    names = [_SYNONYMS.get(n, n) for n in body.split()]
     if len(names) >= 6 and names[0] == "size" and "busbw" in names and "time" in names:
         return names
     return None
@@ -108,7 +181,7 @@ def _number(token: str) -> float | None:
 
 
 def _row(tokens: list[str], columns: list[str]) -> NcclTestsRow | None:
-    if len(tokens) != len(columns) or not tokens[0].isdigit():
+    if len(tokens) != len(columns) or not (tokens[0].isascii() and tokens[0].isdigit()):
         return None
     if "type" in columns and tokens[columns.index("type")] not in _TYPES:
         return None
@@ -124,7 +197,14 @@ def _row(tokens: list[str], columns: list[str]) -> NcclTestsRow | None:
         busbw_in=values[1] if len(values) > 1 else None,
         algbw_out=_number(tokens[algbw[0]]) if algbw else None,
         time_us_out=_number(tokens[times[0]]) if times else None,
+        algbw_in=_number(tokens[algbw[1]]) if len(algbw) > 1 else None,
     )
+
+
+def _looks_cut(tokens: list[str], width: int) -> int:
+    """1 for the start of a table row that stops short ("67108864  16777216  float  sum"), else 0."""
+    return int(3 <= len(tokens) < width and tokens[1].isascii() and tokens[1].isdigit()
+               and tokens[2] in _TYPES)
 
 
 def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
@@ -148,6 +228,8 @@ def parse_nccl_tests(text: str) -> NcclTestsResult:
         found = _STARTING.search(line) or _COLLECTIVE.search(line)
         if found:
             collective = found.group(1)
+        if "nThread" in line and (m := _MAX_BYTES.search(line)):
+            result.max_bytes_requested = int(m.group(1))
         header = _header_columns(line)
         if header:
             if current:
@@ -160,19 +242,23 @@ def parse_nccl_tests(text: str) -> NcclTestsResult:
             result.avg_busbw_gbytes_per_s = _number(avg.group(1))
             continue
         tokens = line.split()
-        if not tokens or not tokens[0].isdigit():
+        if not tokens or not (tokens[0].isascii() and tokens[0].isdigit()):
             continue
         layout = columns
         if layout is None:
             assumed = _assumed_layout(tokens)
             if assumed is None:
+                result.cut_rows += _looks_cut(tokens, len(_OLD_LAYOUT))
                 continue
             layout, result.layout = assumed
         row = _row(tokens, layout)
         if row is not None:
             current.append(row)
+        else:
+            result.cut_rows += _looks_cut(tokens, len(layout))
     if current:
         result.rows, result.collective = current, collective
     elif not result.rows:
         result.collective = collective
+    result.header_without_rows = columns is not None and not current
     return result

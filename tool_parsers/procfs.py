@@ -69,7 +69,7 @@ def parse_meminfo(text: str) -> dict[str, float]:
     for line in text.splitlines():
         key, _, rest = line.partition(":")
         parts = rest.split()
-        if parts and parts[0].isdigit():
+        if parts and parts[0].isascii() and parts[0].isdigit():
             values[key.strip()] = int(parts[0])
     total = values.get("MemTotal")
     if not total:

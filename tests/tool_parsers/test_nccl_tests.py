@@ -68,3 +68,52 @@ def test_last_table_wins_when_a_file_holds_several_runs(fixture_text):
 def test_garbage_gives_empty(text):
     result = parse_nccl_tests(text)
     assert result.facts() == {}
+
+
+def test_algbw_at_the_largest_sizes_and_the_footer_note(fixture_text):
+    result = parse_nccl_tests(fixture_text("nccl_tests_allreduce_socket_mpirun.txt"))
+    assert result.all_facts() == {"nccl.allreduce_busbw_gbytes_per_s": 5.89, "nccl.allreduce_algbw_gbytes_per_s": 3.14}
+    (note,) = result.notes()
+    assert "means little" in note and "8 B" in note and "5.89" in note
+    assert not result.partial
+
+
+def test_nccl_tests_1x_header_names_and_a_header_without_rows_is_partial(recorded):
+    result = parse_nccl_tests(recorded("nccl_tests_1x_header_only_stalled_nccl85.txt"))
+    assert result.layout == "header" and result.rows == [] and result.all_facts() == {}
+    assert result.partial and "header without rows" in result.notes()[0]
+    # The same 1.x names ("bytes N type op ... res") read rows when there are some.
+    header = ("#      bytes             N    type      op     time  algbw  busbw      res"
+              "     time  algbw  busbw      res\n")
+    row = "   33554432       8388608   float     sum    3120.5  10.75  18.82    2e-07   3101.2  10.82  18.94    2e-07\n"
+    assert parse_nccl_tests(header + row).all_facts() == {"nccl.allreduce_busbw_gbytes_per_s": 18.94,
+                                                          "nccl.allreduce_algbw_gbytes_per_s": 10.82}
+
+
+def test_markdown_that_ate_the_hashes_still_finds_the_header(recorded):
+    result = parse_nccl_tests(recorded("nccl_tests_markdown_ate_hashes_nccl583.txt"))
+    assert result.layout == "header" and result.max_bytes_requested == 8589934592
+    assert result.partial and result.all_facts() == {}
+
+
+def test_tail_cut_mid_row_keeps_the_complete_rows_and_says_partial(recorded):
+    result = parse_nccl_tests(recorded("nccl_tests_tail_cut_mid_row_mooncake3484.txt"))
+    assert result.layout == "new (assumed)" and len(result.rows) == 11 and result.cut_rows == 1
+    assert result.all_facts() == {"nccl.allreduce_busbw_gbytes_per_s": 300.52,
+                                  "nccl.allreduce_algbw_gbytes_per_s": 171.73}
+    assert result.partial
+    notes = " ".join(result.notes())
+    assert "only 32 MB" in notes and "partial" in notes
+
+
+def test_pdsh_host_prefix_is_stripped():
+    text = ("10.3.35.83: #       size         count      type   redop    root     time   algbw   busbw #wrong"
+            "     time   algbw   busbw #wrong\n"
+            "10.3.35.83:   2147483648     536870912     float     sum      -1    50000   42.95   80.53      0"
+            "    50010   42.94   80.51      0\n")
+    assert parse_nccl_tests(text).facts() == {"nccl.allreduce_busbw_gbytes_per_s": 80.53}
+
+
+def test_only_the_footer_average_gives_no_fact_but_a_note():
+    result = parse_nccl_tests("# Avg bus bandwidth    : 5.2\n")
+    assert result.all_facts() == {} and "only the 'Avg bus bandwidth'" in result.notes()[0]

@@ -154,3 +154,18 @@ def test_sysfs_speed_on_a_vm():
     snapshot = parse_sysfs_snapshot(read("linux_sysfs_net_speed_snapshot_vm.txt"))
     assert snapshot["eth0"]["speed"] == "-1" and parse_speed_mbps(snapshot["eth0"]["speed"]) is None
     assert snapshot["lo"]["speed"] is None  # "Invalid argument"
+
+
+@pytest.mark.parametrize(("name", "algbw"), [
+    ("nccl_tests_allreduce_fast_2node_16xH100_a3mega_tcpxo.txt", 180.71),
+    ("nccl_tests_allreduce_slow_2node_socket_tcp_eks.txt", 2.03),
+])
+def test_nccl_tests_algbw_at_largest_sizes(name, algbw):
+    assert parse_nccl_tests(read(name)).all_facts()["nccl.allreduce_algbw_gbytes_per_s"] == algbw
+
+
+def test_nccl_logs_name_version_and_plugin():
+    socket = parse_nccl_log(read("nccl_debug_socket_fallback_no_ibverbs_nccl766.log"))
+    assert socket.all_facts()["nccl.version"] == "2.10.3" and socket.all_facts()["nccl.net_plugin_missing"] is True
+    efa = parse_nccl_log(read("nccl_tests_allreduce_2node_efa_1gpu_eks.txt"))
+    assert efa.all_facts()["nccl.net_plugin_missing"] is False and efa.all_facts()["nic.efa"] is True
