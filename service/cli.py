@@ -73,7 +73,8 @@ def cli() -> None:
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--lang", type=LANGS, default="en", show_default=True)
-def diagnose(source: str, fmt: str, lang: str) -> None:
+@click.option("--strict", is_flag=True, help="Unknown fact names are an error (exit 2), not a warning.")
+def diagnose(source: str, fmt: str, lang: str, strict: bool) -> None:
     """Diagnose a set of facts (a JSON or YAML object), offline."""
     raw = read_document(source)
     engine = engine_or_exit()
@@ -81,7 +82,15 @@ def diagnose(source: str, fmt: str, lang: str) -> None:
         facts = engine.validate_facts(raw)
     except EngineError as exc:
         fail(str(exc))
+    from service.unknown_facts import unknown_facts
+
+    unknown = unknown_facts(facts, engine.catalogue)  # a typo is ignored by every rule: say so
+    for item in unknown:
+        click.echo(f"bwdoctor: {'error' if strict else 'warning'}: {item.message(ignored=not strict)}", err=True)
+    if strict and unknown:
+        sys.exit(2)
     result = engine.diagnose(facts, lang=lang).to_dict()
+    result["warnings"] = [item.to_dict(lang) for item in unknown]
     if fmt == "json":
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:

@@ -145,11 +145,14 @@ def tokens_revoke(name: str) -> None:
     "--format", "fmt", type=click.Choice(["text", "json", "junit", "github"]), default="text", show_default=True
 )
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
-def preflight(job_file: str, server: str | None, cluster: str | None, fail_on: str, fmt: str, lang: str) -> None:
+@click.option("--strict", is_flag=True, help="Unknown fact names are an error (exit 2), not a warning.")
+def preflight(
+    job_file: str, server: str | None, cluster: str | None, fail_on: str, fmt: str, lang: str, strict: bool
+) -> None:
     """Pre-flight check of a planned job. Exit: 0 pass, 1 error, 2 bad input, 3 critical, 4 warning."""
     from service.preflight.cli import preflight_command
 
-    sys.exit(preflight_command(job_file, server, cluster, fail_on, fmt, lang))
+    sys.exit(preflight_command(job_file, server, cluster, fail_on, fmt, lang, strict=strict))
 
 
 def register_service_commands(group: click.Group) -> None:

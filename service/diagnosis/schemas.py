@@ -12,6 +12,7 @@ class DiagnoseIn(BaseModel):
 
     facts: dict[str, Any]
     lang: Literal["en", "zh"] = "en"
+    strict: bool = Field(default=False, description="unknown fact names are a 422 (unknown_fact), not a warning")
 
 
 class DiagnosisOut(BaseModel):
@@ -22,6 +23,9 @@ class DiagnosisOut(BaseModel):
     findings: list[dict[str, Any]]
     missing: list[dict[str, Any]]
     status: str | None = None
+    warnings: list[dict[str, Any]] = Field(
+        default_factory=list, description="unknown fact names, each with the closest known one"
+    )
 
 
 class RulesOut(BaseModel):

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from service.diagnosis.schemas import DiagnoseIn, DiagnosisOut, RulesOut
 from service.facts import EngineDep, validate_facts
 from service.metrics import count_findings
+from service.unknown_facts import refuse_unknown, unknown_fact_warnings
 
 router = APIRouter(prefix="/api/v1", tags=["diagnosis"])
 
@@ -16,7 +17,12 @@ router = APIRouter(prefix="/api/v1", tags=["diagnosis"])
 @router.post("/diagnose", response_model=DiagnosisOut)
 def diagnose(body: DiagnoseIn, engine: EngineDep) -> dict[str, Any]:
     """Findings for the given facts, most severe first."""
-    result = engine.diagnose(validate_facts(engine, body.facts), lang=body.lang).to_dict()
+    facts = validate_facts(engine, body.facts)
+    warnings = unknown_fact_warnings(facts, engine.catalogue, body.lang)
+    if body.strict:
+        refuse_unknown(warnings)
+    result = engine.diagnose(facts, lang=body.lang).to_dict()
+    result["warnings"] = warnings
     count_findings(result["findings"], "diagnose")
     return result
 

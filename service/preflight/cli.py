@@ -140,10 +140,12 @@ def render(result: Mapping[str, Any], fmt: str, job_file: str = "job", fail_on: 
     return render_text(result)
 
 
-def _remote(server: str, job: dict[str, Any], cluster: str | None, lang: str) -> tuple[int, Any]:
+def _remote(
+    server: str, job: dict[str, Any], cluster: str | None, lang: str, strict: bool = False
+) -> tuple[int, Any]:
     import httpx
 
-    body: dict[str, Any] = {"job": job, "lang": lang}
+    body: dict[str, Any] = {"job": job, "lang": lang, "strict": strict}
     if cluster:
         body["cluster"] = cluster
     response = httpx.post(server.rstrip("/") + "/api/v1/preflight", json=body, timeout=30.0)
@@ -153,13 +155,22 @@ def _remote(server: str, job: dict[str, Any], cluster: str | None, lang: str) ->
         return response.status_code, {"error": {"message": response.text[:300]}}
 
 
-def _local(job: dict[str, Any], lang: str) -> dict[str, Any]:
+class UnknownFactsError(ValueError):
+    """--strict and the job file names facts the catalogue does not know."""
+
+
+def _local(job: dict[str, Any], lang: str, strict: bool = False) -> dict[str, Any]:
     from service.config import get_settings
     from service.engine import load_engine
     from service.preflight.service import run_preflight
+    from service.unknown_facts import unknown_facts
 
     engine = load_engine(extra_dirs=get_settings().rules_dir_paths)
-    return run_preflight(engine.validate_facts(job), engine=engine, lang=lang)
+    facts = engine.validate_facts(job)
+    unknown = unknown_facts(facts, engine.catalogue)
+    if strict and unknown:
+        raise UnknownFactsError("; ".join(u.message(lang, ignored=False) for u in unknown))
+    return {**run_preflight(facts, engine=engine, lang=lang), "warnings": [u.to_dict(lang) for u in unknown]}
 
 
 def preflight_command(
@@ -170,6 +181,7 @@ def preflight_command(
     fmt: str = "text",
     lang: str = "en",
     *,
+    strict: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -188,7 +200,7 @@ def preflight_command(
         return EXIT_USAGE
     try:
         if server:
-            status, body = _remote(server, job, cluster, lang)
+            status, body = _remote(server, job, cluster, lang, strict)
             if status in (400, 404, 413, 422):
                 error = body.get("error", {}) if isinstance(body, dict) else {}
                 print(f"error: {error.get('message', body)}", file=err)
@@ -201,12 +213,14 @@ def preflight_command(
             from service.engine import FactValidationError
 
             try:
-                result = _local(job, lang)
-            except FactValidationError as exc:
+                result = _local(job, lang, strict)
+            except (FactValidationError, UnknownFactsError) as exc:
                 print(f"error: {job_file}: {exc}", file=err)
                 return EXIT_USAGE
     except Exception as exc:  # network down, server gone, a bug: say so, exit 1
         print(f"error: {type(exc).__name__}: {exc}", file=err)
         return EXIT_ERROR
+    for warning in result.get("warnings") or []:  # a typo is ignored by every rule: say so
+        print(f"warning: {job_file}: {warning['message']}", file=err)
     print(render(result, fmt, job_file, fail_on), file=out)
     return exit_code(result["status"], fail_on)

@@ -17,6 +17,7 @@ class PreflightIn(BaseModel):
     job: dict[str, Any] = Field(description="job facts, e.g. job.model_params_b, job.nodes")
     cluster: str | None = Field(default=None, pattern=ID_PATTERN)
     lang: Literal["en", "zh"] = "en"
+    strict: bool = Field(default=False, description="unknown fact names are a 422 (unknown_fact), not a warning")
 
 
 class ClusterContext(BaseModel):
@@ -35,3 +36,6 @@ class PreflightOut(BaseModel):
     derived: dict[str, Any] = Field(default_factory=dict)
     missing: list[dict[str, Any]] = Field(default_factory=list)
     cluster: ClusterContext | None = None
+    warnings: list[dict[str, Any]] = Field(
+        default_factory=list, description="unknown fact names, each with the closest known one"
+    )

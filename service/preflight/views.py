@@ -13,6 +13,7 @@ from service.facts import EngineDep, validate_facts
 from service.metrics import count_findings
 from service.preflight.schemas import PreflightIn, PreflightOut
 from service.preflight.service import run_preflight
+from service.unknown_facts import refuse_unknown, unknown_fact_warnings
 
 router = APIRouter(prefix="/api/v1", tags=["preflight"])
 
@@ -23,6 +24,9 @@ def preflight(
 ) -> dict[str, Any]:
     """Check a planned job; with `cluster`, against that cluster's live facts."""
     job = validate_facts(engine, body.job, where="job fact")
+    warnings = unknown_fact_warnings(job, engine.catalogue, body.lang)
+    if body.strict:
+        refuse_unknown(warnings)
     try:
         result = run_preflight(
             job,
@@ -37,4 +41,4 @@ def preflight(
             f"no node has reported for cluster {body.cluster!r}", code="cluster_not_found"
         ) from None
     count_findings(result["findings"], "preflight")
-    return result
+    return {**result, "warnings": warnings}
