@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-import yaml
 
 from service.engine import (
     Engine,
@@ -44,16 +43,12 @@ def read_document(source: str, what: str = "facts") -> Any:
         fail(f"cannot read {what} from {source}: {getattr(exc, 'strerror', None) or exc}")
     if not text.strip():
         fail(f"{what} input is empty: give a JSON or YAML object of fact name → value")
+    from service.documents import DocumentError, parse_document
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        fail(f"{what} input is neither valid JSON nor valid YAML{where}: {getattr(exc, 'problem', exc)}")
+        return parse_document(text, what=f"{what} input")
+    except DocumentError as exc:
+        fail(str(exc))
 
 
 def engine_or_exit() -> Engine:
@@ -78,9 +73,12 @@ def diagnose(source: str, fmt: str, lang: str, strict: bool) -> None:
     """Diagnose a set of facts (a JSON or YAML object), offline."""
     raw = read_document(source)
     engine = engine_or_exit()
-    try:
-        facts = engine.validate_facts(raw)
-    except EngineError as exc:
+    from service.errors import ServiceError
+    from service.facts import validate_facts
+
+    try:  # the same shape and catalogue checks as POST /api/v1/diagnose
+        facts = validate_facts(engine, raw)
+    except (EngineError, ServiceError) as exc:
         fail(str(exc))
     from service.unknown_facts import unknown_facts
 

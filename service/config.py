@@ -87,6 +87,36 @@ class Settings(BaseSettings):
     ingest_timeout_s: float = Field(
         default=30.0, gt=0, description="how long a report may wait to be stored before the probe gets 503"
     )
+    # Hardening (docs/deployment.md, "Security"): what no client can exceed.
+    max_json_depth: int = Field(default=32, ge=2, le=1000, description="JSON bodies nested deeper get 400")
+    max_clock_skew_s: float = Field(
+        default=300.0, ge=0, description="reports dated further in the future than this are refused (422)"
+    )
+    conversation_retention_days: float = Field(
+        default=30.0, gt=0, description="conversations untouched for longer are deleted by the pruner"
+    )
+    ask_rate_limit: int = Field(
+        default=30, ge=0, description="chat turns (/api/v1/ask, Slack) per client per window; 0 turns the limit off"
+    )
+    ask_rate_window_s: float = Field(default=60.0, gt=0, description="the window of ask_rate_limit")
+    read_token: SecretStr | None = Field(
+        default=None, description="when set, pages, API reads and /metrics need it (Bearer, cookie or ?token=)"
+    )
+    trusted_auth_header: str | None = Field(
+        default=None,
+        description="a header an authenticating reverse proxy sets (e.g. X-Forwarded-User); a request that has it "
+        "is let through the read protection",
+    )
+    header_timeout_s: float = Field(
+        default=10.0, gt=0, description="a connection that has not sent a complete request head by then is closed"
+    )
+    body_timeout_s: float = Field(
+        default=30.0, gt=0, description="a request whose body has not fully arrived by then is closed"
+    )
+    keep_alive_timeout_s: float = Field(default=5.0, gt=0, description="an idle keep-alive connection is closed")
+    max_connections: int = Field(
+        default=1000, ge=1, description="concurrent connections per worker process; more get 503"
+    )
 
     fabric_clusters: str = Field(
         default="", description="clusters with planned pair tests on without an API call, ','-separated"

@@ -84,8 +84,19 @@ def error_response(
     status: int, code: str, message: str, details: Any = None, headers: dict[str, str] | None = None
 ) -> JSONResponse:
     """A JSON error response; details are made JSON-safe so reporting an error never fails."""
-    safe = jsonable_encoder(details, custom_encoder={bytes: lambda b: b.decode("utf-8", "replace")})
-    return JSONResponse(error_body(code, message, safe), status_code=status, headers=headers)
+    safe = _valid_text(jsonable_encoder(details, custom_encoder={bytes: lambda b: b.decode("utf-8", "replace")}))
+    return JSONResponse(error_body(code, _valid_text(message), safe), status_code=status, headers=headers)
+
+
+def _valid_text(value: Any) -> Any:
+    """The value with lone surrogates (which cannot be encoded as UTF-8) replaced, so the answer renders."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_valid_text(k): _valid_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_text(v) for v in value]
+    return value
 
 
 def fact_error_details(exc: FactValidationError) -> dict[str, Any]:

@@ -20,23 +20,57 @@ MAX_FACTS = 500
 MAX_KEY_LENGTH = 200
 MAX_STRING_LENGTH = 4096
 MAX_LIST_LENGTH = 1000
+# Every number a client sends must survive every database and every later computation: integers
+# fit a signed 64-bit column (PostgreSQL's jsonb and orjson refuse more), floats stay far enough
+# from the float limit that derived arithmetic (products of a few facts) cannot overflow to inf,
+# and a value read back from jsonb as an exact integer still converts to a float.
+MIN_INT, MAX_INT = -(2**63), 2**63 - 1
+MAX_ABS_FLOAT = 1e18
+
+
+def _number_problem(value: int | float) -> str | None:
+    """Why a number cannot be a fact value, or None when it can."""
+    if isinstance(value, int):
+        return None if MIN_INT <= value <= MAX_INT else "an integer within 64 bits"
+    if not math.isfinite(value):
+        return "a finite number"
+    return None if abs(value) <= MAX_ABS_FLOAT else f"a number between -{MAX_ABS_FLOAT:g} and {MAX_ABS_FLOAT:g}"
+
+
+def _shown_number(value: int | float) -> str:
+    """The number for an error message, short even for an integer of thousands of digits."""
+    if isinstance(value, float) or abs(value) < 10**30:
+        return str(value)
+    return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+
+
+def _is_valid_unicode(text: str) -> bool:
+    """False for lone surrogates (JSON's \\ud800), which no database or UTF-8 encoder accepts."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_scalar(key: str, value: Any, where: str) -> None:
-    if value is None or isinstance(value, bool | int):
+    if value is None or isinstance(value, bool):
         return
-    if isinstance(value, float):
-        if not math.isfinite(value):
+    if isinstance(value, int | float):
+        expected = _number_problem(value)
+        if expected is not None:
+            shown = _shown_number(value)
             raise Unprocessable(
-                f"{where} {key!r}: {value!r} is not a finite number",
+                f"{where} {key!r}: {shown} is out of range (expected {expected})",
                 code="invalid_fact",
-                details={"key": key, "value": str(value), "expected": "a finite number"},
+                details={"key": key, "value": shown[:60], "expected": expected},
             )
         return
     if isinstance(value, str):
-        if "\x00" in value or len(value) > MAX_STRING_LENGTH:
+        if "\x00" in value or len(value) > MAX_STRING_LENGTH or not _is_valid_unicode(value):
             raise Unprocessable(
-                f"{where} {key!r}: string has a NUL character or is longer than {MAX_STRING_LENGTH}",
+                f"{where} {key!r}: text with a NUL character or a lone surrogate, "
+                f"or longer than {MAX_STRING_LENGTH} characters",
                 code="invalid_fact",
                 details={"key": key, "expected": f"text without NUL, at most {MAX_STRING_LENGTH} characters"},
             )
@@ -51,21 +85,25 @@ def _check_scalar(key: str, value: Any, where: str) -> None:
 def check_fact_shape(raw: Any, *, where: str = "fact") -> dict[str, Any]:
     """A flat {key: scalar-or-list-of-scalars} mapping, or Unprocessable naming the first bad key."""
     if not isinstance(raw, Mapping):
-        raise Unprocessable(f"{where}s must be a JSON object of key: value", code="invalid_facts")
+        raise Unprocessable(f"{where}s: expected an object of fact name → value", code="invalid_facts")
     if len(raw) > MAX_FACTS:
         raise Unprocessable(f"too many {where}s: {len(raw)} (at most {MAX_FACTS})", code="invalid_facts")
     for key, value in raw.items():
-        if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH or "\x00" in key:
+        if (
+            not isinstance(key, str)
+            or not key
+            or len(key) > MAX_KEY_LENGTH
+            or "\x00" in key
+            or not _is_valid_unicode(key)
+        ):
             raise Unprocessable(
-                f"{where} key {str(key)[:80]!r} is empty, too long or has a NUL character",
+                f"{where} key {str(key)[:80]!r} is empty, too long or has a NUL character or a lone surrogate",
                 code="invalid_fact",
-                details={"key": str(key)[:MAX_KEY_LENGTH]},
+                details={"key": ascii(key)[:MAX_KEY_LENGTH]},
             )
         if isinstance(value, list):
             if len(value) > MAX_LIST_LENGTH:
-                raise Unprocessable(
-                    f"{where} {key!r}: list longer than {MAX_LIST_LENGTH}", code="invalid_fact"
-                )
+                raise Unprocessable(f"{where} {key!r}: list longer than {MAX_LIST_LENGTH}", code="invalid_fact")
             for item in value:
                 _check_scalar(key, item, where)
         else:

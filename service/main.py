@@ -165,7 +165,9 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     )
 
     install_error_handlers(app, retry_after_s=settings.retry_after_s)
-    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes, max_json_depth=settings.max_json_depth
+    )
     app.add_middleware(MetricsMiddleware)
     for router in ROUTERS:
         app.include_router(router)

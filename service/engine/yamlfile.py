@@ -8,12 +8,14 @@ from typing import Any
 import yaml
 
 from service.engine.errors import RuleLoadError
+from service.engine.safeyaml import BoundedSafeLoader, safe_load
 
 BOOKKEEPING = ("__line__", "__keylines__")
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A safe loader that records the line of every mapping (`__line__`) and of each of its keys (`__keylines__`)."""
+class _LineLoader(BoundedSafeLoader):
+    """A bounded safe loader (no anchors or aliases, limited depth and size) that records the line
+    of every mapping (`__line__`) and of each of its keys (`__keylines__`)."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
@@ -32,7 +34,9 @@ def load_yaml_with_lines(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleLoadError(f"cannot read: {exc}", file=str(path)) from exc
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        return safe_load(text, loader=_LineLoader)
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of more digits than Python converts
+        raise RuleLoadError(f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else exc!r}", file=str(path)) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
-
 EXIT_PASS, EXIT_ERROR, EXIT_USAGE, EXIT_CRITICAL, EXIT_WARNING = 0, 1, 2, 3, 4
 FORMATS = ("text", "json", "junit", "github")
 FAIL_ON = ("warning", "critical")
@@ -44,13 +42,20 @@ def load_job_file(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
         text = (stdin or sys.stdin).read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise JobFileError(f"cannot read {path}: {exc}") from exc
+    from service.documents import DocumentError, parse_document
+    from service.errors import ServiceError
+    from service.facts import check_fact_shape
+
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise JobFileError(f"{path} is neither valid YAML nor JSON: {exc}") from exc
+        data = parse_document(text, what=path)
+    except DocumentError as exc:
+        raise JobFileError(str(exc)) from None
     if not isinstance(data, Mapping) or not data:
         raise JobFileError(f"{path} must hold a mapping of job facts, e.g. job.model_params_b: 70")
-    return flatten(data)
+    try:  # the same shape check as the API's (flat scalars, numbers within range, valid text)
+        return check_fact_shape(flatten(data), where="job fact")
+    except ServiceError as exc:
+        raise JobFileError(f"{path}: {exc.message}") from None
 
 
 def exit_code(status: str, fail_on: str = "warning") -> int:

@@ -5,6 +5,7 @@ A request that is unsigned, wrongly signed or older than five minutes (a replay)
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping
 
@@ -14,6 +15,9 @@ from service.config import Settings
 from service.errors import ServiceUnavailable, Unauthorized
 
 MAX_AGE_S = 5 * 60
+# Unix seconds: ten digits until the year 2286. Anything longer is refused before int() and float
+# arithmetic see it (a 400-digit "timestamp" cannot be subtracted from a float).
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
 
 
 def verify_slack_request(settings: Settings, headers: Mapping[str, str], body: bytes) -> None:
@@ -27,10 +31,9 @@ def verify_slack_request(settings: Settings, headers: Mapping[str, str], body: b
     signature = headers.get("x-slack-signature", "")
     if not timestamp or not signature:
         raise Unauthorized("missing Slack signature headers", code="invalid_signature")
-    try:
-        age = time.time() - int(timestamp)
-    except ValueError:
-        raise Unauthorized("the Slack request timestamp is not a number", code="invalid_signature") from None
+    if not _TIMESTAMP.fullmatch(timestamp):
+        raise Unauthorized("the Slack request timestamp is not a Unix time in seconds", code="invalid_signature")
+    age = time.time() - int(timestamp)
     if age < -MAX_AGE_S:  # a clock ahead by more than the allowed skew, or a forged timestamp
         raise Unauthorized("the Slack request timestamp is in the future", code="stale_request")
     if age > MAX_AGE_S:

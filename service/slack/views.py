@@ -71,8 +71,8 @@ def answer_mention(app: FastAPI, team_id: str, event: dict[str, Any]) -> None:
 def _parse_event(body: bytes) -> dict[str, Any]:
     try:
         payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise BadRequest("the Slack event body is not JSON", code="invalid_json") from None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise BadRequest("the Slack event body is not JSON (or is nested too deeply)", code="invalid_json") from None
     if not isinstance(payload, dict):
         raise BadRequest("the Slack event body is not a JSON object", code="invalid_json")
     return payload

@@ -1,0 +1,15 @@
+"""Hardening tests use the service's database fixtures: SQLite, and PostgreSQL when configured."""
+
+from tests.service.conftest import (  # noqa: F401  (shared fixtures)
+    app,
+    auth,
+    client,
+    database_url,
+    db_session,
+    engine,
+    pg_schema_url,
+    settings,
+    settings_factory,
+    sqlite_url,
+    token,
+)
