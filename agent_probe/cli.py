@@ -40,6 +40,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add("--region")
     add("--zone")
     add("--rack")
+    add("--leaf-switch", help="the leaf switch the training NIC is cabled to (fact node.leaf_switch; else LLDP)")
+    add("--rail", help="the rail the training NIC is on (fact node.rail)")
     add("--cloud-metadata", choices=CLOUD_CHOICES, help="read placement from cloud metadata (default off)")
     add("--peers", help="comma-separated peers to measure with iperf3 (HOST[:PORT],...)")
     add("--window", dest="window_s", type=float, help="sampling window in seconds (default 5)")
@@ -76,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--interval", dest="interval_s", type=float, help="seconds between passes (default 60)")
     run.add_argument("--spool-dir", type=Path, help="where undelivered reports wait")
     run.add_argument("--once", action="store_true", help="one pass, deliver what is spooled, exit")
+    run.add_argument("--fabric-tests", dest="fabric_tests", action="store_true", default=None,
+                     help="run the pair tests the service plans for this node (one at a time)")
+    run.add_argument("--fabric-address", help="the address peers reach this node's iperf3 server on")
+    run.add_argument("--fabric-poll", dest="fabric_poll_s", type=float, help="longest wait between asks for a test")
 
     serve = commands.add_parser("serve-iperf", help="run the iperf3 server (and RTT port) peers measure against")
     serve.add_argument("--config", type=Path)
@@ -135,11 +141,18 @@ def cmd_run(args: argparse.Namespace, cfg: ProbeConfig) -> int:
     _on_signals(stop)
     with ProbeClient(cfg.server, cfg.token, timeout_s=cfg.http_timeout_s) as client:
         runner = Runner(cfg, client, spool, stop=stop)
+        worker = None
+        if cfg.fabric_tests and not args.once:
+            from agent_probe.fabric_tests import start_worker
+
+            worker = start_worker(cfg, stop=stop)
         if args.once:
             log.info("reporting %s to %s once", cfg.node_id, cfg.server)
         else:
             log.info("reporting %s to %s every %g s", cfg.node_id, cfg.server, cfg.interval_s)
         delivered_all = runner.run(once=args.once)
+        if worker is not None:
+            worker.join(timeout=cfg.fabric_max_duration_s + 20)
     spool.unlock()
     if args.once and not delivered_all:
         print(f"agent-probe: report not delivered yet; kept in {cfg.spool_dir}", file=sys.stderr)

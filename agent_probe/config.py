@@ -46,6 +46,9 @@ class ProbeConfig:
     region: str | None = None
     zone: str | None = None
     rack: str | None = None
+    leaf_switch: str | None = None  # the leaf switch the training NIC is cabled to (else LLDP, if on)
+    rail: str | None = None  # the rail of a rail-optimised fabric the training NIC is on
+    lldp: bool = True  # read the leaf switch from `lldpctl -f json` when lldpd runs and leaf_switch is unset
     instance_type: str | None = None
     instance_bandwidth_gbps: float | None = None
     cloud_metadata: str = "off"
@@ -65,6 +68,13 @@ class ProbeConfig:
     iperf_duration_s: float = 2.0
     iperf_bitrate: str | None = None
     peer_interval_s: float = 1800.0
+    # planned pair tests (opt-in: the probe runs only tests the service hands it, one at a time)
+    fabric_tests: bool = False
+    fabric_address: str | None = None  # where this node's iperf3 server is reached (default: the address
+    # this node uses towards the service)
+    fabric_poll_s: float = 30.0  # the longest wait between asks (the service may ask sooner)
+    fabric_max_duration_s: float = 10.0  # refuse planned tests longer than this
+    fabric_max_rate_gbps: float | None = None  # cap every planned test at this rate, whatever the plan says
     iperf3_path: str = "iperf3"
     ethtool_path: str = "ethtool"
     # files to read
@@ -93,6 +103,7 @@ _FIELDS = {f.name: f for f in dataclasses.fields(ProbeConfig)}
 _POSITIVE = {
     "interval_s": 0.0, "iperf_duration_s": 0.0, "metadata_timeout_s": 0.0,
     "http_timeout_s": 0.0, "backoff_initial_s": 0.0, "backoff_max_s": 0.0, "peer_interval_s": 0.0,
+    "fabric_poll_s": 0.0, "fabric_max_duration_s": 0.0,
 }
 
 

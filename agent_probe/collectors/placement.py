@@ -18,8 +18,8 @@ def from_config(cfg: Any) -> CollectorResult:
     """Facts node.* straight from the settings."""
     result = CollectorResult()
     result.facts["node.id"] = cfg.node_id
-    for name in ("cluster", "region", "zone", "rack", "instance_type"):
-        value = getattr(cfg, name)
+    for name in ("cluster", "region", "zone", "rack", "leaf_switch", "rail", "instance_type"):
+        value = getattr(cfg, name, None)
         if value:
             result.facts[f"node.{name}"] = value
     if cfg.instance_bandwidth_gbps:
@@ -104,5 +104,9 @@ def collect_placement(cfg: Any, *, transport: Any = None) -> CollectorResult:
     if cfg.cloud_metadata != "off":
         result.merge(from_cloud_metadata(cfg.cloud_metadata, timeout_s=cfg.metadata_timeout_s,
                                          transport=transport))
+    if getattr(cfg, "lldp", False) and not getattr(cfg, "leaf_switch", None):
+        from agent_probe.collectors.lldp import collect_lldp
+
+        result.merge(collect_lldp(cfg.nic))
     result.merge(from_config(cfg))
     return result
