@@ -3,6 +3,8 @@
 A ring all-reduce runs at the pace of its weakest member, so the cluster's representative
 facts take the worst value of each link metric (lowest bandwidth, highest latency), and a
 robust outlier test (median absolute deviation) names the nodes that lag behind the rest.
+How each fact aggregates, and which side of the median is an outlier, is the fact catalogue's
+(`cluster:` in rules/facts.yaml).
 """
 
 from __future__ import annotations
@@ -11,58 +13,48 @@ import statistics
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
-Direction = Literal["low", "high"]
+from service.engine import builtin_catalogue
 
-# Facts where one node lagging makes it a straggler, and which side of the median is bad.
-OUTLIER_FACTS: dict[str, Direction] = {
-    "gpu.util_pct": "low",
-    "job.step_time_s": "high",
-    "net.iperf3_gbps": "low",
-    "nccl.allreduce_busbw_gbytes_per_s": "low",
-    "nic.speed_gbps": "low",
-}
+Direction = Literal["low", "high"]
 
 MAD_SCALE = 0.6745  # makes MAD comparable with a standard deviation under normality
 MODIFIED_Z_THRESHOLD = 3.5  # Iglewicz & Hoaglin's cut-off for the modified z-score
 MIN_RELATIVE_DEVIATION = 0.15  # ignore statistically odd but practically small differences
 TWO_NODE_RELATIVE_DEVIATION = 0.3  # with two nodes there is no majority; demand a clear gap
 
-MIN_FACTS = {
-    "nic.speed_gbps",
-    "net.iperf3_gbps",
-    "nccl.allreduce_busbw_gbytes_per_s",
-    "node.instance_bandwidth_gbps",
-    "storage.read_gbps",
-    "gpu.util_min_pct",
-    "gpu.pcie_gen",
-    "gpu.pcie_width",
-}
-MAX_FACTS = {
-    "net.rtt_ms",
-    "job.step_time_s",
-    "job.step_time_cv",
-    "cpu.iowait_pct",
-    "mem.used_pct",
-    "gpu.mem_used_pct",
-}
-ALL_TRUE_FACTS = {"nic.rdma", "gpu.nvlink"}
-ANY_TRUE_FACTS = {"nccl.ib_disabled", "job.async", "job.critical"}
-# The worst value wins when nodes disagree: one socket-transport node slows the whole ring.
-WORST_VALUE = {"nccl.transport": ["socket", "other", "ib"]}
 _PLAIN_NUMBERS = frozenset({int, float})
 _PLAIN_LABELS = frozenset({str, bool})
-PER_NODE_FACTS = {
-    "node.id",
-    "node.zone",
-    "node.region",
-    "node.rack",
-    "node.leaf_switch",
-    "node.rail",
-    "nic.name",
-    "nccl.socket_ifname",
-}
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The catalogue's cluster aggregation, gathered once into sets for the per-fact loop."""
+
+    minimum: frozenset[str]
+    maximum: frozenset[str]
+    all_true: frozenset[str]
+    any_true: frozenset[str]
+    per_node: frozenset[str]
+    worst_first: dict[str, tuple[str, ...]]  # one socket-transport node slows the whole ring
+    outliers: dict[str, Direction]  # facts where one node lagging makes it a straggler, and the bad side
+
+
+@cache
+def _vocabulary() -> _Vocabulary:
+    catalogue = builtin_catalogue()
+    specs = [catalogue[name] for name in catalogue.names()]
+    return _Vocabulary(
+        minimum=catalogue.aggregated("min"),
+        maximum=catalogue.aggregated("max"),
+        all_true=catalogue.aggregated("all"),
+        any_true=catalogue.aggregated("any"),
+        per_node=catalogue.aggregated("none"),
+        worst_first={s.name: s.cluster.worst_first for s in specs if s.cluster.aggregate == "worst"},
+        outliers={s.name: "low" if s.cluster.outlier == "low" else "high" for s in specs if s.cluster.outlier},
+    )
 
 
 @dataclass(frozen=True)
@@ -160,12 +152,13 @@ def _numbers_by_node(nodes: Mapping[str, Mapping[str, Any]], fact: str) -> dict[
 
 
 def _representative(key: str, values: list[Any]) -> Any:
-    if key in ALL_TRUE_FACTS:
-        return all(v is True for v in values)
-    if key in ANY_TRUE_FACTS:
-        return any(v is True for v in values)
-    if key in WORST_VALUE:
-        for candidate in WORST_VALUE[key]:
+    v = _vocabulary()
+    if key in v.all_true:
+        return all(value is True for value in values)
+    if key in v.any_true:
+        return any(value is True for value in values)
+    if key in v.worst_first:
+        for candidate in v.worst_first[key]:
             if candidate in values:
                 return candidate
     kinds = set(map(type, values))
@@ -173,9 +166,9 @@ def _representative(key: str, values: list[Any]) -> Any:
         # Every value a plain int or float (the usual case): the same result as the general path
         # below, which checks each value one by one.
         numbers = values if kinds == {float} else [float(v) for v in values]
-        if key in MIN_FACTS:
+        if key in v.minimum:
             best: float = min(numbers)
-        elif key in MAX_FACTS:
+        elif key in v.maximum:
             best = max(numbers)
         else:
             best = statistics.median(numbers)
@@ -184,9 +177,9 @@ def _representative(key: str, values: list[Any]) -> Any:
         return Counter(values).most_common(1)[0][0]
     numbers = [n for n in (_number(v) for v in values) if n is not None]
     if numbers and len(numbers) == len(values):
-        if key in MIN_FACTS:
+        if key in v.minimum:
             best = min(numbers)
-        elif key in MAX_FACTS:
+        elif key in v.maximum:
             best = max(numbers)
         else:
             best = statistics.median(numbers)
@@ -212,7 +205,7 @@ def aggregate(nodes: Mapping[str, Mapping[str, Any]]) -> ClusterAggregate:
                 else:
                     column.append(value)
     node_facts: dict[str, Any] = {}
-    for key in sorted(columns.keys() - PER_NODE_FACTS):
+    for key in sorted(columns.keys() - _vocabulary().per_node):
         value = _representative(key, columns[key])
         if value is not None:
             node_facts[key] = value
@@ -221,7 +214,7 @@ def aggregate(nodes: Mapping[str, Mapping[str, Any]]) -> ClusterAggregate:
 
     outliers: dict[str, list[Outlier]] = {}
     numbers: dict[str, dict[str, float]] = {}
-    for fact, direction in OUTLIER_FACTS.items():
+    for fact, direction in _vocabulary().outliers.items():
         numbers[fact] = values = _numbers_by_node(nodes, fact)
         for outlier in find_outliers(values, fact, direction):
             outliers.setdefault(outlier.node_id, []).append(outlier)

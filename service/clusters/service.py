@@ -7,7 +7,9 @@ aggregate, so a dead node's week-old numbers never pass for the cluster's presen
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 import orjson
@@ -16,18 +18,10 @@ from sqlalchemy.orm import Session
 
 from service.clusters.aggregate import ClusterAggregate, aggregate
 from service.database import utcnow
-from service.engine import Engine
+from service.engine import Engine, builtin_catalogue
 from service.nodes.models import Node, Report
 from service.nodes.service import diagnose_report, localise_findings
 
-# Facts whose extreme value limits the ring; the nodes holding it are named in the response.
-LIMITING_FACTS = {
-    "nic.speed_gbps": min,
-    "net.iperf3_gbps": min,
-    "nccl.allreduce_busbw_gbytes_per_s": min,
-    "node.instance_bandwidth_gbps": min,
-    "net.rtt_ms": max,
-}
 NODE_FINDING_KEYS = ("rule", "category", "severity", "title")
 # Per-node findings missing at read time are computed on the spot up to this many per request,
 # so one request never does a whole fleet's work; the background diagnoser fills in the rest.
@@ -104,9 +98,18 @@ def _serious(findings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     ]
 
 
+@cache
+def _limiting_facts() -> dict[str, Callable[[Iterable[float]], float]]:
+    """Facts whose extreme value limits the ring (the catalogue's `cluster: limits`), and which extreme;
+    the nodes holding it are named in the response."""
+    catalogue = builtin_catalogue()
+    specs = (catalogue[name] for name in catalogue.names())
+    return {s.name: max if s.cluster.aggregate == "max" else min for s in specs if s.cluster.limits}
+
+
 def _limiting_nodes(nodes: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    for fact, pick in LIMITING_FACTS.items():
+    for fact, pick in _limiting_facts().items():
         values = {
             nid: v for nid, f in nodes.items() if isinstance(v := f.get(fact), int | float) and not isinstance(v, bool)
         }

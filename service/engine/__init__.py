@@ -4,7 +4,7 @@ This module is the engine's whole public API; code outside `service/engine/` imp
 only (tests/engine/test_public_api.py keeps it so). The modules behind it are private.
 """
 
-from service.engine.catalogue import FactCatalogue, FactSpec
+from service.engine.catalogue import AGGREGATIONS, ClusterRule, FactCatalogue, FactSpec
 from service.engine.derived import LINK_CAPS, derive
 from service.engine.engine import (
     LINK_MEASUREMENTS,
@@ -24,6 +24,8 @@ from service.engine.report import render_text
 from service.engine.ruletests import CaseResult, coverage_gaps, find_test_files, run_file
 
 __all__ = [
+    "AGGREGATIONS",
+    "ClusterRule",
     "CATEGORIES",
     "LINK_CAPS",
     "LINK_MEASUREMENTS",

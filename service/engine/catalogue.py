@@ -1,19 +1,36 @@
-"""The fact catalogue: what each fact means, its type, unit and range, and the question that asks for it.
+"""The fact catalogue: what each fact means, its type, unit and range, the question that asks for it, and
+how people and pages speak of it (label, display format, how it aggregates over a cluster).
 
-It is read from `rules/facts.yaml`, so the vocabulary is data a user can read; the engine
-validates input against it and turns undecided rules into questions from it.
+It is read from `rules/facts.yaml`, so the vocabulary is data a user can read, and the one place a
+fact's name, label, unit or aggregation is written; the engine validates input against it and turns
+undecided rules into questions from it; the chat, the pages and the cluster aggregate read it too.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from service.engine.errors import FactValidationError, RuleLoadError
+from service.engine.render import format_value
 
 FACT_TYPES = ("number", "int", "bool", "string", "enum", "list")
+# How a fact's node values become the cluster's: min/max/median of numbers (median, or the most common
+# value, by default), all/any of booleans, the worst of an enum (`worst_first`), or none (per node only).
+AGGREGATIONS = ("min", "max", "median", "all", "any", "worst", "none")
+OUTLIER_DIRECTIONS = ("low", "high")
+
+
+@dataclass(frozen=True)
+class ClusterRule:
+    """How a fact aggregates over a cluster's nodes."""
+
+    aggregate: str = "median"
+    outlier: str | None = None  # which side of the median makes a node a straggler
+    limits: bool = False  # its extreme value limits the ring: the nodes holding it are named
+    worst_first: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -31,6 +48,24 @@ class FactSpec:
     derived: bool = False
     inputs: tuple[str, ...] = ()
     source: tuple[str, ...] = ()
+    label: Mapping[str, str] = field(default_factory=dict)
+    display: str = ""  # "{} Gb/s", "{}B", "{%}" (a share as per cent), "{upper}"; empty: the bare number
+    cluster: ClusterRule = field(default_factory=ClusterRule)
+    table_column: int | None = None  # its column in the node tables of the cluster and node pages
+
+    def name_in(self, lang: str) -> str:
+        """The fact's label in `lang` (English, then its name, when there is none)."""
+        return self.label.get(lang) or self.label.get("en") or self.name
+
+    def show(self, value: Any, number: Callable[[Any], str] = format_value) -> str:
+        """A value as its display format writes it ('25 Gb/s', '70B', '54 %'), numbers by `number`."""
+        if self.display == "{upper}":
+            return str(value).upper()
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return format_value(value)
+        if self.display == "{%}":
+            return f"{number(100 * value)} %"
+        return self.display.replace("{}", number(value)) if self.display else number(value)
 
     def expectation(self) -> str:
         """A phrase naming what a valid value looks like, for error messages."""
@@ -132,6 +167,19 @@ class FactCatalogue:
                 facts[key] = spec.coerce(value)
         return facts
 
+    def label(self, name: str, lang: str) -> str:
+        """A fact's label in `lang`; the name itself for a fact the catalogue does not know."""
+        spec = self.specs.get(name)
+        return name if spec is None else spec.name_in(lang)
+
+    def table_columns(self) -> list[FactSpec]:
+        """The facts shown as columns of the node tables, in order."""
+        return sorted((s for s in self.specs.values() if s.table_column), key=lambda s: s.table_column or 0)
+
+    def aggregated(self, how: str) -> frozenset[str]:
+        """The facts that aggregate over a cluster as `how` (one of AGGREGATIONS)."""
+        return frozenset(n for n, s in self.specs.items() if s.cluster.aggregate == how)
+
     def question(self, name: str, lang: str) -> str:
         spec = self.specs.get(name)
         if spec is None:
@@ -169,8 +217,43 @@ def parse_catalogue(data: Any, *, file: str) -> FactCatalogue:
                 derived=derived,
                 inputs=tuple(body.get("inputs", ())),
                 source=tuple(body.get("source", ())),
+                label=_texts(body.get("label"), name, "label", file=file, line=line),
+                display=str(body.get("display", "")),
+                cluster=_cluster_rule(body.get("cluster"), name, file=file, line=line),
+                table_column=body.get("table_column"),
             )
     return FactCatalogue(specs)
+
+
+def _texts(value: Any, name: str, key: str, *, file: str, line: int | None) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(isinstance(value.get(lang), str) for lang in ("en", "zh")):
+        raise RuleLoadError(f"fact {name!r}: '{key}' must give an en and a zh text", file=file, line=line)
+    return {str(k): str(v) for k, v in value.items() if not str(k).startswith("__")}
+
+
+def _cluster_rule(value: Any, name: str, *, file: str, line: int | None) -> ClusterRule:
+    if value is None:
+        return ClusterRule()
+    if not isinstance(value, Mapping):
+        raise RuleLoadError(f"fact {name!r}: 'cluster' must be a mapping", file=file, line=line)
+    aggregate = value.get("aggregate", "median")
+    outlier = value.get("outlier")
+    if aggregate not in AGGREGATIONS:
+        raise RuleLoadError(
+            f"fact {name!r}: cluster aggregate must be one of {', '.join(AGGREGATIONS)}, got {aggregate!r}",
+            file=file,
+            line=line,
+        )
+    if outlier is not None and outlier not in OUTLIER_DIRECTIONS:
+        raise RuleLoadError(
+            f"fact {name!r}: cluster outlier must be low or high, got {outlier!r}", file=file, line=line
+        )
+    worst = tuple(str(v) for v in value.get("worst_first") or ())
+    if (aggregate == "worst") != bool(worst):
+        raise RuleLoadError(f"fact {name!r}: 'worst_first' goes with aggregate: worst", file=file, line=line)
+    return ClusterRule(str(aggregate), outlier, bool(value.get("limits", False)), worst)
 
 
 def _num(value: float) -> str:

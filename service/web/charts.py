@@ -65,18 +65,24 @@ class NodeMetrics:
     straggler: bool
     outlier_facts: frozenset[str]
     gpu_util_pct: float | None
-    nic_speed_gbps: float | None
+    nic_speed_gbps: float | None  # the rating (nic.max_speed_gbps), else the negotiated speed
     nic_efficiency_pct: float | None
     nic_efficiency_source: str | None  # "iperf3" (measured ÷ rated) or "rx/tx" (observed ÷ rated)
     step_time_s: float | None
     facts: dict[str, Any] = field(default_factory=dict)
+    nic_negotiated_gbps: float | None = None  # nic.speed_gbps: what the link runs at, apart from its rating
 
 
 def node_metrics(
     node_id: str, facts: Mapping[str, Any], *, stale: bool, straggler: bool, outlier_facts: Iterable[str] = ()
 ) -> NodeMetrics:
-    """A node's figures; NIC efficiency is iperf3 ÷ rated when measured, else max(rx, tx) ÷ rated."""
-    derived = derive(facts)
+    """A node's figures; NIC efficiency is iperf3 ÷ rated when measured, else max(rx, tx) ÷ rated, where
+    rated is the NIC's rating (nic.max_speed_gbps) when known, else its negotiated speed (nic.speed_gbps)."""
+    negotiated = number(facts.get("nic.speed_gbps"))
+    rated = number(facts.get("nic.max_speed_gbps")) or negotiated
+    # The engine's ratios (net.efficiency_pct, nic.utilisation_pct) against the rating: the same
+    # formulas with the link taken at its rated speed.
+    derived = derive({**facts, "nic.speed_gbps": rated} if rated else facts)
     if "net.efficiency_pct" in derived:
         efficiency, source = derived["net.efficiency_pct"], "iperf3"
     elif "nic.utilisation_pct" in derived:
@@ -89,7 +95,8 @@ def node_metrics(
         straggler=straggler,
         outlier_facts=frozenset(outlier_facts),
         gpu_util_pct=number(facts.get("gpu.util_pct")),
-        nic_speed_gbps=number(facts.get("nic.speed_gbps")),
+        nic_speed_gbps=rated,
+        nic_negotiated_gbps=negotiated,
         nic_efficiency_pct=efficiency,
         nic_efficiency_source=source,
         step_time_s=number(facts.get("job.step_time_s")),
@@ -152,6 +159,8 @@ def grid_rows(nodes: Sequence[NodeMetrics], lang: str = "en") -> list[svg.GridRo
         shown = f"{pct} %"
         if n.nic_speed_gbps is not None:
             shown = w["ch_nic_of_rated"].format(pct=pct, speed=svg.fmt(n.nic_speed_gbps))
+            if n.nic_negotiated_gbps is not None and n.nic_negotiated_gbps != n.nic_speed_gbps:
+                shown += " " + w["ch_nic_negotiated"].format(speed=svg.fmt(n.nic_negotiated_gbps))
         nic = _cell(
             n.nic_efficiency_pct,
             shown + (f" {note}" if note else ""),
@@ -214,7 +223,9 @@ def node_charts(node_id: str, reports: Sequence[Mapping[str, Any]], lang: str = 
     w = cluster_strings(lang)
     ordered = sorted(reports, key=lambda r: r["collected_at"])
     pid = svg.chart_id("node", node_id)
-    speeds = sorted({s for r in ordered if (s := number(r["facts"].get("nic.speed_gbps"))) is not None})
+    speeds = sorted(
+        {s for r in ordered if (s := number(r["facts"].get("nic.max_speed_gbps") or r["facts"].get("nic.speed_gbps")))}
+    )
     refs = [svg.Reference(w["ch_rated"], speeds[-1])] if speeds else []
     if len(speeds) > 1:
         refs.insert(0, svg.Reference(w["ch_rated_min"], speeds[0]))

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from service.clusters.service import ClusterNotFound, diagnose_cluster_with_facts
 from service.database import DbSession, utcnow
-from service.engine import Engine
+from service.engine import Engine, builtin_catalogue
 from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, validate_facts
 from service.nodes.schemas import ID_PATTERN
@@ -38,17 +38,11 @@ REFRESH_S = 15
 MAX_HISTORY_DIAGNOSED = 200  # older reports not yet diagnosed are diagnosed for display, up to this many
 NODE_CHARTS = ("gpu", "nic", "step", "findings")
 SVG_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
-# Per-node facts shown in the cluster and history tables, in this order, with their units and the
-# i18n key of their column heading.
-TABLE_FACTS: tuple[tuple[str, str, str], ...] = (
-    ("gpu.util_pct", "%", "cv_col_gpu"),
-    ("nic.speed_gbps", "Gb/s", "cv_col_nic_rated"),
-    ("net.iperf3_gbps", "Gb/s", "cv_col_iperf3"),
-    ("nic.rx_gbps", "Gb/s", "cv_col_rx"),
-    ("nic.tx_gbps", "Gb/s", "cv_col_tx"),
-    ("job.step_time_s", "s", "cv_col_step"),
-)
-FACT_COLUMNS = tuple(heading for _, _, heading in TABLE_FACTS)
+
+
+def fact_columns(lang: str) -> list[str]:
+    """The headings of the per-node fact columns (the catalogue's `table_column`s): label and unit."""
+    return [f"{spec.name_in(lang)} {spec.unit}".strip() for spec in builtin_catalogue().table_columns()]
 
 
 def _settings(request: Request) -> Any:
@@ -72,11 +66,16 @@ def _ago(moment: datetime | None, now: datetime, lang: str = "en") -> str:
 
 
 def _fact_values(facts: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
-    """A table row's TABLE_FACTS cells: fact name, unit, raw value and the number as shown."""
+    """A table row's cells (the catalogue's table columns): fact name, unit, raw value and the number as shown."""
     na = cluster_strings(lang)["cv_na"]
     return [
-        {"fact": key, "unit": unit, "raw": facts.get(key), "text": svg.fmt(charts.number(facts.get(key)), na=na)}
-        for key, unit, _ in TABLE_FACTS
+        {
+            "fact": spec.name,
+            "unit": spec.unit,
+            "raw": facts.get(spec.name),
+            "text": svg.fmt(charts.number(facts.get(spec.name)), na=na),
+        }
+        for spec in builtin_catalogue().table_columns()
     ]
 
 
@@ -196,7 +195,7 @@ def cluster_view(
         "cluster_facts": cluster_facts,
         "rows": rows,
         "grid_svg": Markup(charts.cluster_grid(name, metrics, lang)),
-        "fact_columns": FACT_COLUMNS,
+        "fact_columns": fact_columns(lang),
         "whatif": whatif,
         "generated_at": now,
         "refresh_s": REFRESH_S,
@@ -269,10 +268,15 @@ def node_view(
         "metrics": metrics,
         "efficiency_text": svg.fmt(metrics.nic_efficiency_pct, na=na),
         "speed_text": svg.fmt(metrics.nic_speed_gbps, na=na),
+        "negotiated_text": (
+            svg.fmt(metrics.nic_negotiated_gbps)
+            if metrics.nic_negotiated_gbps not in (None, metrics.nic_speed_gbps)
+            else ""
+        ),
         "gpu_text": svg.fmt(metrics.gpu_util_pct, na=na),
         "findings": (latest.findings or []) if latest is not None else [],
         "charts": {k: Markup(v) for k, v in charts.node_charts(node_id, reports, lang).items()},
-        "fact_columns": FACT_COLUMNS,
+        "fact_columns": fact_columns(lang),
         "history": [
             {
                 "collected_at": r["collected_at"],

@@ -14,14 +14,9 @@ router.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 
 
 def fact_labels(engine: Engine, lang: str) -> dict[str, dict[str, str]]:
-    """Human names and units of facts, so cards read 'NIC rated speed 10 Gb/s' rather than raw keys."""
-    from service.chat.labels import FACTS
-
-    labels = {name: {"name": name, "unit": engine.catalogue[name].unit} for name in engine.catalogue.names()}
-    for name, entry in FACTS.items():
-        labels.setdefault(name, {"name": name, "unit": ""})
-        labels[name]["name"] = entry[1] if lang == "zh" else entry[0]
-    return labels
+    """The catalogue's names and units of facts, so cards read 'NIC negotiated link speed 10 Gb/s', not raw keys."""
+    catalogue = engine.catalogue
+    return {name: {"name": catalogue.label(name, lang), "unit": catalogue[name].unit} for name in catalogue.names()}
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -9,18 +9,29 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.clusters.aggregate import (
-    ALL_TRUE_FACTS,
-    ANY_TRUE_FACTS,
-    MAX_FACTS,
-    MIN_FACTS,
-    OUTLIER_FACTS,
-    PER_NODE_FACTS,
-    WORST_VALUE,
-    _number,
-    aggregate,
-    find_outliers,
-)
+from service.clusters.aggregate import _number, aggregate, find_outliers
+from service.engine import builtin_catalogue
+
+# How each fact aggregates is the catalogue's (rules/facts.yaml, `cluster:`).
+CATALOGUE = builtin_catalogue()
+ALL_TRUE_FACTS = CATALOGUE.aggregated("all")
+ANY_TRUE_FACTS = CATALOGUE.aggregated("any")
+MAX_FACTS = CATALOGUE.aggregated("max")
+MIN_FACTS = CATALOGUE.aggregated("min")
+PER_NODE_FACTS = CATALOGUE.aggregated("none")
+WORST_VALUE = {n: CATALOGUE[n].cluster.worst_first for n in CATALOGUE.aggregated("worst")}
+OUTLIER_FACTS = {n: CATALOGUE[n].cluster.outlier for n in CATALOGUE.names() if CATALOGUE[n].cluster.outlier}
+
+
+def test_the_catalogue_says_how_link_facts_aggregate() -> None:
+    """A ring runs at its weakest link: the slowest NIC, the longest round trip, any socket transport."""
+    assert {"nic.speed_gbps", "net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s"} <= MIN_FACTS
+    assert {"net.rtt_ms", "job.step_time_s"} <= MAX_FACTS
+    assert WORST_VALUE == {"nccl.transport": ("socket", "other", "ib")}
+    assert OUTLIER_FACTS["gpu.util_pct"] == "low" and OUTLIER_FACTS["job.step_time_s"] == "high"
+    assert {"node.id", "node.zone", "nic.name"} <= PER_NODE_FACTS
+    nodes = {"a": {"nccl.transport": "ib", "net.rtt_ms": 1}, "b": {"nccl.transport": "socket", "net.rtt_ms": 9}}
+    assert aggregate(nodes).node_facts == {"job.nodes": 2, "nccl.transport": "socket", "net.rtt_ms": 9}
 
 
 def node(zone: str = "a", **facts: object) -> dict[str, object]:
