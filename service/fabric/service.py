@@ -352,3 +352,30 @@ def endpoints(cluster: str, *, db_session: Session) -> list[dict[str, Any]]:
         select(FabricEndpoint).where(FabricEndpoint.cluster == cluster).order_by(FabricEndpoint.node_id)
     )
     return [{"node_id": e.node_id, "address": e.address, "port": e.port, "polled_at": e.polled_at} for e in rows]
+
+
+def node_regressions_of(
+    node_id: str, *, db_session: Session, limit: int = 2000, lang: str = "en"
+) -> list[dict[str, Any]]:
+    """Lasting worsening in a node's report history (newest `limit` reports), as sentences and data."""
+    from service.fabric.regress import node_regressions
+
+    rows = db_session.execute(
+        select(Report.collected_at, Report.facts)
+        .where(Report.node_id == node_id)
+        .order_by(Report.collected_at.desc())
+        .limit(limit)
+    ).all()
+    history = [(t, f or {}) for t, f in reversed(rows)]
+    return [
+        {
+            "fact": r.fact,
+            "since": r.since,
+            "before": r.before,
+            "after": r.after,
+            "pct_worse": r.pct_worse,
+            "changed_with": {k: list(v) for k, v in r.changed_with.items()},
+            "text": r.sentence(lang),
+        }
+        for r in node_regressions(node_id, history)
+    ]

@@ -7,6 +7,7 @@ opt a cluster in, start a run and read the localisation.
     PUT  /api/v1/clusters/{name}/fabric                        probe token; opt in/out, bounds
     POST /api/v1/clusters/{name}/fabric/runs                   probe token; start a run now
     GET  /api/v1/clusters/{name}/fabric/localisation?lang=     latest run's localisation and findings
+    GET  /api/v1/nodes/{node_id}/regressions?lang=             lasting changes for the worse in its history
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from service.fabric.schemas import (
     TestResultAck,
     TestResultIn,
 )
+from service.nodes.models import Node
 from service.nodes.schemas import ID_PATTERN
 from service.tokens.dependencies import PROBE_TOKEN_REQUIRED, bearer_token
 from service.tokens.service import active_token_hashes, hash_token
@@ -167,3 +169,13 @@ def get_localisation(
     if summary is None:
         raise NotFound(f"cluster {name!r} has no pair-test run", code="no_fabric_run")
     return RunOut(**summary)
+
+
+@router.get("/api/v1/nodes/{node_id}/regressions")
+def get_regressions(
+    node_id: NodeId, db_session: DbSession, lang: Annotated[Literal["en", "zh"], Query()] = "en"
+) -> dict[str, Any]:
+    """Lasting changes for the worse in the node's history (step time, busbw, iperf3, link speed)."""
+    if db_session.get(Node, node_id) is None:
+        raise NotFound(f"no node {node_id!r} has reported", code="node_not_found")
+    return {"node_id": node_id, "regressions": service.node_regressions_of(node_id, db_session=db_session, lang=lang)}

@@ -157,3 +157,23 @@ def test_a_result_is_taken_once_and_only_from_the_node_it_was_handed_to(client, 
     # Turning tests off ends the run; nothing more is handed out.
     client.put("/api/v1/clusters/ca/fabric", json={"enabled": False}, headers=auth)
     assert all(next_test(client, auth, n)["test"] is None for n in LEAVES)
+
+
+def test_a_nodes_history_shows_a_lasting_regression_with_what_changed(client, auth):
+    from datetime import UTC, datetime, timedelta
+
+    t0 = datetime(2026, 11, 2, tzinfo=UTC)
+    for i in range(40):
+        slow = i >= 25
+        facts = {"node.cluster": "ca", "job.step_time_s": (1.4 if slow else 1.0) + 0.01 * (i % 3),
+                 "nccl.version": "2.21.5" if slow else "2.19.3"}
+        body = {"facts": facts, "report_id": f"r{i}", "collected_at": (t0 + timedelta(hours=i)).isoformat()}
+        assert client.put("/api/v1/nodes/h1/facts", json=body, headers=auth).status_code == 201
+    found = client.get("/api/v1/nodes/h1/regressions").json()["regressions"]
+    assert len(found) == 1 and found[0]["fact"] == "job.step_time_s"
+    assert found[0]["since"].startswith("2026-11-03T01:00")
+    assert found[0]["changed_with"] == {"nccl.version": ["2.19.3", "2.21.5"]}
+    assert "% slower" in found[0]["text"]
+    zh = client.get("/api/v1/nodes/h1/regressions", params={"lang": "zh"}).json()["regressions"]
+    assert "节点 h1" in zh[0]["text"]
+    assert client.get("/api/v1/nodes/ghost/regressions").status_code == 404
