@@ -1,7 +1,13 @@
-"""nvidia-smi output → GPU utilisation, memory use, model and NVLink presence.
+"""nvidia-smi output → GPU utilisation, memory use, model, PCIe link, NVLink and NIC affinity.
 
 Handles the default table (old and new driver layouts), ``--query-gpu=... --format=csv`` output
-and the ``nvidia-smi topo -m`` matrix. One snapshot is a single sample; the chat says so.
+(``pcie.link.gen.current`` and friends too), ``nvidia-smi -q`` excerpts (``GPU Link Info``:
+``PCIe Generation`` and ``Link Width``, each ``Max`` and ``Current``) and the ``nvidia-smi topo -m``
+matrix, whose header may carry ANSI underline codes and whose NIC columns (``NIC0`` with a
+``NIC Legend``, or ``mlx5_0`` in old drivers) tell how far each GPU is from a NIC: ``PIX``/``PXB``
+share a PCIe switch, ``PHB``/``NODE``/``SYS`` cross the CPU. One snapshot is a single sample; the
+chat says so. A GPU lowers its current PCIe generation when idle, so a low ``Current`` is only
+telling while the GPU is busy.
 """
 
 from __future__ import annotations
@@ -13,8 +19,13 @@ from typing import Any
 
 _NAME = re.compile(r"^\|\s+(?P<idx>\d+)\s+(?P<name>.+?)\s+(?:On|Off)\s+\|")
 _USAGE = re.compile(r"(?P<used>\d+)MiB\s*/\s*(?P<total>\d+)MiB\s*\|\s*(?P<util>\d+)%")
-_TOPO_HEADER = re.compile(r"^\s*GPU0(\s+GPU\d+)*")
 _TOPO_LINK = re.compile(r"^(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_NIC_COLUMN = re.compile(r"^(?:NIC\d+|mlx\d+_\d+|[a-z]+\d*_\d+)$")
+_NIC_LEGEND = re.compile(r"^\s*(NIC\d+):\s*(\S+)\s*$")
+_PATH_RANK = {"PIX": 0, "PXB": 1, "PHB": 2, "NODE": 3, "SOC": 4, "SYS": 4}
+_Q_FIELD = re.compile(r"^(\s*)([A-Za-z][\w ./()-]*?)\s*:\s*(.*?)\s*$")
+_Q_SECTION = re.compile(r"^(\s*)([A-Za-z][\w ./()-]*?)\s*$")
 
 
 @dataclass
@@ -35,6 +46,13 @@ class NvidiaSmiResult:
     gpus: list[GpuSample] = field(default_factory=list)
     nvlink: bool | None = None
     driver_version: str | None = None
+    gpu_count: int | None = None  # "Attached GPUs" of nvidia-smi -q
+    pcie_gen: list[int] = field(default_factory=list)  # current, one per GPU
+    pcie_gen_max: list[int] = field(default_factory=list)
+    pcie_width: list[int] = field(default_factory=list)
+    pcie_width_max: list[int] = field(default_factory=list)
+    nic_paths: dict[str, str] = field(default_factory=dict)  # "GPU0" → its nearest NIC's path ("PIX", "SYS")
+    nic_legend: dict[str, str] = field(default_factory=dict)  # "NIC0" → "mlx5_0"
 
     def facts(self) -> dict[str, Any]:
         """gpu.count, gpu.model, gpu.util_pct (mean), gpu.util_min_pct, gpu.mem_used_pct, gpu.nvlink."""
@@ -54,6 +72,30 @@ class NvidiaSmiResult:
                 out["gpu.mem_used_pct"] = round(statistics.fmean(mems), 2)
         if self.nvlink is not None:
             out["gpu.nvlink"] = self.nvlink
+        if self.gpu_count and "gpu.count" not in out:
+            out["gpu.count"] = self.gpu_count
+        for key, values, pick in (("gpu.pcie_gen", self.pcie_gen, min), ("gpu.pcie_width", self.pcie_width, min),
+                                  ("gpu.pcie_gen_max", self.pcie_gen_max, max),
+                                  ("gpu.pcie_width_max", self.pcie_width_max, max)):
+            if values:
+                out[key] = pick(values)
+        return out
+
+    def notes(self) -> list[str]:
+        """NIC affinity from the topology matrix and a PCIe link below its maximum."""
+        out: list[str] = []
+        far = {gpu: path for gpu, path in self.nic_paths.items() if _PATH_RANK.get(path, 0) >= 2}
+        if far:
+            names = ", ".join(f"{gpu} ({path})" for gpu, path in list(far.items())[:8])
+            out.append(f"nvidia-smi topo: no NIC under the same PCIe switch for {names}; traffic to the network "
+                       "crosses the CPU, and NCCL turns GPUDirect RDMA off on such paths by default")
+        elif self.nic_paths:
+            out.append("nvidia-smi topo: every GPU has a NIC on its own PCIe switch (PIX/PXB)")
+        if self.pcie_gen and self.pcie_gen_max and min(self.pcie_gen) < max(self.pcie_gen_max):
+            out.append(f"nvidia-smi: PCIe generation {min(self.pcie_gen)} now, {max(self.pcie_gen_max)} possible "
+                       "(an idle GPU lowers it; check under load)")
+        if self.pcie_width and self.pcie_width_max and min(self.pcie_width) < max(self.pcie_width_max):
+            out.append(f"nvidia-smi: PCIe link x{min(self.pcie_width)} of x{max(self.pcie_width_max)}")
         return out
 
 
@@ -86,7 +128,7 @@ def _csv(lines: list[str], result: NvidiaSmiResult) -> None:
     header: list[str] | None = None
     for line in lines:
         cells = [c.strip() for c in line.split(",")]
-        if any(c.startswith(("utilization.gpu", "memory.used", "name", "index")) for c in cells):
+        if any(c.startswith(("utilization.gpu", "memory.used", "name", "index", "pcie.link")) for c in cells):
             header = [re.sub(r"\s*\[.*\]$", "", c) for c in cells]
             continue
         if header is None or len(cells) != len(header):
@@ -99,20 +141,66 @@ def _csv(lines: list[str], result: NvidiaSmiResult) -> None:
                           ("memory.total", "mem_total_mib")):
             if key in row and (m := re.match(r"(\d+(?:\.\d+)?)", row[key])):
                 setattr(sample, attr, float(m.group(1)))
+        for key, target in (("pcie.link.gen.current", result.pcie_gen), ("pcie.link.gen.max", result.pcie_gen_max),
+                            ("pcie.link.width.current", result.pcie_width),
+                            ("pcie.link.width.max", result.pcie_width_max)):
+            if key in row and (m := re.match(r"(\d+)", row[key])):
+                target.append(int(m.group(1)))
         result.gpus.append(sample)
 
 
 def _topo(lines: list[str], result: NvidiaSmiResult) -> None:
     columns = 0
-    for line in lines:
-        if _TOPO_HEADER.match(line):
-            columns = len(re.findall(r"GPU\d+", line))
+    nics: list[int] = []  # positions of NIC columns in the header
+    for raw in lines:
+        line = _ANSI.sub("", raw)
+        if m := _NIC_LEGEND.match(line):
+            result.nic_legend[m.group(1)] = m.group(2)
+            continue
+        header = line.split()
+        if header and header[0] == "GPU0" and (len(header) == 1 or header[1] in ("GPU1", "CPU", "NIC0")
+                                              or _NIC_COLUMN.match(header[1])):
+            columns = sum(1 for t in header if re.fullmatch(r"GPU\d+", t))
+            nics = [i for i, t in enumerate(header) if _NIC_COLUMN.match(t)]
             continue
         if columns and re.match(r"^\s*GPU\d+\s", line):
-            links = [t for t in line.split()[1:1 + columns] if _TOPO_LINK.match(t)]
+            cells = line.split()
+            links = [t for t in cells[1:1 + columns] if _TOPO_LINK.match(t)]
             others = [t for t in links if t != "X"]
             if others:
                 result.nvlink = bool(result.nvlink) or any(t.startswith("NV") for t in others)
+            paths = [cells[i + 1] for i in nics if i + 1 < len(cells) and cells[i + 1] in _PATH_RANK]
+            if paths:
+                result.nic_paths[cells[0]] = min(paths, key=lambda p: _PATH_RANK[p])
+
+
+def _query(lines: list[str], result: NvidiaSmiResult) -> None:
+    """``nvidia-smi -q``: the indented ``GPU Link Info`` block, ``Product Name`` and ``Attached GPUs``."""
+    stack: list[tuple[int, str]] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        field_match = _Q_FIELD.match(line)
+        indent = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if field_match is None or not field_match.group(3):
+            if (section := _Q_SECTION.match(line)) and field_match is None:
+                stack.append((indent, section.group(2).strip().lower()))
+            continue
+        key, value = field_match.group(2).strip().lower(), field_match.group(3)
+        parent = stack[-1][1] if stack else ""
+        number = re.match(r"(\d+)", value)
+        if key == "attached gpus" and number:
+            result.gpu_count = int(number.group(1))
+        elif key == "product name" and not result.gpus:
+            result.gpus.append(GpuSample(index=0, name=_clean_name(value)))
+        elif key == "product name":
+            result.gpus.append(GpuSample(index=len(result.gpus), name=_clean_name(value)))
+        elif number and parent in ("pcie generation", "link width") and key in ("current", "max"):
+            target = {("pcie generation", "current"): result.pcie_gen, ("pcie generation", "max"): result.pcie_gen_max,
+                      ("link width", "current"): result.pcie_width, ("link width", "max"): result.pcie_width_max}
+            target[(parent, key)].append(int(number.group(1)))
 
 
 def parse_nvidia_smi(text: str) -> NvidiaSmiResult:
@@ -124,5 +212,7 @@ def parse_nvidia_smi(text: str) -> NvidiaSmiResult:
     _table(lines, result)
     if not result.gpus:
         _csv(lines, result)
+    if not result.gpus and any(k in text for k in ("GPU Link Info", "Product Name", "Attached GPUs")):
+        _query(lines, result)
     _topo(lines, result)
     return result

@@ -3,7 +3,8 @@
 Recognised, most trustworthy first: a configurable regular expression; Megatron-LM /
 Megatron-DeepSpeed ``elapsed time per iteration (ms)``; NeMo ``train_step_timing in s``;
 the wall time between consecutive timestamped step lines (DeepSpeed, torchtitan, ...);
-tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) in ``it/s`` or ``s/it``; the
+tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) and Rich progress bars (Lightning's
+RichProgressBar: ``Epoch 1/1 ━━━━ 98/100 0:00:02 • 0:00:01 40.26it/s``) in ``it/s`` or ``s/it``; the
 Trainer's final ``train_steps_per_second``. Only per-step sources give a coefficient of
 variation: tqdm rates are smoothed averages and would understate the jitter.
 """
@@ -30,6 +31,7 @@ _STEP_COUNTERS = (
     re.compile(r"\bstep=(\d+),"),  # DeepSpeed log_dist
 )
 _TQDM = re.compile(r"(\d+)/(\d+|\?)\s*\[[0-9:]+<[0-9:?]+,\s*([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
+_RICH = re.compile(r"(\d+)/(\d+)\s+\d+:\d{2}:\d{2}\s*•\s*(?:-?[\d:-]+\s+)?([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
 _TQDM_SKIP = ("Validation", "Sanity Checking", "Testing", "Predicting", "Evaluating")
 _HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?")
 _SAMPLES_PER_S = re.compile(r"CurrSamplesPerSec=([0-9.]+)")
@@ -203,7 +205,7 @@ def _tqdm(lines: list[str]) -> list[float]:
     values: list[float] = []
     last_count: int | None = None
     for line in lines:
-        match = _TQDM.search(line)
+        match = _TQDM.search(line) or _RICH.search(line)
         if not match or any(line.lstrip().startswith(skip) for skip in _TQDM_SKIP):
             continue
         rate = _float(match.group(3))

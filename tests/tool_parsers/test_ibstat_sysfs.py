@@ -8,12 +8,13 @@ def test_ibstat_infiniband(fixture_text):
     result = parse_ibstat(fixture_text("ibstat_infiniband_hdr.txt"))
     assert [(p.device, p.state, p.rate_gbps, p.kind) for p in result.ports] == [
         ("mlx5_0", "Active", 200.0, "infiniband"), ("mlx5_1", "Down", 10.0, "infiniband")]
-    assert result.facts() == {"nic.rdma": True, "nic.kind": "infiniband"}
+    assert result.facts() == {"nic.rdma": True, "nic.kind": "infiniband", "nic.speed_gbps": 200.0, "nic.count": 1}
 
 
 def test_ibstat_roce_is_link_layer_ethernet():
     text = "CA 'mlx5_4'\n\tPort 1:\n\t\tState: Active\n\t\tRate: 100\n\t\tLink layer: Ethernet\n"
-    assert parse_ibstat(text).facts() == {"nic.rdma": True, "nic.kind": "roce"}
+    assert parse_ibstat(text).facts() == {"nic.rdma": True, "nic.kind": "roce", "nic.speed_gbps": 100.0,
+                                          "nic.count": 1}
 
 
 def test_ibstat_all_ports_down_means_no_rdma():

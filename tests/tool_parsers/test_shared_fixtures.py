@@ -91,7 +91,7 @@ def test_ibstat_roce():
     active = result.active_ports
     assert [p.device for p in active] == ["roceP2p1s0f0", "rocep1s0f0"]
     assert all(p.kind == "roce" and p.rate_gbps == 200 for p in active)
-    assert result.facts() == {"nic.rdma": True, "nic.kind": "roce"}
+    assert result.facts() == {"nic.rdma": True, "nic.kind": "roce", "nic.speed_gbps": 200.0, "nic.count": 2}
 
 
 def test_megatron_step_time():

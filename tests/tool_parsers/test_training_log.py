@@ -85,3 +85,17 @@ def test_restart_gap_is_not_a_step():
                                   "elapsed time per iteration (ms): 0.0", "\r\r\r", "step: x"])
 def test_garbage_gives_empty(text):
     assert parse_training_log(text).facts() == {}
+
+
+def test_rich_progress_bar_of_lightning(recorded):
+    # Recorded on an H200: Lightning 2.6.6 RichProgressBar, 20 ms sleep a step; with and without a terminal.
+    raw = parse_training_log(recorded("lightning_2_6_rich_progress_pty_raw_h200.txt"))
+    assert raw.source == "tqdm" and len(raw.step_times_s) > 100
+    assert 0.02 < raw.facts()["job.step_time_s"] < 0.03
+    plain = parse_training_log(recorded("lightning_2_6_rich_progress_notty_h200.txt"))
+    assert 0.02 < plain.facts()["job.step_time_s"] < 0.03
+
+
+def test_tqdm_recorded_with_carriage_returns(recorded):
+    result = parse_training_log(recorded("tqdm_4_raw_cr_h200.txt"))
+    assert len(result.step_times_s) == 30 and 0.05 <= result.facts()["job.step_time_s"] < 0.06
