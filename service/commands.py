@@ -95,16 +95,25 @@ def _token_session() -> contextlib.AbstractContextManager[Session]:
 
 @tokens.command("create")
 @click.argument("name")
-def tokens_create(name: str) -> None:
-    """Issue a probe token; the token is the last line of output (store it now: it is kept hashed)."""
+@click.option("--node", "node_id", default=None, help="Bind the token to this node id: it may write no other node.")
+@click.option("--cluster", default=None, help="Bind the token to this cluster: it may write only that cluster's nodes.")
+def tokens_create(name: str, node_id: str | None, cluster: str | None) -> None:
+    """Issue a probe token; the token is the last line of output (store it now: it is kept hashed).
+
+    Without --node or --cluster the token may write any node's reports (fine for a small setup);
+    bound, a leaked token cannot overwrite the rest of the fleet (403).
+    """
     from service.tokens.service import TokenError, create_token
 
+    if node_id and cluster:
+        _fail("give --node or --cluster, not both", 2)
     try:
         with _plain_errors(), _token_session() as db_session:
-            token = create_token(name, db_session=db_session)
+            token = create_token(name, db_session=db_session, node_id=node_id, cluster=cluster)
     except TokenError as exc:
         _fail(str(exc), 2)
-    click.echo(f"token {name!r} created; it is shown only once. Probes send it as AGENT_PROBE_TOKEN:")
+    bound = f" (node {node_id})" if node_id else f" (cluster {cluster})" if cluster else ""
+    click.echo(f"token {name!r}{bound} created; it is shown only once. Probes send it as AGENT_PROBE_TOKEN:")
     click.echo(token)
 
 
@@ -119,7 +128,7 @@ def tokens_list() -> None:
         click.echo("no tokens; create one with: bwdoctor tokens create NAME")
     for row in rows:
         state = "active" if row.active else f"revoked {row.revoked_at:%Y-%m-%d %H:%M:%S}"
-        click.echo(f"{row.name}\tcreated {row.created_at:%Y-%m-%d %H:%M:%S}\t{state}")
+        click.echo(f"{row.name}\tcreated {row.created_at:%Y-%m-%d %H:%M:%S}\t{state}\t{row.scope}")
 
 
 @tokens.command("revoke")
@@ -157,6 +166,8 @@ def preflight(
 
 def register_service_commands(group: click.Group) -> None:
     """Add serve, tokens and preflight to the `bwdoctor` group (unless it already has them)."""
-    for command in (serve, tokens, preflight):
+    from service.jobs.cli import jobs
+
+    for command in (serve, tokens, preflight, jobs):
         if command.name not in group.commands:
             group.add_command(command)

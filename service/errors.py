@@ -5,10 +5,12 @@ Every error leaves the service as {"error": {"code", "message", "details"}}:
     ServiceError                (status, code, message, details)
     ├── BadRequest              400
     ├── Unauthorized            401  missing, unknown or revoked probe token
+    ├── Forbidden               403  a bound token writing outside its node/cluster; a missing read token
     ├── NotFound                404
     ├── Conflict                409
     ├── PayloadTooLarge         413
     ├── Unprocessable           422  well-formed JSON that says something invalid
+    ├── TooManyRequests         429  a client over its chat rate; Retry-After says when to retry
     └── ServiceUnavailable      503  the database is away; Retry-After tells clients when to retry
 
 Anything else is caught last, logged with its traceback, and answered with a plain JSON 500
@@ -53,6 +55,20 @@ class BadRequest(ServiceError):
 
 class Unauthorized(ServiceError):
     status_code, code = 401, "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status_code, code = 403, "forbidden"
+
+
+class TooManyRequests(ServiceError):
+    """429 with Retry-After (seconds) so a client knows when to try again."""
+
+    status_code, code = 429, "rate_limited"
+
+    def __init__(self, message: str, *, retry_after_s: int, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_after_s = retry_after_s
 
 
 class NotFound(ServiceError):
@@ -112,6 +128,8 @@ def install_error_handlers(app: FastAPI, *, retry_after_s: int = 5) -> None:
         headers = {"Retry-After": str(retry_after_s)} if exc.status_code == 503 else None
         if exc.status_code == 401:
             headers = {"WWW-Authenticate": "Bearer"}
+        if isinstance(exc, TooManyRequests):
+            headers = {"Retry-After": str(exc.retry_after_s)}
         return error_response(exc.status_code, exc.code, exc.message, exc.details, headers)
 
     @app.exception_handler(FactValidationError)

@@ -53,6 +53,17 @@ def _is_valid_unicode(text: str) -> bool:
     return True
 
 
+def scalar_is_storable(value: Any) -> bool:
+    """Whether a fact value (or list item) passes today's shape check: what stored data is held to on reading."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int | float):
+        return _number_problem(value) is None
+    if isinstance(value, str):
+        return "\x00" not in value and len(value) <= MAX_STRING_LENGTH and _is_valid_unicode(value)
+    return False
+
+
 def _check_scalar(key: str, value: Any, where: str) -> None:
     if value is None or isinstance(value, bool):
         return

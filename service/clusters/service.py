@@ -19,8 +19,10 @@ from sqlalchemy.orm import Session
 from service.clusters.aggregate import ClusterAggregate, aggregate
 from service.database import utcnow
 from service.engine import Engine, builtin_catalogue
+from service.jobs.service import job_facts as stored_job_facts
 from service.nodes.models import Node, Report
 from service.nodes.service import diagnose_report, localise_findings
+from service.nodes.stored import clean_facts, usable_facts
 
 NODE_FINDING_KEYS = ("rule", "category", "severity", "title")
 # Per-node findings missing at read time are computed on the spot up to this many per request,
@@ -83,7 +85,7 @@ def _latest_rows(
             rack,
             pk,
             collected,
-            _loads(facts),
+            clean_facts(_loads(facts)),  # held to today's checks: an old report cannot break the cluster
             # most nodes have no findings: skip parsing (and a list to collect) for each of them
             _NO_FINDINGS if findings == "[]" else _loads(findings),
         )
@@ -174,6 +176,7 @@ def diagnose_cluster(
     """The cluster-wide diagnosis: cluster facts + representative node facts (+ job facts, which win),
     the findings, and every node named with its outliers, its own findings and whether it is stale."""
     state = cluster_state(name, db_session=db_session, stale_after_s=stale_after_s)
+    job_facts = {**stored_job_facts(name, db_session=db_session), **(job_facts or {})}  # the given job wins
     return _diagnose_state(name, state, db_session=db_session, engine=engine, lang=lang, job_facts=job_facts)
 
 
@@ -184,7 +187,8 @@ def diagnose_cluster_with_facts(
     report), for views that show both without reading the cluster twice. The facts are shared
     with the diagnosis: read them, do not change them."""
     state = cluster_state(name, db_session=db_session, stale_after_s=stale_after_s)
-    result = _diagnose_state(name, state, db_session=db_session, engine=engine, lang=lang, job_facts=None)
+    job = stored_job_facts(name, db_session=db_session)  # set with PUT /api/v1/clusters/{name}/job
+    result = _diagnose_state(name, state, db_session=db_session, engine=engine, lang=lang, job_facts=job)
     return result, state["latest"]
 
 
@@ -198,7 +202,9 @@ def _diagnose_state(
     job_facts: dict[str, Any] | None,
 ) -> dict[str, Any]:
     agg: ClusterAggregate = state["aggregate"]
-    facts = engine.validate_facts({**agg.facts(), **(job_facts or {})}) if state["fresh"] else dict(job_facts or {})
+    # usable_facts: a node's stored value the catalogue no longer accepts is left out, not a failed read
+    given = {**agg.facts(), **(job_facts or {})}
+    facts = usable_facts(given, engine=engine) if state["fresh"] else dict(job_facts or {})
     diagnosis = engine.diagnose(facts, lang=lang).to_dict()
     entries = state["entries"]
     budget = MAX_NODE_DIAGNOSES_PER_REQUEST

@@ -5,13 +5,27 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import BigInteger, Dialect, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 from service.database import Base, JsonType, UTCDateTime
 
 # SQLite only auto-increments INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit key.
 BigIntPk = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class StoredFacts(TypeDecorator[dict[str, Any]]):
+    """The facts column: JSON as stored, read back through today's shape check (service/nodes/stored.py),
+    so a value accepted before a check existed cannot break a page, the API or the diagnoser."""
+
+    impl = JsonType
+    cache_ok = True
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> dict[str, Any] | None:
+        from service.nodes.stored import clean_facts  # the checks import the engine: load it lazily
+
+        return None if value is None else clean_facts(value)
 
 
 class Node(Base):
@@ -47,7 +61,7 @@ class Report(Base):
     report_id: Mapped[str] = mapped_column(String(128))
     collected_at: Mapped[datetime] = mapped_column(UTCDateTime())
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    facts: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    facts: Mapped[dict[str, Any]] = mapped_column(StoredFacts)
     # The engine's findings for this report's facts; filled after the report is acknowledged.
     findings: Mapped[list[dict[str, Any]] | None] = mapped_column(JsonType)
     diagnosed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

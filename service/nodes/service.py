@@ -18,6 +18,7 @@ from service.engine import Engine
 from service.nodes.ingest import IngestResult, NewReport, ingest_batch
 from service.nodes.models import Node, Report
 from service.nodes.schemas import NodeDetail, NodeSummary, ReportOut
+from service.nodes.stored import usable_facts
 
 
 def ingest_report(
@@ -37,7 +38,7 @@ def ingest_report(
 
 def report_findings(facts: dict[str, Any], *, engine: Engine) -> list[dict[str, Any]]:
     """The findings stored with a report (only findings: no questions about missing facts)."""
-    return list(engine.diagnose(facts, questions=False).to_dict()["findings"])
+    return list(engine.diagnose(usable_facts(facts, engine=engine), questions=False).to_dict()["findings"])
 
 
 def localise_findings(
@@ -54,7 +55,8 @@ def localise_findings(
     """
     if stored is not None and (lang == "en" or not stored):
         return [dict(f) for f in stored]
-    fresh = [f.to_dict() for f in engine.diagnose(facts, lang=lang, questions=False).findings]
+    diagnosis = engine.diagnose(usable_facts(facts, engine=engine), lang=lang, questions=False)
+    fresh = [f.to_dict() for f in diagnosis.findings]
     if stored is None:
         return fresh
     by_rule = {f["rule"]: f for f in fresh}

@@ -23,14 +23,15 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.database import is_database_unavailable
-from service.errors import ServiceUnavailable, Unauthorized
+from service.errors import Forbidden, ServiceError, ServiceUnavailable, Unauthorized
 from service.metrics import INGEST_BATCH
 from service.nodes.ingest import IngestResult, NewReport, ingest_batch
-from service.tokens.service import active_token_hashes
+from service.nodes.models import Node
+from service.tokens.service import active_token_scopes
 
 log = logging.getLogger("bwdoctor.ingest")
 
@@ -117,7 +118,7 @@ class ReportWriter:
     async def _write(self, batch: list[_Pending]) -> None:
         INGEST_BATCH.observe(len(batch))
         try:
-            active, results = await self._store(batch)
+            refused, results = await self._store(batch)
         except Exception as exc:
             if len(batch) > 1 and not is_database_unavailable(exc):
                 log.warning("a batch of %d reports failed (%s); storing them one by one", len(batch), exc)
@@ -130,12 +131,12 @@ class ReportWriter:
             else:
                 _answer([(batch[0], None, exc)])
             return
-        admitted = [p for p in batch if p.token_hash in active]
+        admitted = [p for i, p in enumerate(batch) if i not in refused]
         answers: list[Answer] = [(p, result, None) for p, result in zip(admitted, results, strict=True)]
-        answers += [(p, None, _token_refused()) for p in batch if p.token_hash not in active]
+        answers += [(batch[i], None, error) for i, error in refused.items()]
         _answer(answers)
 
-    async def _store(self, batch: list[_Pending]) -> tuple[set[str], list[IngestResult]]:
+    async def _store(self, batch: list[_Pending]) -> tuple[dict[int, ServiceError], list[IngestResult]]:
         """Check the batch's tokens and store the admitted reports, on the writer's own connection.
 
         The connection is kept between batches (no checkout, no ping); if it turns out to be
@@ -154,7 +155,7 @@ class ReportWriter:
             await self._close_connection()
             raise
 
-    async def _store_on_connection(self, batch: list[_Pending]) -> tuple[set[str], list[IngestResult]]:
+    async def _store_on_connection(self, batch: list[_Pending]) -> tuple[dict[int, ServiceError], list[IngestResult]]:
         if self._connection is None:
             connection = await self._db_engine.connect()
             if connection.dialect.name == "postgresql":
@@ -172,12 +173,37 @@ class ReportWriter:
                 log.debug("closing the writer's connection failed", exc_info=True)
 
 
-def _store_batch(connection: Connection, batch: list[_Pending]) -> tuple[set[str], list[IngestResult]]:
-    """The batch's database work, as plain synchronous SQLAlchemy (run_sync bridges it to asyncio)."""
-    active = active_token_hashes({p.token_hash for p in batch}, connection=connection)
-    results = ingest_batch(connection, [p.report for p in batch if p.token_hash in active])
+def _store_batch(connection: Connection, batch: list[_Pending]) -> tuple[dict[int, ServiceError], list[IngestResult]]:
+    """The batch's database work, as plain synchronous SQLAlchemy (run_sync bridges it to asyncio):
+    refuse reports whose token is inactive (401) or bound elsewhere (403), store the others."""
+    scopes = active_token_scopes({p.token_hash for p in batch}, connection=connection)
+    refused: dict[int, ServiceError] = {i: _token_refused() for i, p in enumerate(batch) if p.token_hash not in scopes}
+    cluster_bound = [p.report.node_id for p in batch if (scope := scopes.get(p.token_hash)) and scope.cluster]
+    stored_clusters = _stored_clusters(connection, cluster_bound)
+    for i, pending in enumerate(batch):
+        scope = scopes.get(pending.token_hash)
+        if scope is None or (scope.node_id is None and scope.cluster is None):
+            continue
+        report = pending.report
+        reported = report.facts.get("node.cluster")
+        why = scope.refusal(
+            report.node_id,
+            reported_cluster=reported if isinstance(reported, str) else None,
+            stored_cluster=stored_clusters.get(report.node_id),
+        )
+        if why is not None:
+            refused[i] = Forbidden(why, code="token_scope")
+    results = ingest_batch(connection, [p.report for i, p in enumerate(batch) if i not in refused])
     connection.commit()
-    return active, results
+    return refused, results
+
+
+def _stored_clusters(connection: Connection, node_ids: list[str]) -> dict[str, str | None]:
+    """The cluster each of these nodes is stored in (only asked for reports with cluster-bound tokens)."""
+    if not node_ids:
+        return {}
+    rows = connection.execute(select(Node.id, Node.cluster).where(Node.id.in_(sorted(set(node_ids)))))
+    return {row.id: row.cluster for row in rows}
 
 
 # A waiting request with what to tell it: a stored report, or why not.

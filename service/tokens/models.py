@@ -20,3 +20,6 @@ class ProbeToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A token may be bound to one node or one cluster (issue 14); both None: it may write any node.
+    node_id: Mapped[str | None] = mapped_column(String(128))
+    cluster: Mapped[str | None] = mapped_column(String(128))

@@ -13,6 +13,15 @@ class TokenInfo(BaseModel):
     name: str
     created_at: datetime
     revoked_at: datetime | None = None
+    node_id: str | None = None
+    cluster: str | None = None
+
+    @property
+    def scope(self) -> str:
+        """Where the token may write, in words."""
+        if self.node_id:
+            return f"node {self.node_id}"
+        return f"cluster {self.cluster}" if self.cluster else "any node"
 
     @property
     def active(self) -> bool:
