@@ -42,6 +42,8 @@ class ProbeClient:
         if 200 <= status < 300 or status == 409:  # 409: this report_id was already stored
             return
         message = f"{self.server} answered {status}: {_error_message(response)}"
+        if status == 422 and _error_code(response) == "clock_skew":
+            message = f"this machine's clock is off (reports are dated in the future): {message}"
         if status in RETRYABLE_STATUS or status >= 500:
             raise DeliveryError(message, retryable=True, retry_after_s=_retry_after(response))
         raise DeliveryError(message, retryable=False)
@@ -66,6 +68,15 @@ def _error_message(response: httpx.Response) -> str:
     except (ValueError, KeyError, TypeError):
         pass
     return response.text[:200].strip() or response.reason_phrase
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    """The error shape's ``code``, if the answer has one."""
+    try:
+        code = response.json()["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return code if isinstance(code, str) else None
 
 
 def _retry_after(response: httpx.Response) -> float | None:

@@ -81,7 +81,10 @@ def ingest_batch(connection: Connection, reports: Sequence[NewReport]) -> list[I
     rows: dict[tuple[str, str], _Row] = {}
     for (node_id, report_id), report in zip(keys, reports, strict=True):
         if (node_id, report_id) not in rows:
-            rows[(node_id, report_id)] = _Row(node_id, report_id, report.collected_at or now, report.facts)
+            # Never later than arrival: a clock ahead (within the allowed skew) cannot make a report
+            # the node's latest over reports the service receives after it.
+            collected_at = min(report.collected_at, now) if report.collected_at else now
+            rows[(node_id, report_id)] = _Row(node_id, report_id, collected_at, report.facts)
     ordered = [rows[key] for key in sorted(rows)]
     nodes = _node_rows(reports)
 

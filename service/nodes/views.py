@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
-from service.database import DbSession
+from service.database import DbSession, utcnow
 from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, validate_facts
 from service.metrics import REPORTS
@@ -65,6 +66,7 @@ async def put_facts(request: Request) -> Response:
     except ValidationError as exc:
         raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from None
     state = request.app.state
+    _check_clock(body.collected_at, state.settings.max_clock_skew_s)
     facts = validate_facts(state.engine, body.facts)
     reported_id = facts.get("node.id")
     if reported_id is not None and reported_id != node_id:
@@ -82,6 +84,22 @@ async def put_facts(request: Request) -> Response:
     if not duplicate and state.diagnoser is not None:
         state.diagnoser.submit(node_id, result.report_pk)
     return Response(result.ack.model_dump_json(), status_code=200 if duplicate else 201, media_type="application/json")
+
+
+def _check_clock(collected_at: datetime | None, max_skew_s: float) -> None:
+    """422 clock_skew for a report dated further ahead than the allowed skew: it would stay the
+    node's latest until real time caught up, hiding every genuine report in between."""
+    if collected_at is None:
+        return
+    now = utcnow()
+    ahead = (collected_at - now).total_seconds()
+    if ahead > max_skew_s:
+        raise Unprocessable(
+            f"collected_at {collected_at:%Y-%m-%dT%H:%M:%SZ} is {ahead:.0f} s ahead of the service's clock "
+            f"({now:%Y-%m-%dT%H:%M:%SZ}; at most {max_skew_s:g} s allowed): this machine's clock is off, check NTP",
+            code="clock_skew",
+            details={"key": "collected_at", "ahead_s": round(ahead, 1), "max_skew_s": max_skew_s},
+        )
 
 
 @router.get("", response_model=NodeList)
