@@ -27,6 +27,7 @@ from service.facts import EngineDep, validate_facts
 from service.nodes.schemas import ID_PATTERN
 from service.nodes.service import get_node, list_nodes, localise_findings
 from service.web import charts, svg
+from service.web.fabric_page import fabric_view
 from service.web.i18n import cluster_strings
 from service.web.templating import page_language, render_page
 
@@ -197,6 +198,7 @@ def cluster_view(
         "grid_svg": Markup(charts.cluster_grid(name, metrics, lang)),
         "fact_columns": fact_columns(lang),
         "whatif": whatif,
+        "fabric": fabric_view(name, latest, db_session=db_session, lang=lang),
         "generated_at": now,
         "refresh_s": REFRESH_S,
     }

@@ -177,3 +177,18 @@ def test_a_nodes_history_shows_a_lasting_regression_with_what_changed(client, au
     zh = client.get("/api/v1/nodes/h1/regressions", params={"lang": "zh"}).json()["regressions"]
     assert "节点 h1" in zh[0]["text"]
     assert client.get("/api/v1/nodes/ghost/regressions").status_code == 404
+
+
+def test_the_cluster_page_shows_the_matrix_the_suspect_and_the_leaf_groups_in_both_languages(client, auth):
+    setup_clusters(client, auth)
+    page = client.get("/clusters/ca", params={"lang": "en"}).text
+    assert "Nodes by leaf switch" in page and "No pair-test run yet" in page
+    start(client, auth)
+    drive_run(client, auth, slow={"nic:a6"})
+    page = client.get("/clusters/ca", params={"lang": "en"}).text
+    assert 'id="cv-fabric-matrix"' in page and 'data-suspects="nic:a6"' in page
+    assert 'class="suspect"' in page and "Suspect: the NIC/port of node a6" in page
+    assert "tests of 28 pairs" in page
+    zh = client.get("/clusters/ca", params={"lang": "zh"}).text
+    assert "节点对带宽矩阵" in zh and "嫌疑: 节点 a6 的网卡/端口" in zh
+    assert "按叶交换机分组的节点" in zh
