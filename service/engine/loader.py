@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from service.engine.catalogue import FactCatalogue, parse_catalogue
-from service.engine.derived import DERIVED_NAMES
+from service.engine.cost import format_spec_problem
+from service.engine.derived import DERIVED_NAMES, FORMULAS
 from service.engine.errors import RuleLoadError
 from service.engine.expressions import ExpressionError, compile_condition, referenced_facts
 from service.engine.model import (
@@ -29,12 +30,14 @@ from service.engine.model import (
     Rule,
     WhatIf,
 )
+from service.engine.render import OPTIONAL
 from service.engine.yamlfile import load_yaml_with_lines, strip_lines
 
 CATALOGUE_FILE = "facts.yaml"
 RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 SOURCE = re.compile(r"^(H([1-9]|[1-3][0-9])|https?://\S+)$")
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_.]*)(?::[^}]*)?\}")
+FORMAT_SPEC = re.compile(r"\{[a-z_][a-z0-9_.]*:([^}]*)\}")
 
 
 def builtin_rules_dir() -> Path:
@@ -234,6 +237,50 @@ def _check_facts(
 def _check_templates(texts: Mapping[str, str], catalogue: FactCatalogue, body: Any, *, file: str, rule_id: str) -> None:
     for text in texts.values():
         _check_facts(PLACEHOLDER.findall(text), catalogue, body, file=file, rule_id=rule_id)
+        for spec in FORMAT_SPEC.findall(text):  # cost: a width can make a finding of any size
+            if (problem := format_spec_problem(spec)) is not None:
+                raise _fail(problem, body, file=file, rule_id=rule_id)
+
+
+def derivable_from(facts: Iterable[str]) -> frozenset[str]:
+    """The facts given, what the derived ones among them rest on (a derived fact is known only when the
+    facts its formula needs are), and every derived fact those feed."""
+    by_name = {f.name: f for f in FORMULAS}
+    known = set(facts)
+    stack = list(known)
+    while stack:
+        formula = by_name.get(stack.pop())
+        for need in formula.needs if formula is not None else ():
+            if need not in known:
+                known.add(need)
+                stack.append(need)
+    grew = True
+    while grew:
+        grew = False
+        for formula in FORMULAS:
+            if formula.name not in known and formula.ready(dict.fromkeys(known)):
+                known.add(formula.name)
+                grew = True
+    return frozenset(known)
+
+
+def _check_fillable(
+    key: str, texts: Mapping[str, str], known: frozenset[str], body: Any, *, file: str, rule_id: str
+) -> None:
+    """Every {fact} of a finding's text is known whenever the rule fires: a condition reads it, or it
+    is derived from facts the conditions read (or an optional `[[ … ]]` part holds it). Otherwise the
+    reader would see '?'."""
+    for lang, text in texts.items():
+        for name in PLACEHOLDER.findall(OPTIONAL.sub("", text)):  # an optional [[ … ]] part may need more
+            if name not in known:
+                raise _fail(
+                    f"{key} ({lang}) shows {{{name}}}, which no condition reads and none derives: it would print "
+                    f"'?' (add a condition on it, put it in an optional [[ … ]] part, or drop it from the text)",
+                    body,
+                    file=file,
+                    rule_id=rule_id,
+                    key=key,
+                )
 
 
 def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
@@ -295,6 +342,9 @@ def _parse_rule(body: Any, *, file: str, catalogue: FactCatalogue) -> Rule:
     explanation = _texts(body, "explanation", file=file, rule_id=rule_id)
     _check_templates(title, catalogue, body, file=file, rule_id=rule_id)
     _check_templates(explanation, catalogue, body, file=file, rule_id=rule_id)
+    fillable = derivable_from(name for condition in conditions for name in condition.facts)
+    _check_fillable("title", title, fillable, body, file=file, rule_id=rule_id)
+    _check_fillable("explanation", explanation, fillable, body, file=file, rule_id=rule_id)
     recommendations = body.get("recommendations", [])
     if not isinstance(recommendations, list) or not all(isinstance(r, str) for r in recommendations):
         raise _fail(

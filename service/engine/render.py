@@ -6,7 +6,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from service.engine.cost import format_spec_problem
+
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_.]*)(?::([^}]*))?\}")
+# `[[ … ]]`: a part of a text shown only when every fact it names is known ("[[; one sync of
+# {comm.grad_gbytes} GB takes {comm.sync_time_naive_s} s]]" needs the precision), dropped otherwise.
+OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
 
 
 def format_value(value: Any) -> str:
@@ -25,12 +30,21 @@ def format_value(value: Any) -> str:
 
 
 def fill(template: str, values: Mapping[str, Any]) -> str:
+    """The template with its placeholders filled; an optional `[[ … ]]` part is kept only when every
+    fact it names is known, and a placeholder of an unknown fact elsewhere shows as '?'."""
+
+    def optional(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        return inner if all(name in values for name, _ in _PLACEHOLDER.findall(inner)) else ""
+
+    template = OPTIONAL.sub(optional, template)
+
     def replace(match: re.Match[str]) -> str:
         name, spec = match.group(1), match.group(2)
         if name not in values:
             return "?"
         value = values[name]
-        if spec and isinstance(value, int | float) and not isinstance(value, bool):
+        if spec and isinstance(value, int | float) and not isinstance(value, bool) and not format_spec_problem(spec):
             try:
                 return format(value, spec)
             except ValueError:

@@ -85,3 +85,37 @@ def test_rules_dirs_come_from_the_environment(tmp_path, monkeypatch):
     write(tmp_path, "mine.yaml", rule(id="env-rule"))
     monkeypatch.setenv("BWDOCTOR_RULES_DIRS", str(tmp_path))
     assert "env-rule" in {r.id for r in load_engine().rules}
+
+
+PLACEHOLDER_RULE = """
+rules:
+  - id: sync-too-slow
+    category: nic-undersized
+    severity: warning
+    when:
+      - job.model_params_b >= 10.0
+      - comm.link_gbps < 25.0
+    title: {en: "{comm.link_gbps} Gb/s is slow", zh: "{comm.link_gbps} Gb/s 太慢"}
+    explanation:
+      en: "one sync of {comm.grad_gbytes} GB takes {comm.sync_time_naive_s} s"
+      zh: "每次同步 {comm.grad_gbytes} GB 需 {comm.sync_time_naive_s} 秒"
+    source: [H21]
+"""
+
+
+def test_lint_fails_a_number_the_conditions_cannot_fill(tmp_path):
+    """{comm.grad_gbytes} needs job.precision, which no condition reads: the reader would see '? GB'."""
+    path = write(tmp_path, "mine.yaml", PLACEHOLDER_RULE)
+    problems = lint_paths([path])
+    assert [(p.file, p.rule_id, p.line) for p in problems] == [(str(path), "sync-too-slow", 10)]
+    assert "{comm.grad_gbytes}" in problems[0].message and "'?'" in problems[0].message
+
+
+def test_a_number_derived_from_the_conditions_or_resting_under_them_is_fillable(tmp_path):
+    # comm.link_gbps rests on a link cap; with job.precision read too, the sync figures derive from them.
+    link = "      - comm.link_gbps < 25.0"
+    text = PLACEHOLDER_RULE.replace(link, link + "\n      - job.precision == 'fp16'")
+    assert lint_paths([write(tmp_path, "mine.yaml", text)]) == []
+    # a derived condition guarantees the facts its formula needs: net.efficiency_pct → iperf3 and NIC speed
+    efficiency = rule(condition="net.efficiency_pct < 50.0").replace("nic.speed_gbps", "net.iperf3_gbps")
+    assert lint_paths([write(tmp_path, "eff.yaml", efficiency)]) == []
