@@ -17,35 +17,47 @@ from service.chat import text as tx
 from service.chat.counts import COUNT, _count
 from service.chat.entities import GPU_MARK
 from service.chat.extract import Understood
-from service.chat.units import time_to_seconds
+from service.chat.units import parse_number, time_to_seconds
+
+_CN = "一二两三四五六七八九十百"
 
 _IC = re.IGNORECASE
 
 _SMALL = (r"(?:a single|single|one|1|单|一)\s*(?:-|\s)?(?:台|个)?\s*(?:node|machine|server|box|host|instance|GPU|card|"
           r"机器|服务器|节点|机|卡|张卡|GPU)|单机(?:单卡|多卡)?|单节点|单卡|单台|一台")
-_SLOWER_THAN_ONE = re.compile(
-    rf"(?:slower|worse|longer|less throughput|lower throughput)\s+(?:than|compared (?:to|with))\s+(?:on\s+|with\s+|using\s+|"
-    rf"running on\s+|training on\s+)?(?:just\s+|only\s+)?(?:a\s+)?(?P<small>{_SMALL})"
-    rf"|(?:比|不如|还不如|赶不上|没有)\s*(?P<small2>{_SMALL})\s*(?:的)?\s*(?:还|都|更)?\s*(?:慢|差|低|快)"
-    rf"|(?:反而|竟然|居然|却)\s*(?:更|还|变)?(?:慢|低|差)(?:了)?", _IC)
+# 'slower than the single node', 'even slower than that one node', 'slower than the 2-node run', 'slower than one'
+_SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower throughput|less|lower)\s+than\s+"
+                          r"(?P<obj>[^,.;:!?，。；：\n]{0,40})", _IC)
+# '比单机还慢', '远远比单机多卡训练要慢', '不如 1 卡', '赶不上一台', '比 1 台服务器 5 张卡耗时更长'
+_SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
+                             r"(?:更|还|要)?(?:慢|差|长|久|低)"
+                             r"|(?:不如|还不如|赶不上|比不上|不及)(?P<obj2>[^，。,;；！？?!\n]{1,16})")
+# '两台反而要 1 小时 45 分钟', '4 卡并行反而接近 3 小时', '反而更慢'
+_INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
 _WORSE_WITH_MORE = re.compile(
     r"(?:gets?|got|getting|becomes?|grows?)\s+(?:even\s+)?(?:worse|slower|longer)\s+(?:with|for)\s+(?:every|each)\s+"
     r"(?:node|machine|server|GPU|worker)|(?:the more|more) (?:nodes|machines|GPUs|servers)[^.。]{0,30}(?:slower|worse|"
-    r"longer)|slow(?:s)? down as (?:we|I) add|negative scaling|scales? negatively|越加越慢|越多越慢|加(?:了)?(?:机器|节点|卡)"
-    r"(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|(?:机器|节点|卡)越多[^。，,]{0,8}(?:越慢|反而慢)|"
+    r"longer)|slow(?:s)? down as (?:we|I) add|negative scaling|scales? negatively|越加越慢|越多越慢|"
+    r"(?:机器|节点|卡|GPU)越(?:多|加)[^。]{0,16}?(?:越慢|反而慢|越长|越大|越久|反而越长|反而越慢)|"
+    r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
     r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)", _IC)
 _TIMES_SLOWER = re.compile(
-    r"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)\s*(?:slower|longer|more time)|慢了?\s*(?:大约|约|近|将近|差不多)?\s*"
-    r"(?P<k2>\d+(?:\.\d+)?)\s*倍|(?P<k3>\d+(?:\.\d+)?)\s*倍(?:的)?(?:时间|慢)", _IC)
+    rf"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)\s*(?:slower|longer|more time)|慢了?\s*(?:大约|约|近|将近|差不多)?\s*"
+    rf"(?P<k2>\d+(?:\.\d+)?|[{_CN}]{{1,4}})\s*(?:多)?\s*倍|(?P<k3>\d+(?:\.\d+)?)\s*倍(?:的)?(?:时间|慢)"
+    r"|(?:only|只有|仅)[^，。,;；]{0,16}?(?P<frac>1\s*/\s*\d+|三分之一|四分之一|五分之一|一半|half)\s*(?:of\s*)?(?:the\s*)?(?:speed|速度|throughput|吞吐)?",
+    _IC)
+_FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半": 2, "half": 2}
 
 # A duration or a rate, with the size of the run it belongs to nearby.
-_DURATION = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
+_DURATION = re.compile(r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
+                       r"小时|h)(?![A-Za-z])|(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
                        r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
-_RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
+_RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
+                   r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
                    r"it|its|iters?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
                    r"samples? per second|images? per second|tokens? per second|it/s|s/it)", _IC)
 _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|machines?|servers?|boxes|box|hosts?|instances?|"
-                   rf"GPUs?|cards?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+)|(?P<single>单机|单节点|单卡|单台|一台|"
+                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+)|(?P<single>单机|单节点|单卡|单台|一台|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))", _IC)
 _HOURS = {"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "小时": 3600, "个小时": 3600,
@@ -63,25 +75,63 @@ class Scaling:
 def read_scaling(text: str) -> Scaling:
     """Negative scaling, a speed-up from a pair of times or rates, and the baseline's size."""
     found = Scaling()
-    for m in _SLOWER_THAN_ONE.finditer(text):
-        small = m["small"] or m["small2"] or ""
-        if re.search(r"快", m.group(0)) and not re.search(r"没有|不如|赶不上", m.group(0)):
-            continue  # '比单机快': scaling, just not negative
-        found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
-        if small:
-            fact = "job.baseline_gpus" if re.search(r"GPU|card|卡", small, _IC) else "job.baseline_nodes"
-            found.hits.append(Understood(fact, 1, m.group(0), m.start(), m.end()))
-            found.baseline_spans.append((m.start(), m.end()))
+    for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj")):
+        for m in pattern.finditer(text):
+            obj = m[group] or m.groupdict().get("obj2") or ""
+            size = _run_size(obj)
+            if size is None:
+                continue
+            n, kind = size
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+            fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
+            found.hits.append(Understood(fact, n, m.group(0), m.start(), m.end()))
+            found.baseline_spans.append((m.start() + (m.start(group) - m.start() if m[group] else 0), m.end()))
+    for m in _INSTEAD.finditer(text):
+        sentence = tx.sentence(text, m.start())
+        if re.search(_SMALL, sentence, _IC) or re.search(r"多机|两机|双机|多节点|两台|2\s*台", sentence):
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _WORSE_WITH_MORE.finditer(text):
         found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_SLOWER.finditer(text):
-        k = float(m["k"] or m["k2"] or m["k3"])
+        if m["frac"]:
+            frac = m["frac"].replace(" ", "")
+            k = float(frac.split("/")[1]) if "/" in frac else float(_FRACTIONS.get(frac.lower(), 0))
+        else:
+            k = parse_number(m["k"] or m["k2"] or m["k3"] or "") or 0.0
         sentence = tx.sentence(text, m.start())
-        if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机", sentence, _IC):
+        if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机", sentence, _IC):
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _PERCENT_FASTER.finditer(text):
+        pct = float(m["pct"] or m["pct2"])
+        sign = 1 if re.search(r"faster|quicker|快", m.group(0), _IC) else -1
+        speedup = 1 + sign * pct / 100
+        if speedup > 0:
+            found.hits.append(Understood("job.speedup", round(speedup, 4), m.group(0), m.start(), m.end()))
+            if speedup < 1:
+                found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     found.hits.extend(_pairs(text, found))
     return found
+
+
+_PERCENT_FASTER = re.compile(r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<dir>faster|quicker|slower)\s+than|"
+                             r"(?:快|慢)了?\s*(?P<pct2>\d+(?:\.\d+)?)\s*%", _IC)
+
+
+_RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|1\s*卡|(?<![A-Za-z])(?:a single|single|one|that one|the one|1)"
+                         r"(?:[- ](?:node|machine|server|box|host|instance|GPU|card)s?)?(?![A-Za-z])", _IC)
+
+
+def _run_size(obj: str) -> tuple[int, str] | None:
+    """The size of the run named after 'than' / '比': (count, 'nodes' or 'gpus'), or None if it names no run."""
+    sizes = _sizes(obj, 0, len(obj))
+    if sizes:
+        n, _, kind, _, _ = sizes[0]
+        return n, kind
+    m = _RUN_SINGLE.search(obj)
+    if m:
+        return 1, "gpus" if re.search(r"GPU|card|卡", m.group(0), _IC) else "nodes"
+    return None
 
 
 def _sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]:
@@ -106,6 +156,11 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
     for start, end in _sentence_spans(text):
         quantities = []
         for m in _DURATION.finditer(text, start, end):
+            if m["hh"]:
+                day = re.search(r"天|day", m.group(0), _IC)
+                first = float(m["hh"]) * (86400 if day else 3600)
+                quantities.append(("time", first + float(m["mm"]) * (3600 if day else 60), m.start(), m.end()))
+                continue
             unit = m["unit"].lower()
             seconds = _HOURS.get(unit, 0) * float(m["num"]) or time_to_seconds(
                 float(m["num"]), {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(unit, unit))
@@ -115,21 +170,26 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
             value = float(m["num"])
             if value <= 0:
                 continue
+            value *= 1000 if m["k"] else 1
             if re.match(r"s/it", m["unit"], _IC):
-                quantities.append(("time", value, m.start(), m.end()))
+                quantities.append(("step", value, m.start(), m.end()))
+            elif re.match(r"it/s", m["unit"], _IC):
+                quantities.append(("step", 1 / value, m.start(), m.end()))
             else:
                 quantities.append(("rate", value, m.start(), m.end()))
-        for kind in ("time", "rate"):
+        for kind in ("time", "step", "rate"):
             same = [q for q in quantities if q[0] == kind]
             if len(same) != 2:
                 continue
             (_, v1, a1, b1), (_, v2, a2, b2) = same
-            s1, s2 = _size_near(text, a1, b1, start, a2), _size_near(text, a2, b2, b1, end)
-            if s1 is None or s2 is None or s1[0] == s2[0] or s1[2] != s2[2]:
+            left_end, right_start = tx.clause_bounds(text, a1)[1], tx.clause_bounds(text, a2)[0]
+            s1, s2 = _matching_sizes(_sizes_near(text, a1, b1, start, max(b1, min(left_end, a2))),
+                                     _sizes_near(text, a2, b2, min(a2, max(right_start, b1)), end))
+            if s1 is None or s2 is None or s1[0] == s2[0]:
                 continue
             (small_n, small_v, small_span), (big_n, big_v, big_span) = sorted(
                 [(s1[0], v1, s1[3:]), (s2[0], v2, s2[3:])])
-            speedup = small_v / big_v if kind == "time" else big_v / small_v
+            speedup = big_v / small_v if kind == "rate" else small_v / big_v
             span = (min(a1, a2), max(b1, b2))
             words = text[span[0]:span[1]]
             hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
@@ -143,14 +203,24 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
-def _size_near(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int, str, int, int] | None:
-    """The run size closest to a quantity within its half of the sentence, preferring its own clause."""
+def _sizes_near(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int, str, int, int]]:
+    """The run sizes around a quantity within its half of the sentence, its own clause first, nearest first."""
     ca, cb = tx.clause_bounds(text, a)
     sizes = _sizes(text, max(lo, ca), min(hi, cb)) or _sizes(text, lo, hi)
-    if not sizes:
-        return None
-    best = min(sizes, key=lambda s: min(abs(s[1] - a), abs(s[1] - b)))
-    return best[0], best[1], best[2], best[3], best[4]
+    return sorted(sizes, key=lambda s: min(abs(s[1] - a), abs(s[1] - b)))
+
+
+Size = tuple[int, int, str, int, int]
+
+
+def _matching_sizes(left: list[Size], right: list[Size]) -> tuple[Size | None, Size | None]:
+    """The nearest size on each side of the same kind, machines before GPUs."""
+    for kind in ("nodes", "gpus"):
+        first = next((s for s in left if s[2] == kind), None)
+        second = next((s for s in right if s[2] == kind), None)
+        if first and second:
+            return first, second
+    return None, None
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -33,7 +33,7 @@ _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"
 # A count: bounded runs so a string of numerals costs linear time, never a backtracking search.
 COUNT = (rf"(?:(?<![\d.,{_CN}])\d{{1,5}}(?![\d.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
-         r"|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+         r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 _NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
 _NODE_EN = r"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?)"
@@ -93,7 +93,7 @@ def _count(text: str | None) -> int | None:
     if not text:
         return None
     word = text.strip().lower()
-    if word in {"dual", "a pair of", "a couple of"}:
+    if word in {"dual", "a pair of", "a couple of", "双"}:
         return 2
     if word == "quad":
         return 4
@@ -203,3 +203,29 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
         elif per_node_cue or n <= 16:
             out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak))
     return out
+
+
+# NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
+# 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
+_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口|ports?|cards?)|adapters?|口)"
+_NIC_COUNT = re.compile(
+    rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
+    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|的)\s{{0,3}}){{0,4}}"
+    rf"(?P<nic>{_NIC_WORD}|·{{3,}})", _IC)
+_NIC_MODEL = re.compile(r"ConnectX|CX-?\d|BlueField|mlx\d", _IC)
+
+
+def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
+    """nic.count hits: how many NICs (rails) each node has."""
+    hits = []
+    for m in _NIC_COUNT.finditer(masked):
+        if m["nic"].startswith("·") and not _NIC_MODEL.match(unmasked[m.start("nic"):m.end("nic")]):
+            continue
+        n = 1 if m["n"].lower() in {"a single", "single"} else _count(m["n"])
+        between = masked[m.end("n"):m.start("nic")]
+        if not n or n > 32 or (n >= 10 and not re.search(r"[x×*]|张|块|个", between)):
+            continue  # '100 Gbps NIC' is a rate, not a hundred NICs
+        if re.match(r"\s*G", between) or re.match(r"\d", between.strip()[:1] or "x") and "G" in between[:3]:
+            continue
+        hits.append(Understood("nic.count", n, unmasked[m.start():m.end()], m.start(), m.end()))
+    return hits

@@ -12,7 +12,7 @@ Conventions for words without numbers (documented because they are guesses, and 
   step time fluctuates / 波动大 / 抖动 → job.step_time_cv 0.3;   stable / 平稳 → 0.02
   plain Ethernet (GbE, 以太网, 千兆, 万兆) with no RDMA word anywhere → nic.kind ethernet, nic.rdma false
   EFA → nic.kind ethernet, nic.rdma true (AWS's OS-bypass fabric; NCCL uses it through aws-ofi-nccl)
-  N×S links ('8x400G IB') → nic.speed_gbps N·S, the node's aggregate (all rails carry the all-reduce)
+  N×S links ('8x400G IB') → nic.speed_gbps S and nic.count N (the engine's multi-rail model adds them up)
   'rated for 100G' with no link speed said → nic.max_speed_gbps 100, and nic.speed_gbps 100 (weak)
 """
 
@@ -345,7 +345,10 @@ def network_rates(text: str) -> list[Understood]:
             prefix = "T"
         is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
         gbps = rate_to_gbps(value, prefix, is_bytes)
-        if m["mult"]:
+        if m["mult"] and kind == "rated":
+            # '8x400G IB': eight rails of 400G; the engine multiplies by nic.count where rails matter.
+            hits.append(_hit("nic.count", int(m["mult"]), m))
+        elif m["mult"]:
             gbps *= int(m["mult"])
         if kind == "rated":
             hits.append(_hit("nic.speed_gbps", gbps, m))
@@ -748,11 +751,6 @@ def fabric_features(text: str) -> list[Understood]:
                          r"\s*(?P<u>[GMK])i?B?(?![A-Za-z])", text, _IC):
         size = float(m["num"]) * {"G": 1.0, "M": 0.001, "K": 0.000001}[m["u"].upper()]
         hits.append(_hit("container.shm_gbytes", round(size, 6), m))
-    for m in re.finditer(rf"{_NUM}\s*(?:[x×*]\s*)?(?:块|张|个|根)?\s*(?:\d+\s*G\w*\s*)?(?:网卡|NICs?|HCAs?|rails?|IB (?:cards|ports)|"
-                         r"RDMA (?:NICs|cards|ports)|ports? per node)", text, _IC):
-        n = parse_number(m["num"])
-        if n and n == int(n) and 1 <= n <= 32 and not re.match(r"\d+\s*G", text[m.start():m.end()]):
-            hits.append(_hit("nic.count", int(n), m))
     return hits
 
 

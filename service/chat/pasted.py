@@ -1,9 +1,13 @@
 """Tool output pasted into a question: find it, hand it to the parser for its tool, keep the rest as prose.
 
-People paste nccl-tests tables, NCCL_DEBUG=INFO lines, iperf3 text or JSON, nvidia-smi and
-training-log lines between their sentences. The parsers in `tool_parsers/` read those; the word
-extractors must not (a log line '8 GPUs' is not the user's statement), so the blocks are blanked
-out of the prose with spaces, keeping every offset of the original question valid.
+People paste nccl-tests tables, NCCL_DEBUG=INFO lines, NCCL_* settings, iperf3 text or JSON,
+perftest (ib_write_bw ...) tables, ibstat/ibstatus/ibv_devinfo, nvidia-smi (table, CSV, -q, topo -m),
+lspci -vvv lines, ip addr/route, ethtool and training-log lines between their sentences. The parsers
+in `tool_parsers/` read those; the word extractors must not (a log line '8 GPUs' is not the user's
+statement), so the blocks are blanked out of the prose with spaces, keeping every offset of the
+original question valid. A paste that looks cut off (a table header without rows, a row cut short,
+a listing stopping inside a section, an unclosed code fence, broken JSON) is still read for what
+it holds, and `Pasted.partial` says so.
 """
 
 import json
@@ -12,12 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tool_parsers.ibstat import parse_ibstat
+from tool_parsers.ethtool import parse_ethtool
+from tool_parsers.ibstat import parse_ib_ports
+from tool_parsers.ip_addr import parse_ip_addr
 from tool_parsers.iperf3 import parse_iperf3_json
 from tool_parsers.iperf3_text import parse_iperf3_text
+from tool_parsers.lspci import parse_lspci
+from tool_parsers.nccl_env import parse_nccl_env
 from tool_parsers.nccl_log import parse_nccl_log
 from tool_parsers.nccl_tests import parse_nccl_tests
 from tool_parsers.nvidia_smi import parse_nvidia_smi
+from tool_parsers.perftest import parse_perftest
 from tool_parsers.training_log import parse_training_log
 
 # A line that belongs to tool output rather than to a sentence someone typed.
@@ -29,18 +38,49 @@ _TOOL_LINE = re.compile(
     r"^\s*step:\s*\d+|train_runtime|Connecting to host|^iperf3?:|Accepted connection|Server listening|"
     r"^\s*CA '|^\s*Port \d+:|^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
-    r"utilization\.gpu|^\s*\d+\s*%,\s*\d+\s*MiB|^\s*[{}\[\]]\s*$|^\s*\"[\w.]+\"\s*:")
+    r"utilization\.gpu|^\s*\d+\s*%,\s*\d+\s*MiB|^\s*[{}\[\]]\s*$|^\s*\"[\w.]+\"\s*:|"
+    # NCCL_* settings as whole lines: env dumps, export, mpirun -x continuation lines.
+    r"^\s*(?:export\s+|-x\s+|set\s+)?NCCL_[A-Z0-9_]+\s*[=:]|^\s*-x\s+\w+=?.*\\\s*$|"
+    # perftest banner and table.
+    r"#bytes\s+#iterations|BW Test\s*$|^\s*-{20,}\s*$|^\s*\d+\s+\d+\s+\d+\.\d+\s+\d+\.\d+\s+\d+\.\d+\s*$|"
+    r"^\s*(?:Dual-port|Number of qps|Connection type|PCIe relax order|ibv_wr\* API|TX depth|CQ Moderation|Mtu|"
+    r"Link type|GID index|Max inline data|rdma_cm QPs|Data ex\. method|local address|remote address|GID)\s*:|"
+    # ibstatus and ibv_devinfo.
+    r"^Infiniband device '|^hca_id:|^\s+(?:default gid|base lid|sm lid|phys state|rate|link_layer|transport|fw_ver|"
+    r"node_guid|sys_image_guid|vendor_id|vendor_part_id|hw_ver|board_id|phys_port_cnt|port|state|max_mtu|"
+    r"active_mtu|port_lid|port_lmc|active_width|active_speed):|"
+    # ethtool.
+    r"^Settings for \S+:|^\s+(?:Supported|Advertised|Link partner advertised) (?:link modes|ports|pause frame use|"
+    r"auto-negotiation|FEC modes):|^\s+(?:Speed|Duplex|Auto-negotiation|Link detected|Transceiver|PHYAD|MDI-X):|"
+    # nvidia-smi topo NIC rows and legend, nvidia-smi -q fields.
+    r"^\s*NIC\d+\s+(?:X|PIX|PXB|PHB|NODE|SYS|NV\d+)\b|^\s*NIC\d+:\s*\S+\s*$|NIC Legend:|^\s*Legend:|"
+    r"^\s+\S.*?\s{3,}:\s|GPU Link Info|PCIe Generation|^\s*\w+\s+=\s+Connection traversing|"
+    # lspci -vvv.
+    r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\s|^\s*(?:ACSCtl|ACSCap|LnkCap|LnkSta|LnkCtl|DevCap|"
+    r"DevCtl|DevSta|Capabilities):|"
+    # ip addr / ip route / ip -br addr.
+    r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^\s+(?:link/\w+|inet6?|valid_lft|altname)\s|"
+    r"^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+(?:via|dev)\s|"
+    r"^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+(?:\d{1,3}(?:\.\d{1,3}){3}/\d|[0-9a-f:]+/\d|$)|"
+    # Rich progress bars.
+    r"━|\d+/\d+\s+\d+:\d{2}:\d{2}\s*•")
 _FENCE = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
 
 
 @dataclass
 class Pasted:
-    """The tool output pasted into one question: where it sits, what it was, and what its parsers found."""
+    """The tool output pasted into one question: where it sits, what it was, and what its parsers found.
+
+    ``sources`` names, for each fact, the kind of output it came from (``"nccl-tests"``, ``"ibstat"``);
+    ``partial`` is True when some of the output looks cut off or could not be read whole.
+    """
 
     spans: list[tuple[int, int]] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    partial: bool = False
 
     @property
     def start(self) -> int:
@@ -53,7 +93,7 @@ class Pasted:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for the turn's record."""
         return {"spans": [list(s) for s in self.spans], "kinds": self.kinds, "facts": self.facts,
-                "notes": self.notes}
+                "notes": self.notes, "sources": self.sources, "partial": self.partial}
 
 
 def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -114,76 +154,123 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-Parser = Callable[[str], tuple[dict[str, Any], list[str]]]
+# A parser's answer: facts, notes, and whether the output looked cut off.
+Parsed = tuple[dict[str, Any], list[str], bool]
+Parser = Callable[[str], Parsed]
+PARTIAL_NOTE = "the pasted output looks cut off or incomplete; what it shows was read, the rest is unknown"
 
 
-def _iperf3_json(block: str) -> tuple[dict[str, Any], list[str]]:
+def _iperf3_json(block: str) -> Parsed:
     result = parse_iperf3_json(block)
     notes = [f"iperf3 reported an error: {result.error}"] if result.error and not result.ok else []
     if result.ok and result.retransmits:
         notes.append(f"iperf3: {result.retransmits} TCP retransmits")
-    return result.facts(), notes
+    broken = result.error in ("not iperf3 JSON output", "iperf3 output has no end.sum_received.bits_per_second")
+    return result.facts(), notes, broken
 
 
-def _iperf3_text(block: str) -> tuple[dict[str, Any], list[str]]:
+def _iperf3_text(block: str) -> Parsed:
     result = parse_iperf3_text(block)
     notes = [f"iperf3 reported an error: {result.error}"] if result.error else []
     if result.ok and result.retransmits:
         notes.append(f"iperf3: {result.retransmits} TCP retransmits")
-    return result.facts(), notes
+    if result.ok and result.role == "intervals":
+        notes.append("iperf3: no summary line; the mean of the interval lines was used (partial output?)")
+    return result.facts(), notes, result.ok and result.role == "intervals"
 
 
-def _nccl_tests(block: str) -> tuple[dict[str, Any], list[str]]:
+def _nccl_tests(block: str) -> Parsed:
     result = parse_nccl_tests(block)
-    facts = result.facts()
-    notes = []
-    if facts and result.avg_busbw_gbytes_per_s is not None:
-        notes.append(f"nccl-tests: peak busbw at the largest sizes {facts['nccl.allreduce_busbw_gbytes_per_s']} GB/s "
-                     f"(the 'Avg bus bandwidth' {result.avg_busbw_gbytes_per_s} GB/s averages tiny sizes too)")
-    return facts, notes
+    return result.all_facts(), result.notes(), result.partial
 
 
-def _nccl_log(block: str) -> tuple[dict[str, Any], list[str]]:
+def _nccl_log(block: str) -> Parsed:
     result = parse_nccl_log(block)
-    facts = result.facts()
+    facts = result.all_facts()
     # The log also says which fabric NCCL found; record what the parser saw but did not turn into facts.
     if result.transport == "ib":
         facts.setdefault("nic.rdma", True)
         if result.ib_link_layer in {"ib", "roce"}:
             facts.setdefault("nic.kind", "infiniband" if result.ib_link_layer == "ib" else "roce")
-    notes = list(result.evidence[:3])
-    if result.gdr_partial:
-        notes.append("NCCL log: GPUDirect RDMA on some connections only (one node may lack it)")
-    return facts, notes
+    notes = list(result.evidence[:3]) + result.notes()
+    return facts, notes, False
 
 
-def _training_log(block: str) -> tuple[dict[str, Any], list[str]]:
+def _nccl_env(block: str) -> Parsed:
+    result = parse_nccl_env(block)
+    notes = []
+    if result.passed:
+        notes.append(f"NCCL settings passed without a value shown: {', '.join(result.passed)}")
+    return result.facts(), notes, False
+
+
+def _training_log(block: str) -> Parsed:
     result = parse_training_log(block)
     notes = [f"training log: {len(result.step_times_s)} step times ({result.source})"] if result.source else []
-    return result.facts(), notes
+    return result.facts(), notes, False
 
 
-def _nvidia_smi(block: str) -> tuple[dict[str, Any], list[str]]:
+def _nvidia_smi(block: str) -> Parsed:
     result = parse_nvidia_smi(block)
     facts = result.facts()
-    notes = ["nvidia-smi: one snapshot; utilisation over a minute of training is steadier"] if result.gpus else []
-    return facts, notes
+    notes = ["nvidia-smi: one snapshot; utilisation over a minute of training is steadier"] if result.gpus and any(
+        g.util_pct is not None for g in result.gpus) else []
+    return facts, notes + result.notes(), False
 
 
-def _ibstat(block: str) -> tuple[dict[str, Any], list[str]]:
-    return parse_ibstat(block).facts(), []
+def _ib_ports(block: str) -> Parsed:
+    result = parse_ib_ports(block)
+    return result.facts(), result.notes(), result.partial
+
+
+def _perftest(block: str) -> Parsed:
+    result = parse_perftest(block)
+    return result.facts(), result.notes(), result.partial
+
+
+def _lspci(block: str) -> Parsed:
+    result = parse_lspci(block)
+    return result.facts(), result.notes(), False
+
+
+def _ip_addr(block: str) -> Parsed:
+    result = parse_ip_addr(block)
+    return result.facts(), result.notes(), False
+
+
+def _ethtool(block: str) -> Parsed:
+    result = parse_ethtool(block)
+    facts = result.facts()
+    if result.speed_gbps:
+        facts["nic.speed_gbps"] = result.speed_gbps  # negotiated ("Speed: 25000Mb/s")
+    if result.interface:
+        facts["nic.name"] = result.interface
+    notes = []
+    rating = result.max_supported_gbps
+    if rating and result.speed_gbps and result.speed_gbps < rating:
+        notes.append(f"ethtool: {result.interface or 'the NIC'} negotiated {result.speed_gbps:g} Gb/s "
+                     f"but supports {rating:g} Gb/s")
+    return facts, notes, False
 
 
 # Which parser to try for which content; several may apply to one block (NCCL lines inside an
-# nccl-tests run).
+# nccl-tests run). The first route that gives a fact keeps it: what a tool measured or NCCL says it
+# uses comes before a setting or a snapshot.
 _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("iperf3-json", re.compile(r"\"(?:end|start|intervals)\"\s*:|\"error\"\s*:\s*\"", re.S), _iperf3_json),
     ("iperf3", re.compile(r"bits/sec"), _iperf3_text),
+    ("perftest", re.compile(r"#bytes\s+#iterations|BW average\["), _perftest),
     ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place", re.I), _nccl_tests),
-    ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)"), _nccl_log),
-    ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|^\s*GPU0\s+GPU1|\d+MiB\s*/\s*\d+MiB", re.M),
-     _nvidia_smi),
-    ("ibstat", re.compile(r"Link layer:|CA type:"), _ibstat),
+    ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?"), _nccl_log),
+    ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:", re.M), _ib_ports),
+    ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
+    ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
+    ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
+                              r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB", re.M), _nvidia_smi),
+    ("ip", re.compile(r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+"
+                      r"(?:via|dev)\s|^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+\d{1,3}(?:\.\d{1,3}){3}/\d", re.M), _ip_addr),
+    ("nccl-env", re.compile(r"NCCL_[A-Z0-9_]+\s*(?:=|:\s|[\"']\s*[\]:,=])|NCCL_[A-Z0-9_]+ set (?:by environment )?to"),
+     _nccl_env),
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
                                 r"train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/", re.I), _training_log),
 ]
@@ -209,15 +296,23 @@ def parse_pasted(text: str) -> tuple[str, Pasted]:
         if not pattern.search(body):
             continue
         try:
-            facts, notes = parser(_json_only(body) if kind == "iperf3-json" else body)
+            facts, notes, partial = parser(_json_only(body) if kind == "iperf3-json" else body)
         except Exception as exc:  # a parser bug must not lose the rest of the question
             pasted.notes.append(f"{kind}: could not parse ({type(exc).__name__})")
+            pasted.partial = True
             continue
-        if facts or notes:
+        if facts or notes or partial:
             pasted.kinds.append(kind)
             for key, value in facts.items():
-                pasted.facts.setdefault(key, value)
-            pasted.notes.extend(notes)
+                if key not in pasted.facts:
+                    pasted.facts[key] = value
+                    pasted.sources[key] = kind
+            pasted.notes.extend(n for n in notes if n not in pasted.notes)
+            pasted.partial = pasted.partial or partial
+    if text.count("```") % 2:
+        pasted.partial = True  # a code fence opened and never closed: the paste was cut
+    if pasted.partial:
+        pasted.notes.append(PARTIAL_NOTE)
     return prose, pasted
 
 

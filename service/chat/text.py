@@ -12,6 +12,28 @@ _SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?!\d)(?=\s|$)")
 _CLAUSE_END = re.compile(r"[。！？!?；;\n，,、]|\.(?!\d)(?=\s|$)")
 
 
+_HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")
+_LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s")
+
+
+def soften_line_breaks(text: str) -> str:
+    """Line breaks inside a wrapped sentence become spaces (same length), so a sentence is read whole.
+
+    A break stays when it ends a sentence, precedes a blank line or a list item, or follows a colon.
+    """
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i == len(lines) - 1:
+            break
+        following = lines[i + 1]
+        soft = (line.strip() and following.strip() and not _HARD_BREAK.search(line)
+                and not _LIST_ITEM.match(following))
+        out.append(" " if soft else "\n")
+    return "".join(out)
+
+
 def _bounds(text: str, pos: int, pattern: re.Pattern[str]) -> tuple[int, int]:
     start = 0
     for m in pattern.finditer(text, 0, pos):

@@ -22,7 +22,7 @@ from service.chat import text as tx
 from service.chat.accounting import unaccounted
 from service.chat.commands import blank, read_commands
 from service.chat.comparisons import read_scaling
-from service.chat.counts import read_counts
+from service.chat.counts import read_counts, read_nic_count
 from service.chat.entities import Entity, find_entities, mask_entities
 from service.chat.extract import Understood, extract_facts, instance_type, resolve
 from service.chat.intents import Intent, classify, knowledge_topics
@@ -31,6 +31,7 @@ from service.chat.language import detect_language, normalise_lang
 from service.chat.pasted import Pasted, parse_pasted
 from service.chat.sanity import Conflict, reconcile
 from service.chat.scopes import MEASUREMENTS, apply_negation, drop_references, mark_hypothetical
+from service.chat.text import soften_line_breaks
 
 #: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
 MAX_QUESTION_CHARS = 20_000
@@ -70,12 +71,13 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     question = question[:MAX_QUESTION_CHARS]
     raw_prose, pasted = parse_pasted(question)
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
+    raw_prose = soften_line_breaks(raw_prose)
     commands = read_commands(raw_prose)
     unmasked = blank(raw_prose, commands.spans)
     entities = find_entities(unmasked)
     prose = mask_entities(unmasked, entities)
     scaling = read_scaling(prose)
-    hits = extract_facts(prose) + read_counts(prose) + scaling.hits + _entity_facts(entities, unmasked)
+    hits = extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits + _entity_facts(entities, unmasked)
     hits = _retool_measurements(raw_prose, hits)
     hits = apply_negation(prose, mark_hypothetical(prose, hits))
     hits, references = drop_references(prose, hits)
@@ -92,6 +94,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
                                      source="pasted:" + "+".join(pasted.kinds))
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
+    _infer_baseline(stated, hits)
     stated, conflicts = reconcile(stated)
     used = [(h.start, h.end) for h in hits] + [(h.start, h.end) for h in stated.values()]
     not_understood = unaccounted(prose, used)
@@ -117,6 +120,10 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     )
 
 
+_NCCL_VERSION = re.compile(r"NCCL\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*v?(?P<v>\d+\.\d+(?:\.\d+)?)",
+                           re.IGNORECASE)
+
+
 def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     """Facts a name carries: the GPU model (weak: a baseline GPU is a GPU too), the instance type and its
     known cap, the NCCL version."""
@@ -129,7 +136,7 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             hits.extend(instance_type(words))
             hits = [Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
                                h.weak) if h.start < e.start else h for h in hits]
-        elif (version := re.match(r"NCCL\s?v?(?P<v>\d+\.\d+(?:\.\d+)?)", words, re.IGNORECASE)):
+        elif version := _NCCL_VERSION.match(words):
             hits.append(Understood("nccl.version", version["v"], words, e.start, e.end))
     return hits
 
@@ -157,6 +164,17 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
         value = round(gbps / 8, 6) if fact.startswith("nccl.") else round(gbps, 6)
         out.append(Understood(fact, value, h.text, h.start, h.end, h.source, h.inferred, h.weak, h.hypothetical))
     return out
+
+
+def _infer_baseline(stated: dict[str, Understood], hits: list[Understood]) -> None:
+    """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison."""
+    job = stated.get("job.nodes")
+    if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
+        return
+    smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value]
+    if smaller:
+        base = min(smaller, key=lambda h: (h.value, h.start))
+        stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
 
 
 def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:
