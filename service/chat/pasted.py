@@ -39,8 +39,9 @@ _TOOL_LINE = re.compile(
     r"^\s*CA '|^\s*Port \d+:|^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
     r"utilization\.gpu|^\s*\d+\s*%,\s*\d+\s*MiB|^\s*[{}\[\]]\s*$|^\s*\"[\w.]+\"\s*:|"
-    # NCCL_* settings as whole lines: env dumps, export, mpirun -x continuation lines.
-    r"^\s*(?:export\s+|-x\s+|set\s+)?NCCL_[A-Z0-9_]+\s*[=:]|^\s*-x\s+\w+=?.*\\\s*$|"
+    # NCCL_* settings as whole lines (env dumps, export); command lines (mpirun -x ...) stay prose.
+    r"NCCL version \d|^\s*\[\d+,\d+\]<std(?:out|err)>:|^\[rank\d+\]:|"
+    r"^\s*(?:export\s+|set\s+)?NCCL_[A-Z0-9_]+\s*[=:]|"
     # perftest banner and table.
     r"#bytes\s+#iterations|BW Test\s*$|^\s*-{20,}\s*$|^\s*\d+\s+\d+\s+\d+\.\d+\s+\d+\.\d+\s+\d+\.\d+\s*$|"
     r"^\s*(?:Dual-port|Number of qps|Connection type|PCIe relax order|ibv_wr\* API|TX depth|CQ Moderation|Mtu|"
@@ -51,10 +52,16 @@ _TOOL_LINE = re.compile(
     r"active_mtu|port_lid|port_lmc|active_width|active_speed):|"
     # ethtool.
     r"^Settings for \S+:|^\s+(?:Supported|Advertised|Link partner advertised) (?:link modes|ports|pause frame use|"
-    r"auto-negotiation|FEC modes):|^\s+(?:Speed|Duplex|Auto-negotiation|Link detected|Transceiver|PHYAD|MDI-X):|"
+    r"auto-negotiation|FEC modes):|^\s+(?:Speed|Duplex|Auto-negotiation|Link detected|Transceiver|PHYAD|MDI-X|Port|"
+    r"Supports [\w -]+|Wake-on|Current message level|Supported pause frame use|Advertised pause frame use):|"
+    r"^\s+(?:\d+base[A-Za-z0-9_]+(?:/(?:Full|Half))?\s*)+$|^\s+drv\s|"
     # nvidia-smi topo NIC rows and legend, nvidia-smi -q fields.
     r"^\s*NIC\d+\s+(?:X|PIX|PXB|PHB|NODE|SYS|NV\d+)\b|^\s*NIC\d+:\s*\S+\s*$|NIC Legend:|^\s*Legend:|"
-    r"^\s+\S.*?\s{3,}:\s|GPU Link Info|PCIe Generation|^\s*\w+\s+=\s+Connection traversing|"
+    r"^\s*\S.*?\s{3,}:\s|GPU Link Info|PCIe Generation|^\s+Link Width\s*$|==NVSMI LOG==|^GPU [0-9A-F]{8}:|"
+    r"^\s*\w+\s+=\s+Connection traversing|"
+    # Framework banners whose words are not the user's (Lightning's device lines and model summary).
+    r"^(?:GPU|TPU|HPU|IPU) available:|^LOCAL_RANK:|^\s*[┏┡└│┃]|^You are using a CUDA device|"
+    r"set_float32_matmul_precision|site-packages/|^(?:Trainable|Non-trainable|Total) params|"
     # lspci -vvv.
     r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\s|^\s*(?:ACSCtl|ACSCap|LnkCap|LnkSta|LnkCtl|DevCap|"
     r"DevCtl|DevSta|Capabilities):|"
@@ -65,6 +72,11 @@ _TOOL_LINE = re.compile(
     # Rich progress bars.
     r"━|\d+/\d+\s+\d+:\d{2}:\d{2}\s*•")
 _FENCE = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
+# Lines outside the pasted blocks that set NCCL_* variables for a run: the settings are read from
+# them too (a command line stays in the prose for the word readers). A question ("should I set
+# NCCL_IB_DISABLE=1?") is not a setting.
+_ENV_LINE = re.compile(r"^\s*(?:export\s+|set\s+)?NCCL_[A-Z0-9_]+=\S|(?:^|\s)(?:-x|-e|--env)\s+NCCL_[A-Z0-9_]+=\S|"
+                       r"^\s*[\"']NCCL_[A-Z0-9_]+[\"']\s*:", re.M)
 
 
 @dataclass
@@ -260,7 +272,9 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("iperf3-json", re.compile(r"\"(?:end|start|intervals)\"\s*:|\"error\"\s*:\s*\"", re.S), _iperf3_json),
     ("iperf3", re.compile(r"bits/sec"), _iperf3_text),
     ("perftest", re.compile(r"#bytes\s+#iterations|BW average\["), _perftest),
-    ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place", re.I), _nccl_tests),
+    ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place|^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
+                              r"uint8|int32|uint32|int64|uint64|double|fp8\w*)\s+(?:sum|prod|min|max|avg|none)\b",
+                              re.I | re.M), _nccl_tests),
     ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?"), _nccl_log),
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:", re.M), _ib_ports),
     ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
@@ -284,7 +298,7 @@ def parse_pasted(text: str) -> tuple[str, Pasted]:
     """
     prose, spans = split_pasted(text)
     pasted = Pasted(spans=spans)
-    if not spans:
+    if not spans and not _ENV_LINE.search(text):
         return prose, pasted
     bodies = []
     for s, e in spans:
@@ -292,11 +306,13 @@ def parse_pasted(text: str) -> tuple[str, Pasted]:
         fence = _FENCE.fullmatch(body.strip())
         bodies.append(fence["body"] if fence else body)
     body = "\n".join(bodies)
+    settings = _setting_lines(text, spans)
     for kind, pattern, parser in _ROUTES:
-        if not pattern.search(body):
+        given = body + "\n" + settings if kind == "nccl-env" and settings else body
+        if not pattern.search(given):
             continue
         try:
-            facts, notes, partial = parser(_json_only(body) if kind == "iperf3-json" else body)
+            facts, notes, partial = parser(_json_only(body) if kind == "iperf3-json" else given)
         except Exception as exc:  # a parser bug must not lose the rest of the question
             pasted.notes.append(f"{kind}: could not parse ({type(exc).__name__})")
             pasted.partial = True
@@ -314,6 +330,19 @@ def parse_pasted(text: str) -> tuple[str, Pasted]:
     if pasted.partial:
         pasted.notes.append(PARTIAL_NOTE)
     return prose, pasted
+
+
+def _setting_lines(text: str, spans: list[tuple[int, int]]) -> str:
+    """The lines outside the pasted blocks that set NCCL_* variables, questions left out."""
+    lines = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        start, pos = pos, pos + len(line)
+        if any(s <= start < e for s, e in spans) or "?" in line or "？" in line:
+            continue
+        if _ENV_LINE.search(line):
+            lines.append(line.rstrip("\n"))
+    return "\n".join(lines)
 
 
 def _json_only(body: str) -> str:
