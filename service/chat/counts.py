@@ -32,7 +32,7 @@ from service.chat.units import parse_number
 _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"
 # A count: bounded runs so a string of numerals costs linear time, never a backtracking search.
-COUNT = (rf"(?:(?<![\d.,{_CN}])\d{{1,5}}(?![\d.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
+COUNT = (rf"(?:(?<![\d.,{_CN}])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
          r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 _NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
@@ -40,7 +40,9 @@ _NODE_EN = r"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|worke
 _GPU_ZH = rf"(?:张|块|个)?\s*(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
-_ADJ = r"(?:[A-Za-z][A-Za-z0-9.\-]*\s+){0,2}?"  # 'two DGX boxes', 'four identical nodes'
+# 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
+_ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|"
+        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks)\b)(?:[A-Za-z][A-Za-z0-9.\-]*|·+)\s+){0,2}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
@@ -79,13 +81,15 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                           rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance)\s*"
                           rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
-    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?P<sg>single[- ]GPU\s+)?{_ADJ}{_NODE_EN}"
+    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?:{_MARK}s?\s+|GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
+                         rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
     # single GPU / 单卡
     ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
-    ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])", _IC)),
+    ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
+                        rf"(?!\s*{_NODE_EN})", _IC)),
 ]
 
 
@@ -189,19 +193,26 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
     already read by the grammar.
     """
     nodes = [h for h in hits if h.fact == "job.nodes" and h.value > 1]
+    # A machine's GPUs said in a full shape ('2 nodes with 8 V100 each') outrank a bare count said
+    # elsewhere ('4 GPUs share one PCIe switch', 'the 16 GPUs').
+    shaped = any(h.fact == "job.gpus_per_node" and h.source != "gpus" and not h.weak for h in hits)
     out = []
     for h in hits:
         if h.source != "gpus":
             out.append(h)
             continue
-        per_node_cue = re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(text, h.start, 12) +
-                                 tx.after(text, h.end, 14), _IC)
+        total_cue = re.search(r"in total|total|一共|总共|合计|共", tx.before(text, h.start, 10) +
+                              tx.after(text, h.end, 12), _IC)
+        per_node_cue = not total_cue and re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(
+            text, h.start, 12) + tx.after(text, h.end, 14), _IC)
         near = [x for x in nodes if tx.sentence_bounds(text, x.start) == tx.sentence_bounds(text, h.start)]
         n = int(h.value)
-        if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and n > 8:
-            out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end))
+        if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
+            out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
+        elif total_cue:
+            continue  # a total with no machine count to divide it by says nothing about one machine
         elif per_node_cue or n <= 16:
-            out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak))
+            out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak or shaped))
     return out
 
 

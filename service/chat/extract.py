@@ -713,7 +713,11 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
-    for m in re.finditer(r"NCCL\s*(?:is\s*)?(?:走的是|走|用的是|用|falls? back to|fell back to|using|uses)\s*(?:the"
+    for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是|回退到|退回到|fell back to|falls back to)"
+                         r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
+        t = (m["t"] or m["t2"] or m["t3"]).lower()
+        hits.append(_hit("nccl.transport", "ib" if t == "ib" else "socket", m))
+    for m in re.finditer(r"NCCL\s*(?:is\s*)?(?:still\s*|only\s*|always\s*)?(?:走的是|走|用的是|用|falls? back to|fell back to|using|uses)\s*(?:the"
                          r"\s*)?"
                          r"(?P<t>socket|sockets|TCP|IB|InfiniBand)", text, _IC):
         hits.append(_hit("nccl.transport", "ib" if m["t"].lower() in {"ib", "infiniband"} else "socket", m))
@@ -722,9 +726,6 @@ def job_shape(text: str) -> list[Understood]:
 
 # --------------------------------------------------------------------------- fabric features named in words
 _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
-    # 'GDR is not enabled' is read by the negation scope: the word itself says GDR is in use.
-    ("nccl.gdr_disabled", re.compile(r"(?<![A-Za-z])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem)(?![A-Za-z])",
-                                     _IC), False),
     ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*)?(?:disabled|not (?:supported|available|possible))|"
                                      r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
     ("pcie.acs_enabled", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])", _IC), True),
@@ -735,10 +736,25 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
 ]
 
 
+# GPUDirect RDMA named in words says nothing by itself; its state does ('GDR is not enabled', '开启了 GDR').
+_GDR = re.compile(r"(?<![A-Za-z])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)(?![A-Za-z])", _IC)
+_GDR_OFF = re.compile(r"not (?:been )?(?:enabled|used|on|working|loaded|installed)|disabled|isn't|is not|没有|没开|未开|"
+                      r"没启用|未启用|没装|没加载|关闭|关掉|不生效|没生效|off(?![A-Za-z])|without|no (?=GDR|GPU)|没", _IC)
+_GDR_ON = re.compile(r"(?:is |was |are )?(?:enabled|on(?![A-Za-z])|working|in use|active)|开启了|打开了|已开|开了|是开的|"
+                     r"已启用|生效", _IC)
+
+
 @extractor
 def fabric_features(text: str) -> list[Understood]:
     """GDR / GPUDirect, P2P disabled, PCIe ACS, --ipc=host, bonded ports, MoE, ZeRO stage, /dev/shm size."""
     hits = []
+    for m in _GDR.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        around = text[max(a, m.start() - 16):min(b, m.end() + 20)]
+        if _GDR_OFF.search(around):
+            hits.append(_hit("nccl.gdr_disabled", True, m))
+        elif _GDR_ON.search(around):
+            hits.append(_hit("nccl.gdr_disabled", False, m))
     for fact, pattern, value in _FEATURES:
         for m in pattern.finditer(text):
             if fact == "nic.bonded" and re.search(r"bond\d", m.group(0)):

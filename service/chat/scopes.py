@@ -39,8 +39,9 @@ _REFERENCE = re.compile(
     r"其他集群|其它集群|同事的|文档(?:上|里)?说", _IC)
 
 # Facts that say a feature is there (True) or a kind of fabric; under a negation they flip or go.
-_FLIPPABLE = {"nic.rdma", "gpu.nvlink", "nic.efa", "nccl.gdr_disabled", "container.ipc_host", "nic.pfc",
-              "nic.bonded", "job.moe", "pcie.acs_enabled", "nccl.p2p_disabled", "nccl.ib_disabled"}
+# ('…_disabled' facts read their own polarity and are not flipped here.)
+_FLIPPABLE = {"nic.rdma", "gpu.nvlink", "nic.efa", "container.ipc_host", "nic.pfc", "nic.bonded", "job.moe",
+              "pcie.acs_enabled"}
 _KIND_FACTS = {"nic.kind", "nccl.transport", "job.parallelism", "job.data_source", "job.comm_pattern"}
 MEASUREMENTS = {"net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s", "net.rdma_bw_gbps",
                 "nccl.allreduce_algbw_gbytes_per_s"}
@@ -111,9 +112,14 @@ _OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we have|we're on|we are on|we use|wit
                   r"我们的|我的|我们(?:现在|目前)?(?:有|用|是))", _IC)
 
 
+# '现在换成 8 台' / 'we then moved to 100G': a change already made describes the job as it is.
+_DONE = re.compile(r"(?:现在|已经|后来|之后|目前|当前|最近|刚|then|now|already|recently|since we|after we|we)\s*$", _IC)
+
+
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
-    cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)]
+    cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
+            if not _DONE.search(text[max(0, m.start() - 6):m.start()])]
     out = []
     for h in hits:
         ca, cb = tx.clause_bounds(text, h.start)

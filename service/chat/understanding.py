@@ -89,7 +89,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         if key not in stated or stated[key].weak:
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     for key, value in pasted.facts.items():
-        if key not in stated:
+        # What a tool printed outranks what words say about NCCL; words win elsewhere (they name the job).
+        if key not in stated or stated[key].weak or key.startswith("nccl."):
             stated[key] = Understood(key, value, _pasted_label(pasted), pasted.start, pasted.end,
                                      source="pasted:" + "+".join(pasted.kinds))
     if not stated and not proposed and previous_facts:
