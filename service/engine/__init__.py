@@ -22,6 +22,7 @@ from service.engine.model import CATEGORIES, KnowledgeEntry, Recommendation, Rul
 from service.engine.render import fill, format_value
 from service.engine.report import render_text
 from service.engine.ruletests import CaseResult, coverage_gaps, find_test_files, run_file
+from service.engine.safeyaml import YamlLimitError, safe_load
 
 __all__ = [
     "AGGREGATIONS",
@@ -43,6 +44,7 @@ __all__ = [
     "Rule",
     "RuleBase",
     "RuleLoadError",
+    "YamlLimitError",
     "builtin_catalogue",
     "builtin_rules_dir",
     "coverage_gaps",
@@ -56,5 +58,6 @@ __all__ = [
     "render_text",
     "rules_dirs_from_env",
     "run_file",
+    "safe_load",
     "what_if_figures",
 ]

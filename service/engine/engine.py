@@ -6,8 +6,11 @@ the value it saw, and a rule that cannot be decided names the facts that would d
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +24,8 @@ from service.engine.loader import RuleBase, load_rulebase
 from service.engine.model import REMEDY_KINDS, SEVERITY_RANK, KnowledgeEntry, Recommendation, Rule
 from service.engine.render import fill
 from service.engine.whatif import apply_changes, what_ifs
+
+log = logging.getLogger("bwdoctor.engine")
 
 MAX_PASSES = 8
 SEVERITY_WEIGHT = {"critical": 3, "warning": 2, "info": 1}
@@ -138,6 +143,8 @@ class Engine:
         """Findings for already-validated facts, in `lang` (en or zh); same facts → same output.
         `questions=False` skips ranking the missing facts (for callers that keep only findings)."""
         lang = lang if lang in ("en", "zh") else "en"
+        _DEADLINE.set(time.monotonic() + DIAGNOSIS_BUDGET_S)
+        _OVER_BUDGET.set(False)
         given = {k: facts[k] for k in sorted(facts)}
         known: dict[str, Any] = dict(given)
         derived = derive(known)
@@ -329,7 +336,19 @@ def _remedy_rank(rec: Mapping[str, Any]) -> tuple[bool, float, int]:
     return (rec["kind"] == "hardware", -rec.get("saves_pct", 0.0), REMEDY_KINDS.index(rec["kind"]))
 
 
+# The evaluation budget of one diagnosis (cost.py bounds each expression at load; this bounds the
+# sum): past the deadline, conditions no longer hold, so a costly user rule base cannot stall a worker.
+DIAGNOSIS_BUDGET_S = 2.0
+_DEADLINE: ContextVar[float] = ContextVar("diagnosis_deadline", default=float("inf"))
+_OVER_BUDGET: ContextVar[bool] = ContextVar("diagnosis_over_budget", default=False)
+
+
 def _holds(condition: Condition, context: Any) -> bool:
+    if time.monotonic() > _DEADLINE.get():
+        if not _OVER_BUDGET.get():
+            _OVER_BUDGET.set(True)
+            log.warning("diagnosis time budget (%.1f s) spent: remaining conditions do not hold", DIAGNOSIS_BUDGET_S)
+        return False
     try:
         return condition.evaluate(context) is True
     except Exception:  # a type clash in user data: the condition does not hold

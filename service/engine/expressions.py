@@ -14,6 +14,8 @@ from typing import Any
 
 import cel
 
+from service.engine.cost import expression_cost_problem
+
 _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _DOTTED_NAME = re.compile(r"(?<![\w.])([a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)+)(\s*\()?")
 
@@ -48,6 +50,9 @@ def referenced_facts(text: str) -> frozenset[str]:
 def compile_condition(text: str) -> Condition:
     if not isinstance(text, str) or not text.strip():
         raise ExpressionError("a condition must be a non-empty expression string")
+    too_costly = expression_cost_problem(text)
+    if too_costly is not None:
+        raise ExpressionError(f"expression {text[:80]!r} costs too much: {too_costly}")
     try:
         program = cel.compile(text)
     except Exception as exc:  # the CEL binding raises its own parse error types

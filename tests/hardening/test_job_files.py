@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from service.cli import cli
 from service.documents import DocumentError, parse_document
-from service.engine.safeyaml import YamlLimitError, safe_load
+from service.engine import YamlLimitError, safe_load
 
 BWDOCTOR = Path(sys.executable).with_name("bwdoctor")
 
