@@ -209,7 +209,8 @@ def _nccl_log(block: str) -> Parsed:
 
 
 def _nccl_env(block: str) -> Parsed:
-    result = parse_nccl_env(block)
+    # "NCCL_IB_DISABLE=1?" asks whether to set it; only lines without a question mark are settings.
+    result = parse_nccl_env("\n".join(line for line in block.splitlines() if "?" not in line and "？" not in line))
     notes = []
     if result.passed:
         notes.append(f"NCCL settings passed without a value shown: {', '.join(result.passed)}")
