@@ -190,6 +190,9 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
             (small_n, small_v, small_span), (big_n, big_v, big_span) = sorted(
                 [(s1[0], v1, s1[3:]), (s2[0], v2, s2[3:])])
             speedup = big_v / small_v if kind == "rate" else small_v / big_v
+            if kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2))):
+                # A step on more GPUs does more work (same per-GPU batch): throughput is steps × size.
+                speedup *= big_n / small_n
             span = (min(a1, a2), max(b1, b2))
             words = text[span[0]:span[1]]
             hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
@@ -201,6 +204,16 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
             if s1[2] == "nodes":
                 hits.append(Understood("job.nodes", big_n, text[big_span[0]:big_span[1]], *big_span))
     return hits
+
+
+_PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?:step|iteration|iter)|step[_ ]?time|"
+                       r"iteration time|(?:a|each|one) (?:step|iteration)|一个\s*(?:step|iter)|(?:step|迭代)\s*(?:耗时|时间)", _IC)
+
+
+def _per_step(text: str, pos: int) -> bool:
+    """The duration at `pos` is the time of one step, not of a whole run or epoch."""
+    a, _ = tx.clause_bounds(text, pos)
+    return bool(_PER_STEP.search(text[max(a, pos - 24):pos + 12]))
 
 
 def _sizes_near(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int, str, int, int]]:

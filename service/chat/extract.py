@@ -458,6 +458,8 @@ def link_rating(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", float(m["max"]), m, "cue", weak=True))
     for m in _SPEED_WORD.finditer(text):
         hits.append(_hit("nic.speed_gbps", int(m["mbps"]) / 1000, m))
+    for m in re.finditer(r"(?<![A-Za-z])Rate:\s*(?P<gbps>\d{2,3})(?![\d.])", text):  # ibstat's own line
+        hits.append(_hit("nic.speed_gbps", float(m["gbps"]), m))
     return hits
 
 

@@ -86,11 +86,20 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
     return out
 
 
+# Another system described for comparison: its hardware is not this job's ('官方平台是每节点 4*100G RoCE、机内 NVLink').
+_OTHER_SYSTEM = re.compile(r"官方(?:平台|环境|集群|的)|别人(?:的)?|其他人|the (?:official|reference|paper's|authors') "
+                           r"(?:setup|platform|cluster)|(?:their|the README's|the paper's) (?:setup|platform|cluster|numbers)|"
+                           r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said", _IC)
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
-    """Measurements quoted as references ('the datasheet says 50 GB/s'): (kept, set aside)."""
+    """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
+    comparison: (kept, set aside)."""
     kept, refs = [], []
     for h in hits:
-        if h.fact in MEASUREMENTS and not h.source.startswith("pasted") and is_reference(text, h.start):
+        a, b = tx.clause_bounds(text, h.start)
+        other = _OTHER_SYSTEM.search(text[tx.sentence_bounds(text, h.start)[0]:b])
+        if not h.source.startswith("pasted") and (other or (h.fact in MEASUREMENTS and is_reference(text, h.start))):
             refs.append(h)
         else:
             kept.append(h)
@@ -101,7 +110,8 @@ _WHAT_IF_CUE = re.compile(
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|upgrad(?:e|ing) to|mov(?:e|ing) to|"
     r"switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|如果|假如|假设|要是|换成|换到|改成|改用|升级到|升级成|"
-    r"升到|上到|切到|切换到|换用|改为|若是|倘若", _IC)
+    r"升到|上到|切到|切换到|换用|改为|若是|倘若|还是(?:得|要)?(?:上|换|用)|要不要(?:上|换|用|加)|需不需要|是否需要|"
+    r"do (?:i|we) need|should (?:i|we) (?:use|get|buy|add|move)", _IC)
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
 _WOULD_IT_HELP = re.compile(
     r"(?:^|\b)(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"

@@ -95,7 +95,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
                                      source="pasted:" + "+".join(pasted.kinds))
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
-    _infer_baseline(stated, hits)
+    _infer_baseline(stated, hits, prose)
     stated, conflicts = reconcile(stated)
     used = [(h.start, h.end) for h in hits] + [(h.start, h.end) for h in stated.values()]
     not_understood = unaccounted(prose, used)
@@ -167,12 +167,17 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
     return out
 
 
-def _infer_baseline(stated: dict[str, Understood], hits: list[Understood]) -> None:
+_COMPARES = re.compile(r"than|vs\.?|versus|compared|比|对比|相比|faster|slower|speed-?up|scal\w*|快|慢|效率|倍|"
+                       r"之前|before|previously|原来|以前", re.IGNORECASE)
+
+
+def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison."""
     job = stated.get("job.nodes")
     if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
         return
-    smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value]
+    smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
+               and (h.value == 1 or _COMPARES.search(text))]
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
