@@ -17,6 +17,7 @@ from sqlalchemy import text
 
 from service.clusters.views import router as clusters_router
 from service.config import Settings, get_settings
+from service.conversations.retention import prune_conversations
 from service.conversations.views import router as conversations_router
 from service.database import make_async_engine, make_engine, make_sessionmaker, utcnow, wait_for_database
 from service.diagnosis.views import router as diagnosis_router
@@ -31,6 +32,7 @@ from service.nodes.service import count_nodes_reporting, prune_reports
 from service.nodes.views import router as nodes_router
 from service.nodes.writer import ReportWriter
 from service.preflight.views import router as preflight_router
+from service.ratelimit import RateLimiter
 from service.slack.views import router as slack_router
 from service.tokens.dependencies import document_probe_tokens
 from service.web.clusters import router as web_clusters_router
@@ -92,8 +94,12 @@ def prune_once(app: FastAPI) -> int:
     with app.state.sessionmaker() as db_session:
         older_than = utcnow() - timedelta(days=settings.retention_days)
         removed = prune_reports(db_session=db_session, older_than=older_than)
+        chats_before = utcnow() - timedelta(days=settings.conversation_retention_days)
+        chats = prune_conversations(db_session=db_session, older_than=chats_before)
     if removed:
         log.info("pruned %d reports older than %s days", removed, settings.retention_days)
+    if chats:
+        log.info("pruned %d conversations idle for %s days", chats, settings.conversation_retention_days)
     return removed
 
 
@@ -166,6 +172,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         else None
     )
 
+    app.state.chat_limiter = RateLimiter(settings.ask_rate_limit, settings.ask_rate_window_s)
     install_error_handlers(app, retry_after_s=settings.retry_after_s)
     app.add_middleware(
         BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes, max_json_depth=settings.max_json_depth

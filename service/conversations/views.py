@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Depends, Path
 
 from service.conversations import service
 from service.conversations.schemas import CONVERSATION_ID_PATTERN, AskIn, ConversationOut
@@ -12,11 +12,12 @@ from service.database import DbSession
 from service.errors import NotFound
 from service.facts import EngineDep
 from service.metrics import count_findings
+from service.ratelimit import limit_chat
 
 router = APIRouter(prefix="/api/v1", tags=["chat"])
 
 
-@router.post("/ask")
+@router.post("/ask", dependencies=[Depends(limit_chat)])
 def ask(body: AskIn, db_session: DbSession, engine: EngineDep) -> dict[str, Any]:
     """One chat turn; facts from earlier turns of the same conversation carry over."""
     try:

@@ -97,8 +97,18 @@ async def slack_events(request: Request, background: BackgroundTasks) -> dict[st
         return {"ok": True}
     event = payload.get("event")
     if isinstance(event, dict) and event.get("type") == "app_mention" and not event.get("bot_id"):
+        user = _slack_user(str(payload.get("team_id") or ""), str(event.get("user") or ""))
+        if request.app.state.chat_limiter.retry_after(user) is not None:
+            # Not 429: Slack would deliver the event again. The mention is left unanswered.
+            log.warning("Slack user %s is over the chat rate limit; mention not answered", user)
+            return {"ok": True}
         background.add_task(answer_mention, request.app, str(payload.get("team_id") or ""), event)
     return {"ok": True}
+
+
+def _slack_user(team_id: str, user_id: str) -> str:
+    """The rate limit's key for a Slack user (the request comes from Slack's addresses, not theirs)."""
+    return f"slack:{team_id[:32]}:{user_id[:32]}"
 
 
 def _answer_command(app: FastAPI, text: str) -> dict[str, Any]:
@@ -113,6 +123,7 @@ async def slack_commands(request: Request) -> dict[str, Any]:
     body = await request.body()
     verify_slack_request(request.app.state.settings, request.headers, body)
     form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+    request.app.state.chat_limiter.check(_slack_user(form.get("team_id", [""])[0], form.get("user_id", [""])[0]))
     text = clean_question(form.get("text", [""])[0])
     if not text or text.lower() in {"help", "帮助", "?"}:
         return {"response_type": "ephemeral", "text": HELP_TEXT, "blocks": _help_blocks()}
