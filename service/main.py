@@ -33,6 +33,7 @@ from service.nodes.views import router as nodes_router
 from service.nodes.writer import ReportWriter
 from service.preflight.views import router as preflight_router
 from service.ratelimit import RateLimiter
+from service.readauth import ReadProtectionMiddleware
 from service.slack.views import router as slack_router
 from service.tokens.dependencies import document_probe_tokens
 from service.web.clusters import router as web_clusters_router
@@ -177,6 +178,12 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     app.add_middleware(
         BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes, max_json_depth=settings.max_json_depth
     )
+    if settings.read_token is not None or settings.trusted_auth_header:
+        app.add_middleware(
+            ReadProtectionMiddleware,
+            read_token=settings.read_token.get_secret_value() if settings.read_token else None,
+            trusted_header=settings.trusted_auth_header,
+        )
     app.add_middleware(MetricsMiddleware)
     for router in ROUTERS:
         app.include_router(router)
