@@ -210,6 +210,8 @@ def run_server(
     """Migrate the database, then serve (the body of `bwdoctor serve`)."""
     import uvicorn
 
+    from service.server import uvicorn_limits
+
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = get_settings()
     wait_for_database(settings.database_url)
@@ -224,4 +226,5 @@ def run_server(
         log_level=log_level,
         access_log=access_log,
         proxy_headers=True,
+        **uvicorn_limits(settings),  # request head/body deadlines, keep-alive, connections per worker
     )
