@@ -53,8 +53,16 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         "understood": [x.to_dict() for x in echo],
         "corrected": {k: {"from": old, "to": new} for k, (old, new) in corrected.items()},
         "pasted": u.pasted.to_dict() if u.pasted.spans else None,
+        "not_understood": u.not_understood,
+        "unreconciled": [x.to_dict() for x in u.conflicts],
+        "references": [x.to_dict() for x in u.references],
     }
     notes = notes + u.pasted.notes
+    notes = notes + [x.zh if lang == "zh" else x.en for x in u.conflicts]
+    if u.not_understood:
+        words = "; ".join(f"“{n['context']}”" for n in u.not_understood[:6])
+        notes.append(t(lang, f"Numbers I could not place (say what they are if they matter): {words}",
+                       f"这些数字我没能理解（如果重要，请说明它们是什么）：{words}"))
     if u.intent is Intent.HELP:
         text = _help(lang)
     elif u.intent is Intent.OUT_OF_SCOPE:

@@ -124,10 +124,13 @@ def _command_facts(body: str, offset: int, found: Commands) -> None:
     """The job's shape from launcher arguments: torchrun, deepspeed, accelerate, srun, mpirun/horovodrun."""
     args = _args(body)
     span = (offset, offset + len(body))
+    mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:mpirun|mpiexec|horovodrun)", body))
+    # '-N' is machines to srun and processes per machine to mpirun.
     nodes = _int(_option(args, "--nnodes", "--num_nodes", "--num-nodes", "--num_machines", "--num-machines",
-                         "-N", "--nodes"))
+                         "--nodes", *(() if mpi else ("-N",))))
     per_node = _int(_option(args, "--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num-gpus",
-                            "--gpus-per-node", "--ntasks-per-node", "--npernode", "--map-by-node"))
+                            "--gpus-per-node", "--ntasks-per-node", "--npernode", "-npernode",
+                            *(("-N",) if mpi else ())))
     processes = _int(_option(args, "-np", "-n", "--num_processes", "--num-processes", "--ntasks"))
     hosts = _option(args, "-H", "--host", "--hosts")
     if hosts and re.fullmatch(r"[\w.\-]+(?::\d+)?(?:,[\w.\-]+(?::\d+)?)+", hosts):
@@ -138,7 +141,7 @@ def _command_facts(body: str, offset: int, found: Commands) -> None:
             per_node = per_node or int(slots.pop())
     if processes and nodes and not per_node and processes % nodes == 0:
         per_node = processes // nodes
-    if processes and per_node and not nodes and processes % per_node == 0 and not re.search(r"_perf", body):
+    if processes and per_node and not nodes and processes % per_node == 0:
         nodes = processes // per_node
     if nodes:
         _put(found, "job.nodes", nodes, span)

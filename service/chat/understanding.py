@@ -52,6 +52,7 @@ class Understanding:
     references: list[Understood] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    accounted: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -77,7 +78,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     entities = find_entities(unmasked)
     prose = mask_entities(unmasked, entities)
     scaling = read_scaling(prose)
-    hits = extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits + _entity_facts(entities, unmasked)
+    hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
+            + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits)
     hits = apply_negation(prose, mark_hypothetical(prose, hits))
     hits, references = drop_references(prose, hits)
@@ -96,9 +98,14 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
+    stated = {k: _original_words(u, question) for k, u in stated.items()}
+    proposed = {k: _original_words(u, question) for k, u in proposed.items()}
+    references = [_original_words(u, question) for u in references]
     stated, conflicts = reconcile(stated)
     used = [(h.start, h.end) for h in hits] + [(h.start, h.end) for h in stated.values()]
     not_understood = unaccounted(prose, used)
+    accounted = sorted(used + pasted.spans + commands.spans + [(e.start, e.end) for e in entities]
+                       + [(n["start"], n["end"]) for n in not_understood])
     topics = knowledge_topics(prose)
     intent = classify(prose, has_facts=bool(stated), has_changes=bool(proposed), topics=topics,
                       has_previous_facts=bool(previous_facts), has_previous_findings=has_previous_findings)
@@ -118,6 +125,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         references=references,
         conflicts=conflicts,
         commands=commands.texts,
+        accounted=accounted,
     )
 
 
@@ -169,6 +177,14 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
 
 _COMPARES = re.compile(r"than|vs\.?|versus|compared|比|对比|相比|faster|slower|speed-?up|scal\w*|快|慢|效率|倍|"
                        r"之前|before|previously|原来|以前", re.IGNORECASE)
+
+
+def _original_words(u: Understood, question: str) -> Understood:
+    """The words a fact came from as the user wrote them (readers see masked prose: 'ＧＧＧＧ' for 'A100')."""
+    if u.source != "words" or not 0 <= u.start < u.end <= len(question):
+        return u
+    return Understood(u.fact, u.value, question[u.start:u.end], u.start, u.end, u.source, u.inferred, u.weak,
+                      u.hypothetical)
 
 
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
