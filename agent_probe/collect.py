@@ -104,6 +104,11 @@ def one_shot(cfg: ProbeConfig, *, measure_peers: bool) -> CollectorResult:
     if training_log_path:
         out.merge(_safely("training-log", lambda: files.collect_training_log(
             training_log_path, max_bytes=limit, step_regex=cfg.step_time_regex, last_n=cfg.step_time_last_n)))
+    if cfg.job_file:
+        from agent_probe.collectors.job import collect_job_file
+
+        job_file = cfg.job_file
+        out.merge(_safely("job-file", lambda: collect_job_file(job_file)))
     if measure_peers and cfg.peers:
         out.merge(_safely("peers", lambda: peers.collect_peers(
             cfg.peers, iperf_port=cfg.iperf_port, rtt_port=cfg.rtt_port, duration_s=cfg.iperf_duration_s,

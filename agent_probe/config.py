@@ -81,6 +81,7 @@ class ProbeConfig:
     nccl_tests_output: Path | None = None
     nccl_log: Path | None = None
     training_log: Path | None = None
+    job_file: Path | None = None  # a YAML of the job's facts (job.*, model.*), sent with every report
     step_time_regex: str | None = None
     step_time_last_n: int = 20
     max_read_bytes: int = 4 * 1024 * 1024

@@ -83,8 +83,11 @@ def _fact_values(facts: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- cluster list
 
 
-def clusters_overview(*, db_session: Any, stale_after_s: float, lang: str = "en") -> dict[str, Any]:
-    """Clusters with node counts and freshness, and nodes that report no cluster."""
+def clusters_overview(
+    *, db_session: Any, stale_after_s: float, lang: str = "en", engine: Engine | None = None
+) -> dict[str, Any]:
+    """Clusters with node counts and freshness (and, given the engine, each one's status and its count of
+    critical and warning findings), and nodes that report no cluster."""
     nodes, _ = list_nodes(db_session=db_session, stale_after_s=stale_after_s, limit=10_000)
     now = utcnow()
     clusters: dict[str, dict[str, Any]] = {}
@@ -102,14 +105,35 @@ def clusters_overview(*, db_session: Any, stale_after_s: float, lang: str = "en"
             entry["latest"] = node.latest_collected_at
     for entry in clusters.values():
         entry["ago"] = _ago(entry["latest"], now, lang)
+        if engine is not None:  # the list shows at a glance which cluster is critical
+            entry.update(_cluster_status(entry["name"], db_session, engine, stale_after_s))
     return {"clusters": sorted(clusters.values(), key=lambda c: c["name"]), "loose_nodes": loose}
+
+
+def _cluster_status(name: str, db_session: Any, engine: Engine, stale_after_s: float) -> dict[str, Any]:
+    """A cluster's verdict for the list: status, and how many critical and warning findings."""
+    from service.clusters.service import diagnose_cluster
+
+    try:
+        result = diagnose_cluster(name, db_session=db_session, engine=engine, stale_after_s=stale_after_s)
+    except ClusterNotFound:
+        return {"status": "undetermined", "critical": 0, "warning": 0}
+    severities = [f.get("severity") for f in result["findings"]]
+    return {
+        "status": result.get("status") or "undetermined",
+        "critical": severities.count("critical"),
+        "warning": severities.count("warning"),
+    }
 
 
 @router.get("/clusters", response_class=HTMLResponse, include_in_schema=False)
 def clusters_page(request: Request, db_session: DbSession) -> HTMLResponse:
-    """Every cluster that has reported, with links to its view."""
+    """Every cluster that has reported, with its status, and links to its view."""
     context = clusters_overview(
-        db_session=db_session, stale_after_s=_settings(request).stale_after_s, lang=page_language(request)
+        db_session=db_session,
+        stale_after_s=_settings(request).stale_after_s,
+        lang=page_language(request),
+        engine=request.app.state.engine,
     )
     return _render(request, "clusters.html", {"active": "clusters", **context})
 
@@ -398,9 +422,16 @@ def whatif_chart(request: Request, engine: EngineDep) -> Response:
     job.nodes, job.step_time_baseline_s (required); job.grad_accum_steps, nic.speed_gbps,
     net.iperf3_gbps, node.instance_bandwidth_gbps (optional); lang=en|zh for the chart's words
     (else the web pages' choice: their language cookie, then Accept-Language, then English)."""
-    facts = whatif_facts(list(request.query_params.multi_items()), engine)
+    from service.web.whatif_page import wants_html, whatif_error_page
+
     try:
-        drawing = charts.whatif_svg(facts, page_language(request))
-    except charts.WhatIfInputError as exc:
-        raise Unprocessable(str(exc), code="whatif_out_of_range", details={"missing": exc.missing}) from None
+        facts = whatif_facts(list(request.query_params.multi_items()), engine)
+        try:
+            drawing = charts.whatif_svg(facts, page_language(request))
+        except charts.WhatIfInputError as exc:
+            raise Unprocessable(str(exc), code="whatif_out_of_range", details={"missing": exc.missing}) from None
+    except Unprocessable as exc:  # a person opening the link reads a page, a script gets the JSON error
+        if wants_html(request):
+            return whatif_error_page(request, exc, engine)
+        raise
     return Response(drawing, media_type="image/svg+xml", headers=SVG_HEADERS)
