@@ -21,7 +21,11 @@ from xml.sax.saxutils import escape
 
 from service.web.i18n import cluster_strings
 
-FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+# Latin, then CJK fonts of every platform, so Chinese labels render wherever any CJK font is installed.
+FONT = (
+    "system-ui, -apple-system, 'Segoe UI', Roboto, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', "
+    "'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', 'WenQuanYi Micro Hei', sans-serif"
+)
 INK = "#1b1f24"
 MUTED = "#57606a"
 GRID = "#d0d7de"

@@ -14,12 +14,14 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from service.web.i18n import LANG_COOKIE, SUPPORTED, pick_language, ui_strings
+from service.web.richtext import install_filters
 
 WEB_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = WEB_DIR / "templates"
 STATIC_DIR = WEB_DIR / "static"
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+install_filters(templates.env)  # `md` (safe inline markdown) and `source_refs` (readable source links)
 
 # No inline script or style, nothing from another origin: whatever a user or the server puts in
 # an answer can never become code (the JS renders it with textContent only).

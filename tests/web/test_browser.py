@@ -105,6 +105,7 @@ def test_chat_in_chromium(base_url: str, browser: Any) -> None:
     doctor = page.locator("#log .msg-doctor").first
     assert "100B" in doctor.locator(".answer").inner_text()
     assert doctor.locator(".answer ul > li").count() >= 2 and doctor.locator(".answer ol > li").count() >= 2
+    doctor.locator("details.findings").evaluate("d => { d.open = true; }")  # folded: the answer fits a screen
     card = doctor.locator(".card.sev-critical").first
     assert card.is_visible()
     assert "严重" in card.locator(".badge").inner_text()  # severity in words, not colour alone

@@ -117,7 +117,7 @@ def test_cluster_and_node_pages_in_a_real_browser(browser: Any, app: Any, token:
         # --- the list of clusters
         page.goto(f"{base}/clusters")
         row = page.locator(f'tr[data-cluster="{CLUSTER}"]')
-        assert row.locator("td").nth(0).inner_text() == "6"
+        assert row.locator("td.num").nth(0).inner_text() == "6"  # nodes (after the status column)
         assert "1 stale" in row.inner_text()
         page.screenshot(path=str(ARTIFACTS / "clusters-list.png"), full_page=True)
         row.get_by_role("link", name=CLUSTER).click()
@@ -215,7 +215,9 @@ def test_cluster_and_node_pages_in_a_real_browser(browser: Any, app: Any, token:
         assert "196 s all-reduce" in page.locator("svg").text_content()
         assert problems == [], problems  # no script errors, no CSP violations, no failed loads
         response = page.goto(f"{base}/charts/whatif.svg?job.precision=bf16")
-        assert response.status == 422 and response.json()["error"]["code"] == "missing_facts"
+        # opened in a browser: a readable page naming what is missing, never raw JSON
+        assert response.status == 422 and response.headers["content-type"].startswith("text/html")
+        assert "job.model_params_b" in page.locator("#whatif-missing").inner_text()
         context.close()
 
 

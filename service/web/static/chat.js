@@ -62,9 +62,28 @@
     return parent;
   }
 
-  /* The answer's plain text as paragraphs and lists ("- " and "1. " lines), built node by node. */
-  function formatAnswer(text) {
+  /* The answer's plain text as paragraphs and lists ("- " and "1. " lines), built node by node.
+     So that an answer fits a screen, its first block (the verdict) is shown and every later block
+     that starts with a heading line ("Numbers:", "怎么办：") is folded under that heading; the block
+     that asks the follow-up questions stays open (`openIf`), since it is what the user answers. */
+  function formatAnswer(text, openIf) {
     var box = el("div", "answer");
+    String(text || "").split(/\n\s*\n/).forEach(function (block, index) {
+      var lines = block.split("\n");
+      var heading = /^(.+?)\s*[:：]\s*$/.exec(lines[0] || "");
+      if (index === 0 || !heading || lines.length < 2) {
+        formatBlock(box, block);
+        return;
+      }
+      var fold = el("details", "answer-section");
+      if (openIf && openIf(block)) { fold.open = true; }
+      fold.appendChild(inlineText(el("summary"), heading[1]));
+      box.appendChild(formatBlock(fold, lines.slice(1).join("\n")));
+    });
+    return box;
+  }
+
+  function formatBlock(box, text) {
     var list = null;
     var paragraph = null;
     String(text || "").split("\n").forEach(function (line) {
@@ -250,19 +269,37 @@
     return box;
   }
 
+  /* One answer: the text (verdict shown, the rest folded by heading), then the finding cards and the
+     chart folded. The text already asks the follow-up questions and lists what was understood, so
+     those are not repeated below it; they are shown apart only when the text does not hold them. */
   function doctorMessage(result, chart) {
     var box = el("article", "msg msg-doctor");
     if (result.language) { box.setAttribute("lang", htmlLang(result.language)); }
     box.appendChild(el("h2", "who", T.doctor));
-    box.appendChild(formatAnswer(result.answer));
+    var answer = String(result.answer || "");
+    var questions = (result.missing || []).map(function (m) { return m && m.question; }).filter(Boolean);
+    var asks = function (block) { return questions.some(function (q) { return block.indexOf(q) >= 0; }); };
+    box.appendChild(formatAnswer(answer, asks));
     var findings = result.findings || [];
     if (findings.length) {
-      var section = el("section", "findings");
-      section.appendChild(el("h3", null, T.findings));
+      var section = el("details", "findings");
+      section.appendChild(el("summary", null, T.findings + " (" + findings.length + ")"));
       findings.forEach(function (f) { section.appendChild(findingCard(f)); });
       box.appendChild(section);
     }
-    append(box, chart || null, missingQuestions(result.missing), understoodFacts(result.facts));
+    if (chart) {
+      var fold = el("details", "chart-fold");
+      var caption = chart.querySelector("figcaption strong");
+      fold.appendChild(el("summary", null, caption ? caption.textContent : T.chart_title));
+      fold.appendChild(chart);
+      box.appendChild(fold);
+    }
+    if (!questions.some(function (q) { return answer.indexOf(q) >= 0; })) {
+      append(box, missingQuestions(result.missing));
+    }
+    if (!(result.understood && result.understood.length)) {  // the text lists what it understood
+      append(box, understoodFacts(result.facts));
+    }
     return box;
   }
 
