@@ -13,7 +13,11 @@ COPY service ./service
 COPY agent_probe ./agent_probe
 COPY tool_parsers ./tool_parsers
 COPY rules ./rules
-RUN pip install . && useradd --create-home --uid 10001 bwdoctor
+# /var/lib/bwdoctor: where compose keeps the probe token (a named volume takes this folder's owner).
+# No CJK font is installed: nothing is rasterised here (charts are SVG text the browser draws with
+# the pages' font stack), so the reader's fonts decide how Chinese looks.
+RUN pip install . && useradd --create-home --uid 10001 bwdoctor \
+    && mkdir -p /var/lib/bwdoctor && chown bwdoctor:bwdoctor /var/lib/bwdoctor
 USER bwdoctor
 WORKDIR /home/bwdoctor
 

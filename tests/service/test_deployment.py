@@ -16,7 +16,7 @@ def load_compose() -> dict:
 def test_compose_parses_and_wires_postgres_service_and_probe():
     compose = load_compose()
     services = compose["services"]
-    assert {"db", "bwdoctor", "probe"} <= set(services)
+    assert {"db", "bwdoctor", "probe", "probe-token", "probe-demo"} <= set(services)
     db, app, probe = services["db"], services["bwdoctor"], services["probe"]
     assert db["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(db["healthcheck"]["test"])
@@ -28,8 +28,26 @@ def test_compose_parses_and_wires_postgres_service_and_probe():
     assert app["command"][:2] == ["bwdoctor", "serve"]
     assert "healthcheck" in app and "/readyz" in " ".join(app["healthcheck"]["test"])
     assert probe["image"] == app["image"]
-    assert probe["depends_on"]["bwdoctor"]["condition"] == "service_healthy"
-    assert "agent-probe run --server http://bwdoctor:8000" in " ".join(probe["command"])
+
+
+def test_compose_is_a_deployment_pattern_with_a_demo_profile():
+    services = load_compose()["services"]
+    token, probe, demo = services["probe-token"], services["probe"], services["probe-demo"]
+    # the token is made once, into a volume, and only when that volume holds none yet
+    script = " ".join(token["command"])
+    assert "bwdoctor tokens create" in script and "if [ -s /var/lib/bwdoctor/probe-token ]" in script
+    assert token["restart"] == "no" and token["depends_on"]["bwdoctor"]["condition"] == "service_healthy"
+    assert "probe-token:/var/lib/bwdoctor" in token["volumes"] and "probe-token" in load_compose()["volumes"]
+    for p in (probe, demo):  # probes read it and never create one (no new token per restart)
+        command = " ".join(p["command"])
+        assert "tokens create" not in command and "cat /var/lib/bwdoctor/probe-token" in command
+        assert "probe-token:/var/lib/bwdoctor:ro" in p["volumes"]
+        assert p["depends_on"]["probe-token"]["condition"] == "service_completed_successfully"
+    # the node's probe measures the host's real NIC and GPUs; the demo is a profile of its own
+    assert probe["network_mode"] == "host" and probe["gpus"] == "all" and probe["profiles"] == ["node"]
+    assert demo["profiles"] == ["demo"] and "--server http://bwdoctor:8000" in " ".join(demo["command"])
+    assert "--profile node" in (REPO / "docs" / "deployment.md").read_text()
+    assert re.search(r"chown bwdoctor\S* /var/lib/bwdoctor", (REPO / "Dockerfile").read_text())
 
 
 def test_no_secret_is_written_into_the_compose_file():
