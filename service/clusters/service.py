@@ -20,7 +20,6 @@ from service.clusters.aggregate import ClusterAggregate, aggregate
 from service.database import utcnow
 from service.engine import Engine, builtin_catalogue
 from service.jobs.service import job_facts as stored_job_facts
-from service.jobs.service import job_facts as stored_job_facts
 from service.nodes.models import Node, Report
 from service.nodes.service import diagnose_report, localise_findings
 from service.nodes.stored import clean_facts, usable_facts
