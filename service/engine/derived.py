@@ -344,11 +344,33 @@ DERIVED_NAMES = frozenset(f.name for f in FORMULAS)
 _BY_NAME = {f.name: f for f in FORMULAS}
 
 
-def derive(facts: Facts) -> dict[str, float]:
-    """Every derived fact computable from `facts`, rounded for stable output."""
+# Derived facts a formula reads with .get() besides its declared inputs (needed when deriving only some).
+_SOFT_INPUTS = {
+    "job.scaling_efficiency_pct": ("job.total_gpus",),
+    "nccl.busbw_gbps": ("job.total_gpus",),
+}
+
+
+@cache
+def _formulas_for(names: frozenset[str]) -> tuple[Formula, ...]:
+    """The formulas `names` rest on, in evaluation order (a what-if needs a few figures, not all of them)."""
+    wanted: set[str] = set()
+    stack = [n for n in names if n in _BY_NAME]
+    while stack:
+        name = stack.pop()
+        if name in wanted:
+            continue
+        wanted.add(name)
+        formula = _BY_NAME[name]
+        stack.extend(n for n in (*formula.needs, *formula.any_of, *_SOFT_INPUTS.get(name, ())) if n in _BY_NAME)
+    return tuple(f for f in FORMULAS if f.name in wanted)
+
+
+def derive(facts: Facts, only: frozenset[str] | None = None) -> dict[str, float]:
+    """Every derived fact computable from `facts` (or only those `only` rests on), rounded for stable output."""
     known: dict[str, Any] = dict(facts)
     derived: dict[str, float] = {}
-    for formula in FORMULAS:  # ordered so that each formula's inputs come before it
+    for formula in FORMULAS if only is None else _formulas_for(only):  # each formula's inputs come before it
         if formula.name in known or not formula.ready(known):
             continue
         try:

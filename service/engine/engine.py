@@ -134,6 +134,9 @@ class Engine:
         self.warnings: list[RuleLoadError] = rulebase.warnings
         self._ordinary = [r for r in self.rules if not r.only_if_nothing_else]
         self._fallbacks = [r for r in self.rules if r.only_if_nothing_else]
+        self._reads = {
+            r.id: frozenset(r.facts.union(*(c.facts for c in r.unless), r.unless_known)) for r in self.rules
+        }
         self._fact_order = {name: i for i, name in enumerate(self.catalogue.specs)}
 
     def validate_facts(self, raw: Any) -> dict[str, Any]:
@@ -152,15 +155,19 @@ class Engine:
 
         outcomes: dict[str, _Outcome] = {}
         context = None  # built from `known`, and rebuilt only when a pass concluded new facts
+        pending = self._ordinary  # a later pass re-evaluates only the rules that read what the last one concluded
         for _ in range(MAX_PASSES):
             context = cel_context(known)
-            outcomes = {rule.id: self._evaluate(rule, known, context) for rule in self._ordinary}
+            outcomes.update({rule.id: self._evaluate(rule, known, context) for rule in pending})
             concluded = self._conclusions(outcomes, known, context)
             if not concluded:
                 break
             known.update(concluded)
             derived.update(concluded)
-            known.update({k: v for k, v in derive(known).items() if k not in known})
+            new = {k: v for k, v in derive(known).items() if k not in known}
+            known.update(new)
+            changed = concluded.keys() | new.keys()
+            pending = [rule for rule in self._ordinary if not self._reads[rule.id].isdisjoint(changed)]
             context = None
 
         serious = any(o.fired and self.rulebase.rules[rid].severity != "info" for rid, o in outcomes.items())

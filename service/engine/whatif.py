@@ -38,7 +38,7 @@ def what_ifs(rec: Recommendation, known: Mapping[str, Any], lang: str) -> list[d
             continue
         if all(known.get(k) == changed.get(k) for k in scenario.changes):
             continue  # already so: nothing to gain
-        after = {**changed, **derive(changed)}
+        after = {**changed, **derive(changed, only=frozenset((*scenario.report, *WALL_TIME_SHARES)))}
         values = {name: after[name] for name in scenario.report if name in after}
         if not values:
             continue
