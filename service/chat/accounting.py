@@ -9,6 +9,7 @@ models, versions, addresses) are accounted for by those layers and are not liste
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from service.chat import text as tx
@@ -18,12 +19,24 @@ _NUMBER = re.compile(rf"(?<![\w.])\d+(?:,\d{{3}})*(?:\.\d+)?|(?<![{_CN}])[{_CN}]
                      r"分钟|秒|机|节点|步|次|G|T|M|B))")
 
 
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
 def unaccounted(prose: str, used: list[tuple[int, int]]) -> list[dict[str, Any]]:
     """The numbers of `prose` outside every used span, with the clause they sit in."""
-    spans = sorted(used)
+    covered = _merged(used)
+    starts = [a for a, _ in covered]
     out = []
     for m in _NUMBER.finditer(prose):
-        if any(a <= m.start() < b for a, b in spans):
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and m.start() < covered[i][1]:
             continue
         a, b = tx.clause_bounds(prose, m.start())
         context = prose[max(a, m.start() - 30):min(b, m.end() + 30)].strip(" ，,。.;；\n")

@@ -85,7 +85,7 @@ _MODEL_EN_BIG = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>T|trillion|M|million)\s*(?:-|\s)?"
     r"(?:param(?:eter)?s?|参数|模型|model)", _IC)
 _MODEL_ZH = re.compile(
-    r"(?P<num>\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]+)?\s*(?P<scale>万亿|千亿|百亿|十亿|亿)"
+    r"(?P<num>(?<!\d)\d{1,12}(?:\.\d+)?|(?<![零一二两三四五六七八九十百千])[零一二两三四五六七八九十百千]{1,8})?\s*(?P<scale>万亿|千亿|百亿|十亿|亿)"
     r"(?!\s*(?:tokens?|条|样本|张|字|元|美元|人民币|次))")
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 

@@ -5,6 +5,8 @@ measurement, 'a 25GbE NIC' a rating), so every extractor needs the same notion o
 """
 
 import re
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 # Sentence ends: Chinese and English full stops (not decimal points), question and exclamation marks,
 # semicolons and line breaks. Clause ends add commas and the Chinese enumeration comma.
@@ -34,12 +36,23 @@ def soften_line_breaks(text: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=64)
+def _ends(text: str, pattern: re.Pattern[str]) -> tuple[list[int], list[int]]:
+    """Where each terminator starts and ends, computed once per text (every reader asks many times)."""
+    starts, ends = [], []
+    for m in pattern.finditer(text):
+        starts.append(m.start())
+        ends.append(m.end())
+    return starts, ends
+
+
 def _bounds(text: str, pos: int, pattern: re.Pattern[str]) -> tuple[int, int]:
-    start = 0
-    for m in pattern.finditer(text, 0, pos):
-        start = m.end()
-    m = pattern.search(text, pos)
-    end = m.end() if m else len(text)
+    starts, ends = _ends(text, pattern)
+    # the last terminator ending at or before pos opens this span; the first one at or after pos closes it
+    i = bisect_right(ends, pos)
+    start = ends[i - 1] if i else 0
+    j = bisect_left(starts, pos)
+    end = ends[j] if j < len(starts) else len(text)
     return start, end
 
 

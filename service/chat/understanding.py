@@ -72,7 +72,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     question = question[:MAX_QUESTION_CHARS]
     raw_prose, pasted = parse_pasted(question)
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
-    raw_prose = soften_line_breaks(raw_prose)
+    raw_prose = _mask_long_runs(soften_line_breaks(raw_prose))
     commands = read_commands(raw_prose)
     unmasked = blank(raw_prose, commands.spans)
     entities = find_entities(unmasked)
@@ -131,6 +131,15 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
 
 _NCCL_VERSION = re.compile(r"NCCL\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*v?(?P<v>\d+\.\d+(?:\.\d+)?)",
                            re.IGNORECASE)
+
+
+# No quantity has more than 15 digits or 8 Chinese numerals; longer runs are noise (or an attack on the readers'
+# patterns, whose work grows with the run), so they are masked before any reading and reported as not understood.
+_LONG_RUN = re.compile(r"\d{16,}|[零〇一二两俩三四五六七八九十百千万亿]{9,}")
+
+
+def _mask_long_runs(text: str) -> str:
+    return _LONG_RUN.sub(lambda m: "·" * len(m.group(0)), text)
 
 
 def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
