@@ -24,6 +24,7 @@ from service.diagnosis.views import router as diagnosis_router
 from service.engine import Engine, load_engine
 from service.errors import ServiceUnavailable, install_error_handlers
 from service.fabric.views import router as fabric_router
+from service.jobs.views import router as jobs_router
 from service.limits import BodySizeLimitMiddleware
 from service.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
 from service.migrations import upgrade_database
@@ -37,6 +38,7 @@ from service.readauth import ReadProtectionMiddleware
 from service.slack.views import router as slack_router
 from service.tokens.dependencies import document_probe_tokens
 from service.web.clusters import router as web_clusters_router
+from service.web.sources_page import router as sources_router
 from service.web.views import router as web_router
 
 log = logging.getLogger("bwdoctor")
@@ -47,11 +49,13 @@ ROUTERS: list[APIRouter] = [
     nodes_router,
     diagnosis_router,
     clusters_router,
+    jobs_router,
     fabric_router,
     preflight_router,
     conversations_router,
     web_clusters_router,
     web_router,
+    sources_router,
     slack_router,
 ]
 
