@@ -12,6 +12,7 @@ import math
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 
 from fastapi import Request
 
@@ -23,7 +24,7 @@ MAX_CLIENTS = 50_000
 class RateLimiter:
     """At most `limit` events per `window_s` per key; `limit` 0 turns it off."""
 
-    def __init__(self, limit: int, window_s: float, *, clock=time.monotonic) -> None:  # noqa: ANN001
+    def __init__(self, limit: int, window_s: float, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
         self.window_s = window_s
         self._clock = clock
@@ -43,7 +44,7 @@ class RateLimiter:
             if len(self._hits) > MAX_CLIENTS:
                 self._hits.popitem(last=False)
             if len(hits) >= self.limit:
-                return hits[0] + self.window_s - now
+                return float(hits[0] + self.window_s - now)
             hits.append(now)
             return None
 

@@ -20,7 +20,7 @@ import re
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.errors import error_body
 
@@ -64,11 +64,9 @@ class ReadProtectionMiddleware:
         return method in ("PUT", "POST") and bool(_PROBE_ROUTES.search(path))
 
     def _matches(self, presented: str | None) -> bool:
-        return (
-            bool(presented)
-            and self.read_token is not None
-            and hmac.compare_digest(presented.encode(), self.read_token.encode())
-        )
+        if not presented or self.read_token is None:
+            return False
+        return hmac.compare_digest(presented.encode(), self.read_token.encode())
 
     @staticmethod
     def _bearer(headers: dict[bytes, bytes]) -> str | None:
@@ -94,7 +92,7 @@ class ReadProtectionMiddleware:
         """Remember a ?token= in a cookie so the page's own links and scripts carry it."""
         value = f"{COOKIE}={self.read_token}; Path=/; HttpOnly; SameSite=Lax".encode("latin-1")
 
-        async def wrapped(message: dict) -> None:  # type: ignore[type-arg]
+        async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", value)]}
             await send(message)

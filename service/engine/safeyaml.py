@@ -40,7 +40,7 @@ class BoundedSafeLoader(yaml.SafeLoader):
         self._nodes = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: D102 - PyYAML's hook
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
             raise YamlLimitError("anchors and aliases (&name, *name) are not allowed", event.start_mark)
         self._nodes += 1
