@@ -156,6 +156,10 @@ class GpuSampler:
             facts["gpu.util_min_pct"] = round(min(means), 1)
             result.details["gpu_util_pct_per_gpu"] = [round(m, 1) for m in means]
 
+        try:  # the driver a regression may line up with (an upgrade the same day the step time rose)
+            facts["gpu.driver_version"] = _text(nvml.nvmlSystemGetDriverVersion())
+        except nvml.NVMLError as exc:
+            result.notes.append(f"gpu: driver version not available: {exc}")
         names = [self._call("name", i, nvml.nvmlDeviceGetName, h) for i, h in self._handles]
         names = [_text(n) for n in names if n is not None]
         if names:

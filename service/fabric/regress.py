@@ -39,8 +39,6 @@ CONTEXT_FACTS = (
     "nccl.version",
     "nccl.transport",
     "gpu.driver_version",
-    "driver.version",
-    "nic.firmware",
     "node.leaf_switch",
     "nccl.socket_ifname",
 )

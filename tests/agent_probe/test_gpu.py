@@ -86,6 +86,7 @@ class FakeNode:
             "nvmlDeviceGetCount": lambda: self.gpus,
             "nvmlDeviceGetHandleByIndex": lambda i: handles[i],
             "nvmlDeviceGetName": lambda h: self.name,
+            "nvmlSystemGetDriverVersion": lambda: "550.54.15",
             "nvmlDeviceGetUtilizationRates": utilisation,
             "nvmlDeviceGetMemoryInfo": memory,
             "nvmlDeviceGetCurrPcieLinkGeneration": lambda h: current_gen,
@@ -119,6 +120,7 @@ def test_h100_sxm_node(monkeypatch):
     facts = result.facts
     assert facts["gpu.count"] == 8
     assert facts["gpu.model"] == "NVIDIA H100 80GB HBM3"
+    assert facts["gpu.driver_version"] == "550.54.15"
     assert facts["gpu.util_min_pct"] == pytest.approx(24.0)  # (20+30+20+30+20)/5
     assert facts["gpu.util_pct"] == pytest.approx((7 * 91.6 + 24.0) / 8, abs=0.06)  # rounded to 0.1
     assert facts["gpu.mem_used_pct"] == 50.0
@@ -344,3 +346,15 @@ def test_a_lost_gpu_handle_resets_the_session(monkeypatch):
     assert collect().facts["gpu.count"] == 2
     collect()
     assert node.inits == 2
+
+
+def test_a_driver_version_nvml_cannot_give_is_a_note_not_a_failure(monkeypatch):
+    FakeNode(gpus=2).install(monkeypatch)
+
+    def no_driver():
+        raise nvml_error(pynvml.NVML_ERROR_NO_PERMISSION)
+
+    monkeypatch.setattr(pynvml, "nvmlSystemGetDriverVersion", no_driver)
+    result = collect()
+    assert "gpu.driver_version" not in result.facts and result.facts["gpu.model"]
+    assert any("driver version not available" in n for n in result.notes)
