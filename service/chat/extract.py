@@ -265,7 +265,7 @@ def parallelism(text: str) -> list[Understood]:
 
 # --------------------------------------------------------------------------- network rates
 _RATE = re.compile(
-    rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER})\s*-?\s*(?P<unit>"
+    rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER})(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|"
     r"[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
@@ -281,7 +281,7 @@ _RATE_CUES = {
     "instance": re.compile(r"实例带宽|instance bandwidth|带宽上限|bandwidth cap|实例|instance|quota|配额|capped|cap(?"
                            r"![a-z])|"
                            r"限速|throttl\w*|带宽包|provider|云厂商", _IC),
-    "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|"
+    "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
@@ -395,6 +395,7 @@ def nic_kind(text: str) -> list[Understood]:
         hits.extend(_nic_kind_facts("roce", text, m.start(), m.end()))
     for m in re.finditer(r"(?<![A-Za-z])EFA(?![A-Za-z])", text):
         hits.extend(_nic_kind_facts("efa", text, m.start(), m.end()))
+        hits.append(_hit("nic.efa", True, m))
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
         if not _NEGATION.search(tx.before(text, m.start(), 8)) and not re.search(
                 r"不支持|没有|没开|no |without", tx.before(text, m.start(), 8), _IC):
@@ -715,6 +716,9 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
+    for m in re.finditer(r"via NET/(?P<via>IB|Socket)|(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
+                         r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
+        hits.append(_hit("nccl.transport", "ib" if (m["via"] or "").lower() == "ib" else "socket", m))
     for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是|回退到|退回到|fell back to|falls back to)"
                          r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
         t = (m["t"] or m["t2"] or m["t3"]).lower()
@@ -730,7 +734,6 @@ def job_shape(text: str) -> list[Understood]:
 _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
     ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*)?(?:disabled|not (?:supported|available|possible))|"
                                      r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
-    ("pcie.acs_enabled", re.compile(r"(?<![A-Za-z])ACS(?![A-Za-z])", _IC), True),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定)(?![A-Za-z])", _IC), True),
     ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行)(?![A-Za-z])",
@@ -746,6 +749,12 @@ _GDR_ON = re.compile(r"(?:is |was |are )?(?:enabled|on(?![A-Za-z])|working|in us
                      r"已启用|生效", _IC)
 
 
+# PCIe ACS, likewise: on or off is what matters ('ACS 已经 disable', 'ACS is enabled', 'SrcValid+').
+_ACS_OFF = re.compile(r"disabl\w*|turn(?:ed)? off|switched off|(?<![A-Za-z])off(?![A-Za-z])|关掉|关闭|关了|已关|没开|未开启|"
+                      r"not enabled|is not on", _IC)
+_ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开|SrcValid\+|turned on|is on|还开|没关", _IC)
+
+
 @extractor
 def fabric_features(text: str) -> list[Understood]:
     """GDR / GPUDirect, P2P disabled, PCIe ACS, --ipc=host, bonded ports, MoE, ZeRO stage, /dev/shm size."""
@@ -757,6 +766,13 @@ def fabric_features(text: str) -> list[Understood]:
             hits.append(_hit("nccl.gdr_disabled", True, m))
         elif _GDR_ON.search(around):
             hits.append(_hit("nccl.gdr_disabled", False, m))
+    for m in re.finditer(r"(?<![A-Za-z])ACS(?:Ctl)?(?![A-Za-z])", text):
+        a, b = tx.clause_bounds(text, m.start())
+        around = text[max(a, m.start() - 12):min(b, m.end() + 16)]
+        if _ACS_OFF.search(around):
+            hits.append(_hit("pcie.acs_enabled", False, m))
+        elif _ACS_ON.search(around):
+            hits.append(_hit("pcie.acs_enabled", True, m))
     for fact, pattern, value in _FEATURES:
         for m in pattern.finditer(text):
             if fact == "nic.bonded" and re.search(r"bond\d", m.group(0)):

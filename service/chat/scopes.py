@@ -126,6 +126,27 @@ _OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we have|we're on|we are on|we use|wit
 _DONE = re.compile(r"(?:现在|已经|后来|之后|目前|当前|最近|刚|then|now|already|recently|since we|after we|we)\s*$", _IC)
 
 
+# 'with zero0 there is no such problem', '不用 deepspeed 或者用 zero0 就没有这个问题': a setup named only as the one that works
+# is an alternative to the job, not the job's setup.
+_ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就正常|就好了|就不会|都正常|works? (?:fine|well)|is fine|no (?:such )?problem|"
+                          r"without (?:this|the) (?:problem|issue)|doesn't happen|does not happen|不会出现", _IC)
+_CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern"}
+
+
+def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
+    """Setup facts said of the alternative that works ('ZeRO-2 is fine', '用 zero0 就没有这个问题') are not the job's."""
+    out = []
+    for h in hits:
+        if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):
+            a, b = tx.clause_bounds(text, h.start)
+            sa, sb = tx.sentence_bounds(text, h.start)
+            if _ALTERNATIVE.search(text[a:b]) or (_ALTERNATIVE.search(text[h.end:sb]) and
+                                                  re.search(r"或者|或|换成|改成|instead|switch", text[sa:h.start], _IC)):
+                continue
+        out.append(h)
+    return out
+
+
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)

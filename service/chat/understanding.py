@@ -30,7 +30,7 @@ from service.chat.knowledge import has_keyword_match
 from service.chat.language import detect_language, normalise_lang
 from service.chat.pasted import Pasted, parse_pasted
 from service.chat.sanity import Conflict, reconcile
-from service.chat.scopes import MEASUREMENTS, apply_negation, drop_references, mark_hypothetical
+from service.chat.scopes import MEASUREMENTS, apply_negation, drop_alternatives, drop_references, mark_hypothetical
 from service.chat.text import soften_line_breaks
 
 #: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
@@ -81,7 +81,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits)
-    hits = apply_negation(prose, mark_hypothetical(prose, hits))
+    hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
     hits = _drop_baseline_counts(hits, scaling.baseline_spans)
     stated = resolve([h for h in hits if not h.hypothetical])
