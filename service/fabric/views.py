@@ -18,7 +18,7 @@ from fastapi import APIRouter, Path, Query, Request
 from pydantic import ValidationError
 
 from service.database import DbSession
-from service.errors import Conflict, NotFound, Unauthorized, Unprocessable
+from service.errors import Conflict, NotFound, Unprocessable
 from service.fabric import service
 from service.fabric.models import FabricRun
 from service.fabric.schemas import (
@@ -33,8 +33,8 @@ from service.fabric.schemas import (
 )
 from service.nodes.models import Node
 from service.nodes.schemas import ID_PATTERN
-from service.tokens.dependencies import PROBE_TOKEN_REQUIRED, bearer_token
-from service.tokens.service import active_token_hashes, hash_token
+from service.tokens.dependencies import PROBE_TOKEN_REQUIRED
+from service.tokens.scope import require_cluster_scope, require_node_scope
 
 router = APIRouter(tags=["fabric"])
 NodeId = Annotated[str, Path(pattern=ID_PATTERN, description="stable node name")]
@@ -42,11 +42,14 @@ ClusterName = Annotated[str, Path(pattern=ID_PATTERN)]
 _SECURED: dict[str, Any] = {"security": PROBE_TOKEN_REQUIRED}
 
 
-def _require_token(request: Request, db_session: DbSession) -> None:
-    """401 unless the request carries an active probe token."""
-    token = bearer_token(request.headers.get("authorization"))
-    if not active_token_hashes([hash_token(token)], connection=db_session.connection()):
-        raise Unauthorized("the probe token is unknown or revoked", code="token_invalid")
+def _require_node_token(request: Request, node_id: str, db_session: DbSession) -> None:
+    """401 without an active probe token, 403 when it is bound to another node or cluster."""
+    require_node_scope(request.headers.get("authorization"), node_id, db_session=db_session)
+
+
+def _require_cluster_token(request: Request, cluster: str, db_session: DbSession) -> None:
+    """401 without an active probe token, 403 unless it is unbound or bound to this cluster."""
+    require_cluster_scope(request.headers.get("authorization"), cluster, db_session=db_session)
 
 
 def _enabled_by_config(request: Request) -> list[str]:
@@ -71,7 +74,7 @@ def get_next_test(
 ) -> NextTest:
     """The next planned test this node runs as the client (none when nothing is planned for it).
     Asking also announces where this node's own iperf3 server listens, for its peers' tests."""
-    _require_token(request, db_session)
+    _require_node_token(request, node_id, db_session)
     try:
         announced = Announce(address=address, port=port)
     except ValidationError as exc:
@@ -117,7 +120,7 @@ def post_test_result(
     db_session: DbSession,
 ) -> TestResultAck:
     """Store the result of a test this node was handed."""
-    _require_token(request, db_session)
+    _require_node_token(request, node_id, db_session)
     try:
         run = service.record_result(node_id, test_id, gbps=body.gbps, error=body.error, db_session=db_session)
     except service.FabricError as exc:
@@ -144,14 +147,14 @@ def get_fabric(name: ClusterName, request: Request, db_session: DbSession) -> di
 @router.put("/api/v1/clusters/{name}/fabric", response_model=FabricSettingsOut, openapi_extra=_SECURED)
 def put_fabric(name: ClusterName, body: FabricSettingsIn, request: Request, db_session: DbSession) -> FabricSettingsOut:
     """Opt the cluster in or out of planned pair tests (off by default) and bound their cost."""
-    _require_token(request, db_session)
+    _require_cluster_token(request, name, db_session)
     return FabricSettingsOut(**service.set_settings(name, body, db_session=db_session))
 
 
 @router.post("/api/v1/clusters/{name}/fabric/runs", response_model=RunOut, status_code=201, openapi_extra=_SECURED)
 def post_run(name: ClusterName, request: Request, db_session: DbSession) -> RunOut:
     """Start a run of pair tests now over the nodes whose probes asked for tests lately."""
-    _require_token(request, db_session)
+    _require_cluster_token(request, name, db_session)
     try:
         run = service.start_run(name, db_session=db_session, enabled_by_config=_enabled_by_config(request))
     except service.FabricError as exc:

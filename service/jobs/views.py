@@ -1,36 +1,28 @@
 """Cluster job API: PUT/GET/DELETE /api/v1/clusters/{name}/job.
 
-Setting a job needs a probe token (the same bearer as reports): whoever may report for the fleet
-may describe its job; reading it is as open as the cluster diagnosis."""
+Setting a job needs a probe token (the same bearer as reports), unbound or bound to that cluster:
+whoever may report for the cluster may describe its job; reading it is as open as the cluster
+diagnosis."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Response
-from sqlalchemy import select
 
 from service.database import DbSession
 from service.engine import EngineError
-from service.errors import NotFound, Unauthorized, Unprocessable
+from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep, check_fact_shape
 from service.jobs.schemas import JobIn, JobOut
 from service.jobs.service import JobFactsError, delete_job, get_job, not_kept_message, set_job, split_job_facts
 from service.nodes.schemas import ID_PATTERN
-from service.tokens.dependencies import PROBE_TOKEN_REQUIRED, bearer_token
-from service.tokens.models import ProbeToken
-from service.tokens.service import hash_token
+from service.tokens.dependencies import PROBE_TOKEN_REQUIRED
+from service.tokens.scope import require_cluster_scope
 from service.unknown_facts import refuse_unknown, unknown_fact_warnings
 
 router = APIRouter(prefix="/api/v1/clusters", tags=["clusters"])
 ClusterName = Annotated[str, Path(pattern=ID_PATTERN, description="the node.cluster fact of its nodes")]
-
-
-def _require_token(authorization: str | None, db_session: Any) -> None:
-    token_hash = hash_token(bearer_token(authorization))
-    row = db_session.execute(select(ProbeToken).where(ProbeToken.token_hash == token_hash)).scalar_one_or_none()
-    if row is None or row.revoked_at is not None:
-        raise Unauthorized("the probe token is unknown or revoked", code="token_invalid")
 
 
 @router.put("/{name}/job", response_model=JobOut, openapi_extra={"security": PROBE_TOKEN_REQUIRED})
@@ -42,7 +34,7 @@ def put_job(
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     """Set the job facts of a cluster; its page and pre-flight checks use them for what-ifs."""
-    _require_token(authorization, db_session)
+    require_cluster_scope(authorization, name, db_session=db_session)
     facts = check_fact_shape(body.facts, where="job fact")
     warnings = unknown_fact_warnings(facts, engine.catalogue)
     if body.strict:
@@ -72,7 +64,7 @@ def remove_job(
     name: ClusterName, db_session: DbSession, authorization: Annotated[str | None, Header()] = None
 ) -> Response:
     """Forget a cluster's job facts."""
-    _require_token(authorization, db_session)
+    require_cluster_scope(authorization, name, db_session=db_session)
     if not delete_job(name, db_session=db_session):
         raise NotFound(f"no job facts set for cluster {name!r}", code="job_not_found")
     db_session.commit()
