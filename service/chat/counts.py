@@ -42,7 +42,7 @@ _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|"
-        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks)\b)(?:[A-Za-z][A-Za-z0-9.\-]*|·+)\s+){0,2}?")
+        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks)\b)(?:[A-Za-z][A-Za-z0-9.\-]*|·+|Ｇ+)\s+){0,2}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
@@ -52,7 +52,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 8卡*4台 / 8卡 x 4台
     ("zh-rev", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_ZH}\s*[x×*]\s*(?P<n>{COUNT})\s*(?:台|个节点|节点|机)")),
     # 2 nodes x 8 GPUs, 2 nodes with 8 A100s each, two boxes with 4 RTX 4090 each, 4 machines each with 8 GPUs
-    ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?:[x×*]|with|each with|each having|having|"
+    ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?P<each0>each\s*(?:with|has|having|:)?|[x×*]|with|having|"
                       rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
                       rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}(?:\s*(?P<each>{_EACH}))?", _IC)),
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
@@ -140,8 +140,10 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             return None
         if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per > n and per % n == 0:
             per //= n  # 2机16卡: sixteen in all
-        elif shape in {"zh", "en"} and not g.get("each") and per > 16 and per % n == 0:
-            per //= n
+        elif shape in {"zh", "en"} and not g.get("each") and not (g.get("each0") or "").startswith("each") \
+                and per > 8 and per % n == 0:
+            per //= n  # '2 nodes with 16 GPUs': a machine holds 8
+        
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b, weak=per == 1 and n == 1))
     elif shape == "total":

@@ -517,9 +517,9 @@ _STEP_PATTERNS = [
 ]
 _IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)", _IC)
 _STEP_CUES = {
-    "baseline": re.compile(r"单机|单节点|单台|一台|1台|single[- ](?:node|machine|server|box|host|GPU node)|"
+    "baseline": re.compile(r"单机|单节点|单台|一台|1台|单卡|一张卡|one GPU|a single GPU|single[- ](?:GPU|node|machine|server|box|host|GPU node)|"
                            r"(?:one|1)[- ](?:node|machine|server|box)|baseline|基线|alone|by itself", _IC),
-    "multi": re.compile(rf"多机|多节点|分布式|{NUMBER}\s*(?:台|个节点|节点|机)|(?<!single )(?<!one )(?<!1 )"
+    "multi": re.compile(rf"多机|多节点|多卡|双卡|两卡|双机|分布式|{NUMBER}\s*(?:台|个节点|节点|机)|(?<!single )(?<!one )(?<!1 )"
                         r"(?:\d+|two|four|eight|sixteen)[- ]?(?:nodes?|machines?|servers?)|multi[- ]?node|"
                         r"across|cluster|集群|scaled out|扩到", _IC),
 }
@@ -703,6 +703,9 @@ def job_shape(text: str) -> list[Understood]:
                          r"不能(?:失败|出错|出问题)|can(?:no|')t afford to (?:fail|lose|restart)", text, _IC):
         hits.append(_hit("job.critical", True, m))
     for m in re.finditer(r"NVLink|NVSwitch|NV链接|nvlink", text):
+        if _is_question_clause(text, m.start()) and not re.search(r"没有|no |without|not|无|不支持", tx.clause(text, m.start()),
+                                                                   _IC):
+            continue  # '两张卡之间要不要 NVLink？' asks, it does not say
         negated = re.search(r"(?:no|without|lacks?|lacking|没有|无|不带|不支持|未启用)\s*(?:the\s*)?$",
                             tx.before(text, m.start(), 12), _IC)
         hits.append(_hit("gpu.nvlink", not negated, m))
