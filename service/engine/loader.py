@@ -64,6 +64,10 @@ class RuleBase:
     problems: list[RuleLoadError] = field(default_factory=list)
     warnings: list[RuleLoadError] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    # User files, and the built-in rules their rules replaced: a user rule skipped later (an unknown
+    # recommendation) gives the built-in one back instead of taking it down with it.
+    user_files: set[str] = field(default_factory=set)
+    replaced_rules: dict[str, Rule] = field(default_factory=dict)
 
 
 def rule_files(folder: Path) -> list[Path]:
@@ -129,6 +133,8 @@ def _load_file(base: RuleBase, path: Path, *, user: bool) -> None:
         return
     base.files.append(path)
     file = str(path)
+    if user:
+        base.user_files.add(file)
     parsers: tuple[tuple[str, Callable[..., Any], dict[str, Any]], ...] = (
         ("rules", _parse_rule, base.rules),
         ("recommendations", _parse_recommendation, base.recommendations),
@@ -150,19 +156,31 @@ def _load_file(base: RuleBase, path: Path, *, user: bool) -> None:
                 sink.append(RuleLoadError(f"duplicate id {item.id!r}", file=file, rule_id=item.id, line=item.line))
                 continue
             seen_here.add(item.id)
+            if user and key == "rules" and item.id in store and store[item.id].file not in base.user_files:
+                base.replaced_rules.setdefault(item.id, store[item.id])
             store[item.id] = item  # a user item with a built-in id overrides it
 
 
 def _check_references(base: RuleBase) -> None:
+    """Every recommendation a rule names exists. A user rule that names an unknown one is skipped
+    with a warning (as a broken user file is), and a built-in rule it replaced comes back; in the
+    built-in rules, or under lint, it is a problem."""
     for rule in list(base.rules.values()):
-        for rec_id in rule.recommendations:
-            if rec_id not in base.recommendations:
-                hint = _suggest(rec_id, base.recommendations)
-                base.problems.append(
-                    RuleLoadError(
-                        f"unknown recommendation {rec_id!r}{hint}", file=rule.file, rule_id=rule.id, line=rule.line
-                    )
-                )
+        unknown = [rec_id for rec_id in rule.recommendations if rec_id not in base.recommendations]
+        if not unknown:
+            continue
+        user = rule.file in base.user_files
+        for rec_id in unknown:
+            hint = _suggest(rec_id, base.recommendations)
+            skipped = "; the rule is skipped" if user else ""
+            error = RuleLoadError(
+                f"unknown recommendation {rec_id!r}{hint}{skipped}", file=rule.file, rule_id=rule.id, line=rule.line
+            )
+            (base.warnings if user else base.problems).append(error)
+        if user and rule.id in base.replaced_rules:
+            base.rules[rule.id] = base.replaced_rules[rule.id]  # in its place: rule order is kept
+        elif user:
+            del base.rules[rule.id]
 
 
 def _fail(message: str, body: Any, *, file: str, rule_id: str = "", key: str = "") -> RuleLoadError:
