@@ -23,6 +23,7 @@ of a comparison, and never overrides a larger count stated elsewhere.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, insort
 
 from service.chat import text as tx
 from service.chat.entities import GPU_MARK
@@ -112,10 +113,13 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, **flags: bool) -> Und
 def read_counts(text: str) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one)."""
     hits: list[Understood] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan
 
     def free(m: re.Match[str]) -> bool:
-        return all(m.end() <= a or m.start() >= b for a, b in taken)
+        i = bisect_left(taken, (m.start(), -1))
+        before = taken[i - 1] if i else None
+        after = taken[i] if i < len(taken) else None
+        return (before is None or before[1] <= m.start()) and (after is None or m.end() <= after[0])
 
     for shape, pattern in _SHAPES:
         for m in pattern.finditer(text):
@@ -124,7 +128,7 @@ def read_counts(text: str) -> list[Understood]:
             got = _shape(shape, m, text)
             if got is None:
                 continue
-            taken.append((m.start(), m.end()))
+            insort(taken, (m.start(), m.end()))
             hits.extend(got)
     return _spread_totals(text, hits)
 

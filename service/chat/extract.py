@@ -532,25 +532,32 @@ _VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|but|while|whereas)
 def step_time(text: str) -> list[Understood]:
     """'3.5 s/it', '2 it/s', '每步9.5秒', 'step time 9.5s on 8 nodes vs 3s on one' → job.step_time_s / _baseline_s."""
     raw: list[tuple[re.Match[str], float]] = []
+    claimed = bytearray(len(text) + 1)  # positions inside a step time already read (linear, not a scan per match)
+
+    def claim(m: re.Match[str]) -> None:
+        claimed[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+
     for pattern in _STEP_PATTERNS:
         for m in pattern.finditer(text):
             value = parse_number(m["num"])
             unit = {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None
-            if seconds and not any(a.start() <= m.start("num") < a.end() for a, _ in raw):
+            if seconds and not claimed[m.start("num")]:
                 raw.append((m, seconds))
+                claim(m)
     for m in _IT_PER_S.finditer(text):
         value = parse_number(m["num"])
         if value:
             raw.append((m, round(1 / value, 6)))
+            claim(m)
     for m in re.finditer(r"elapsed time per iteration \(ms\):\s*(?P<num>\d+(?:\.\d+)?)", text):
         raw.append((m, round(float(m["num"]) / 1000, 6)))
+        claim(m)
     # "step time 9.5 s on 8 nodes vs 3 s on one": once a sentence talks step times, its other bare
     # durations are step times too (RTTs are claimed by their own extractor and skipped here).
     sentences = {tx.sentence_bounds(text, m.start()) for m, _ in raw}
     for m in re.finditer(rf"{_NUM}\s*(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒)(?![A-Za-z/])", text, _IC):
-        if tx.sentence_bounds(text, m.start()) in sentences and not any(
-                a.start() <= m.start() < a.end() for a, _ in raw) and not re.search(
+        if tx.sentence_bounds(text, m.start()) in sentences and not claimed[m.start()] and not re.search(
                 r"RTT|ping|latency|延迟|时延", tx.before(text, m.start(), 12), _IC):
             value = parse_number(m["num"])
             unit = {"秒": "s", "毫秒": "ms"}.get(m["unit"], m["unit"].lower())

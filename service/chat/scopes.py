@@ -96,10 +96,16 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside)."""
     kept, refs = [], []
+    seen: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
     for h in hits:
         a, b = tx.clause_bounds(text, h.start)
-        other = _OTHER_SYSTEM.search(text[tx.sentence_bounds(text, h.start)[0]:b])
-        if not h.source.startswith("pasted") and (other or (h.fact in MEASUREMENTS and is_reference(text, h.start))):
+        sa = max(tx.sentence_bounds(text, h.start)[0], a - 80)  # the clause and what leads into it
+        if (sa, b) not in seen:
+            seen[(sa, b)] = bool(_OTHER_SYSTEM.search(text, sa, b))
+        if (a, b) not in seen:
+            seen[(a, b)] = bool(_REFERENCE.search(text, a, b))
+        other = seen[(sa, b)]
+        if not h.source.startswith("pasted") and (other or (h.fact in MEASUREMENTS and seen[(a, b)])):
             refs.append(h)
         else:
             kept.append(h)
@@ -152,12 +158,15 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
             if not _DONE.search(text[max(0, m.start() - 6):m.start()])]
     out = []
+    asks: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
     for h in hits:
         ca, cb = tx.clause_bounds(text, h.start)
         sa, sb = tx.sentence_bounds(text, h.start)
-        in_cue = any(ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
+        in_cue = bool(cues) and any(ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
             text[c_end:h.start])) for c_start, c_end in cues if c_start >= sa and c_end <= sb)
-        if not in_cue and _WOULD_IT_HELP.search(text[ca:cb]):
+        if (ca, cb) not in asks:
+            asks[(ca, cb)] = bool(_WOULD_IT_HELP.search(text, ca, cb))
+        if not in_cue and asks[(ca, cb)]:
             own = _OWN.search(text[ca:h.start])
             in_cue = own is None
         if in_cue and not h.source.startswith("pasted"):

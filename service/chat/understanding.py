@@ -70,9 +70,9 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     """Read one turn. `previous_facts` only sharpens ambiguous corrections ('不对，是25G')."""
     previous_facts = previous_facts or {}
     question = question[:MAX_QUESTION_CHARS]
-    raw_prose, pasted = parse_pasted(question)
+    raw_prose, pasted = parse_pasted(_mask_long_runs(question))
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
-    raw_prose = _mask_long_runs(soften_line_breaks(raw_prose))
+    raw_prose = soften_line_breaks(raw_prose)
     commands = read_commands(raw_prose)
     unmasked = blank(raw_prose, commands.spans)
     entities = find_entities(unmasked)
