@@ -584,10 +584,11 @@ def step_time(text: str) -> list[Understood]:
                          r"\.\d+)?)",
                          text):
         hits.append(_hit("job.step_time_cv", float(m["num"]), m))
-    for m in re.finditer(r"波动(?:很大|较大|大|严重|明显)|抖动(?:严重|很大|厉害)?|忽高忽低|忽快忽慢|不稳定|时快时慢|"
-                         r"fluctuat\w*|jitter\w*|spiky|spikes?|unstable|erratic|varies (?:a lot|wildly)|"
-                         r"all over the place|swings?", text, _IC):
-        if re.search(r"step|步|迭代|iter|耗时|时间|time|速度|speed", tx.sentence(text, m.start()), _IC):
+    for m in re.finditer(r"波动(?:很大|较大|大|严重|明显)|抖动(?:严重|很大|厉害)?|忽高忽低|忽快忽慢|不稳定|时快时慢|每次都不一样|"
+                         r"(?:会)?卡(?:住|顿)?\s*\d+\s*(?:到|-|~)\s*\d+\s*秒|"
+                         r"fluctuat\w*|jitter\w*|spiky|spikes?|unstable|erratic|varies (?:a lot|wildly)|different every run|"
+                         r"(?:random|intermittent|periodic) (?:stalls?|pauses?|hangs?)|all over the place|swings?", text, _IC):
+        if re.search(r"step|步|迭代|iter|耗时|时间|time|速度|speed|吞吐|throughput|run", tx.sentence(text, m.start()), _IC):
             hits.append(_hit("job.step_time_cv", 0.3, m, inferred=True, weak=True))
     for m in re.finditer(r"(?:step|步|迭代)[^。.;；\n]{0,12}(?:很稳定|平稳|稳定|stable|consistent|steady)", text, _IC):
         if not _NEGATION.search(m.group(0)):

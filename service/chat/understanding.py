@@ -196,9 +196,26 @@ def _original_words(u: Understood, question: str) -> Understood:
                       u.hypothetical)
 
 
+_MULTI_NODE = re.compile(r"多机|多节点|多台|跨机|跨节点|两机|双机|multi-?node|multiple (?:nodes|machines|servers)|"
+                         r"across (?:the )?(?:nodes|machines|servers)|inter-?node|cross-?node|separate (?:machines|nodes|servers)|"
+                         r"different (?:machines|nodes|servers)|不同(?:的)?机器|a second (?:server|node|machine|box)|"
+                         r"another (?:server|node|machine|box)|第二台", re.IGNORECASE)
+
+
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
-    """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison."""
+    """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison.
+
+    When the only machine count is a single one and the question is about a multi-machine run ('多机时每个 step 是单机的
+    n 倍', 'adding GPUs from a second server'), that single machine is the baseline, not the job.
+    """
     job = stated.get("job.nodes")
+    if job is not None and job.value == 1 and job.weak and _MULTI_NODE.search(text):
+        stated.pop("job.nodes")
+        stated.setdefault("job.baseline_nodes", Understood("job.baseline_nodes", 1, job.text, job.start, job.end))
+        if re.search(r"a second (?:server|node|machine|box)|another (?:server|node|machine|box)|第二台|两机|双机", text,
+                     re.IGNORECASE):
+            stated["job.nodes"] = Understood("job.nodes", 2, job.text, job.start, job.end, weak=True)
+        return
     if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
         return
     smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
