@@ -197,7 +197,8 @@ def _original_words(u: Understood, question: str) -> Understood:
 
 
 _MULTI_NODE = re.compile(r"多机|多节点|多台|跨机|跨节点|两机|双机|multi-?node|multiple (?:nodes|machines|servers)|"
-                         r"across (?:the )?(?:nodes|machines|servers)|inter-?node|cross-?node|separate (?:machines|nodes|servers)|"
+                         r"across (?:the )?(?:nodes|machines|servers)|inter-?node|cross-?node|"
+                         r"separate (?:machines|nodes|servers)|"
                          r"different (?:machines|nodes|servers)|不同(?:的)?机器|a second (?:server|node|machine|box)|"
                          r"another (?:server|node|machine|box)|第二台", re.IGNORECASE)
 
