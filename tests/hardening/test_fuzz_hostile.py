@@ -18,11 +18,11 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.cli.jobfile import JobFileError, load_job_file
 from service.documents import DocumentError, parse_document
 from service.engine import EngineError, load_rulebase
 from service.errors import ServiceError
 from service.facts import validate_facts
-from service.preflight.cli import JobFileError, load_job_file
 
 ROUTE_EXAMPLES = 200  # requests over all routes together
 FILE_EXAMPLES = 120

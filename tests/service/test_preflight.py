@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from service.preflight.cli import exit_code, flatten, load_job_file, preflight_command
+from service.cli.jobfile import flatten, load_job_file
+from service.cli.preflight import exit_code, preflight_command
 from tests.service.conftest import assert_error_shape
 from tests.service.helpers import REPO, live_server
 

@@ -10,52 +10,15 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, TextIO
+
+import click
+
+from service.cli.jobfile import JobFileError, load_job_file
 
 EXIT_PASS, EXIT_ERROR, EXIT_USAGE, EXIT_CRITICAL, EXIT_WARNING = 0, 1, 2, 3, 4
 FORMATS = ("text", "json", "junit", "github")
 FAIL_ON = ("warning", "critical")
-
-
-class JobFileError(ValueError):
-    """The job file cannot be read or does not hold job facts."""
-
-
-def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested mappings to dotted fact keys: {"job": {"nodes": 8}} -> {"job.nodes": 8}."""
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        if not isinstance(key, str):
-            raise JobFileError(f"key {key!r} is not a string")
-        name = key if not prefix or key.startswith(prefix + ".") else f"{prefix}.{key}"
-        if isinstance(value, Mapping):
-            flat.update(flatten(value, name))
-        else:
-            flat[name] = value
-    return flat
-
-
-def load_job_file(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
-    """Job facts from a YAML or JSON file ('-' reads standard input), flattened to dotted keys."""
-    try:
-        text = (stdin or sys.stdin).read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise JobFileError(f"cannot read {path}: {exc}") from exc
-    from service.documents import DocumentError, parse_document
-    from service.errors import ServiceError
-    from service.facts import check_fact_shape
-
-    try:
-        data = parse_document(text, what=path)
-    except DocumentError as exc:
-        raise JobFileError(str(exc)) from None
-    if not isinstance(data, Mapping) or not data:
-        raise JobFileError(f"{path} must hold a mapping of job facts, e.g. job.model_params_b: 70")
-    try:  # the same shape check as the API's (flat scalars, numbers within range, valid text)
-        return check_fact_shape(flatten(data), where="job fact")
-    except ServiceError as exc:
-        raise JobFileError(f"{path}: {exc.message}") from None
 
 
 def exit_code(status: str, fail_on: str = "warning") -> int:
@@ -229,3 +192,18 @@ def preflight_command(
         print(f"warning: {job_file}: {warning['message']}", file=err)
     print(render(result, fmt, job_file, fail_on), file=out)
     return exit_code(result["status"], fail_on)
+
+
+@click.command()
+@click.argument("job_file", metavar="JOB_FILE")
+@click.option("--server", default=None, help="Service URL: check against its live cluster facts.")
+@click.option("--cluster", default=None, help="Cluster name (needs --server).")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="warning", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--strict", is_flag=True, help="Unknown fact names are an error (exit 2), not a warning.")
+def preflight(
+    job_file: str, server: str | None, cluster: str | None, fail_on: str, fmt: str, lang: str, strict: bool
+) -> None:
+    """Pre-flight check of a planned job. Exit: 0 pass, 1 error, 2 bad input, 3 critical, 4 warning."""
+    sys.exit(preflight_command(job_file, server, cluster, fail_on, fmt, lang, strict=strict))

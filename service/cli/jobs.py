@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from service.cli.common import db_session, fail, plain_errors, warn_unknown
+
 
 @click.group()
 def jobs() -> None:
@@ -20,31 +22,26 @@ def jobs() -> None:
 @click.option("--strict", is_flag=True, help="Unknown fact names are an error (exit 2), not a warning.")
 def jobs_set(cluster: str, job_file: str, strict: bool) -> None:
     """Set CLUSTER's job facts from a YAML or JSON file (replaces what was set before)."""
-    from service.commands import _fail, _plain_errors, _token_session
+    from service.cli.jobfile import JobFileError, load_job_file
     from service.engine import EngineError, load_engine
     from service.jobs.service import JobFactsError, not_kept_message, set_job, split_job_facts
-    from service.preflight.cli import JobFileError, load_job_file
     from service.unknown_facts import unknown_facts
 
     try:
         facts = load_job_file(job_file)
     except JobFileError as exc:
-        _fail(str(exc), 2)
+        fail(str(exc), 2)
     engine = load_engine()
-    unknown = unknown_facts(facts, engine.catalogue)
-    for item in unknown:
-        click.echo(f"bwdoctor: {'error' if strict else 'warning'}: {item.message(ignored=not strict)}", err=True)
-    if strict and unknown:
-        sys.exit(2)
+    warn_unknown(unknown_facts(facts, engine.catalogue), strict)
     _, others = split_job_facts(facts)
     if others:
         click.echo(f"bwdoctor: warning: {not_kept_message(others)}", err=True)
     try:
-        with _plain_errors(), _token_session() as db_session:
-            row = set_job(cluster, facts, engine=engine, db_session=db_session)
+        with plain_errors(), db_session() as session:
+            row = set_job(cluster, facts, engine=engine, db_session=session)
             shown = dict(row.facts)
     except (JobFactsError, EngineError) as exc:
-        _fail(f"{job_file}: {exc}", 2)
+        fail(f"{job_file}: {exc}", 2)
     click.echo(f"job facts of cluster {cluster!r} set: " + ", ".join(f"{k}={v}" for k, v in sorted(shown.items())))
 
 
@@ -53,11 +50,10 @@ def jobs_set(cluster: str, job_file: str, strict: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 def jobs_show(cluster: str, fmt: str) -> None:
     """Print CLUSTER's job facts (exit 1 when none are set)."""
-    from service.commands import _plain_errors, _token_session
     from service.jobs.service import job_facts
 
-    with _plain_errors(), _token_session() as db_session:
-        facts = job_facts(cluster, db_session=db_session)
+    with plain_errors(), db_session() as session:
+        facts = job_facts(cluster, db_session=session)
     if not facts:
         click.echo(f"no job facts set for cluster {cluster!r}; set them with: bwdoctor jobs set {cluster} job.yaml",
                    err=True)

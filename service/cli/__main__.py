@@ -1,0 +1,5 @@
+"""`python -m service.cli`: the same as `bwdoctor`."""
+
+from service.cli import main
+
+main()
