@@ -7,13 +7,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from service.chat.understanding import MAX_QUESTION_CHARS
+
 CONVERSATION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 
 class AskIn(BaseModel):
     """A question, optionally continuing a conversation (its facts carry over)."""
 
-    question: str = Field(min_length=1, max_length=4000)
+    # Its length is checked in the view against the chat's own limit (422 question_too_long naming it).
+    question: str = Field(min_length=1, description=f"at most {MAX_QUESTION_CHARS:,} characters")
     conversation_id: str | None = Field(default=None, pattern=CONVERSATION_ID_PATTERN)
     lang: Literal["en", "zh"] | None = Field(
         default=None, description="reply language; default: the question's"

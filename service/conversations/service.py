@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from service.chat.answer import answer_turn
+from service.chat.understanding import MAX_QUESTION_CHARS
 from service.conversations.models import Conversation, Turn
 from service.conversations.schemas import ConversationOut, TurnOut
 from service.database import utcnow
@@ -19,6 +20,25 @@ from service.engine import Engine
 
 class ConversationNotFound(LookupError):
     """The client sent a conversation id the service does not know."""
+
+
+class QuestionTooLong(ValueError):
+    """A question longer than the chat reads (MAX_QUESTION_CHARS): refused whole rather than cut, so no
+    answer ever rests on a question read only in part."""
+
+    def __init__(self, length: int, limit: int = MAX_QUESTION_CHARS) -> None:
+        self.length = length
+        self.limit = limit
+        super().__init__(
+            f"the question is {length:,} characters long; the limit is {limit:,} characters "
+            "(paste only the relevant part of a long log)"
+        )
+
+
+def check_question_length(question: str) -> None:
+    """Raise QuestionTooLong past the chat's limit; cheap, so every way in calls it before any reading."""
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QuestionTooLong(len(question))
 
 
 def ask(
@@ -31,7 +51,9 @@ def ask(
 ) -> dict[str, Any]:
     """One chat turn, the same wherever it is asked: the facts of the conversation's earlier turns carry
     over and the turn is stored, in a new conversation unless one is given (raises ConversationNotFound
-    for an unknown id). Without a session (`bwdoctor ask`) it is one turn on its own, stored nowhere."""
+    for an unknown id). Without a session (`bwdoctor ask`) it is one turn on its own, stored nowhere.
+    A question past the chat's limit raises QuestionTooLong before anything is read or stored."""
+    check_question_length(question)
     if db_session is None:
         return answer_turn(question, engine=engine, lang=lang)
     if conversation_id is None:

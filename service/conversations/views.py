@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Path
 from service.conversations import service
 from service.conversations.schemas import CONVERSATION_ID_PATTERN, AskIn, ConversationOut
 from service.database import DbSession
-from service.errors import NotFound
+from service.errors import NotFound, Unprocessable
 from service.facts import EngineDep
 from service.metrics import count_findings
 from service.ratelimit import limit_chat
@@ -19,7 +19,13 @@ router = APIRouter(prefix="/api/v1", tags=["chat"])
 
 @router.post("/ask", dependencies=[Depends(limit_chat)])
 def ask(body: AskIn, db_session: DbSession, engine: EngineDep) -> dict[str, Any]:
-    """One chat turn; facts from earlier turns of the same conversation carry over."""
+    """One chat turn; facts from earlier turns of the same conversation carry over. A question past
+    the chat's limit is a 422 question_too_long naming the limit, before any of it is read."""
+    try:
+        service.check_question_length(body.question)
+    except service.QuestionTooLong as exc:
+        details = {"length": exc.length, "limit": exc.limit}
+        raise Unprocessable(str(exc), code="question_too_long", details=details) from None
     try:
         result = service.ask(
             body.question,

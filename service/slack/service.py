@@ -14,19 +14,33 @@ from service.conversations import service as conversations
 from service.database import utcnow
 from service.slack.models import SlackThread
 
-MAX_QUESTION_CHARS = 4000
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 _LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\|[^>]*)?>")
 
 
 def clean_question(text: str) -> str:
-    """The question as the person typed it: bot mentions removed, links shown as text, entities decoded."""
+    """The question as the person typed it: bot mentions removed, links shown as text, entities decoded
+    (never cut: a question past the chat's limit is refused whole, see too_long_reply)."""
     text = _MENTION.sub(" ", text or "")
     text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
     text = _SPECIAL.sub(lambda m: f"@{m.group(1)}", text)
     text = html.unescape(text).replace("\x00", "")
-    return text.strip()[:MAX_QUESTION_CHARS]
+    return text.strip()
+
+
+def too_long_reply(question: str) -> str | None:
+    """What to tell a Slack user whose question is past the chat's limit (both languages, since it is
+    not read), or None when it is within it. Slack shows an HTTP error to nobody, so this is a reply."""
+    try:
+        conversations.check_question_length(question)
+    except conversations.QuestionTooLong as exc:
+        return (
+            f"Your question is {exc.length:,} characters long; I read at most {exc.limit:,}. Please shorten it "
+            f"(e.g. paste only the relevant part of a log). 问题有 {exc.length} 个字符，最多只能读 {exc.limit} 个；"
+            "请缩短后再问（例如只贴日志中相关的部分）。"
+        )
+    return None
 
 
 def conversation_for_thread(*, db_session: Session, team_id: str, channel_id: str, thread_ts: str) -> str:

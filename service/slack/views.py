@@ -20,7 +20,7 @@ from service.conversations import service as conversations
 from service.errors import BadRequest
 from service.slack.blocks import build_reply, escape
 from service.slack.client import post_reply
-from service.slack.service import clean_question, conversation_for_thread
+from service.slack.service import clean_question, conversation_for_thread, too_long_reply
 from service.slack.verify import verify_slack_request
 
 log = logging.getLogger("bwdoctor.slack")
@@ -41,6 +41,10 @@ def _help_blocks() -> list[dict[str, Any]]:
     return [{"type": "section", "text": {"type": "mrkdwn", "text": HELP_TEXT}}]
 
 
+def _text_block(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": escape(text)}}
+
+
 def answer_mention(app: FastAPI, team_id: str, event: dict[str, Any]) -> None:
     """Answer an app mention in its thread; the thread's earlier turns carry their facts over."""
     settings = app.state.settings
@@ -52,6 +56,10 @@ def answer_mention(app: FastAPI, team_id: str, event: dict[str, Any]) -> None:
     question = clean_question(str(event.get("text") or ""))
     if not question:
         post_reply(settings, channel=channel, thread_ts=thread_ts, text=HELP_TEXT, blocks=_help_blocks())
+        return
+    too_long = too_long_reply(question)
+    if too_long is not None:
+        post_reply(settings, channel=channel, thread_ts=thread_ts, text=too_long, blocks=[_text_block(too_long)])
         return
     try:
         with app.state.sessionmaker() as db_session:
@@ -127,6 +135,9 @@ async def slack_commands(request: Request) -> dict[str, Any]:
     text = clean_question(form.get("text", [""])[0])
     if not text or text.lower() in {"help", "帮助", "?"}:
         return {"response_type": "ephemeral", "text": HELP_TEXT, "blocks": _help_blocks()}
+    too_long = too_long_reply(text)
+    if too_long is not None:  # 200 with a note only the asker sees: Slack shows no HTTP error body
+        return {"response_type": "ephemeral", "text": too_long, "blocks": [_text_block(too_long)]}
     try:
         result = await run_in_threadpool(_answer_command, request.app, text)
         fallback, blocks = build_reply(result)

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from service.chat.understanding import MAX_QUESTION_CHARS
 from service.engine import Engine
 from service.web.templating import STATIC_DIR, page_language, render_page
 
@@ -24,4 +25,5 @@ def chat_page(request: Request) -> HTMLResponse:
     """The chat page; the conversation itself is fetched and posted by static/chat.js."""
     engine: Engine = request.app.state.engine
     labels = fact_labels(engine, page_language(request))
-    return render_page(request, "chat.html", {"active": "chat", "facts_json": labels})
+    context = {"active": "chat", "facts_json": labels, "max_question_chars": MAX_QUESTION_CHARS}
+    return render_page(request, "chat.html", context)

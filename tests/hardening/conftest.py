@@ -13,3 +13,4 @@ from tests.service.conftest import (  # noqa: F401  (shared fixtures)
     sqlite_url,
     token,
 )
+from tests.slack.conftest import fake_slack, slack_settings_factory  # noqa: F401, E402  (Slack's, for the chat limits)
