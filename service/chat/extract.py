@@ -292,6 +292,8 @@ _RATE_CUES = {
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
     "storage": re.compile(r"读取|读|read|NAS|NFS|存储|storage|loading|加载|OSS|S3|\bIO\b|I/O|disk|磁盘", _IC),
 }
+_MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |got|achiev|reach|"
+                        r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
 _RDMA_WORDS = re.compile(r"RDMA|RoCE|(?<![A-Za-z_/])IB(?![A-Za-z_])|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs", _IC)
 
@@ -358,6 +360,9 @@ def network_rates(text: str) -> list[Understood]:
                     hits.extend(_nic_kind_facts(nic_kind, text, m.start(), k.end()))
         elif kind == "measured":
             hits.append(_hit("net.iperf3_gbps", gbps, m))
+            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())):
+                # 'the bandwidth between the machines is 1 Gbps': a link speed as much as a measurement
+                hits.append(_hit("nic.speed_gbps", gbps, m, weak=True))
         elif kind == "instance":
             hits.append(_hit("node.instance_bandwidth_gbps", gbps, m))
         elif kind == "traffic":
