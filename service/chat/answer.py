@@ -16,7 +16,15 @@ from service.chat.extract import Understood
 from service.chat.intents import Intent
 from service.chat.knowledge import find_answers
 from service.chat.labels import describe, fact_name, fact_value
+from service.chat.relevance import (
+    drop_unfilled,
+    relevant_questions,
+    skipped_measurements,
+    skipped_topics,
+    soften_assumed,
+)
 from service.chat.understanding import Understanding, understand
+from service.chat.verdict import Verdict, decide, yes_no_kind
 from service.engine import LINK_MEASUREMENTS, Engine, FactValidationError
 
 # Figures a what-if compares, in the order a reader wants them.
@@ -29,6 +37,9 @@ _TOPIC_WHAT_IFS: dict[str, list[dict[str, Any]]] = {
     "compression": [{"job.precision": "={'fp32': 'fp16', 'bf16': 'int8', 'fp16': 'int8'}"
                                       "[has(job.precision) ? job.precision : 'fp32']"}],
 }
+
+# Topic → the remedy that carries the same what-if for the user's job (said once, with the remedy).
+_TOPIC_REMEDY = {"accumulation": "gradient-accumulation", "compression": "gradient-compression"}
 
 
 def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any] | None = None,
@@ -45,6 +56,12 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
     # An understood fact the engine rejected is not "understood": drop it from the echo.
     echo = [x for x in u.understood if x.fact in facts]
     diagnosis = _diagnose(engine, facts, lang)
+    assumed = {x.fact: x for x in echo if x.inferred}
+    diagnosis["findings"] = soften_assumed(list(diagnosis["findings"]), assumed, lang)
+    set_aside = {k for conflict in u.conflicts for k in conflict.facts}
+    diagnosis["missing"] = relevant_questions(diagnosis["missing"], facts, set_aside)
+    mentioned = set(facts) | set_aside | {x.fact for x in u.understood}
+    skip = skipped_measurements(facts, u.pasted.kinds, mentioned)
     result: dict[str, Any] = {
         **diagnosis,
         "question": question,
@@ -58,7 +75,7 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         "references": [x.to_dict() for x in u.references],
     }
     notes = notes + u.pasted.notes
-    notes = notes + [x.zh if lang == "zh" else x.en for x in u.conflicts]
+    unreconciled = [x.zh if lang == "zh" else x.en for x in u.conflicts]
     if u.not_understood:
         words = "; ".join(f"“{n['context']}”" for n in u.not_understood[:6])
         notes.append(t(lang, f"Numbers I could not place (say what they are if they matter): {words}",
@@ -73,16 +90,51 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         what_if = _what_if(engine, facts, u.changes, lang)
         result["what_if"] = what_if
         text = _what_if_text(what_if, diagnosis, facts, lang)
-    elif u.intent is Intent.KNOWLEDGE:
-        answers = find_answers(question, u.topics, knowledge, lang)
-        result["knowledge"] = [a.to_dict() for a in answers]
-        text = _knowledge_text(answers, u, facts, diagnosis, engine, lang)
     else:
-        text = _diagnosis_text(diagnosis, facts, engine, lang, corrected=bool(corrected) and
-                               u.intent is Intent.CORRECTION)
+        verdict = _verdict(u, facts, diagnosis, engine, lang)
+        if verdict is not None:
+            result["verdict"] = verdict.to_dict()
+        topics = [x for x in u.topics if x not in skipped_topics(mentioned, u.pasted.kinds)]
+        if verdict is not None and facts:
+            topics = [x for x in topics if x not in _ANSWERED_BY_VERDICT]
+        if u.intent is Intent.KNOWLEDGE and (topics or not u.topics):
+            answers = find_answers(question, topics, knowledge, lang)
+            result["knowledge"] = [a.to_dict() for a in answers]
+            text = _knowledge_text(answers, u, facts, diagnosis, engine, lang, verdict=verdict, skip=skip,
+                                   unreconciled=unreconciled)
+        else:
+            text = _diagnosis_text(diagnosis, facts, engine, lang, corrected=bool(corrected) and
+                                   u.intent is Intent.CORRECTION, verdict=verdict, skip=skip,
+                                   unreconciled=unreconciled)
+    if u.intent in (Intent.HELP, Intent.OUT_OF_SCOPE, Intent.WHY, Intent.WHAT_IF) and unreconciled:
+        text = c.join_sections(text.strip().splitlines(), c.questions([], lang, first=unreconciled))
     echo_lines = c.understood_echo(echo, corrected, lang, notes)
-    result["answer"] = c.join_sections(text.strip().splitlines(), echo_lines)
+    result["answer"] = drop_unfilled(c.join_sections(text.strip().splitlines(), echo_lines))
     return result
+
+
+# Knowledge topics a yes/no verdict on the user's own numbers answers better than the general text.
+_ANSWERED_BY_VERDICT = frozenset({"how-much", "procedure", "single-node"})
+
+
+def _verdict(u: Understanding, facts: Mapping[str, Any], diagnosis: Mapping[str, Any], engine: Engine,
+             lang: str) -> Verdict | None:
+    """Yes / no / not sure for a yes/no question about the network, else None."""
+    if u.intent not in (Intent.DIAGNOSE, Intent.KNOWLEDGE, Intent.CORRECTION):
+        return None
+    kind = yes_no_kind(_prose(u))
+    if kind is None:
+        return None
+    return decide(kind, facts, diagnosis["derived"], list(diagnosis["findings"]), list(diagnosis["missing"]),
+                  engine, lang)
+
+
+def _prose(u: Understanding) -> str:
+    """The question without its pasted output (a '?' inside a log is not a question)."""
+    text = u.question
+    for a, b in u.pasted.spans:
+        text = text[:a] + " " * (b - a) + text[b:]
+    return text
 
 
 def format_text(result: Mapping[str, Any]) -> str:
@@ -133,22 +185,25 @@ def _diagnose(engine: Engine, facts: Mapping[str, Any], lang: str) -> dict[str, 
 
 # --------------------------------------------------------------------------- diagnose
 def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engine: Engine, lang: str,
-                    *, corrected: bool = False) -> str:
+                    *, corrected: bool = False, verdict: Verdict | None = None, skip: Iterable[str] = (),
+                    unreconciled: list[str] | None = None) -> str:
     findings = list(diagnosis["findings"])
     head = [t(lang, "Updated with your correction.", "已按你的更正更新。")] if corrected else []
+    if verdict is not None:
+        head.append(verdict.text)
     if not facts:
         return c.join_sections(
-            [t(lang, "To find out whether the network is what slows your training, I need a few facts.",
-               "要判断训练慢是不是网络造成的，我需要先了解几件事。")],
-            c.questions(diagnosis["missing"], lang),
-            c.measure_next([], {"job.nodes": 2}, engine, lang),
+            head or [t(lang, "To find out whether the network is what slows your training, I need a few facts.",
+                       "要判断训练慢是不是网络造成的，我需要先了解几件事。")],
+            c.questions(diagnosis["missing"], lang, first=unreconciled),
+            c.measure_next([], {"job.nodes": 2}, engine, lang, skip=skip),
         )
     return c.join_sections(
-        head + c.conclusion(findings, lang),
+        head + c.conclusion(findings, lang, under=verdict.text if verdict is not None else None),
         c.arithmetic(facts, diagnosis["derived"], lang),
         c.remedies(findings, lang),
-        c.measure_next(findings, facts, engine, lang),
-        c.questions(diagnosis["missing"], lang),
+        c.measure_next(findings, facts, engine, lang, skip=skip),
+        c.questions(diagnosis["missing"], lang, first=unreconciled),
     )
 
 
@@ -188,8 +243,8 @@ def compute_what_if(engine: Engine, facts: Mapping[str, Any], wanted: Mapping[st
         "resolved": comparison.categories("resolved"),
         "new": comparison.categories("new"),
         "remaining": comparison.categories("remaining"),
-        "missing": after.missing[:c.MAX_QUESTIONS],
-        "missing_before": before.missing[:c.MAX_QUESTIONS],
+        "missing": relevant_questions(after.missing, {**facts, **changes})[:c.MAX_QUESTIONS],
+        "missing_before": relevant_questions(before.missing, {**facts, **changes})[:c.MAX_QUESTIONS],
         "assumed": sorted(assumed or ()),
         "notes": notes,
     }
@@ -199,11 +254,12 @@ def _what_if_lines(w: Mapping[str, Any], lang: str, *, changed_only: bool = Fals
     lines = []
     for key in w["before"]:
         a, b = w["before"].get(key), w["after"].get(key)
-        if (a is None and b is None) or (changed_only and a == b):
-            continue
-        left = fact_value(key, a, lang) if a is not None else "?"
-        right = fact_value(key, b, lang) if b is not None else "?"
-        lines.append(f"- {fact_name(key, lang)}: {left} → {right}")
+        if b is None or (changed_only and a == b):
+            continue  # no figure after the change: nothing to show (never a '?')
+        if a is None:
+            lines.append(f"- {fact_name(key, lang)}: {fact_value(key, b, lang)}")
+        else:
+            lines.append(f"- {fact_name(key, lang)}: {fact_value(key, a, lang)} → {fact_value(key, b, lang)}")
     return lines
 
 
@@ -281,16 +337,26 @@ def _why(question: str, findings: list[dict[str, Any]], facts: Mapping[str, Any]
 
 # --------------------------------------------------------------------------- knowledge
 def _knowledge_text(answers: list[Any], u: Understanding, facts: Mapping[str, Any], diagnosis: Mapping[str, Any],
-                    engine: Engine, lang: str) -> str:
-    sections: list[list[str]] = []
-    for a in answers:
-        sections.append([a.text])
-    if not answers:
+                    engine: Engine, lang: str, *, verdict: Verdict | None = None, skip: Iterable[str] = (),
+                    unreconciled: list[str] | None = None) -> str:
+    sections: list[list[str]] = [[verdict.text]] if verdict is not None else []
+    for i, a in enumerate(answers):
+        if i == 0 and verdict is None:
+            lead, rest = _lead(a.text)  # the answer first; its detail under a heading the web chat folds
+            sections.append([lead])
+            sections.append([t(lang, "In more detail:", "详细说明："), rest] if rest else [])
+        else:
+            sections.append([a.text])
+    if not answers and verdict is None:
         sections.append([t(lang, "I do not have a prepared answer for that; here is what I can tell from your facts.",
                            "这个问题我没有现成的答案；下面是根据你提供的信息能判断的。")])
     if u.understood:
         personal = []
+        recs, _ = c.collect_recommendations(diagnosis["findings"])
+        shown = {r["id"] for r in recs[:c.MAX_REMEDIES] if r.get("what_if")}
         for topic in u.topics:
+            if _TOPIC_REMEDY.get(topic) in shown:
+                continue  # the remedy below states the same figures for this job
             for wanted in _TOPIC_WHAT_IFS.get(topic, []):
                 w = compute_what_if(engine, facts, wanted, lang)
                 figures = _what_if_lines(w, lang, changed_only=True)
@@ -304,8 +370,29 @@ def _knowledge_text(answers: list[Any], u: Understanding, facts: Mapping[str, An
         sections.append(c.arithmetic(facts, diagnosis["derived"], lang))
         sections.append(personal)
         sections.append(c.remedies(findings, lang))
-        sections.append(c.questions(diagnosis["missing"], lang, limit=2))
+        sections.append(c.questions(diagnosis["missing"], lang, limit=2, first=unreconciled))
+    elif unreconciled:
+        sections.append(c.questions([], lang, first=unreconciled))
     return c.join_sections(*sections)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(`])|(?<=[。！？])")
+
+
+def _lead(text: str, *, at_least: int = 120, at_most: int = 320) -> tuple[str, str]:
+    """The opening sentences of a prepared answer (about `at_least` characters, never past `at_most` unless
+    the first sentence is longer) and the rest."""
+    text = text.strip()
+    cut = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() > at_most and cut:
+            break
+        cut = m.end()
+        if cut >= at_least:
+            break
+    if not cut or cut >= len(text) - 20:
+        return text, ""
+    return text[:cut].strip(), text[cut:].strip()
 
 
 # --------------------------------------------------------------------------- help and out of scope

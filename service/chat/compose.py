@@ -46,20 +46,26 @@ def t(lang: str, en: str, zh: str) -> str:
     return zh if lang == "zh" else en
 
 
-def conclusion(findings: list[dict[str, Any]], lang: str) -> list[str]:
-    """The verdict: the most severe finding, stated with its explanation."""
+def conclusion(findings: list[dict[str, Any]], lang: str, *, under: str | None = None) -> list[str]:
+    """The verdict: the most severe finding, stated with its explanation. `under`: the yes/no answer that
+    already opens the reply — then no "Conclusion:" label, the top finding only if that answer does not
+    name it already, and nothing when there is no finding."""
+    quiet = under is not None
     serious = [f for f in findings if f.get("severity") in {"critical", "warning"}]
+    label = "" if quiet else t(lang, "Conclusion: ", "结论：")
     if not findings:
-        return [t(lang, "I cannot name the bottleneck yet from what you have told me.",
-                  "根据目前的信息，我还不能确定瓶颈在哪里。")]
+        return [] if quiet else [t(lang, "I cannot name the bottleneck yet from what you have told me.",
+                                   "根据目前的信息，我还不能确定瓶颈在哪里。")]
     top = serious[0] if serious else findings[0]
     if top.get("category") == "healthy":
-        return [t(lang, "Conclusion: ", "结论：") + top["title"], top.get("explanation", "")]
-    head = t(lang, "Conclusion: ", "结论：") + top["title"]
-    lines = [head, top.get("explanation", "")]
+        return [] if quiet else [label + top["title"], top.get("explanation", "")]
+    # Under a yes/no answer the top finding is already its reason: its card (and the JSON) keeps the rest.
+    lines = [label + top["title"], top.get("explanation", "")] if not quiet else (
+        [top["title"]] if top["title"] not in str(under) else [])
     others = [f for f in findings if f is not top and f.get("category") != "healthy"]
     if others:
-        lines.append("")
+        if lines:
+            lines.append("")
         lines.append(t(lang, "Also found:", "另外发现："))
         for f in others[:4]:
             word = SEVERITY_WORD[lang].get(f.get("severity", "info"), "")
@@ -192,13 +198,16 @@ def remedies(findings: list[dict[str, Any]], lang: str) -> list[str]:
 
 
 def measure_next(findings: list[dict[str, Any]], facts: Mapping[str, Any], engine: Engine, lang: str,
-                 *, limit: int = 3) -> list[str]:
-    """The next measurements (H30–H34): those the findings ask for, then the procedure's missing steps."""
+                 *, limit: int = 3, skip: Iterable[str] = ()) -> list[str]:
+    """The next measurements (H30–H34): those the findings ask for, then the procedure's missing steps;
+    none in `skip` (a tool whose output the user pasted, the inter-node ones for a single server)."""
+    skipped = set(skip)
     _, measures = collect_recommendations(findings)
+    measures = [m for m in measures if m["id"] not in skipped]
     texts = [m["text"] for m in measures]
     multi = (facts.get("job.nodes") or 0) > 1
     for fact, rec_id in MEASURE_STEPS:
-        if fact in facts or (fact != "gpu.util_pct" and not multi):
+        if fact in facts or (fact != "gpu.util_pct" and not multi) or rec_id in skipped:
             continue
         if any(m["id"] == rec_id for m in measures):
             continue
@@ -217,12 +226,16 @@ def _recommendation_text(engine: Engine, rec_id: str, lang: str) -> str:
     return _MEASURE_FALLBACK.get(rec_id, {}).get(lang, "")
 
 
-def questions(missing: list[dict[str, Any]], lang: str, *, limit: int = MAX_QUESTIONS) -> list[str]:
-    """The facts that would decide the most, as questions (the engine orders them)."""
-    asked = [m for m in missing if m.get("question")][:limit]
-    if not asked:
+def questions(missing: list[dict[str, Any]], lang: str, *, limit: int = MAX_QUESTIONS,
+              first: list[str] | None = None) -> list[str]:
+    """The facts that would decide the most, as questions (the engine orders them); `first`: what could not
+    be reconciled, asked before anything else since a value was set aside until it is answered."""
+    asked = [m["question"] for m in missing if m.get("question")][:limit]
+    unreconciled = list(first or [])
+    if not asked and not unreconciled:
         return []
-    return [t(lang, "To sharpen this, tell me:", "为了判断得更准，请告诉我：")] + [f"- {m['question']}" for m in asked]
+    return ([t(lang, "To sharpen this, tell me:", "为了判断得更准，请告诉我：")]
+            + [f"- {x}" for x in unreconciled] + [f"- {q}" for q in asked])
 
 
 def understood_echo(understood: list[Understood], corrected: Mapping[str, tuple[Any, Any]], lang: str,
