@@ -8,6 +8,7 @@ section `derived`) documents each one and names the heuristics it encodes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -37,7 +38,7 @@ Facts = Mapping[str, Any]
 class Formula:
     name: str
     needs: tuple[str, ...]
-    compute: Callable[[Facts], float | None]
+    compute: Callable[[Facts], Any]
     any_of: tuple[str, ...] = ()
 
     def ready(self, facts: Facts) -> bool:
@@ -216,6 +217,8 @@ def _scale_factor(f: Facts) -> float | None:
     per_node = f.get("job.gpus_per_node")
     if nodes and per_node and base_gpus:
         return nodes * per_node / base_gpus
+    if per_node and base_gpus and _single_node(f):  # no node count: one machine (see job.single_node)
+        return per_node / base_gpus
     return None
 
 
@@ -223,6 +226,46 @@ def _scaling_efficiency(f: Facts) -> float | None:
     # Speed-up per unit of added hardware: 100 % is linear; below 100 / scale the larger run is slower.
     scale = _scale_factor(f)
     return 100 * f["job.speedup"] / scale if scale else None
+
+
+# GPU models built without an NVLink connector: their peers always talk over PCIe (or through host memory when
+# the driver disables P2P, as on GeForce RTX 40xx). Models that take an NVLink bridge (RTX 3090, A40, A5000/A6000,
+# Quadro RTX 8000, A100/H100 PCIe) are not listed: for them only gpu.nvlink says.
+PCIE_ONLY_GPU = re.compile(
+    r"(?:^|[^0-9a-z])(?:rtx\s*)?(?:40[5-9]0|50[6-9]0|30[5-8]0|2060|1[06][5-8]0|titan\s*xp?|t4|l4|l40s?|a10g?|a16|a2|"
+    r"p4|p40|k80|rtx\s*(?:a?[24]000|[456]000\s*ada))(?:\s*ti|\s*super)?(?:$|[^0-9a-z])",
+    re.IGNORECASE,
+)
+
+
+def _p2p_over_pcie(f: Facts) -> bool | None:
+    """The GPUs of a node talk over PCIe: NVLink said absent, or a GPU model that has no NVLink at all."""
+    if "gpu.nvlink" in f:
+        return not f["gpu.nvlink"]
+    model = f.get("gpu.model")
+    return True if isinstance(model, str) and PCIE_ONLY_GPU.search(model) else None
+
+
+def _single_node(f: Facts) -> bool | None:
+    """The job (and the run it is compared with) fit in one machine: said so, or only GPU counts that fit one
+    node are compared and no second machine is mentioned. A baseline of fewer nodes means several."""
+    nodes = f.get("job.nodes")
+    if nodes is not None:
+        return nodes == 1
+    if "job.baseline_nodes" in f:
+        return False
+    per_node, base_gpus = f.get("job.gpus_per_node"), f.get("job.baseline_gpus")
+    if per_node and base_gpus and base_gpus < per_node:
+        return True
+    return None
+
+
+def _slower_than_baseline(f: Facts) -> bool | None:
+    """Throughput went down as hardware was added: said in words, or a speed-up under 1."""
+    if f.get("job.negative_scaling") is True:
+        return True
+    speedup = f.get("job.speedup")
+    return None if speedup is None else speedup < 1.0
 
 
 def _ratio(num: str, den: str, scale: float = 1.0) -> Callable[[Facts], float | None]:
@@ -321,6 +364,9 @@ FORMULAS: tuple[Formula, ...] = (
         _scaling_efficiency,
         any_of=("job.baseline_gpus", "job.baseline_nodes"),
     ),
+    Formula("gpu.p2p_over_pcie", (), _p2p_over_pcie, any_of=("gpu.nvlink", "gpu.model")),
+    Formula("job.single_node", (), _single_node, any_of=("job.nodes", "job.baseline_nodes", "job.baseline_gpus")),
+    Formula("job.slower_than_baseline", (), _slower_than_baseline, any_of=("job.negative_scaling", "job.speedup")),
     Formula(
         "checkpoint.write_time_s",
         ("job.checkpoint_size_gbytes", "job.checkpoint_target", "comm.link_gbytes_per_s"),
@@ -366,7 +412,7 @@ def _formulas_for(names: frozenset[str]) -> tuple[Formula, ...]:
     return tuple(f for f in FORMULAS if f.name in wanted)
 
 
-def derive(facts: Facts, only: frozenset[str] | None = None) -> dict[str, float]:
+def derive(facts: Facts, only: frozenset[str] | None = None) -> dict[str, Any]:
     """Every derived fact computable from `facts` (or only those `only` rests on), rounded for stable output."""
     known: dict[str, Any] = dict(facts)
     derived: dict[str, float] = {}
@@ -379,7 +425,8 @@ def derive(facts: Facts, only: frozenset[str] | None = None) -> dict[str, float]
             value = None
         if value is None:
             continue
-        value = round(float(value), 6)
+        if not isinstance(value, bool | str):  # a few derived facts are yes/no or a word, the rest numbers
+            value = round(float(value), 6)
         known[formula.name] = value
         derived[formula.name] = value
     return derived

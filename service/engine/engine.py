@@ -180,10 +180,12 @@ class Engine:
         if context is None:
             context = cel_context(known)
         remedies: dict[str, dict[str, Any] | None] = {}  # each remedy judged and computed once per diagnosis
+        # A healthy verdict (a measurement near line rate, good scaling) is withdrawn beside a warning or a
+        # critical finding: the reader must not be told "healthy" and "broken" about the same job at once.
         findings = [
             self._finding(self.rulebase.rules[rule_id], outcome, known, lang, remedies, context)
             for rule_id, outcome in outcomes.items()
-            if outcome.fired
+            if outcome.fired and not (serious and self.rulebase.rules[rule_id].category == "healthy")
         ]
         findings.sort(key=lambda f: (SEVERITY_RANK[f.severity], -f.confidence, f.rule))
         derived_out = {k: derived[k] for k in sorted(derived)}
