@@ -103,7 +103,8 @@ def one_shot(cfg: ProbeConfig, *, measure_peers: bool) -> CollectorResult:
         out.merge(_safely("nccl-log", lambda: files.collect_nccl_log(nccl_log_path, max_bytes=limit)))
     if training_log_path:
         out.merge(_safely("training-log", lambda: files.collect_training_log(
-            training_log_path, max_bytes=limit, step_regex=cfg.step_time_regex, last_n=cfg.step_time_last_n)))
+            training_log_path, max_bytes=limit, step_regex=cfg.step_time_regex, last_n=cfg.step_time_last_n,
+            times_sent=cfg.step_times_sent)))
     if cfg.job_file:
         from agent_probe.collectors.job import collect_job_file
 

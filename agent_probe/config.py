@@ -84,6 +84,7 @@ class ProbeConfig:
     job_file: Path | None = None  # a YAML of the job's facts (job.*, model.*), sent with every report
     step_time_regex: str | None = None
     step_time_last_n: int = 20
+    step_times_sent: int = 200  # the last per-step times sent as job.step_times_s (checkpoint spikes); 0 = none
     max_read_bytes: int = 4 * 1024 * 1024
     # delivery
     spool_dir: Path = field(default_factory=default_spool_dir)
@@ -101,6 +102,7 @@ class ProbeConfig:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(ProbeConfig)}
+MAX_STEP_TIMES_SENT = 1000  # the service takes fact lists of at most 1,000 items
 _POSITIVE = {
     "interval_s": 0.0, "iperf_duration_s": 0.0, "metadata_timeout_s": 0.0,
     "http_timeout_s": 0.0, "backoff_initial_s": 0.0, "backoff_max_s": 0.0, "peer_interval_s": 0.0,
@@ -189,6 +191,9 @@ def _validate(cfg: ProbeConfig) -> ProbeConfig:
         raise ConfigError(f"node_id: expected letters, digits and . _ : @ - (at most 128), got {cfg.node_id!r}")
     if cfg.step_time_last_n < 1 or cfg.spool_max_bytes < 1024:
         raise ConfigError("step_time_last_n must be ≥ 1 and spool_max_bytes ≥ 1024")
+    if cfg.step_times_sent > MAX_STEP_TIMES_SENT:
+        limit, got = MAX_STEP_TIMES_SENT, cfg.step_times_sent
+        raise ConfigError(f"step_times_sent: at most {limit} (the service's limit on a fact list), got {got}")
     return cfg
 
 

@@ -14,6 +14,8 @@ from tool_parsers.nccl_log import parse_nccl_log
 from tool_parsers.nccl_tests import parse_nccl_tests
 from tool_parsers.training_log import parse_training_log
 
+MIN_STEP_TIMES_SENT = 10  # fewer per-step times than this cannot show a regular spike (service/fabric/regress.py)
+
 
 def read_tail(path: Path, max_bytes: int) -> str:
     """The last ``max_bytes`` of a file as text (a partial first line is dropped)."""
@@ -78,8 +80,12 @@ def collect_nccl_log(path: Path, *, max_bytes: int) -> CollectorResult:
     return result
 
 
-def collect_training_log(path: Path, *, max_bytes: int, step_regex: str | None, last_n: int) -> CollectorResult:
-    """``job.step_time_s`` (median of the last N steps) and ``job.step_time_cv``."""
+def collect_training_log(
+    path: Path, *, max_bytes: int, step_regex: str | None, last_n: int, times_sent: int = 0
+) -> CollectorResult:
+    """``job.step_time_s`` (median of the last N steps), ``job.step_time_cv`` and, when the log has
+    per-step times, the last `times_sent` of them as ``job.step_times_s`` (the service looks for regular
+    spikes in them: checkpoint contention)."""
     result = CollectorResult()
     text = _read("training-log", path, max_bytes, result)
     if text is None:
@@ -93,6 +99,9 @@ def collect_training_log(path: Path, *, max_bytes: int, step_regex: str | None, 
     result.facts.update(parsed.facts())
     result.details["training_log"] = {"source": parsed.source, "steps": len(parsed.step_times_s),
                                       "window": len(parsed.window), **parsed.extra}
+    recent = [t for t in parsed.step_times_s[-times_sent:] if t > 0] if times_sent > 0 else []
+    if parsed.per_step and len(recent) >= MIN_STEP_TIMES_SENT:
+        result.facts["job.step_times_s"] = [float(f"{t:.4g}") for t in recent]
     if not parsed.per_step:
         result.notes.append(f"training-log: step time from {parsed.source} (an average), so no variation")
     return result

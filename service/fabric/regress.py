@@ -190,6 +190,47 @@ class CheckpointContention:
     spike_excess_s: float
     cost_pct: float
     matches_interval: bool | None
+    median_s: float = 0.0  # the usual step
+    steps: int = 0  # how many step times were looked at
+    interval_steps: int | None = None  # the job's checkpoint interval, when known
+
+    def sentence(self, lang: str = "en") -> str:
+        """What the spikes are and cost. Called checkpoint contention only when the period matches the
+        checkpoint interval; with the interval unknown it is a likely cause, and with another interval
+        something else recurs."""
+        n, per_spike = len(self.spikes), self.spike_excess_s / max(len(self.spikes), 1)
+        if lang == "zh":
+            head = {
+                True: "checkpoint 争用",
+                None: "周期性的 step 变慢（很可能是保存 checkpoint）",
+                False: "周期性的 step 变慢",
+            }[self.matches_interval]
+            text = (
+                f"{head}：每 {self.period_steps:g} 步就有一步比平常的 {self.median_s:g} 秒多花 {per_spike:.1f} 秒"
+                f"（最近 {self.steps} 步中 {n} 次），占训练时间的 {self.cost_pct:.1f}%"
+            )
+            if self.matches_interval:
+                return text + (
+                    f"，与每 {self.interval_steps} 步一次的 checkpoint 一致。异步保存或先写本地盘可省回大部分。"
+                )
+            if self.matches_interval is False:
+                return text + f"；但 checkpoint 是每 {self.interval_steps} 步一次，应是别的周期性任务。"
+            return text + "。告诉我 checkpoint 间隔（job.checkpoint_interval_steps）即可确认。"
+        head = {True: "Checkpoint contention", None: "Periodic slow steps (likely checkpoint saves)",
+                False: "Periodic slow steps"}[self.matches_interval]  # fmt: skip
+        text = (
+            f"{head}: every {self.period_steps:g} steps one step takes {per_spike:.1f} s longer than the usual "
+            f"{self.median_s:g} s ({n} times in the last {self.steps} steps), costing {self.cost_pct:.1f} % of "
+            "training time"
+        )
+        if self.matches_interval:
+            return text + (
+                f"; it matches the checkpoint interval ({self.interval_steps} steps). Saving asynchronously, "
+                "or to local disk first, would win most of it back."
+            )
+        if self.matches_interval is False:
+            return text + f"; checkpoints are every {self.interval_steps} steps, so something else recurs."
+        return text + ". The checkpoint interval (job.checkpoint_interval_steps) would confirm it."
 
 
 def checkpoint_spikes(
@@ -212,4 +253,13 @@ def checkpoint_spikes(
     matches = None
     if checkpoint_every_steps:
         matches = abs(period - checkpoint_every_steps) <= 0.1 * checkpoint_every_steps + 1
-    return CheckpointContention(spikes, round(period, 1), round(excess, 3), round(cost, 1), matches)
+    return CheckpointContention(
+        spikes,
+        round(period, 1),
+        round(excess, 3),
+        round(cost, 1),
+        matches,
+        median_s=round(median, 4),
+        steps=len(step_times),
+        interval_steps=checkpoint_every_steps or None,
+    )

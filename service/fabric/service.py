@@ -379,3 +379,42 @@ def node_regressions_of(
         }
         for r in node_regressions(node_id, history)
     ]
+
+
+STEP_TIMES_FACT = "job.step_times_s"
+
+
+def node_checkpoint_contention_of(node_id: str, *, db_session: Session, lang: str = "en") -> dict[str, Any] | None:
+    """Regular step-time spikes in the per-step times of the node's newest report that carries them
+    (job.step_times_s), matched against the checkpoint interval of that report or of its cluster's job;
+    None when there are no such times or no regular spikes."""
+    from service.fabric.regress import checkpoint_spikes
+    from service.jobs.service import job_facts
+
+    rows = db_session.execute(
+        select(Report.facts).where(Report.node_id == node_id).order_by(Report.collected_at.desc()).limit(20)
+    ).all()
+    facts = next((f for (f,) in rows if f and isinstance(f.get(STEP_TIMES_FACT), list)), None)
+    if facts is None:
+        return None
+    times = [float(v) for v in facts[STEP_TIMES_FACT] if isinstance(v, int | float) and not isinstance(v, bool)]
+    if not times or min(times) <= 0:
+        return None
+    interval = facts.get("job.checkpoint_interval_steps")
+    cluster = facts.get("node.cluster") or db_session.scalar(select(Node.cluster).where(Node.id == node_id))
+    if not isinstance(interval, int) and isinstance(cluster, str):
+        interval = job_facts(cluster, db_session=db_session).get("job.checkpoint_interval_steps")
+    found = checkpoint_spikes(times, checkpoint_every_steps=interval if isinstance(interval, int) else None)
+    if found is None:
+        return None
+    return {
+        "period_steps": found.period_steps,
+        "spikes": len(found.spikes),
+        "steps": found.steps,
+        "median_step_s": found.median_s,
+        "spike_excess_s": found.spike_excess_s,
+        "cost_pct": found.cost_pct,
+        "checkpoint_interval_steps": found.interval_steps,
+        "matches_interval": found.matches_interval,
+        "text": found.sentence(lang),
+    }

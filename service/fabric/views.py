@@ -7,7 +7,7 @@ opt a cluster in, start a run and read the localisation.
     PUT  /api/v1/clusters/{name}/fabric                        probe token; opt in/out, bounds
     POST /api/v1/clusters/{name}/fabric/runs                   probe token; start a run now
     GET  /api/v1/clusters/{name}/fabric/localisation?lang=     latest run's localisation and findings
-    GET  /api/v1/nodes/{node_id}/regressions?lang=             lasting changes for the worse in its history
+    GET  /api/v1/nodes/{node_id}/regressions?lang=             lasting changes for the worse, checkpoint contention
 """
 
 from __future__ import annotations
@@ -178,7 +178,12 @@ def get_localisation(
 def get_regressions(
     node_id: NodeId, db_session: DbSession, lang: Annotated[Literal["en", "zh"], Query()] = "en"
 ) -> dict[str, Any]:
-    """Lasting changes for the worse in the node's history (step time, busbw, iperf3, link speed)."""
+    """Lasting changes for the worse in the node's history (step time, busbw, iperf3, link speed), and
+    checkpoint contention: regular spikes in the per-step times of its newest report, with their cost."""
     if db_session.get(Node, node_id) is None:
         raise NotFound(f"no node {node_id!r} has reported", code="node_not_found")
-    return {"node_id": node_id, "regressions": service.node_regressions_of(node_id, db_session=db_session, lang=lang)}
+    return {
+        "node_id": node_id,
+        "regressions": service.node_regressions_of(node_id, db_session=db_session, lang=lang),
+        "checkpoint_contention": service.node_checkpoint_contention_of(node_id, db_session=db_session, lang=lang),
+    }

@@ -86,3 +86,16 @@ def test_nic_rating_like_nic_speed(tmp_path):
     with pytest.raises(ConfigError, match="environment AGENT_PROBE_NIC_MAX_SPEED_GBPS: expected a number"):
         load_config(env={"AGENT_PROBE_NIC_MAX_SPEED_GBPS": "fast"})
     assert load_config(env={}).nic_max_speed_gbps is None
+
+
+def test_the_example_names_every_setting_but_the_token():
+    """docs/probe.md says examples/agent-probe.yaml lists every setting; the token is kept out on purpose
+    (AGENT_PROBE_TOKEN in a 0600 file), and the example says so."""
+    import dataclasses
+    import re
+
+    from agent_probe.config import ProbeConfig
+
+    example = (Path(__file__).resolve().parents[2] / "examples" / "agent-probe.yaml").read_text()
+    missing = [f.name for f in dataclasses.fields(ProbeConfig) if not re.search(rf"^#? ?{f.name}:", example, re.M)]
+    assert missing == ["token"] and "AGENT_PROBE_TOKEN" in example
