@@ -32,11 +32,15 @@ CLOUD_EN = (
 # Entries the chat does not give for their own question today (what it does instead). Each is a strict
 # xfail: the day the chat finds one, the test says so and the line goes.
 NOT_FOUND_BY_THE_CHAT: dict[tuple[str, str], str] = {
+    ("avg-bus-bandwidth-sweep", "en"): "quotes nccl-tests-howto instead",
+    ("avg-bus-bandwidth-sweep", "zh"): "quotes nccl-tests-howto instead",
     ("bandwidth-sizing-tiers", "en"): "read as out_of_scope, no knowledge answer",
     ("cloud-instance-bandwidth", "en"): "read as a diagnosis, no knowledge answer",
     ("cloud-instance-bandwidth", "zh"): "read as a diagnosis, no knowledge answer",
     ("data-parallel-traffic", "en"): "quotes parallelism-bandwidth-sensitivity instead",
     ("data-parallel-traffic", "zh"): "read as a diagnosis, no knowledge answer",
+    ("effective-batch-comparison", "en"): "read as a diagnosis, no knowledge answer",
+    ("effective-batch-comparison", "zh"): "read as a diagnosis, no knowledge answer",
     ("gpudirect-rdma", "en"): "quotes troubleshooting-procedure instead",
     ("gpudirect-rdma", "zh"): "read as a diagnosis, no knowledge answer",
     ("identify-bottleneck-first", "en"): "read as a diagnosis, no knowledge answer",
@@ -56,6 +60,8 @@ NOT_FOUND_BY_THE_CHAT: dict[tuple[str, str], str] = {
     ("separate-gear-port-quota", "en"): "quotes troubleshooting-procedure instead",
     ("shared-storage-contention", "en"): "read as a diagnosis, no knowledge answer",
     ("shared-storage-contention", "zh"): "read as a diagnosis, no knowledge answer",
+    ("socket-ifname-bootstrap-only", "en"): "read as a diagnosis, no knowledge answer",
+    ("socket-ifname-bootstrap-only", "zh"): "read as a diagnosis, no knowledge answer",
     ("step-time-baseline", "en"): "read as a diagnosis, no knowledge answer",
     ("step-time-baseline", "zh"): "read as out_of_scope, no knowledge answer",
     ("straggler-nodes", "en"): "read as out_of_scope, no knowledge answer",
@@ -233,6 +239,38 @@ def test_field_knowledge_is_there(knowledge):
         answer = knowledge[entry_id].answer["en"]
         missing = [n for n in needles if not says(answer, n)]
         assert missing == [], (entry_id, missing)
+
+
+def test_measurement_pitfalls_are_there(knowledge):
+    """Issue 13's pitfalls: the sweep average, a changed effective batch, and what NCCL_SOCKET_IFNAME chooses —
+    each with the public source it rests on."""
+    wanted = {
+        "avg-bus-bandwidth-sweep": (
+            ["Avg bus bandwidth", "largest sizes", "-b 512M", "12 GB/s per 100 Gb/s"],
+            ["最大几行", "-b 512M"],
+            "https://github.com/NVIDIA/nccl-tests/issues/40",
+        ),
+        "effective-batch-comparison": (
+            ["effective batch", "per-GPU batch × GPUs × gradient accumulation", "samples per second", "learning rate"],
+            ["有效 batch", "学习率", "每秒样本数"],
+            "https://arxiv.org/abs/1706.02677",
+        ),
+        "socket-ifname-bootstrap-only": (
+            ["bootstrap", "NCCL_IB_HCA", "routing table", "ip route get", "-x"],
+            ["bootstrap", "NCCL_IB_HCA", "路由表", "ip route get"],
+            "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-socket-ifname",
+        ),
+    }
+    for entry_id, (en_needles, zh_needles, url) in wanted.items():
+        entry = knowledge[entry_id]
+        assert [n for n in en_needles if not says(entry.answer["en"], n)] == [], entry_id
+        assert [n for n in zh_needles if not says(entry.answer["zh"], n)] == [], entry_id
+        assert url in entry.source, entry_id
+    # the sweep's arithmetic: 12 GB/s per 100 Gb/s NIC and 24 per 200 are 96 % of the line rate (×8 bits)
+    en = knowledge["avg-bus-bandwidth-sweep"].answer["en"]
+    per_nic = [(float(b), float(r)) for b, r in re.findall(rf"{NUMBER} GB/s per {NUMBER} Gb/s", en)]
+    assert per_nic == [(12, 100), (24, 200)]
+    assert all(b * 8 / r == pytest.approx(0.96) for b, r in per_nic)
 
 
 def test_says_matches_whole_words_and_figures():
