@@ -7,13 +7,13 @@ in, nothing is read or written.
 """
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from service.chat import compose as c
 from service.chat.compose import t
 from service.chat.extract import Understood
-from service.chat.intents import Intent
+from service.chat.intents import Intent, which_link_cluster
 from service.chat.knowledge import find_answers
 from service.chat.labels import describe, fact_name, fact_value
 from service.chat.relevance import (
@@ -42,9 +42,16 @@ _TOPIC_WHAT_IFS: dict[str, list[dict[str, Any]]] = {
 _TOPIC_REMEDY = {"accumulation": "gradient-accumulation", "compression": "gradient-compression"}
 
 
+#: The cluster fabric's answer to "which link is bad in cluster X?": (cluster, lang) -> text. The service's
+#: ask flow binds service.fabric.service.which_link_is_bad to its database session; offline there is none.
+FabricLookup = Callable[[str, str], str]
+
+
 def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any] | None = None,
-                previous_findings: list[dict[str, Any]] | None = None, lang: str | None = None) -> dict[str, Any]:
-    """Answer one question in the context of the conversation's facts and last findings."""
+                previous_findings: list[dict[str, Any]] | None = None, lang: str | None = None,
+                fabric: FabricLookup | None = None) -> dict[str, Any]:
+    """Answer one question in the context of the conversation's facts and last findings. `fabric` answers
+    questions about a cluster's links (None: offline, the reply says the question needs the service)."""
     previous_facts = dict(previous_facts or {})
     previous_findings = list(previous_findings or [])
     knowledge = engine.knowledge
@@ -80,6 +87,12 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         words = "; ".join(f"“{n['context']}”" for n in u.not_understood[:6])
         notes.append(t(lang, f"Numbers I could not place (say what they are if they matter): {words}",
                        f"这些数字我没能理解（如果重要，请说明它们是什么）：{words}"))
+    cluster = which_link_cluster(_prose(u))
+    if cluster is not None:
+        result["intent"] = Intent.WHICH_LINK.value
+        result["cluster"] = cluster
+        result["answer"] = _which_link(cluster, fabric, lang).rstrip() + "\n"
+        return result
     if u.intent is Intent.HELP:
         text = _help(lang)
     elif u.intent is Intent.OUT_OF_SCOPE:
@@ -393,6 +406,21 @@ def _lead(text: str, *, at_least: int = 120, at_most: int = 320) -> tuple[str, s
     if not cut or cut >= len(text) - 20:
         return text, ""
     return text[:cut].strip(), text[cut:].strip()
+
+
+# --------------------------------------------------------------------------- which link is bad
+def _which_link(cluster: str, fabric: FabricLookup | None, lang: str) -> str:
+    """The fabric's localisation for the cluster, or why it cannot be had here."""
+    if fabric is None:
+        return t(lang,
+                 f"Finding the bad link in cluster {cluster} needs the Bandwidth Doctor service: it plans pair tests "
+                 f"between the cluster's probes and localises the slow element from their results, and this "
+                 f"offline session cannot reach them. Ask the service (the web chat, Slack or POST /api/v1/ask), or "
+                 f"open its cluster page /clusters/{cluster}.",
+                 f"要找出集群 {cluster} 里哪条链路有问题，需要 Bandwidth Doctor 服务：它在集群的探针之间"
+                 f"安排成对带宽测试，再根据结果定位慢的元件；当前离线会话拿不到这些结果。请通过服务来问"
+                 f"（网页聊天、Slack 或 POST /api/v1/ask），或打开集群页面 /clusters/{cluster}。")
+    return fabric(cluster, lang)
 
 
 # --------------------------------------------------------------------------- help and out of scope

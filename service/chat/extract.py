@@ -721,6 +721,8 @@ def job_shape(text: str) -> list[Understood]:
             continue  # '两张卡之间要不要 NVLink？' asks, it does not say
         negated = re.search(r"(?:no|without|lacks?|lacking|没有|无|不带|不支持|未启用)\s*(?:the\s*)?$",
                             tx.before(text, m.start(), 12), _IC)
+        if negated and m.group(0) == "NVSwitch":
+            continue  # 'NVLink bridges (no NVSwitch)': no switch says nothing against the links
         hits.append(_hit("gpu.nvlink", not negated, m))
     for m in re.finditer(r"(?:PCIe|pcie)\s*(?:only|卡|版)|只有\s*PCIe|仅\s*PCIe|(?:只|仅)走\s*PCIe", text):
         if not re.search(r"NVLink", tx.sentence(text, m.start()), _IC) or re.search(r"只|仅|only", m.group(0), _IC):

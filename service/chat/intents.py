@@ -21,6 +21,7 @@ class Intent(StrEnum):
     CORRECTION = "correction"
     HELP = "help"
     OUT_OF_SCOPE = "out_of_scope"
+    WHICH_LINK = "which_link"
 
 
 _HELP = re.compile(r"^\s*(?:/?help|帮助|help me|hi|hello|hey|你好|您好|嗨|在吗)\s*[!！.。?？]*\s*$|what can you do|"
@@ -54,6 +55,30 @@ _DOMAIN = re.compile(r"GPU|NCCL|bandwidth|带宽|network|网络|网卡|NIC|train
 _QUESTION = re.compile(r"[?？]|吗|么|呢|是否|能否|能不能|要不要|会不会|是不是|怎么|如何|多少|哪|什么|啥|"
                        r"^(?:how|what|which|why|when|should|would|could|can|is|are|do|does|will)\b|"
                        r"\b(?:explain|tell me|difference)\b|讲讲|说说|介绍|区别", _IC | re.M)
+
+
+_CLUSTER = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}"
+_WHICH_LINK = (
+    re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:links?|NICs?|ports?|switch(?:es)?|cables?|uplinks?|nodes?|"
+               r"elements?|parts?)\b[^?\n]{0,40}?\b(?:bad|broken|slow|slower|faulty|at fault|failing|degraded|"
+               r"the problem|wrong|sick)\b[^?\n]{0,30}?\b(?:in|on|of)\s+(?:the\s+)?(?:cluster\s+(?P<name>"
+               + _CLUSTER + r")|(?P<before>" + _CLUSTER + r")\s+cluster)", _IC),
+    re.compile(r"\b(?:is there|are there|any)\s+(?:a\s+)?(?:bad|broken|slow|faulty|degraded)\s+(?:links?|NICs?|"
+               r"ports?|switch(?:es)?|cables?|uplinks?)\b[^?\n]{0,20}?\b(?:in|on)\s+(?:the\s+)?(?:cluster\s+"
+               r"(?P<name>" + _CLUSTER + r")|(?P<before>" + _CLUSTER + r")\s+cluster)", _IC),
+    re.compile(r"(?:集群\s*(?P<name>" + _CLUSTER + r")|(?P<before>" + _CLUSTER + r")\s*集群)[^？?\n]{0,8}?"
+               r"(?:哪条|哪个|哪根|哪台|哪些|哪里|哪儿|有没有)[^？?\n]{0,8}?(?:链路|网卡|端口|交换机|线|节点|上行|连接)?"
+               r"[^？?\n]{0,8}?(?:有问题|坏|慢|故障|出问题|异常|不正常)", _IC),
+)
+
+
+def which_link_cluster(text: str) -> str | None:
+    """The cluster named in "which link is bad in cluster X?" / "X 集群哪条链路有问题？", else None."""
+    for pattern in _WHICH_LINK:
+        m = pattern.search(text)
+        if m:
+            return m["name"] or m["before"]
+    return None
 
 
 def classify(text: str, *, has_facts: bool, has_changes: bool, topics: list[str],

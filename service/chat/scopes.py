@@ -36,7 +36,7 @@ _REFERENCE = re.compile(
     r"should (?:be|get|reach|see|give)|expect(?:ed|ing)?|is supposed to|in theory|vendor|official(?:ly)?|"
     r"according to|other cluster|another cluster|other machines? (?:gets?|reach)|elsewhere|"
     r"理论|应该(?:有|能|是|达到|跑到)?|预期|期望|官方|标称值|号称|按理|正常(?:应该|情况下|来说)|别的集群|另一个集群|"
-    r"其他集群|其它集群|同事的|文档(?:上|里)?说", _IC)
+    r"其他集群|其它集群|同事的|文档(?:上|里)?说|a normal value|normal value|typical value|正常值|正常的值|典型值", _IC)
 
 # Facts that say a feature is there (True) or a kind of fabric; under a negation they flip or go.
 # ('…_disabled' facts read their own polarity and are not flipped here.)
@@ -96,16 +96,16 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside)."""
     kept, refs = [], []
-    seen: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
+    others: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
+    quoted: dict[tuple[int, int], bool] = {}
     for h in hits:
         a, b = tx.clause_bounds(text, h.start)
         sa = max(tx.sentence_bounds(text, h.start)[0], a - 80)  # the clause and what leads into it
-        if (sa, b) not in seen:
-            seen[(sa, b)] = bool(_OTHER_SYSTEM.search(text, sa, b))
-        if (a, b) not in seen:
-            seen[(a, b)] = bool(_REFERENCE.search(text, a, b))
-        other = seen[(sa, b)]
-        if not h.source.startswith("pasted") and (other or (h.fact in MEASUREMENTS and seen[(a, b)])):
+        if (sa, b) not in others:
+            others[(sa, b)] = bool(_OTHER_SYSTEM.search(text, sa, b))
+        if (a, b) not in quoted:
+            quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
+        if not h.source.startswith("pasted") and (others[(sa, b)] or (h.fact in MEASUREMENTS and quoted[(a, b)])):
             refs.append(h)
         else:
             kept.append(h)
@@ -116,7 +116,8 @@ _WHAT_IF_CUE = re.compile(
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|upgrad(?:e|ing) to|mov(?:e|ing) to|"
     r"switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|如果|假如|假设|要是|换成|换到|改成|改用|升级到|升级成|"
-    r"升到|上到|切到|切换到|换用|改为|若是|倘若|还是(?:得|要)?(?:上|换|用)|要不要(?:上|换|用|加)|需不需要|是否需要|"
+    r"升到|上到|切到|切换到|换用|改为|若是|倘若|还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要(?:上|换|用|加)|"
+    r"需不需要|是否需要|"
     r"do (?:i|we) need|should (?:i|we) (?:use|get|buy|add|move)", _IC)
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
 _WOULD_IT_HELP = re.compile(

@@ -70,9 +70,9 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     """Read one turn. `previous_facts` only sharpens ambiguous corrections ('不对，是25G')."""
     previous_facts = previous_facts or {}
     question = question[:MAX_QUESTION_CHARS]
-    raw_prose, pasted = parse_pasted(_mask_long_runs(question))
+    raw_prose, pasted = parse_pasted(_mask_long_runs(question, _ABSURD_RUN))
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
-    raw_prose = soften_line_breaks(raw_prose)
+    raw_prose = _mask_long_runs(soften_line_breaks(raw_prose), _LONG_RUN)
     commands = read_commands(raw_prose)
     unmasked = blank(raw_prose, commands.spans)
     entities = find_entities(unmasked)
@@ -81,6 +81,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits)
+    hits = _instance_caps(prose, hits, entities)
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
     hits = _drop_baseline_counts(hits, scaling.baseline_spans)
@@ -136,10 +137,12 @@ _NCCL_VERSION = re.compile(r"NCCL\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?
 # No quantity has more than 15 digits or 8 Chinese numerals; longer runs are noise (or an attack on the readers'
 # patterns, whose work grows with the run), so they are masked before any reading and reported as not understood.
 _LONG_RUN = re.compile(r"\d{16,}|[零〇一二两俩三四五六七八九十百千万亿]{9,}")
+# Before tool output is looked for, only what no tool prints (iperf3's JSON has 19-digit cookies and byte counts).
+_ABSURD_RUN = re.compile(r"\d{64,}|[零〇一二两俩三四五六七八九十百千万亿]{64,}")
 
 
-def _mask_long_runs(text: str) -> str:
-    return _LONG_RUN.sub(lambda m: "·" * len(m.group(0)), text)
+def _mask_long_runs(text: str, pattern: re.Pattern[str]) -> str:
+    return pattern.sub(lambda m: "·" * len(m.group(0)), text)
 
 
 def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
@@ -162,7 +165,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
 # Which tool a measured figure came from, by the nearest tool named before it in its sentence.
 _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA (?:bandwidth|bw) test)|"
                     r"(?P<busbw>nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth|总线带宽)|(?P<algbw>algbw)|"
-                    r"(?P<iperf>iperf3?|netperf|qperf)", re.IGNORECASE)
+                    r"(?P<iperf>iperf3?|netperf|qperf)|(?P<traffic>nload|iftop|sar -n|bmon|ifstat|网卡流量|traffic)",
+                    re.IGNORECASE)
 
 
 def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
@@ -177,6 +181,10 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
         for m in _TOOLS.finditer(text, max(a, h.start - 120), h.start):
             tool = m.lastgroup
         gbps = h.value * 8 if h.fact.startswith("nccl.") else h.value
+        if tool == "traffic":  # what the NIC carried during training, not what it can carry
+            out.append(Understood("nic.rx_gbps", round(gbps, 6), h.text, h.start, h.end, h.source, h.inferred, h.weak,
+                                  h.hypothetical))
+            continue
         fact = {"rdma": "net.rdma_bw_gbps", "busbw": "nccl.allreduce_busbw_gbytes_per_s",
                 "algbw": "nccl.allreduce_algbw_gbytes_per_s", "iperf": "net.iperf3_gbps"}.get(tool or "", h.fact)
         value = round(gbps / 8, 6) if fact.startswith("nccl.") else round(gbps, 6)
@@ -224,6 +232,27 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
+
+
+_INSTANCE_WORDS = re.compile(r"instance|实例|specification|spec sheet|规格|云主机|cloud", re.IGNORECASE)
+_MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|got|achiev|reach|"
+                        r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|nload|iftop", re.IGNORECASE)
+
+
+def _instance_caps(text: str, hits: list[Understood], entities: list[Entity]) -> list[Understood]:
+    """'p3dn.24xlarge (8x V100, bandwidth 100Gbps)', 'the instance specification lists 25Gbps': a figure the cloud
+    publishes for the instance, not a measurement."""
+    out = []
+    for h in hits:
+        if h.fact == "net.iperf3_gbps" and h.source == "words":
+            a, b = tx.sentence_bounds(text, h.start)
+            ca, cb = tx.clause_bounds(text, h.start)
+            named = any(e.kind == "instance" and a <= e.start < b for e in entities)
+            if (named or _INSTANCE_WORDS.search(text, ca, cb)) and not _MEASURING.search(text, ca, cb):
+                out.append(Understood("node.instance_bandwidth_gbps", h.value, h.text, h.start, h.end))
+                continue
+        out.append(h)
+    return out
 
 
 def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:
