@@ -11,40 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.chat.labels import fact_name, fact_value
+from service.i18n import t
 
 SECTION_LIMIT = 2900  # Slack allows 3000 characters per section text
 FALLBACK_LIMIT = 3000
 MAX_FINDINGS = 8
 MAX_QUESTIONS = 3
 
-SEVERITY: dict[str, tuple[str, dict[str, str]]] = {
-    "critical": (":red_circle:", {"en": "CRITICAL", "zh": "严重"}),
-    "warning": (":warning:", {"en": "WARNING", "zh": "警告"}),
-    "info": (":information_source:", {"en": "INFO", "zh": "提示"}),
-}
-
-WORDS = {
-    "en": {
-        "evidence": "Evidence",
-        "top": "Top recommendation",
-        "what_if": "What if",
-        "missing": "To be more precise, tell me",
-        "sources": "Sources",
-        "rules": "rules",
-        "footer": "Bandwidth Doctor — the same answer as the web chat",
-        "confidence": "confidence",
-    },
-    "zh": {
-        "evidence": "依据",
-        "top": "首选建议",
-        "what_if": "如果",
-        "missing": "为了更准确，请告诉我",
-        "sources": "出处",
-        "rules": "规则",
-        "footer": "带宽医生 —— 与网页对话相同的回答",
-        "confidence": "置信度",
-    },
-}
+EMOJI = {"critical": ":red_circle:", "warning": ":warning:", "info": ":information_source:"}  # severity -> emoji
+# Words: service/messages/slack.yaml, through service.i18n's t("slack.<key>", lang).
 
 
 def escape(text: Any) -> str:
@@ -100,27 +75,27 @@ def what_if_lines(rec: Mapping[str, Any], lang: str) -> list[str]:
             now = f"{_value(fact, before[fact], lang)} → " if fact in before else ""
             figures.append(f"{fact_name(fact, lang)} {now}{_value(fact, after, lang)}")
         if figures:
-            lines.append(
-                f"> _{escape(WORDS[lang]['what_if'])} {escape(what_if.get('label', ''))}_: {escape('; '.join(figures))}"
-            )
+            label = escape(what_if.get("label", ""))
+            lines.append(f"> _{escape(t('slack.what_if', lang))} {label}_: {escape('; '.join(figures))}")
     if not lines and rec.get("estimate"):
         figures = [f"{fact_name(f, lang)} → {_value(f, v, lang)}" for f, v in rec["estimate"].items()]
-        lines.append(f"> _{escape(WORDS[lang]['what_if'])}_: {escape('; '.join(figures))}")
+        lines.append(f"> _{escape(t('slack.what_if', lang))}_: {escape('; '.join(figures))}")
     return lines
 
 
 def finding_section(finding: Mapping[str, Any], lang: str) -> dict[str, Any]:
     """One finding as a section: severity, title, explanation, evidence, top recommendation and its figures."""
-    emoji, label = SEVERITY.get(str(finding.get("severity")), SEVERITY["info"])
-    words = WORDS[lang]
-    lines = [f"{emoji} *{label[lang]}* · *{escape(finding.get('title') or finding.get('rule', ''))}*"]
+    severity = str(finding.get("severity"))
+    severity = severity if severity in EMOJI else "info"
+    title = escape(finding.get("title") or finding.get("rule", ""))
+    lines = [f"{EMOJI[severity]} *{t('slack.severity_' + severity, lang)}* · *{title}*"]
     if finding.get("explanation"):
         lines.append(escape(clip(str(finding["explanation"]), 700)))
     if finding.get("evidence"):
-        lines.append(f"*{words['evidence']}:* {evidence_line(finding['evidence'], lang)}")
+        lines.append(f"*{t('slack.evidence', lang)}:* {evidence_line(finding['evidence'], lang)}")
     rec = top_recommendation(list(finding.get("recommendations") or []))
     if rec is not None:
-        lines.append(f"*{words['top']}:* {escape(clip(str(rec.get('text') or rec.get('id', '')), 600))}")
+        lines.append(f"*{t('slack.top', lang)}:* {escape(clip(str(rec.get('text') or rec.get('id', '')), 600))}")
         lines.extend(what_if_lines(rec, lang))
     return _section("\n".join(lines))
 
@@ -145,16 +120,16 @@ def build_reply(result: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     questions = [m["question"] for m in result.get("missing") or [] if isinstance(m, Mapping) and m.get("question")]
     if questions and findings:
         bullets = "\n".join(f"• {escape(q)}" for q in questions[:MAX_QUESTIONS])
-        blocks.append(_section(f"*{WORDS[lang]['missing']}:*\n{bullets}"))
+        blocks.append(_section(f"*{t('slack.missing', lang)}:*\n{bullets}"))
     sources = sorted({str(s) for f in findings for s in f.get("source") or []})
     rules = [str(f.get("rule")) for f in findings[:MAX_FINDINGS] if f.get("rule")]
-    context = [WORDS[lang]["footer"]]
+    context = [t("slack.footer", lang)]
     if sources:
-        context.append(f"{WORDS[lang]['sources']}: {', '.join(sources)}")
+        context.append(f"{t('slack.sources', lang)}: {', '.join(sources)}")
     if rules:
-        context.append(f"{WORDS[lang]['rules']}: {', '.join(rules)}")
+        context.append(f"{t('slack.rules', lang)}: {', '.join(rules)}")
     blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": clip(escape(c), 2000)} for c in context]})
-    fallback = clip(escape(answer) or WORDS[lang]["footer"], FALLBACK_LIMIT)
+    fallback = clip(escape(answer) or t("slack.footer", lang), FALLBACK_LIMIT)
     return fallback, blocks
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from service.conversations import service as conversations
 from service.database import utcnow
+from service.i18n import bilingual
 from service.slack.models import SlackThread
 
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
@@ -35,11 +36,7 @@ def too_long_reply(question: str) -> str | None:
     try:
         conversations.check_question_length(question)
     except conversations.QuestionTooLong as exc:
-        return (
-            f"Your question is {exc.length:,} characters long; I read at most {exc.limit:,}. Please shorten it "
-            f"(e.g. paste only the relevant part of a log). 问题有 {exc.length} 个字符，最多只能读 {exc.limit} 个；"
-            "请缩短后再问（例如只贴日志中相关的部分）。"
-        )
+        return bilingual("slack.too_long", sep=" ", length=exc.length, limit=exc.limit)
     return None
 
 

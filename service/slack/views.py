@@ -18,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from service.conversations import service as conversations
 from service.errors import BadRequest
+from service.i18n import bilingual
 from service.slack.blocks import build_reply, escape
 from service.slack.client import post_reply
 from service.slack.service import clean_question, conversation_for_thread, too_long_reply
@@ -27,14 +28,9 @@ log = logging.getLogger("bwdoctor.slack")
 
 router = APIRouter(prefix="/slack", tags=["slack"])
 
-HELP_TEXT = (
-    "*Bandwidth Doctor* — tell me about a slow distributed training job: model size, nodes, precision, NIC, "
-    "GPU utilisation, or paste iperf3 / nccl-tests / NCCL_DEBUG output.\n"
-    "e.g. `/bwdoctor 100B model, 8 nodes, FP16, 10GbE, GPU utilisation 40%`\n"
-    "*带宽医生* —— 描述一下变慢的分布式训练：模型规模、机器数、精度、网卡、GPU 利用率，或粘贴 iperf3 / "
-    "nccl-tests / NCCL_DEBUG 的输出。在频道里 @我 时，同一个 thread 里的追问会接着聊。"
-)
-SORRY = "Sorry, I could not answer that just now; please try again. 抱歉，暂时无法回答，请稍后再试。"
+# Slack does not tell us the user's language: help and apology are said in both (service/messages/slack.yaml).
+HELP_TEXT = bilingual("slack.help")
+SORRY = bilingual("slack.sorry", sep=" ")
 
 
 def _help_blocks() -> list[dict[str, Any]]:

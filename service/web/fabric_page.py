@@ -11,43 +11,15 @@ from markupsafe import Markup
 
 from service.fabric.localise import describe_element
 from service.fabric.service import cluster_localisation
+from service.i18n import messages
 from service.web import svg
 
-WORDS = {
-    "en": {
-        "heading": "Fabric: which link is slow",
-        "groups": "Nodes by leaf switch",
-        "rails": "Nodes by rail",
-        "no_run": "No pair-test run yet: opt the cluster in with PUT /api/v1/clusters/{name}/fabric.",
-        "tests": "{used} tests of {all} pairs ({pct} %), run {status}",
-        "caption": "Bandwidth between each pair of nodes tested (Gb/s); blank: not tested. Red outline: the suspect.",
-        "suspect": "Suspect",
-        "none": "no suspect",
-        "title": "Pair bandwidth matrix",
-        "legend_ok": "at the baseline",
-        "legend_slow": "slow (< 70 % of baseline)",
-        "legend_bad": "very slow (< 40 %)",
-    },
-    "zh": {
-        "heading": "网络结构：哪条链路慢",
-        "groups": "按叶交换机分组的节点",
-        "rails": "按 rail 分组的节点",
-        "no_run": "还没有成对测试：用 PUT /api/v1/clusters/{name}/fabric 为集群开启测试。",
-        "tests": "{used} 次测试，全部 {all} 对（{pct}%），运行状态：{status}",
-        "caption": "每对被测节点之间的带宽（Gb/s）；空白表示未测。红框：嫌疑元件。",
-        "suspect": "嫌疑",
-        "none": "无嫌疑",
-        "title": "节点对带宽矩阵",
-        "legend_ok": "达到基线",
-        "legend_slow": "慢（低于基线 70%）",
-        "legend_bad": "很慢（低于 40%）",
-    },
-}
 COLOURS = {"ok": "#b7d7ee", "slow": "#fde0a8", "bad": "#f5a48a", "none": "#ffffff"}
 
 
 def fabric_words(lang: str) -> dict[str, str]:
-    return WORDS.get(lang, WORDS["en"])
+    """The section's words in `lang` (service/messages/fabric_page.yaml)."""
+    return messages("fabric_page", lang)
 
 
 def _group(latest: Mapping[str, Mapping[str, Any]], fact: str) -> dict[str, list[str]]:

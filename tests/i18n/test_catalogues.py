@@ -1,0 +1,63 @@
+"""The project's one way to translate its own words (service/i18n.py): catalogues that load, say the same
+placeholders in both languages, and no bilingual word tables left in the web and Slack code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from service import i18n
+from service.i18n import CatalogueError, bilingual, catalogue, placeholders, t
+
+REPO = Path(__file__).resolve().parents[2]
+DOMAINS = sorted(p.stem for p in i18n.MESSAGES_DIR.glob("*.yaml"))
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_the_web_and_slack_catalogues_exist() -> None:
+    assert {"web", "cluster_pages", "fabric_page", "whatif_page", "slack"} <= set(DOMAINS)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_key_says_the_same_placeholders_in_both_languages(domain: str) -> None:
+    table = catalogue(domain)
+    assert table["en"] and set(table["en"]) == set(table["zh"])
+    differ = {k: (placeholders(table["en"][k]), placeholders(table["zh"][k])) for k in table["en"]
+              if placeholders(table["en"][k]) != placeholders(table["zh"][k])}
+    assert not differ
+
+
+def test_t_fills_placeholders_and_falls_back_to_english() -> None:
+    assert t("slack.too_long", "en", length=25000, limit=20000).startswith("Your question is 25,000 characters")
+    assert "25000" in t("slack.too_long", "zh", length=25000, limit=20000)
+    assert t("web.send", "fr") == t("web.send", "en") == "Send"
+    assert t("web.send", "zh") == "发送"
+    with pytest.raises(KeyError):
+        t("web.no_such_key", "en")
+
+
+def test_bilingual_says_english_then_chinese() -> None:
+    assert bilingual("slack.sorry", sep=" ") == f"{t('slack.sorry', 'en')} {t('slack.sorry', 'zh')}"
+
+
+def test_a_catalogue_missing_a_language_is_refused_naming_the_key(tmp_path, monkeypatch) -> None:
+    (tmp_path / "broken_for_test.yaml").write_text("fine: {en: a, zh: 甲}\nhalf: {en: only english}\n")
+    monkeypatch.setattr(i18n, "MESSAGES_DIR", tmp_path)
+    with pytest.raises(CatalogueError, match="'half' must have exactly en, zh"):
+        catalogue("broken_for_test")
+
+
+@pytest.mark.parametrize("path", ["service/web", "service/slack"])
+def test_no_bilingual_word_tables_left_in_code(path: str) -> None:
+    """Chinese in web or Slack code means a translation written outside the catalogues (the one exception:
+    the Chinese word a Slack user types for help)."""
+    found = []
+    for file in sorted((REPO / path).glob("*.py")):
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if CJK.search(code) and '"""' not in line and "帮助" not in line:
+                found.append(f"{file.relative_to(REPO)}:{number}: {line.strip()}")
+    assert not found, ("words written outside the catalogues; move them to service/messages/<domain>.yaml and "
+                       "read them with service.i18n.t / messages:\n" + "\n".join(found))
