@@ -143,6 +143,12 @@ def _command_facts(body: str, offset: int, found: Commands) -> None:
         per_node = processes // nodes
     if processes and per_node and not nodes and processes % per_node == 0:
         nodes = processes // per_node
+    shm = re.search(r"--shm-size[= ](\d+(?:\.\d+)?)([gmk])?b?", body, re.IGNORECASE)
+    if shm:
+        size = float(shm.group(1)) * {"g": 1.0, "m": 0.001, "k": 0.000001}.get((shm.group(2) or "g").lower(), 1.0)
+        _put(found, "container.shm_gbytes", round(size, 6), span)
+    if re.search(r"--ipc[= ]host", body):
+        _put(found, "container.ipc_host", True, span)
     if nodes:
         _put(found, "job.nodes", nodes, span)
     if per_node and per_node <= 16:

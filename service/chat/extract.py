@@ -223,14 +223,15 @@ def precision(text: str) -> list[Understood]:
 
 # --------------------------------------------------------------------------- parallelism
 _PARALLEL = {
-    "hybrid": re.compile(r"混合并行|hybrid(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", _IC),
-    "fsdp": re.compile(r"FSDP|ZeRO(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|zero[- ]?[123]|ZeRO-Infinity", _IC),
+    "hybrid": re.compile(r"混合并行|hybrid(?![_ -]?shard)(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", _IC),
+    "fsdp": re.compile(r"FSDP|ZeRO(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|zero[- ]?[123]|ZeRO-Infinity|fully[_ ]sharded|"
+                       r"full[_ ]shard|shard[_ ]grad[_ ]op|hybrid[_ ]shard|sharded data parallel", _IC),
     "tensor": re.compile(r"张量并行|模型并行|tensor[- ](?:model[- ])?parallel\w*|model[- ]parallel\w*|(?<![A-Za-z])TP"
                          r"(?:\s*[=:]?\s*\d+)?(?![A-Za-z])|tensor_model_parallel_size", _IC),
     "pipeline": re.compile(r"流水线并行|流水并行|pipeline[- ](?:model[- ])?parallel\w*|(?<![A-Za-z])PP(?:\s*[=:]?\s*\d+"
     ")?"
                            r"(?![A-Za-z])|pipeline_model_parallel_size", _IC),
-    "data": re.compile(r"数据并行|DDP|DistributedDataParallel|data[- ]parallel\w*|(?<![A-Za-z])DP(?![A-Za-z])|Horovod",
+    "data": re.compile(r"数据并行|DDP(?![-_]backend)|DistributedDataParallel|data[- ]parallel\w*|(?<![A-Za-z])DP(?![A-Za-z])|Horovod",
                        _IC),
 }
 
@@ -690,11 +691,18 @@ def job_shape(text: str) -> list[Understood]:
                          r"gradient accumulation|grad accum\w*)", text, _IC):
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总\s*batch"
-                         r"(?:\s*size)?|全局批大小|effective batch(?: size)?)\s*(?:is|of|=|:|：|为|是)?\s*"
-                         rf"{_NUM}", text, _IC):
+                         r"(?:\s*size)?|全局批大小|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
+                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是)?\s*"
+                         rf"{_NUM}(?!\s*[*×x]\s*\d)", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n):
             hits.append(_hit("job.global_batch_size", int(n), m))
+    for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
+                         r"(?:instantaneous )?batch size per (?:device|GPU)|每卡\s*batch(?:\s*size)?|单卡\s*batch(?:\s*size)?)"
+                         rf"\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}", text, _IC):
+        n = parse_number(m["num"])
+        if n and n == int(n) and n >= 1:
+            hits.append(_hit("job.micro_batch_size", int(n), m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
                          r"ps[-/]worker|BytePS", text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
