@@ -14,7 +14,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from service.fabric.analysis import SLOW_FRACTION, PairResult, analyse
 from service.fabric.topology import Topology, element_kind, element_name
@@ -40,6 +40,17 @@ class Suspect:
     @property
     def slowdown_pct(self) -> float:
         return round(100.0 * (1 - self.measured_gbps / self.baseline_gbps), 1) if self.baseline_gbps else 0.0
+
+
+class _RunFigures(TypedDict):
+    """What every verdict of a run carries, whatever its status (Localisation's fields of the same names)."""
+
+    tests_used: int
+    pairs_tested: int
+    all_pairs: int
+    nodes: list[str]
+    failed_pairs: list[dict[str, Any]]
+    matrix: dict[str, dict[str, float]]
 
 
 @dataclass
@@ -88,7 +99,7 @@ def localise(
         matrix.setdefault(a, {})[b] = round(gbps, 3)
         matrix.setdefault(b, {})[a] = round(gbps, 3)
     failed = [_pair_dict(p, None) | {"errors": n} for p, n in sorted(analysis.failed.items())]
-    common = {
+    common: _RunFigures = {
         "tests_used": len(results),
         "pairs_tested": len(analysis.attempts),
         "all_pairs": topology.all_pairs(),

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import ValidationError
 
+from service.config import Settings
 from service.database import DbSession
 from service.errors import Conflict, NotFound, Unprocessable
 from service.fabric import service
@@ -53,7 +54,8 @@ def _require_cluster_token(request: Request, cluster: str, db_session: DbSession
 
 
 def _enabled_by_config(request: Request) -> list[str]:
-    return request.app.state.settings.fabric_cluster_list
+    settings: Settings = request.app.state.settings
+    return settings.fabric_cluster_list
 
 
 def _raise(exc: service.FabricError) -> None:
