@@ -16,6 +16,7 @@ from service.conversations.models import Conversation, Turn
 from service.conversations.schemas import ConversationOut, TurnOut
 from service.database import utcnow
 from service.engine import Engine
+from service.fabric.service import which_link_is_bad
 
 
 class ConversationNotFound(LookupError):
@@ -51,7 +52,8 @@ def ask(
 ) -> dict[str, Any]:
     """One chat turn, the same wherever it is asked: the facts of the conversation's earlier turns carry
     over and the turn is stored, in a new conversation unless one is given (raises ConversationNotFound
-    for an unknown id). Without a session (`bwdoctor ask`) it is one turn on its own, stored nowhere.
+    for an unknown id). Without a session (`bwdoctor ask`) it is one turn on its own, stored nowhere, and
+    a question about a cluster's links says it needs the service; with one, the fabric localisation answers.
     A question past the chat's limit raises QuestionTooLong before anything is read or stored."""
     check_question_length(question)
     if db_session is None:
@@ -63,7 +65,8 @@ def ask(
     else:
         previous_facts, previous_findings = previous_state(conversation_id, db_session=db_session)
     result = answer_turn(
-        question, engine=engine, previous_facts=previous_facts, previous_findings=previous_findings, lang=lang
+        question, engine=engine, previous_facts=previous_facts, previous_findings=previous_findings, lang=lang,
+        fabric=lambda cluster, lang: which_link_is_bad(cluster, db_session=db_session, lang=lang),
     )
     add_turn(
         conversation_id,

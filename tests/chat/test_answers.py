@@ -216,3 +216,32 @@ def test_nothing_is_said_twice_and_the_understood_facts_come_last(engine: Any, q
     blocks = r["answer"].rstrip().split("\n\n")
     assert blocks[-1].startswith(("What I understood", "我理解到的信息"))
     assert len(first_block(r)) < 400  # the verdict and the answer fit the first screen
+
+
+# --------------------------------------------------------------------------- which link is bad
+@pytest.mark.parametrize(("question", "cluster", "words"), [
+    ("Which link is bad in cluster prod-a?", "prod-a", "needs the Bandwidth Doctor service"),
+    ("prod-a 集群哪条链路有问题？", "prod-a", "需要 Bandwidth Doctor 服务"),
+])
+def test_which_link_offline_says_politely_it_needs_the_service(engine: Any, question: str, cluster: str,
+                                                              words: str) -> None:
+    from service.conversations.service import ask
+
+    r = ask(question, engine=engine)  # `bwdoctor ask`: no database session
+    assert r["intent"] == "which_link" and r["cluster"] == cluster
+    assert words in r["answer"] and f"/clusters/{cluster}" in r["answer"]
+    assert not r["findings"] and not UNFILLED.search(r["answer"])
+
+
+def test_which_link_with_the_service_answers_from_the_fabric(engine: Any) -> None:
+    asked: list[tuple[str, str]] = []
+
+    def fabric(cluster: str, lang: str) -> str:
+        asked.append((cluster, lang))
+        return f"Cluster {cluster}: the NIC/port of node m2 (confidence 90%)."
+
+    r = answer_turn("Which NIC is slow on the gpu-h100 cluster?", engine=engine, fabric=fabric)
+    assert asked == [("gpu-h100", "en")] and r["answer"].startswith("Cluster gpu-h100: the NIC/port of node m2")
+    # A question that names no cluster is an ordinary turn.
+    assert answer_turn("Which link is bad?", engine=engine, fabric=fabric)["intent"] != "which_link"
+    assert len(asked) == 1
