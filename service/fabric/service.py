@@ -367,18 +367,60 @@ def node_regressions_of(
         .limit(limit)
     ).all()
     history = [(t, f or {}) for t, f in reversed(rows)]
-    return [
-        {
-            "fact": r.fact,
-            "since": r.since,
-            "before": r.before,
-            "after": r.after,
-            "pct_worse": r.pct_worse,
-            "changed_with": {k: list(v) for k, v in r.changed_with.items()},
-            "text": r.sentence(lang),
-        }
+    return [_regression_dict(r, lang) for r in node_regressions(node_id, history)]
+
+
+def _regression_dict(r: Any, lang: str) -> dict[str, Any]:
+    return {
+        "fact": r.fact,
+        "since": r.since,
+        "before": r.before,
+        "after": r.after,
+        "pct_worse": r.pct_worse,
+        "changed_with": {k: list(v) for k, v in r.changed_with.items()},
+        "text": r.sentence(lang),
+    }
+
+
+def cluster_regressions_of(
+    node_ids: Sequence[str],
+    *,
+    db_session: Session,
+    lang: str = "en",
+    max_reports: int = 20_000,
+    per_node_max: int = 200,
+) -> list[dict[str, Any]]:
+    """Lasting worsening on any of these nodes (the cluster page), worst first, each with its node.
+
+    Bounded for a page that refreshes itself: the newest `per_node_max` reports of each node, fewer
+    on a large cluster so that at most `max_reports` are read in all (never fewer than 10 a node)."""
+    from sqlalchemy import func
+
+    from service.fabric.regress import node_regressions
+
+    if not node_ids:
+        return []
+    per_node = max(10, min(per_node_max, max_reports // len(node_ids)))
+    rank = func.row_number().over(partition_by=Report.node_id, order_by=Report.collected_at.desc())
+    ranked = (
+        select(Report.node_id, Report.collected_at, Report.facts, rank.label("rank"))
+        .where(Report.node_id.in_(sorted(set(node_ids))))
+        .subquery()
+    )
+    rows = db_session.execute(
+        select(ranked.c.node_id, ranked.c.collected_at, ranked.c.facts)
+        .where(ranked.c.rank <= per_node)
+        .order_by(ranked.c.node_id, ranked.c.collected_at)
+    ).all()
+    histories: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    for node_id, collected_at, facts in rows:
+        histories.setdefault(node_id, []).append((collected_at, facts or {}))
+    found = [
+        {"node_id": node_id, **_regression_dict(r, lang)}
+        for node_id, history in histories.items()
         for r in node_regressions(node_id, history)
     ]
+    return sorted(found, key=lambda r: (-r["pct_worse"], r["node_id"], r["fact"]))
 
 
 STEP_TIMES_FACT = "job.step_times_s"

@@ -29,6 +29,7 @@ from service.nodes.service import get_node, list_nodes, localise_findings
 from service.web import charts, svg
 from service.web.fabric_page import fabric_view
 from service.web.i18n import cluster_strings
+from service.web.regressions_page import regressions_view
 from service.web.templating import page_language, render_page
 
 router = APIRouter(tags=["web: clusters"])
@@ -159,6 +160,16 @@ def _page(request: Request, kind: str, name: str, load: Callable[[], dict[str, A
 # ---------------------------------------------------------------- one cluster
 
 
+def _shown_fact(value: Any) -> Any:
+    """A long list (job.step_times_s: hundreds of step times) as its count and range, not every item."""
+    if isinstance(value, list) and len(value) > 12:
+        numbers = [v for v in value if isinstance(v, int | float) and not isinstance(v, bool)]
+        if len(numbers) == len(value):
+            return f"{len(value)} × {svg.fmt(min(numbers))} … {svg.fmt(max(numbers))}"
+        return ", ".join(map(str, value[:12])) + f", … ({len(value)})"
+    return value
+
+
 def _outlier_text(outlier: Mapping[str, Any], lang: str = "en") -> str:
     key = "cv_outlier_low" if outlier.get("direction") == "low" else "cv_outlier_high"
     return cluster_strings(lang)[key].format(
@@ -223,6 +234,7 @@ def cluster_view(
         "fact_columns": fact_columns(lang),
         "whatif": whatif,
         "fabric": fabric_view(name, latest, db_session=db_session, lang=lang),
+        "regressions": regressions_view([r["node_id"] for r in rows], db_session=db_session, lang=lang),
         "generated_at": now,
         "refresh_s": REFRESH_S,
     }
@@ -290,7 +302,7 @@ def node_view(
     now = utcnow()
     return {
         "node": node,
-        "facts": sorted(facts.items()),
+        "facts": sorted((k, _shown_fact(v)) for k, v in facts.items()),
         "metrics": metrics,
         "efficiency_text": svg.fmt(metrics.nic_efficiency_pct, na=na),
         "speed_text": svg.fmt(metrics.nic_speed_gbps, na=na),
