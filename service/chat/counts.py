@@ -67,6 +67,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
                          rf"distributed (?:over|across)|from|分布在|分在|分到|跨|在)\s*(?:the\s*)?(?P<n>{COUNT})\s*"
                          rf"(?:{_ADJ}{_NODE_EN}|{_NODE_ZH})", _IC)),
+    # GCP's accelerator notation: A100-80G:4 (four per machine)
+    ("accel", re.compile(rf"{_MARK}:(?P<m>\d{{1,2}})(?!\d)")),
     # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
     ("per-node", re.compile(rf"(?<![\d.])(?P<m>\d{{1,2}})\s*[x×*]\s*{_MARK}\s*(?:-?\s*(?:based\s*)?{_NODE_EN}|机器|服务器|节点)",
                             _IC)),
@@ -159,7 +161,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             per //= n
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b))
-    elif shape.startswith("per-node"):
+    elif shape.startswith("per-node") or shape == "accel":
         if not per or per > 64:
             return None
         out.append(_hit("job.gpus_per_node", per, text, a, b))

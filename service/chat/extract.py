@@ -641,10 +641,31 @@ def storage(text: str) -> list[Understood]:
     return hits
 
 
+# A checkpoint named, not any 'save' (saving a log, 保存结果 ...): the duration is how long the save holds training up.
+_SAVE_WORDS = re.compile(r"checkpoint\w*|ckpt|state[_ ]dict|检查点|存档|save_pretrained|torch\.save|保存模型|"
+                         r"(?:save|saving|保存|存)\s*(?:the\s*)?(?:model|weights|权重)", _IC)
+_SAVE_TIME = re.compile(rf"{_NUM}\s*(?:\+|多)?\s*(?P<unit>s|sec|secs|seconds?|秒|min|mins|minutes?|分钟|h|hours?|小时)(?![A-Za-z/])",
+                        _IC)
+_SAVE_MINUTES = {"min": 60, "mins": 60, "minute": 60, "minutes": 60, "分钟": 60, "h": 3600, "hour": 3600, "hours": 3600,
+                 "小时": 3600}
+
+
 @extractor
 def checkpoints(text: str) -> list[Understood]:
-    """'每100步存一次', 'checkpoint every 500 steps', 'save_steps=500', '300GB checkpoint' → job.checkpoint_*."""
+    """'每100步存一次', 'checkpoint every 500 steps', 'save_steps=500', '300GB checkpoint' → job.checkpoint_*;
+    'a save takes 400+ seconds', '保存一次要 70 多秒' → job.checkpoint_save_s (how long a save holds training up)."""
     hits = []
+    for m in _SAVE_TIME.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        writing = re.search(r"写|存|write|writ|sav|dump|upload", text[a:m.start()], _IC)
+        # 'each checkpoint is 53 GB. Writing it to Lustre takes 70 s': the save may be named just before
+        before = text[max(0 if writing else a, m.start() - (90 if writing else 40)):m.start()]
+        if _SAVE_WORDS.search(before) and not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC):
+            value = parse_number(m["num"])
+            unit = m["unit"].lower()
+            seconds = value * _SAVE_MINUTES.get(unit, 1) if value else None
+            if seconds:
+                hits.append(_hit("job.checkpoint_save_s", round(seconds, 3), m))
     for m in re.finditer(rf"(?:每|every)\s*(?:隔)?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|its)(?![A-Za-"
                          rf"z])",
                          text, _IC):
@@ -781,10 +802,18 @@ _ACS_OFF = re.compile(r"disabl\w*|turn(?:ed)? off|switched off|(?<![A-Za-z])off(
 _ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开|SrcValid\+|turned on|is on|还开|没关", _IC)
 
 
+_UNSTABLE = re.compile(r"unstable|不稳定|上下跳|忽高忽低|波动|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
+                       r"run[- ]to[- ]run|每次(?:跑出来)?都不一样|时高时低|drops? (?:now and then|sometimes|randomly)|骤降", _IC)
+_BUSBW_WORDS = re.compile(r"busbw|bus ?bandwidth|nccl-tests|all_?reduce_perf|总线带宽", _IC)
+
+
 @extractor
 def fabric_features(text: str) -> list[Understood]:
     """GDR / GPUDirect, P2P disabled, PCIe ACS, --ipc=host, bonded ports, MoE, ZeRO stage, /dev/shm size."""
     hits = []
+    for m in _UNSTABLE.finditer(text):
+        if _BUSBW_WORDS.search(tx.sentence(text, m.start())):
+            hits.append(_hit("nccl.busbw_unstable", True, m))
     for m in _GDR.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         around = text[max(a, m.start() - 16):min(b, m.end() + 20)]

@@ -130,7 +130,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     )
 
 
-_NCCL_VERSION = re.compile(r"NCCL\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*v?(?P<v>\d+\.\d+(?:\.\d+)?)",
+_NCCL_VERSION = re.compile(r"(?:nvidia-)?NCCL(?:-cu\d+)?\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*v?(?P<v>\d+\.\d+(?:\.\d+)?)",
                            re.IGNORECASE)
 
 
