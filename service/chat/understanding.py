@@ -130,8 +130,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     )
 
 
-_NCCL_VERSION = re.compile(r"(?:nvidia-)?NCCL(?:-cu\d+)?\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*v?(?P<v>\d+\.\d+(?:\.\d+)?)",
-                           re.IGNORECASE)
+_NCCL_VERSION = re.compile(r"(?:nvidia-)?NCCL(?:-cu\d+)?\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*"
+                           r"v?(?P<v>\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
 
 
 # No quantity has more than 15 digits or 8 Chinese numerals; longer runs are noise (or an attack on the readers'
