@@ -26,7 +26,7 @@ import re
 from bisect import bisect_left, insort
 
 from service.chat import text as tx
-from service.chat.entities import GPU_MARK
+from service.chat.entities import GPU_MARK, INSTANCE_MARK
 from service.chat.extract import Understood
 from service.chat.units import parse_number
 
@@ -37,7 +37,8 @@ COUNT = (rf"(?:(?<![\d.,{_CN}])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}])[{_CN}]{{1,
          r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 _NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
-_NODE_EN = r"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?)"
+_NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?"
+            rf"|{INSTANCE_MARK}+)")
 _GPU_ZH = rf"(?:张|块|个)?\s*(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"

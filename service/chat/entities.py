@@ -17,6 +17,8 @@ from dataclasses import dataclass
 _IC = re.IGNORECASE
 #: What a GPU model's characters become in the masked prose (a letter, so word boundaries hold).
 GPU_MARK = "Ｇ"
+#: What a cloud instance type becomes ('2 x p3.16xlarge' still counts two machines).
+INSTANCE_MARK = "▪"
 
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
@@ -29,7 +31,7 @@ _GPU_NAME = (
     r"(?:[\s-]?(?:SXM\d?|PCIe|NVL))?"
 )
 # A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.
-_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*]))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
+_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
     r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
     r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU)",
@@ -43,10 +45,12 @@ _OTHER_NAMES = [
     r"nvidia-nccl-cu\d+\s+v?\d+(?:\.\d+)+|NCCL\s*(?:version|版本|ver\.?)\s*(?:is|为|是)?\s*[:：]?\s*v?\d+(?:\.\d+)+[\w.+\-]*",
     # versions: NCCL 2.18.3, v2.19.1, CUDA 12.1, torch 2.1.0, driver 535.104.05, python3.10, Ubuntu 22.04, NCCL2.21
     r"(?:NCCL|nccl|CUDA|cuda|cuDNN|torch|PyTorch|pytorch|DeepSpeed|deepspeed|Megatron(?:-LM)?|transformers|driver|"
-    r"Driver|OFED|MLNX_OFED|MOFED|aws-ofi-nccl|libfabric|Ubuntu|CentOS|RHEL|python|Python|NeMo|Horovod|horovod|"
+    r"Driver|OFED|MLNX_OFED|MOFED|aws-ofi-nccl|libfabric|Ubuntu|CentOS|RHEL|Debian|Rocky|AlmaLinux|SLES|openEuler|Kylin|"
+    r"Windows|macOS|Fedora|python|Python|NeMo|Horovod|horovod|"
     r"accelerate|Lightning|vLLM|TensorFlow|tensorflow|jax|Kernel|kernel|Slurm|EFA installer|nvidia-peermem|"
     r"peermem|Open ?MPI|OpenMPI|HPC-X|UCX|docker|Docker|k8s|Kubernetes|NGC)\s?[:v]?\s?\d+(?:\.\d+)+[\w.+\-]*"
-    r"|(?:NCCL|CUDA|cuda|torch|python|Python|Ubuntu|OFED|driver)\s?v?\d+(?![\d.])"
+    r"|(?:NCCL|CUDA|cuda|torch|python|Python|Ubuntu|OFED|driver|Debian|CentOS|RHEL|Rocky|Fedora|Windows|macOS|SLES)"
+    r"\s?v?\d+(?![\d.])"
     r"|(?<![\w.])v\d+\.\d+(?:\.\d+)*[\w.+\-]*|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?![\w.])|\d{2}\.\d{2}-py3",
     # addresses, ids and references: IPs with ports, MACs, PCI addresses, hex, issue numbers, URLs, paths, GID
     r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d+)?(?![\w.])|(?:[0-9a-f]{2}:){5}[0-9a-f]{2}"
@@ -117,7 +121,7 @@ def mask_entities(text: str, entities: list[Entity]) -> str:
     chars = list(text)
     for e in entities:
         length = e.end - e.start
-        filler = (GPU_MARK if e.kind == "gpu" else "·") * length
+        filler = {"gpu": GPU_MARK, "instance": INSTANCE_MARK}.get(e.kind, "·") * length
         for i, ch in zip(range(e.start, e.end), filler, strict=True):
             if text[i] != "\n":
                 chars[i] = ch

@@ -380,6 +380,7 @@ def network_rates(text: str) -> list[Understood]:
         if not any(h.fact == "nic.speed_gbps" and abs(h.end - m.start()) <= 3 for h in hits):
             speed = {"EDR": 100, "HDR100": 100, "HDR": 200, "NDR200": 200, "NDR": 400, "XDR": 800}[m["gen"]]
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
+            hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
     return hits
 
 
@@ -790,7 +791,7 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
 
 # GPUDirect RDMA named in words says nothing by itself; its state does ('GDR is not enabled', '开启了 GDR').
 _GDR = re.compile(r"(?<![A-Za-z])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)(?![A-Za-z])", _IC)
-_GDR_OFF = re.compile(r"not (?:been )?(?:enabled|used|on|working|loaded|installed)|disabled|isn't|is not|没有|没开|未开|"
+_GDR_OFF = re.compile(r"none of|没有出现|不含|not (?:been )?(?:enabled|used|on|working|loaded|installed)|disabled|isn't|is not|没有|没开|未开|"
                       r"没启用|未启用|没装|没加载|关闭|关掉|不生效|没生效|off(?![A-Za-z])|without|no (?=GDR|GPU)|没", _IC)
 _GDR_ON = re.compile(r"(?:is |was |are )?(?:enabled|on(?![A-Za-z])|working|in use|active)|开启了|打开了|已开|开了|是开的|"
                      r"已启用|生效", _IC)
@@ -814,6 +815,8 @@ def fabric_features(text: str) -> list[Understood]:
     for m in _UNSTABLE.finditer(text):
         if _BUSBW_WORDS.search(tx.sentence(text, m.start())):
             hits.append(_hit("nccl.busbw_unstable", True, m))
+    for m in re.finditer(r"(?:none of|no)\s[^.。;；]{0,50}?(?:GDRDMA|GDR)|没有\s*(?:出现\s*)?/?GDRDMA", text, _IC):
+        hits.append(_hit("nccl.gdr_disabled", True, m))  # 'none of the channel lines end in /GDRDMA'
     for m in _GDR.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         around = text[max(a, m.start() - 16):min(b, m.end() + 20)]

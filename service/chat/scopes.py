@@ -114,11 +114,15 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
 
 _WHAT_IF_CUE = re.compile(
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
-    r"suppose|supposing|assuming we|were to|would it help to|upgrad(?:e|ing) to|mov(?:e|ing) to|"
-    r"switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|如果|假如|假设|要是|换成|换到|改成|改用|升级到|升级成|"
-    r"升到|上到|切到|切换到|换用|改为|若是|倘若|还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要(?:上|换|用|加)|"
-    r"需不需要|是否需要|"
+    r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
+    r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要(?:上|换|用|加)|需不需要|是否需要|"
     r"do (?:i|we) need|should (?:i|we) (?:use|get|buy|add|move)", _IC)
+# Change verbs ('upgrade to', '换成', '改成') are a what-if only in a question or a conditional clause: '只把 X 改成 Y，
+# 结果慢了' and 'we moved to 100G last week' tell what was done.
+_CHANGE_VERB = re.compile(r"upgrad(?:e|ing) to|mov(?:e|ing) to|switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|"
+                          r"换成|换到|改成|改用|升级到|升级成|升到|上到|切到|切换到|换用|改为", _IC)
+_CONDITIONAL = re.compile(r"[?？]|吗|么|会不会|能不能|能否|是否|可不可以|有没有必要|有必要|值得|would|could|should|will it|"
+                          r"is it worth|worth it|如果|假如|要是|if\b", _IC)
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
 _WOULD_IT_HELP = re.compile(
     r"(?:^|\b)(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"
@@ -158,6 +162,12 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
             if not _DONE.search(text[max(0, m.start() - 6):m.start()])]
+    for m in _CHANGE_VERB.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        sa, sb = tx.sentence_bounds(text, m.start())
+        if not _DONE.search(text[max(0, m.start() - 6):m.start()]) and (
+                _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb])):
+            cues.append((m.start(), m.end()))
     out = []
     asks: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
     for h in hits:
@@ -180,6 +190,6 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
             continue
         later = [o for o in out[i + 1:] if o.fact == h.fact and o.hypothetical and o.value != h.value and
                  tx.sentence_bounds(text, o.start) == tx.sentence_bounds(text, h.start)]
-        if later:
+        if later and re.search(r"(?:from|从|由)\s*$", text[max(0, h.start - 8):h.start], _IC):
             out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
     return out

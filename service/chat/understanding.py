@@ -85,6 +85,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
     hits = _drop_baseline_counts(hits, scaling.baseline_spans)
+    hits = _largest_run_is_the_job(hits, prose)
     stated = resolve([h for h in hits if not h.hypothetical])
     proposed = resolve([h for h in hits if h.hypothetical])
     for key, value in commands.facts.items():
@@ -209,6 +210,18 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|跨机|跨节点|两机|双�
                          r"separate (?:machines|nodes|servers)|"
                          r"different (?:machines|nodes|servers)|不同(?:的)?机器|a second (?:server|node|machine|box)|"
                          r"another (?:server|node|machine|box)|第二台", re.IGNORECASE)
+
+
+def _largest_run_is_the_job(hits: list[Understood], text: str) -> list[Understood]:
+    """'12机 > 6机 > 2机 > 1机', '2x8A100 or 4x8A100 is slow': in a question that compares runs, the largest is the job
+    asked about (the others are its baselines), whatever order they are named in."""
+    nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical]
+    if len({h.value for h in nodes}) < 2 or not _COMPARES.search(text) and not re.search(r"\bor\b|或", text):
+        return hits
+    largest = max(nodes, key=lambda h: (h.value, h.start))
+    return [h for h in hits if not (h.fact == "job.nodes" and h in nodes and h is not largest)] + [
+        Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+        for h in nodes if h is not largest]
 
 
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
