@@ -26,7 +26,8 @@ _IC = re.IGNORECASE
 _SMALL = (r"(?:a single|single|one|1|单|一)\s*(?:-|\s)?(?:台|个)?\s*(?:node|machine|server|box|host|instance|GPU|card|"
           r"机器|服务器|节点|机|卡|张卡|GPU)|单机(?:单卡|多卡)?|单节点|单卡|单台|一台")
 # 'slower than the single node', 'even slower than that one node', 'slower than the 2-node run', 'slower than one'
-_SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower throughput|less|lower)\s+than\s+"
+_SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower throughput|less|lower)(?:\s+(?:on|with|using|across|"
+                          r"over)\s+[^,.;:!?]{1,30}?)?\s+than\s+(?:on\s+|with\s+)?"
                           r"(?P<obj>[^,.;:!?，。；：\n]{0,40})", _IC)
 # '比单机还慢', '远远比单机多卡训练要慢', '不如 1 卡', '赶不上一台', '比 1 台服务器 5 张卡耗时更长'
 _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"

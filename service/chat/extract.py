@@ -87,6 +87,10 @@ _MODEL_EN_BIG = re.compile(
 _MODEL_ZH = re.compile(
     r"(?P<num>(?<!\d)\d{1,12}(?:\.\d+)?|(?<![零一二两三四五六七八九十百千])[零一二两三四五六七八九十百千]{1,8})?\s*(?P<scale>万亿|千亿|百亿|十亿|亿)"
     r"(?!\s*(?:tokens?|条|样本|张|字|元|美元|人民币|次))")
+# 'a very simple LSTM', 'a small CNN', '小模型': a model of a few million parameters (an assumption, said as such).
+_SMALL_MODEL = re.compile(r"(?:very |quite |a |fairly )?(?:small|tiny|simple|toy|lightweight|little)\s+(?:\w+\s+)?(?:model|CNN|"
+                          r"LSTM|RNN|MLP|network|net)\b|(?:很|非常|比较)?(?:简单|小)的?\s*(?:\w+\s*)?(?:模型|网络|LSTM|CNN|RNN)|小模型",
+                          re.IGNORECASE)
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
 
@@ -102,6 +106,9 @@ def model_size(text: str) -> list[Understood]:
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
+    if not hits:
+        for m in _SMALL_MODEL.finditer(text):
+            hits.append(_hit("job.model_params_b", 0.01, m, inferred=True, weak=True))
     for m in _MODEL_ZH.finditer(text):
         if m.start() > 0 and text[m.start() - 1] in "几数上近":
             continue
@@ -192,6 +199,9 @@ def _qualitative_load(text: str) -> list[Understood]:
             # "CPU和内存都很闲" / "CPU and memory are idle": the adjective covers both subjects.
             if fact == "cpu.util_pct" and re.search(r"内存|memory|RAM", m["gap"] or "", _IC):
                 hits.append(_hit("mem.used_pct", 35 if m["low"] else 95, m, inferred=True))
+    for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around)"
+                         r"\s*(?:0|零)(?!\s*\.\d|\d)\s*%?|GPU\s*(?:util\w*)?\s*(?:is\s*)?(?:near|close to|almost)\s*(?:zero|0)\b", text, _IC):
+        hits.append(_hit("gpu.util_pct", 5, m, inferred=True))
     for m in re.finditer(r"GPU\s*利用率\s*(?:一直|总是|始终)?\s*(?:上不去|起不来|拉不满|低)|low GPU util\w*|"
                          r"GPUs? (?:are |is )?(?:starving|starved|waiting|mostly idle|sit idle|underutili[sz]ed)",
                          text, _IC):
@@ -311,7 +321,7 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
     if is_bytes:
-        return label if label in {"busbw", "storage", "measured"} else None
+        return label if label in {"busbw", "storage", "measured", "traffic"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"
     if _NIC_AFTER.match(tail):

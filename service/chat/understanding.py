@@ -100,6 +100,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
+    _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
     proposed = {k: _original_words(u, question) for k, u in proposed.items()}
     references = [_original_words(u, question) for u in references]
@@ -266,6 +267,32 @@ def _instance_caps(text: str, hits: list[Understood], entities: list[Entity]) ->
                 continue
         out.append(h)
     return out
+
+
+def _speedup_from_step_times(stated: dict[str, Understood]) -> None:
+    """Two step times and the two run sizes give the speed-up: a step on more GPUs does more work (same per-GPU
+    batch), so throughput ratio = (baseline step ÷ job step) × (job size ÷ baseline size)."""
+    if "job.speedup" in stated or "job.step_time_s" not in stated or "job.step_time_baseline_s" not in stated:
+        return
+    job, base = stated["job.step_time_s"], stated["job.step_time_baseline_s"]
+    nodes = stated.get("job.nodes")
+    gpus = stated.get("job.gpus_per_node")
+    if nodes is not None and nodes.value > 1:
+        ratio = nodes.value / (stated["job.baseline_nodes"].value if "job.baseline_nodes" in stated else 1)
+    elif gpus is not None and gpus.value > 1 and (nodes is None or nodes.value == 1):
+        ratio = gpus.value / (stated["job.baseline_gpus"].value if "job.baseline_gpus" in stated else 1)
+    else:
+        return
+    if ratio <= 1 or job.value <= 0:
+        return
+    speedup = round(base.value / job.value * ratio, 4)
+    a, b = min(job.start, base.start), max(job.end, base.end)
+    baseline = "job.baseline_nodes" if nodes is not None and nodes.value > 1 else "job.baseline_gpus"
+    stated.setdefault(baseline, Understood(baseline, 1, base.text, base.start, base.end, inferred=True))
+    stated["job.speedup"] = Understood("job.speedup", speedup, f"{base.text} → {job.text}", a, b, inferred=True)
+    if speedup < 1:
+        negative = Understood("job.negative_scaling", True, job.text, a, b, inferred=True)
+        stated.setdefault("job.negative_scaling", negative)
 
 
 def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:
