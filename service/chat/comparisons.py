@@ -176,9 +176,11 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 quantities.append(("step", value, m.start(), m.end()))
             elif re.match(r"it/s", m["unit"], _IC):
                 quantities.append(("step", 1 / value, m.start(), m.end()))
+            elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]):
+                quantities.append(("rate-per-gpu", value, m.start(), m.end()))
             else:
                 quantities.append(("rate", value, m.start(), m.end()))
-        for kind in ("time", "step", "rate"):
+        for kind in ("time", "step", "rate", "rate-per-gpu"):
             same = [q for q in quantities if q[0] == kind]
             if len(same) != 2:
                 continue
@@ -190,7 +192,11 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 continue
             (small_n, small_v, small_span), (big_n, big_v, big_span) = sorted(
                 [(s1[0], v1, s1[3:]), (s2[0], v2, s2[3:])])
-            speedup = big_v / small_v if kind == "rate" else small_v / big_v
+            speedup = big_v / small_v if kind.startswith("rate") else small_v / big_v
+            if kind == "rate-per-gpu":
+                if s1[2] != "gpus":
+                    continue  # per-GPU rates of runs sized in machines: the GPUs per machine are needed
+                speedup *= big_n / small_n
             if kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2))):
                 # A step on more GPUs does more work (same per-GPU batch): throughput is steps × size.
                 speedup *= big_n / small_n
@@ -209,6 +215,9 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
 
 _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?:step|iteration|iter)|step[_ ]?time|"
                        r"iteration time|(?:a|each|one) (?:step|iteration)|一个\s*(?:step|iter)|(?:step|迭代)\s*(?:耗时|时间)", _IC)
+
+
+_PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|单卡", _IC)
 
 
 def _per_step(text: str, pos: int) -> bool:

@@ -33,18 +33,19 @@ from service.chat.units import parse_number
 _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"
 # A count: bounded runs so a string of numerals costs linear time, never a backtracking search.
-COUNT = (rf"(?:(?<![\d.,{_CN}])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
+COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
          r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 _NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
-_NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?"
+_NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
+            rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)")
 _GPU_ZH = rf"(?:张|块|个)?\s*(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|"
-        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks)\b)(?:[A-Za-z][A-Za-z0-9.\-]*|·+|Ｇ+)\s+){0,2}?")
+        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks)\b)(?:[A-Za-z][A-Za-z0-9.\-]*|·+|Ｇ+)\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
@@ -62,7 +63,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                        _IC)),
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
     ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?(?:{_GPU_EN}|卡)"
-                            rf"\s*{_NODE_EN}", _IC)),
+                            rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
+    # two DGX A100 nodes: a DGX holds eight GPUs
+    ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?DGX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
+                       rf"(?:{_NODE_EN}|机器|服务器|节点)?", _IC)),
     # 16 GPUs across 2 nodes, 16张卡分布在2台机器上, 8 GPUs on each of 2 nodes
     ("total", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?(?:,\s*)?"
                          rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
@@ -142,6 +146,11 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
     n = _count(g.get("n") or g.get("n2"))
     per = _count(g.get("m") or g.get("m2"))
     out: list[Understood] = []
+    if shape == "dgx":
+        out = [_hit("job.gpus_per_node", 8, text, a, b)]
+        if n:
+            out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        return out
     if shape in {"zh", "zh-rev", "en", "nxm", "n-m-node"}:
         if not n or not per:
             return None

@@ -306,7 +306,8 @@ _RATE_CUES = {
 _MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |got|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
-_RDMA_WORDS = re.compile(r"RDMA|RoCE|(?<![A-Za-z_/])IB(?![A-Za-z_])|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs", _IC)
+_RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
+                         r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
 
 def _rate_kind(text: str, m: re.Match[str]) -> str | None:
@@ -618,7 +619,7 @@ _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|共享存储|网络�
         r"shared storage|shared (?:file ?system|filesystem|drive)|network storage|network file ?system|"
         r"remote storage|存储服务器|BeeGFS")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
-          r"object[- ]?stor\w*|MinIO|云存储|bucket"
+          r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])"
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
          r"(?<![A-Za-z])SSD(?!s? cache)"
 _STORAGE_KINDS = {"nas": re.compile(_NAS, _IC), "object_store": re.compile(_OBJECT), "local": re.compile(_LOCAL, _IC)}

@@ -158,6 +158,10 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
     return out
 
 
+# 'What bandwidth do we need for two workstations?': what follows 'for' describes the job the question is about.
+_FOR_THE_JOB = re.compile(r"(?<![A-Za-z])(?:for|with|on)\s+(?:our|my|the|a|an|two|\d)|对于|给我们", _IC)
+
+
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
@@ -173,8 +177,9 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     for h in hits:
         ca, cb = tx.clause_bounds(text, h.start)
         sa, sb = tx.sentence_bounds(text, h.start)
-        in_cue = bool(cues) and any(ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
-            text[c_end:h.start])) for c_start, c_end in cues if c_start >= sa and c_end <= sb)
+        in_cue = bool(cues) and any((ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
+            text[c_end:h.start]))) and not _FOR_THE_JOB.search(text[c_end:h.start])
+            for c_start, c_end in cues if c_start >= sa and c_end <= sb)
         if (ca, cb) not in asks:
             asks[(ca, cb)] = bool(_WOULD_IT_HELP.search(text, ca, cb))
         if not in_cue and asks[(ca, cb)]:
