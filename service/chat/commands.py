@@ -31,6 +31,10 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
                   r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|[^\s,，。;；`\"']+)")
 
 
+_ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
+                     r"(?:设成了?|设为|设置为|设置成|配置成|改成|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^\-]+)")
+
+
 @dataclass
 class Commands:
     """What the command lines and settings in a question say, and where they sit."""
@@ -58,6 +62,10 @@ def read_commands(text: str) -> Commands:
             spans.append((a, b))
             found.texts.append(body.strip())
             _command_facts(body, a, found)
+    for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
+        if m["name"] not in found.env:
+            found.env[m["name"]] = m["value"]
+            _env_facts(m["name"], m["value"], (m.start(), m.end()), found)
     for m in _ENV.finditer(text):
         value = m["value"].strip("\"'")
         found.env[m["name"]] = value

@@ -86,6 +86,9 @@ def read_scaling(text: str) -> Scaling:
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
             fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
             found.hits.append(Understood(fact, n, m.group(0), m.start(), m.end()))
+            gpus = [s for s in _sizes(obj, 0, len(obj)) if s[2] == "gpus"]
+            if kind == "nodes" and gpus:  # '比 1 台服务器 5 张卡还慢': the baseline's GPUs too
+                found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
             found.baseline_spans.append((m.start() + (m.start(group) - m.start() if m[group] else 0), m.end()))
     for m in _INSTEAD.finditer(text):
         sentence = tx.sentence(text, m.start())

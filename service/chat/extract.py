@@ -571,6 +571,7 @@ def step_time(text: str) -> list[Understood]:
     for m in re.finditer(r"elapsed time per iteration \(ms\):\s*(?P<num>\d+(?:\.\d+)?)", text):
         raw.append((m, round(float(m["num"]) / 1000, 6)))
         claim(m)
+    bare: set[int] = set()
     # "step time 9.5 s on 8 nodes vs 3 s on one": once a sentence talks step times, its other bare
     # durations are step times too (RTTs are claimed by their own extractor and skipped here).
     sentences = {tx.sentence_bounds(text, m.start()) for m, _ in raw}
@@ -582,11 +583,13 @@ def step_time(text: str) -> list[Understood]:
             seconds = time_to_seconds(value, unit) if value else None
             if seconds:
                 raw.append((m, seconds))
+                bare.add(m.start())
     hits = []
     for m, seconds in raw:
         label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
         fact = "job.step_time_baseline_s" if label == "baseline" else "job.step_time_s"
-        hits.append(_hit(fact, seconds, m))
+        # a bare duration in a sentence about steps (forward 357 ms, backward 673 ms) yields to a real step time
+        hits.append(_hit(fact, seconds, m, weak=m.start() in bare))
     for m in re.finditer(r"(?:from|从)\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?\s*(?:to|到|涨到|变成|"
                          r"增加到|升到|变为)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)", text, _IC):
         if not re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC):
@@ -730,6 +733,16 @@ def job_shape(text: str) -> list[Understood]:
         n = parse_number(m["num"])
         if n and n == int(n):
             hits.append(_hit("job.global_batch_size", int(n), m))
+    for fact, words in (("job.tp_degree", r"tensor[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|TP(?:[-_ ]?size)?|tp_size|"
+                                         r"张量并行(?:度|数)?"),
+                        ("job.pp_degree", r"pipeline[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|PP(?:[-_ ]?size)?|"
+                                         r"pp_size|流水线并行(?:度|数)?"),
+                        ("job.ep_degree", r"expert[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|EP(?:[-_ ]?size)?|"
+                                         r"ep_size|专家并行(?:度|数)?")):
+        for m in re.finditer(rf"(?<![A-Za-z])(?:{words})\s*(?:=|:|：|of|为|是|设为)?\s*(?P<num>\d{{1,3}})(?![\d.])", text, _IC):
+            n = int(m["num"])
+            if 1 <= n <= 512:
+                hits.append(_hit(fact, n, m))
     for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
                          r"(?:instantaneous )?batch size per (?:device|GPU)|每卡\s*batch(?:\s*size)?|单卡\s*batch(?:\s*size)?)"
                          rf"\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}", text, _IC):
@@ -775,6 +788,10 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
+    for m in re.finditer(r"NET/IB\s*:\s*No device found", text):  # NCCL found no RDMA device: it runs on sockets
+        hits.append(_hit("nccl.transport", "socket", m))
+    for m in re.finditer(r"NET/IB\s*:\s*Using\s*\[", text):
+        hits.append(_hit("nccl.transport", "ib", m))
     for m in re.finditer(r"via NET/(?P<via>IB|Socket)|(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
         hits.append(_hit("nccl.transport", "ib" if (m["via"] or "").lower() == "ib" else "socket", m))

@@ -100,6 +100,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
+    _plugin_matters_on_efa(stated, question)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
     proposed = {k: _original_words(u, question) for k, u in proposed.items()}
@@ -267,6 +268,23 @@ def _instance_caps(text: str, hits: list[Understood], entities: list[Entity]) ->
                 continue
         out.append(h)
     return out
+
+
+_NO_PLUGIN = re.compile(r"No plugin found \(libnccl-net\.so\)|Could not find:? libnccl-net|"
+                        r"libnccl-net\.so[^\n]{0,40}(?:not found|cannot open)", re.IGNORECASE)
+_EFA_CONTEXT = re.compile(r"(?<![A-Za-z])EFA(?![A-Za-z])|aws-ofi-nccl|libfabric|FI_PROVIDER", re.IGNORECASE)
+
+
+def _plugin_matters_on_efa(stated: dict[str, Understood], question: str) -> None:
+    """NCCL's 'No plugin found (libnccl-net.so)' matters where a plugin carries the traffic (EFA through aws-ofi-nccl);
+    on InfiniBand/RoCE or plain Ethernet it is a harmless line."""
+    efa = _EFA_CONTEXT.search(question) or (stated.get("nic.efa") and stated["nic.efa"].value is True)
+    missing = _NO_PLUGIN.search(question)
+    if efa and missing and "nccl.net_plugin_missing" not in stated:
+        stated["nccl.net_plugin_missing"] = Understood("nccl.net_plugin_missing", True, missing.group(0),
+                                                       missing.start(), missing.end(), source="pasted")
+    elif not efa and "nccl.net_plugin_missing" in stated:
+        stated.pop("nccl.net_plugin_missing")
 
 
 def _speedup_from_step_times(stated: dict[str, Understood]) -> None:
