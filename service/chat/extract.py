@@ -818,7 +818,8 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
 
 
 # GPUDirect RDMA named in words says nothing by itself; its state does ('GDR is not enabled', '开启了 GDR').
-_GDR = re.compile(r"(?<![A-Za-z])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)(?![A-Za-z])", _IC)
+_GDR = re.compile(r"(?<![A-Za-z_])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)(?![A-Za-z_])",
+                  _IC)
 _GDR_OFF = re.compile(r"none of|没有出现|不含|not (?:been )?(?:enabled|used|on|working|loaded|installed)|disabled|isn't|is not|没有|没开|未开|"
                       r"没启用|未启用|没装|没加载|关闭|关掉|不生效|没生效|off(?![A-Za-z])|without|no (?=GDR|GPU)|没", _IC)
 _GDR_ON = re.compile(r"(?:is |was |are )?(?:enabled|on(?![A-Za-z])|working|in use|active)|开启了|打开了|已开|开了|是开的|"

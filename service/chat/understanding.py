@@ -93,8 +93,10 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         if key not in stated or stated[key].weak:
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     for key, value in pasted.facts.items():
-        # What a tool printed outranks what words say about NCCL; words win elsewhere (they name the job).
-        if key not in stated or stated[key].weak or key.startswith("nccl."):
+        # What a tool printed outranks what words say about NCCL; words win elsewhere (they name the job), and over
+        # a setting quoted in passing ('之前必须加 NCCL_NET_GDR_LEVEL=0', then 'GDR 也确认是开的').
+        printed = pasted.sources.get(key) not in {"nccl-env", None}
+        if key not in stated or stated[key].weak or (key.startswith("nccl.") and printed):
             stated[key] = Understood(key, value, _pasted_label(pasted), pasted.start, pasted.end,
                                      source="pasted:" + "+".join(pasted.kinds))
     if not stated and not proposed and previous_facts:
