@@ -229,10 +229,22 @@ def _per_step(text: str, pos: int) -> bool:
     return bool(_PER_STEP.search(text[max(a, pos - 24):pos + 12]))
 
 
+_ELLIPTIC = re.compile(rf"(?:on|with|across|using|over|用|在)\s*(?P<n>{COUNT})(?![\w.])", _IC)
+
+
 def _sizes_near(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int, str, int, int]]:
-    """The run sizes around a quantity within its half of the sentence, its own clause first, nearest first."""
+    """The run sizes around a quantity within its half of the sentence, its own clause first, nearest first.
+
+    '3 hours on one box, 5 hours on two': a bare count after 'on' is a run of the same kind as the other side's
+    (marked '?' here and settled by _matching_sizes).
+    """
     ca, cb = tx.clause_bounds(text, a)
     sizes = _sizes(text, max(lo, ca), min(hi, cb)) or _sizes(text, lo, hi)
+    if not sizes:
+        for m in _ELLIPTIC.finditer(text, max(lo, ca), min(hi, cb)):
+            n = _count(m["n"])
+            if n:
+                sizes.append((n, m.start("n"), "?", m.start("n"), m.end("n")))
     return sorted(sizes, key=lambda s: min(abs(s[1] - a), abs(s[1] - b)))
 
 
@@ -242,8 +254,12 @@ Size = tuple[int, int, str, int, int]
 def _matching_sizes(left: list[Size], right: list[Size]) -> tuple[Size | None, Size | None]:
     """The nearest size on each side of the same kind, machines before GPUs."""
     for kind in ("nodes", "gpus"):
-        first = next((s for s in left if s[2] == kind), None)
-        second = next((s for s in right if s[2] == kind), None)
+        first = next((s for s in left if s[2] in (kind, "?")), None)
+        second = next((s for s in right if s[2] in (kind, "?")), None)
+        if first and second and first[2] == "?" and second[2] == "?":
+            continue
+        first = first and (first[0], first[1], kind, first[3], first[4])
+        second = second and (second[0], second[1], kind, second[3], second[4])
         if first and second:
             return first, second
     return None, None

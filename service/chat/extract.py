@@ -310,6 +310,10 @@ _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HD
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
 
+_LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
+_ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|用|走|上|换成|升级到|是)\s*$", _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str]) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'."""
     unit = m["unit"]
@@ -330,6 +334,9 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
         if not re.search(r"iperf|实测|测", tx.before(text, m.start(), 20), _IC):
             return "rated"
     if unit in {"G", "M", "Gb"} and label is None and not _NIC_AFTER.match(tail):
+        # '8 nodes on 25G', 'moved to 100G': a standard link rate after 'on/over/to' is the network's
+        if unit != "M" and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]):
+            return "rated"
         return None
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
         return "measured" if re.search(r"iperf|sender|receiver", tx.sentence(text, m.start()), _IC) else "rated"

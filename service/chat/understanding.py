@@ -185,6 +185,10 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
         tool = None
         for m in _TOOLS.finditer(text, max(a, h.start - 120), h.start):
             tool = m.lastgroup
+        if tool is None:  # '12 GB/s with nccl-tests': the tool named right after the figure
+            ca, cb = tx.clause_bounds(text, h.end)
+            after = _TOOLS.search(text, h.end, min(cb, h.end + 30))
+            tool = after.lastgroup if after else None
         gbps = h.value * 8 if h.fact.startswith("nccl.") else h.value
         if tool == "traffic":  # what the NIC carried during training, not what it can carry
             out.append(Understood("nic.rx_gbps", round(gbps, 6), h.text, h.start, h.end, h.source, h.inferred, h.weak,

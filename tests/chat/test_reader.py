@@ -111,6 +111,7 @@ def test_reference_figure_is_not_a_measurement() -> None:
 
 @pytest.mark.parametrize(("text", "speedup", "baseline"), [
     ("3 hours on one box, 5 hours on two boxes", 0.6, 1),
+    ("3 hours on one box, 5 hours on two", 0.6, 1),
     ("单机一个 epoch 20 分钟，两台反而要 40 分钟", 0.5, 1),
 ])
 def test_scaling_pairs(text: str, speedup: float, baseline: int) -> None:
@@ -165,3 +166,13 @@ def test_every_number_in_every_corpus_question_is_used_or_reported() -> None:
         # A number standing alone (not a part of a name such as GPU0, k8s or mlx5_0).
         for m in re.finditer(r"(?<![A-Za-z0-9_.\-=:/])\d+(?:\.\d+)?(?![A-Za-z0-9_])", q):
             assert any(a <= m.start() < b for a, b in u.accounted), (q, m.group(0), m.start())
+
+
+def test_a_measurement_goes_to_the_tool_named_after_it() -> None:
+    facts = understand("the vendor datasheet says 50 GB/s, we measured 12 GB/s with nccl-tests").facts
+    assert facts == {"nccl.allreduce_busbw_gbytes_per_s": 12.0}
+
+
+def test_a_bare_link_rate_after_on_or_to() -> None:
+    u = understand("if we moved to 100G would it be faster? we have 8 nodes on 25G")
+    assert u.facts["nic.speed_gbps"] == 25 and u.change_facts["nic.speed_gbps"] == 100
