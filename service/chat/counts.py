@@ -154,7 +154,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
     if shape in {"zh", "zh-rev", "en", "nxm", "n-m-node"}:
         if not n or not per:
             return None
-        if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per > n and per % n == 0:
+        if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per >= n and per % n == 0:
             per //= n  # 2机16卡: sixteen in all
         elif shape in {"zh", "en"} and not g.get("each") and not (g.get("each0") or "").startswith("each") \
                 and per > 8 and per % n == 0:

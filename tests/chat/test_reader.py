@@ -24,6 +24,8 @@ def _counts(text: str) -> dict[str, object]:
 @pytest.mark.parametrize(("text", "nodes", "gpus"), [
     ("4台8卡A100", 4, 8),
     ("两机十六卡", 2, 8),
+    ("2机2卡", 2, 1),
+    ("两机4卡", 2, 2),
     ("2机16卡", 2, 8),
     ("4台机器，每台8张卡", 4, 8),
     ("2 nodes x 8 GPUs", 2, 8),
