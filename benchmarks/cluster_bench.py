@@ -126,7 +126,7 @@ def profile_in_process(url: str, engine: Engine, runs: int = 10, top: int = 35) 
 def time_http(url: str, runs: int, dump: str | None, *, gc_freeze: bool = False) -> tuple[list[float], dict[str, Any]]:
     import httpx
 
-    from tests.service.helpers import free_port
+    from tests.helpers import free_port
 
     env = {
         "BWDOCTOR_DATABASE_URL": url,

@@ -200,7 +200,7 @@ def postgres_url() -> Iterator[str]:
                 conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
             admin.dispose()
         return
-    from tests.service.pg_tmp import temp_postgres
+    from tests.pg_tmp import temp_postgres
 
     with temp_postgres() as pg:
         yield pg.url
@@ -208,7 +208,7 @@ def postgres_url() -> Iterator[str]:
 
 @contextlib.contextmanager
 def uvicorn_process(target: str, port: int, workers: int, env: dict[str, str]) -> Iterator[str]:
-    from tests.service.helpers import wait_healthy
+    from tests.helpers import wait_healthy
 
     cmd = [sys.executable, "-m", "uvicorn", target, "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--workers", str(workers), "--log-level", "warning", "--no-access-log"]
@@ -240,7 +240,7 @@ def main() -> None:
     from service.database import session_scope
     from service.migrations import upgrade_database
     from service.tokens.service import create_token
-    from tests.service.helpers import free_port
+    from tests.helpers import free_port
 
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     with postgres_url() as url:

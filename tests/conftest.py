@@ -12,6 +12,19 @@ from typing import Any
 
 import pytest
 
+# The database fixtures every folder shares (SQLite, and PostgreSQL when configured): app, client, settings…
+from tests.db_fixtures import (  # noqa: F401  (fixtures, registered by import)
+    app,
+    auth,
+    client,
+    database_url,
+    db_session,
+    pg_schema_url,
+    settings,
+    settings_factory,
+    sqlite_url,
+    token,
+)
 from tests.prereqs import REPO, in_ci, named_in, shared_dir
 
 SHARED = shared_dir()

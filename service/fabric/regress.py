@@ -6,7 +6,7 @@ point when Welch's two-sample t statistic there exceeds `t_threshold` and the me
 least `min_relative_change`; each side is then searched again. The threshold is set
 high (8 by default, not the 2 of a single textbook test) because the best of n splits is taken — a
 maximum over many correlated tests — so a flat noisy history does not raise an alarm
-(tests/service/fabric/test_regress.py checks both: known change points found, flat noise quiet).
+(tests/fabric/test_regress.py checks both: known change points found, flat noise quiet).
 This is the two-window test of the change-point literature (e.g. Basseville & Nikiforov 1993,
 ch. 2); `ruptures` would add a dependency for what fifty lines do here.
 

@@ -21,8 +21,8 @@ import httpx
 import pytest
 
 from tests import prereqs
+from tests.helpers import REPO
 from tests.prereqs import needs
-from tests.service.helpers import REPO
 
 pytestmark = [
     pytest.mark.netns,

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests import prereqs
+from tests.helpers import free_port
 from tests.prereqs import REPO
-from tests.service.helpers import free_port
 
 CHECK = REPO / ".ci" / "check-prereqs"
 RUN = REPO / ".ci" / "run"

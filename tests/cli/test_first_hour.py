@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from service.paths import data_home, default_database_url
-from tests.service.helpers import REPO, free_port, wait_healthy
+from tests.helpers import REPO, free_port, wait_healthy
 
 BIN = Path(sys.executable).parent
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from agent_probe.collectors.job import collect_job_file
-from tests.service.helpers import REPO
+from tests.helpers import REPO
 
 
 def bwdoctor(*args: str, home) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from tests.service.helpers import REPO
+from tests.helpers import REPO
 
 
 def bwdoctor(*args: str, cwd) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from service.conversations.models import Conversation, Turn
 from service.database import utcnow
 from service.main import create_app, prune_once
-from tests.service.conftest import assert_error_shape
+from tests.helpers import assert_error_shape
 from tests.slack.conftest import SIGNING_SECRET, sign
 
 

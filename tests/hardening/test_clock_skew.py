@@ -10,8 +10,7 @@ import pytest
 
 from agent_probe.client import ProbeClient
 from agent_probe.errors import DeliveryError
-from tests.service.conftest import assert_error_shape
-from tests.service.helpers import live_server
+from tests.helpers import assert_error_shape, live_server
 
 
 def report(collected_at: datetime | None, speed: int) -> dict:

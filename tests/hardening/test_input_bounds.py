@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from service.facts import MAX_INT
-from tests.service.conftest import assert_error_shape
+from tests.helpers import assert_error_shape
 from tests.slack.conftest import SIGNING_SECRET, sign
 
 JSON = {"content-type": "application/json"}

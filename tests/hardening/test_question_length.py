@@ -17,7 +17,7 @@ from service.conversations import service as conversations
 from service.conversations.models import Conversation
 from service.main import create_app
 from tests.conftest import REPO
-from tests.service.conftest import assert_error_shape
+from tests.helpers import assert_error_shape
 from tests.slack.conftest import FakeSlack
 from tests.slack.test_slack_http import all_text, mention, post_command, post_event
 
@@ -61,7 +61,7 @@ def test_the_web_chat_box_takes_as_much_as_the_api(client):
 
 
 def test_the_slash_command_says_so_to_the_asker_only(slack_settings_factory, engine, fake_slack: FakeSlack, unread):
-    from tests.service.helpers import live_server
+    from tests.helpers import live_server
 
     with live_server(create_app(slack_settings_factory(), engine=engine)) as base:
         response = post_command(base, TOO_LONG)

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from service.main import create_app
-from tests.service.conftest import assert_error_shape
+from tests.helpers import assert_error_shape
 
 READ = "read-secret-123"
 PROTECTED = ["/api/v1/nodes", "/api/v1/nodes/n1", "/metrics", "/clusters", "/", "/openapi.json"]

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from service.migrations import upgrade_database
-from tests.service.helpers import REPO, free_port, wait_healthy
+from tests.helpers import REPO, free_port, wait_healthy
 
 LIMITS = {
     "BWDOCTOR_HEADER_TIMEOUT_S": "1",

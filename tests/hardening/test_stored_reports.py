@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from service.migrations import upgrade_database
-from tests.service.conftest import PG_URL, with_search_path
+from tests.db_fixtures import PG_URL, with_search_path
 
 POISON = {
     "node.cluster": "c1",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from service.tokens.service import TokenError, create_token
-from tests.service.conftest import assert_error_shape
-from tests.service.test_token_commands import bwdoctor
+from tests.helpers import assert_error_shape
+from tests.tokens.test_token_commands import bwdoctor
 
 
 def make_token(db_session, name: str, **binding: str) -> dict[str, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.hardening.test_token_scope import make_token, put
-from tests.service.conftest import assert_error_shape
+from tests.helpers import assert_error_shape
 
 JOB = {"job.model_params_b": 7, "job.precision": "bf16"}
 

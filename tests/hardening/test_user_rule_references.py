@@ -13,7 +13,7 @@ import httpx
 from service.engine import lint_paths
 from service.engine.loader import load_rulebase
 from tests.hardening.test_user_rules import GOOD
-from tests.service.helpers import REPO, free_port, wait_healthy
+from tests.helpers import REPO, free_port, wait_healthy
 
 # A rule of its own, and one replacing the built-in nic-below-25g-for-10b-100b, each naming a typo.
 DANGLING = GOOD.replace("user-slow-nic", "user-dangling").replace(

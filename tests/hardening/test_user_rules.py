@@ -89,7 +89,7 @@ def test_a_diagnosis_past_its_time_budget_stops_evaluating(monkeypatch, caplog, 
 
 
 def test_the_service_starts_with_a_hostile_rule_folder(folder, tmp_path):
-    from tests.service.helpers import service_process
+    from tests.helpers import service_process
 
     url = f"sqlite:///{tmp_path / 'bwd.db'}"
     from service.migrations import upgrade_database

@@ -16,7 +16,6 @@ from urllib.parse import parse_qs
 import pytest
 
 from service.config import Settings
-from tests.service.conftest import database_url, pg_schema_url, sqlite_url  # noqa: F401  (shared db fixtures)
 
 SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 BOT_TOKEN = "xoxb-test-0000-token"

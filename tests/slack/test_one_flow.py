@@ -16,7 +16,7 @@ from service.config import Settings
 from service.main import create_app
 from service.slack.blocks import build_reply
 from tests.conftest import REPO
-from tests.service.helpers import live_server
+from tests.helpers import live_server
 from tests.slack.test_slack_http import post_command
 
 QUESTIONS = (

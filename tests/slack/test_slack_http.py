@@ -16,8 +16,7 @@ from sqlalchemy import create_engine, text
 
 from service.config import Settings
 from service.main import create_app
-from tests.service.conftest import assert_error_shape
-from tests.service.helpers import live_server
+from tests.helpers import assert_error_shape, live_server
 from tests.slack.conftest import FakeSlack, sign
 
 FIRST = "We train a 100B parameter model with data parallelism on 8 nodes, FP16, and the NICs are 10GbE"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests import prereqs
+from tests.helpers import REPO, service_process
 from tests.prereqs import needs
-from tests.service.helpers import REPO, service_process
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts"

@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from tests import prereqs
+from tests.helpers import REPO, service_process
 from tests.prereqs import needs
-from tests.service.helpers import REPO, service_process
 
 CHROMIUM = Path("/usr/bin/chromium")
 IMAGES = REPO / "docs" / "images"
