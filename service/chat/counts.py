@@ -88,6 +88,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                           rf"(?P<one>单卡))?"
                           rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance)\s*"
                           rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
+    # an 8-GPU node, a 4 GPU server: the GPUs of one machine (but '4 GPU nodes' are four machines)
+    ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-GPU\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*GPU\s+(?:node|machine|server|box|host|"
+                             rf"instance|workstation)(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
     ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?:{_MARK}s?\s+|GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"

@@ -33,6 +33,9 @@ def _counts(text: str) -> dict[str, object]:
     ("two boxes with 4 RTX 4090 each", 2, 4),
     ("16 GPUs across 2 nodes", 2, 8),
     ("Six H100 nodes, each with 8 GPUs", 6, 8),
+    ("we have 4 8-GPU nodes", 4, 8),
+    ("共 4 个节点 32 张卡", 4, 8),
+    ("32 GPUs (4 nodes)", 4, 8),
 ])
 def test_count_grammar(text: str, nodes: int, gpus: int) -> None:
     got = _counts(text)
