@@ -45,7 +45,8 @@ _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|"
-        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks)\b)(?:[A-Za-z][A-Za-z0-9.\-]*|·+|Ｇ+)\s+){0,3}?")
+        r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
+        r"iterations?|days?|weeks?)\b)(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+)\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
@@ -222,11 +223,13 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
         if h.source != "gpus":
             out.append(h)
             continue
-        total_cue = re.search(r"in total|total|一共|总共|合计|共", tx.before(text, h.start, 10) +
-                              tx.after(text, h.end, 12), _IC)
+        total_cue = re.search(r"in total|total|一共|总共|合计|共|across (?:them|both|all|the (?:nodes|machines|servers)|"
+                              r"nodes|machines|servers)|分布在", tx.before(text, h.start, 10) + tx.after(text, h.end, 22), _IC)
         per_node_cue = not total_cue and re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(
             text, h.start, 12) + tx.after(text, h.end, 14), _IC)
         near = [x for x in nodes if tx.sentence_bounds(text, x.start) == tx.sentence_bounds(text, h.start)]
+        if not near and total_cue:
+            near = nodes[-1:]  # '16 GPUs across nodes' in a table: the machines named elsewhere
         n = int(h.value)
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))

@@ -139,9 +139,11 @@ _DONE = re.compile(r"(?:现在|已经|后来|之后|目前|当前|最近|刚|the
 
 # 'with zero0 there is no such problem', '不用 deepspeed 或者用 zero0 就没有这个问题': a setup named only as the one that works
 # is an alternative to the job, not the job's setup.
-_ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就正常|就好了|就不会|都正常|works? (?:fine|well)|is fine|no (?:such )?problem|"
+_ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就正常|就好了|就不会|都正常|works? (?:fine|well)|runs? (?:fine|well|ok)|"
+                          r"is fine|no (?:such )?problem|"
                           r"without (?:this|the) (?:problem|issue)|doesn't happen|does not happen|不会出现", _IC)
-_CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern"}
+_CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern",
+                 "job.gpus_per_node"}
 
 
 def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
