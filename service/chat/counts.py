@@ -117,8 +117,8 @@ def _count(text: str | None) -> int | None:
     return int(n) if n is not None and n == int(n) and n > 0 else None
 
 
-def _hit(fact: str, value: int, text: str, a: int, b: int, **flags: bool) -> Understood:
-    return Understood(fact, value, text[a:b], a, b, **flags)
+def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False) -> Understood:
+    return Understood(fact, value, text[a:b], a, b, weak=weak)
 
 
 def read_counts(text: str) -> list[Understood]:
