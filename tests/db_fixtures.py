@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -30,23 +31,30 @@ def with_search_path(url: str, schema: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
-@pytest.fixture(scope="session")
-def pg_schema_url() -> Iterator[str]:
-    """A fresh, migrated schema on the test PostgreSQL for this session, dropped afterwards."""
+@contextmanager
+def pg_schema(prefix: str = "bwd_test", revision: str = "head") -> Iterator[str]:
+    """A fresh schema on the test PostgreSQL, migrated to `revision`, dropped afterwards."""
     if not PG_URL:
         prereqs.require(prereqs.POSTGRES)
-    schema = f"bwd_test_{uuid.uuid4().hex[:10]}"
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     url = with_search_path(PG_URL, schema)
-    upgrade_database(url)
+    upgrade_database(url, revision)
     try:
         yield url
     finally:
         with admin.connect() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_schema_url() -> Iterator[str]:
+    """A fresh, migrated schema on the test PostgreSQL for this session, dropped afterwards."""
+    with pg_schema() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

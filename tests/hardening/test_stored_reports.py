@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from service.migrations import upgrade_database
-from tests.db_fixtures import PG_URL, with_search_path
+from tests.db_fixtures import PG_URL, pg_schema
 
 POISON = {
     "node.cluster": "c1",
@@ -79,18 +79,8 @@ def url_before_hardening(request, tmp_path):
         upgrade_database(url, "0004_cluster_jobs")
         yield url
         return
-    schema = f"bwd_old_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = with_search_path(PG_URL, schema)
-    upgrade_database(url, "0004_cluster_jobs")
-    try:
+    with pg_schema("bwd_old", "0004_cluster_jobs") as url:
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 def test_the_migration_cleans_poisoned_rows_and_keeps_good_ones(url_before_hardening):
