@@ -133,7 +133,7 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
             run_start = run_end = None
     if run_start is not None:
         spans.append((run_start, run_end))
-    spans = _merge(spans)
+    spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e])]
     prose = list(text)
     for s, e in spans:
         if "\n" not in text[s:e].rstrip("\n") and not text[s:e].lstrip().startswith(("{", "```")):
@@ -142,6 +142,18 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
             if prose[i] != "\n":
                 prose[i] = " "
     return "".join(prose), spans
+
+
+_TABLE_RULE = re.compile(r"^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.M)
+_TOOL_TABLE = re.compile(r"NVIDIA-SMI|MiB|GPU-Util|Persistence|busbw|algbw|Bitrate|bits/sec", re.I)
+
+
+def _typed_table(block: str) -> bool:
+    """A markdown table a person typed ('| V100 (8 GPUs, single node) | 1h 20 mins |'): prose for the readers, not
+    tool output — every line a table row, a '|---|' rule among them, and none of a tool's own words."""
+    lines = [ln for ln in block.splitlines() if ln.strip()]
+    return (bool(lines) and all(ln.strip().startswith("|") for ln in lines) and bool(_TABLE_RULE.search(block))
+            and not _TOOL_TABLE.search(block))
 
 
 def _json_span(text: str) -> tuple[int, int] | None:

@@ -181,3 +181,9 @@ def test_a_measurement_goes_to_the_tool_named_after_it() -> None:
 def test_a_bare_link_rate_after_on_or_to() -> None:
     u = understand("if we moved to 100G would it be faster? we have 8 nodes on 25G")
     assert u.facts["nic.speed_gbps"] == 25 and u.change_facts["nic.speed_gbps"] == 100
+
+
+def test_a_typed_markdown_table_is_prose_not_tool_output() -> None:
+    u = understand("single node vs 2 nodes:\n| setup | time |\n|---|---|\n| V100 (8 GPUs, single node) | 1h 20 mins |\n"
+                   "| V100 (16 GPUs across nodes) | 1h 36 mins |\n")
+    assert u.pasted.spans == [] and u.facts["job.gpus_per_node"] == 8 and u.facts["job.nodes"] == 2
