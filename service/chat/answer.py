@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from service.chat import compose as c
-from service.chat.compose import t
 from service.chat.extract import Understood
 from service.chat.intents import Intent, which_link_cluster
 from service.chat.knowledge import find_answers
@@ -26,6 +25,7 @@ from service.chat.relevance import (
 from service.chat.understanding import Understanding, understand
 from service.chat.verdict import Verdict, decide, yes_no_kind
 from service.engine import LINK_MEASUREMENTS, Engine, FactValidationError
+from service.i18n import messages, t
 
 # Figures a what-if compares, in the order a reader wants them.
 COMPARED = ("comm.grad_gbytes", "comm.link_gbytes_per_s", "comm.sync_time_naive_s", "comm.allreduce_time_s",
@@ -85,8 +85,7 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
     unreconciled = [x.zh if lang == "zh" else x.en for x in u.conflicts]
     if u.not_understood:
         words = "; ".join(f"“{n['context']}”" for n in u.not_understood[:6])
-        notes.append(t(lang, f"Numbers I could not place (say what they are if they matter): {words}",
-                       f"这些数字我没能理解（如果重要，请说明它们是什么）：{words}"))
+        notes.append(t("chat.not_understood", lang, words=words))
     cluster = which_link_cluster(_prose(u))
     if cluster is not None:
         result["intent"] = Intent.WHICH_LINK.value
@@ -187,8 +186,7 @@ def validated(engine: Engine, facts: Mapping[str, Any], lang: str) -> tuple[dict
                 raise
             value = current.pop(key)
             expected = exc.expected
-            notes.append(t(lang, f"I ignored {key} = {value!r}: expected {expected}.",
-                           f"已忽略 {key} = {value!r}：应为 {expected}。"))
+            notes.append(t("chat.ignored_value", lang, fact=key, value=repr(value), expected=expected))
     return current, notes
 
 
@@ -201,13 +199,12 @@ def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engi
                     *, corrected: bool = False, verdict: Verdict | None = None, skip: Iterable[str] = (),
                     unreconciled: list[str] | None = None) -> str:
     findings = list(diagnosis["findings"])
-    head = [t(lang, "Updated with your correction.", "已按你的更正更新。")] if corrected else []
+    head = [t("chat.updated", lang)] if corrected else []
     if verdict is not None:
         head.append(verdict.text)
     if not facts:
         return c.join_sections(
-            head or [t(lang, "To find out whether the network is what slows your training, I need a few facts.",
-                       "要判断训练慢是不是网络造成的，我需要先了解几件事。")],
+            head or [t("chat.need_facts", lang)],
             c.questions(diagnosis["missing"], lang, first=unreconciled),
             c.measure_next([], {"job.nodes": 2}, engine, lang, skip=skip),
         )
@@ -245,8 +242,7 @@ def compute_what_if(engine: Engine, facts: Mapping[str, Any], wanted: Mapping[st
     notes = []
     cap = facts.get("node.instance_bandwidth_gbps")
     if cap is not None and changes.get("nic.speed_gbps") and cap < changes["nic.speed_gbps"]:
-        notes.append(t(lang, f"The instance's own cap of {cap} Gb/s still limits the link.",
-                       f"实例自身 {cap} Gb/s 的带宽上限仍会限制链路。"))
+        notes.append(t("chat.instance_cap", lang, cap=cap))
     return {
         "changes": changes,
         "before": {k: before.derived.get(k) for k in figures},
@@ -280,30 +276,26 @@ def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Map
     shown = {k: v for k, v in w["changes"].items() if v is not None and k not in w.get("assumed", ())}
     change = ", ".join(describe(k, v, lang) for k, v in (shown or w["changes"]).items() if v is not None)
     if not w["changes"]:
-        return t(lang, "That change would not alter anything I can compute.", "这个改动不会改变我能计算的结果。")
-    lines = [t(lang, f"If {change}:", f"如果{change}：")]
+        return t("chat.change_alters_nothing", lang)
+    lines = [t("chat.if_change", lang, change=change)]
     comparable = any(v is not None for v in w["before"].values())
     figures = _what_if_lines(w, lang) if comparable else []
     if not comparable:
-        lines.append(t(lang, "- I need your current setup to compare against; tell me about the job first.",
-                       "- 需要先知道你现在的配置才能对比，请先介绍一下训练任务。"))
+        lines.append(t("chat.need_current_setup", lang))
         lines += c.questions(w["missing_before"], lang)
         return "\n".join(lines)
     lines += figures
     if w["resolved"]:
-        lines.append(t(lang, f"That clears: {', '.join(w['resolved'])}.", f"可以消除：{', '.join(w['resolved'])}。"))
+        lines.append(t("chat.that_clears", lang, titles=", ".join(w["resolved"])))
     if w["remaining"]:
-        lines.append(t(lang, f"Still there: {', '.join(w['remaining'])}.", f"仍然存在：{', '.join(w['remaining'])}。"))
+        lines.append(t("chat.still_there", lang, titles=", ".join(w["remaining"])))
     if w["new"]:
-        lines.append(t(lang, f"New concern: {', '.join(w['new'])}.", f"新出现的问题：{', '.join(w['new'])}。"))
+        lines.append(t("chat.new_concern", lang, titles=", ".join(w["new"])))
     lines += w["notes"]
     if any(k in facts for k in LINK_MEASUREMENTS) and "nic.speed_gbps" in w["changes"]:
-        lines.append(t(lang, "This assumes the new link delivers its rated speed; re-measure with iperf3 and "
-                             "nccl-tests after the change.",
-                       "这里假设新链路能跑到标称速率；改完后请用 iperf3 和 nccl-tests 复测。"))
+        lines.append(t("chat.assumes_rated_speed", lang))
     if "job.grad_accum_steps" in w["changes"]:
-        lines.append(t(lang, "Accumulation grows the effective batch: the learning rate (and warm-up) may need "
-                             "adjusting.", "梯度累积会增大等效 batch，可能需要调节学习率（以及 warm-up）。"))
+        lines.append(t("chat.accumulation_batch", lang))
     if not figures:
         lines += c.questions(w["missing"], lang)
     return "\n".join(lines)
@@ -326,24 +318,20 @@ def _why(question: str, findings: list[dict[str, Any]], facts: Mapping[str, Any]
     """The reasoning chain behind the last answer: each finding's conditions, the values seen, the rule."""
     if not findings:
         return c.join_sections(
-            [t(lang, "My last answer drew no conclusion, so there is no reasoning to show yet.",
-               "上一轮我还没有得出结论，所以暂时没有推理过程可以展示。")],
+            [t("chat.no_reasoning", lang)],
             c.questions(diagnosis["missing"], lang))
     chosen = [f for f in findings if re.search(_CATEGORY_WORDS.get(f.get("category", ""), r"(?!)"), question, re.I)]
     chosen = chosen or findings[:3]
-    lines = [t(lang, "Here is the reasoning:", "推理过程如下：")]
+    lines = [t("chat.reasoning", lang)]
     for f in chosen:
         lines.append("")
-        lines.append(f"• {f['title']} ({f.get('category')}, {c.SEVERITY_WORD[lang].get(str(f.get('severity')), '')}, "
-                     + t(lang, "confidence ", "置信度 ") + f"{f.get('confidence')})")
+        severity = messages("chat_facts", lang).get(f"severity.{f.get('severity')}", "")
+        lines.append(t("chat.reasoning_finding", lang, title=f["title"], category=f.get("category"),
+                       severity=severity, confidence=f.get("confidence")))
         for ev in f.get("evidence", []):
-            lines.append(t(lang, f"  - observed {describe(ev['fact'], ev['value'], lang)}; the rule requires "
-                                 f"`{ev['condition']}` — holds.",
-                           f"  - 观测到 {describe(ev['fact'], ev['value'], lang)}；"
-                           f"规则条件 `{ev['condition']}` 成立。"))
-        lines.append(t(lang, f"  - rule `{f.get('rule')}`, from the article's heuristics "
-                             f"{', '.join(f.get('source', []))}.",
-                       f"  - 规则 `{f.get('rule')}`，依据文章的启发式 {', '.join(f.get('source', []))}。"))
+            lines.append(t("chat.reasoning_evidence", lang, observed=describe(ev["fact"], ev["value"], lang),
+                           condition=ev["condition"]))
+        lines.append(t("chat.reasoning_rule", lang, rule=f.get("rule"), sources=", ".join(f.get("source", []))))
     arithmetic = c.arithmetic(facts, diagnosis.get("derived", {}), lang)
     return c.join_sections(lines, arithmetic)
 
@@ -357,12 +345,11 @@ def _knowledge_text(answers: list[Any], u: Understanding, facts: Mapping[str, An
         if i == 0 and verdict is None:
             lead, rest = _lead(a.text)  # the answer first; its detail under a heading the web chat folds
             sections.append([lead])
-            sections.append([t(lang, "In more detail:", "详细说明："), rest] if rest else [])
+            sections.append([t("chat.in_more_detail", lang), rest] if rest else [])
         else:
             sections.append([a.text])
     if not answers and verdict is None:
-        sections.append([t(lang, "I do not have a prepared answer for that; here is what I can tell from your facts.",
-                           "这个问题我没有现成的答案；下面是根据你提供的信息能判断的。")])
+        sections.append([t("chat.no_prepared_answer", lang)])
     if u.understood:
         personal = []
         recs, _ = c.collect_recommendations(diagnosis["findings"])
@@ -375,11 +362,11 @@ def _knowledge_text(answers: list[Any], u: Understanding, facts: Mapping[str, An
                 figures = _what_if_lines(w, lang, changed_only=True)
                 if figures:
                     change = ", ".join(describe(k, v, lang) for k, v in w["changes"].items() if v is not None)
-                    personal.append(t(lang, f"For your job, with {change}:", f"对你的任务，若{change}："))
+                    personal.append(t("chat.for_your_job_with", lang, change=change))
                     personal += figures
         findings = diagnosis["findings"]
         if findings:
-            sections.append([t(lang, "For your setup:", "结合你的情况：")] + c.conclusion(findings, lang))
+            sections.append([t("chat.for_your_setup", lang)] + c.conclusion(findings, lang))
         sections.append(c.arithmetic(facts, diagnosis["derived"], lang))
         sections.append(personal)
         sections.append(c.remedies(findings, lang))
@@ -412,43 +399,14 @@ def _lead(text: str, *, at_least: int = 120, at_most: int = 320) -> tuple[str, s
 def _which_link(cluster: str, fabric: FabricLookup | None, lang: str) -> str:
     """The fabric's localisation for the cluster, or why it cannot be had here."""
     if fabric is None:
-        return t(lang,
-                 f"Finding the bad link in cluster {cluster} needs the Bandwidth Doctor service: it plans pair tests "
-                 f"between the cluster's probes and localises the slow element from their results, and this "
-                 f"offline session cannot reach them. Ask the service (the web chat, Slack or POST /api/v1/ask), or "
-                 f"open its cluster page /clusters/{cluster}.",
-                 f"要找出集群 {cluster} 里哪条链路有问题，需要 Bandwidth Doctor 服务：它在集群的探针之间"
-                 f"安排成对带宽测试，再根据结果定位慢的元件；当前离线会话拿不到这些结果。请通过服务来问"
-                 f"（网页聊天、Slack 或 POST /api/v1/ask），或打开集群页面 /clusters/{cluster}。")
+        return t("chat.which_link_offline", lang, cluster=cluster)
     return fabric(cluster, lang)
 
 
 # --------------------------------------------------------------------------- help and out of scope
 def _help(lang: str) -> str:
-    return t(lang,
-             "I am Bandwidth Doctor. I find out whether slow distributed training is the network, the storage or "
-             "something else, with the numbers. Tell me about the job in your own words, or paste tool output:\n"
-             "- “8 nodes, 100B model in fp16, 10GbE, GPU util 40 %, CPU idle — why so slow?”\n"
-             "- iperf3 or nccl-tests output, NCCL_DEBUG=INFO lines, nvidia-smi, training-log lines\n"
-             "- “What if we move to 100GbE?” / “what if we accumulate 8 steps?”\n"
-             "- “Why do you say that?” for the reasoning; “actually it's 25GbE” to correct me\n"
-             "- Questions: latency vs bandwidth, gradient compression, how to run nccl-tests, choosing cloud bandwidth",
-             "我是 Bandwidth Doctor（带宽医生），帮你判断分布式训练慢是网络、存储还是别的原因，并给出具体数字。"
-             "直接描述你的训练任务，或粘贴工具输出：\n"
-             "- “8台机器数据并行，100B 模型 FP16，10GbE 网卡，GPU 利用率 40%，CPU 很闲，为什么慢？”\n"
-             "- iperf3、nccl-tests 输出，NCCL_DEBUG=INFO 日志，nvidia-smi，训练日志\n"
-             "- “如果换成 100G 网卡会怎样？” / “梯度累积 8 步呢？”\n"
-             "- “为什么这么说？”查看推理过程；“不对，是 25G”更正信息\n"
-             "- 知识问题：延迟和带宽的区别、梯度压缩、nccl-tests 怎么跑、云上怎么选带宽")
+    return t("chat.help", lang)
 
 
 def _out_of_scope(lang: str) -> str:
-    return t(lang,
-             "That is outside what I can help with: I diagnose slow distributed deep-learning training — the "
-             "network between nodes, NCCL, storage and checkpoints, GPU and CPU utilisation. If your question is "
-             "about a training job, tell me its size, the number of nodes, the network, and what you see "
-             "(GPU utilisation, step times, iperf3 or nccl-tests output).",
-             "这个问题超出了我能帮忙的范围：我专门诊断分布式深度学习训练变慢的原因——节点间网络、NCCL、存储与 checkpoint"
-             "、"
-             "GPU 和 CPU 利用率。如果和训练任务有关，请告诉我模型规模、机器数、网络配置，以及你看到的现象"
-             "（GPU 利用率、step 耗时、iperf3 或 nccl-tests 输出）。")
+    return t("chat.out_of_scope", lang)

@@ -13,49 +13,26 @@ from service.chat.extract import Understood
 from service.chat.labels import describe, fact_name, fact_value
 from service.chat.units import format_number
 from service.engine import Engine
+from service.i18n import messages, t
 
 MAX_QUESTIONS = 3
 MAX_REMEDIES = 5
 REMEDY_ORDER = ("configuration", "software", "process", "placement", "hardware")
-SEVERITY_WORD = {"en": {"critical": "critical", "warning": "warning", "info": "note"},
-                 "zh": {"critical": "严重", "warning": "警告", "info": "提示"}}
 _PRECISION_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1}
 
 # The measuring steps of the article's procedure (H30–H34), each with the fact it produces.
 MEASURE_STEPS = (("gpu.util_pct", "measure-gpu-util"), ("net.iperf3_gbps", "measure-iperf3"),
                  ("job.step_time_baseline_s", "measure-step-times"),
                  ("nccl.allreduce_busbw_gbytes_per_s", "measure-nccl-tests"))
-_MEASURE_FALLBACK = {
-    "measure-gpu-util": {"en": "GPU utilisation during training: `nvidia-smi dmon -s u` or nvitop for a minute.",
-                         "zh": "训练时的 GPU 利用率：用 `nvidia-smi dmon -s u` 或 nvitop 看一分钟。"},
-    "measure-iperf3": {"en": "Point-to-point throughput: `iperf3 -s` on one node, `iperf3 -c <peer> -P 4 -t 30` on "
-                                 "another; compare with the NIC's rating.",
-                       "zh": "点对点吞吐：一台运行 `iperf3 -s`，另一台运行 `iperf3 -c <对端> -P 4 -t 30`，与网卡标称"
-                             "值对比。"},
-    "measure-step-times": {"en": "Step time of the same per-GPU batch on one node and on all nodes.",
-                           "zh": "相同每卡 batch 下，单机与多机的 step 耗时。"},
-    "measure-nccl-tests": {"en": "nccl-tests `all_reduce_perf -b 8 -e 8G -f 2 -g <gpus>` across the nodes; read busbw "
-                                 "at the largest sizes.",
-                           "zh": "在各节点上跑 nccl-tests `all_reduce_perf -b 8 -e 8G -f 2 -g <卡数>`，看大消息下的 b"
-                                 "usbw。"},
-}
-
-
-def t(lang: str, en: str, zh: str) -> str:
-    """Pick the phrase for the reply's language."""
-    return zh if lang == "zh" else en
-
-
 def conclusion(findings: list[dict[str, Any]], lang: str, *, under: str | None = None) -> list[str]:
     """The verdict: the most severe finding, stated with its explanation. `under`: the yes/no answer that
     already opens the reply — then no "Conclusion:" label, the top finding only if that answer does not
     name it already, and nothing when there is no finding."""
     quiet = under is not None
     serious = [f for f in findings if f.get("severity") in {"critical", "warning"}]
-    label = "" if quiet else t(lang, "Conclusion: ", "结论：")
+    label = "" if quiet else t("chat.conclusion", lang)
     if not findings:
-        return [] if quiet else [t(lang, "I cannot name the bottleneck yet from what you have told me.",
-                                   "根据目前的信息，我还不能确定瓶颈在哪里。")]
+        return [] if quiet else [t("chat.no_bottleneck_yet", lang)]
     top = serious[0] if serious else findings[0]
     if top.get("category") == "healthy":
         return [] if quiet else [label + top["title"], top.get("explanation", "")]
@@ -66,9 +43,9 @@ def conclusion(findings: list[dict[str, Any]], lang: str, *, under: str | None =
     if others:
         if lines:
             lines.append("")
-        lines.append(t(lang, "Also found:", "另外发现："))
+        lines.append(t("chat.also_found", lang))
         for f in others[:4]:
-            word = SEVERITY_WORD[lang].get(f.get("severity", "info"), "")
+            word = messages("chat_facts", lang).get(f"severity.{f.get('severity', 'info')}", "")
             lines.append(f"- [{word}] {f['title']}")
     return [line for line in lines if line is not None]
 
@@ -83,57 +60,38 @@ def arithmetic(facts: Mapping[str, Any], derived: Mapping[str, Any], lang: str) 
         per = _PRECISION_BYTES.get(str(precision))
         how = (f"{format_number(params)}B × {per} bytes ({str(precision).upper()})" if per else
                f"{format_number(params)}B")
-        lines.append(t(lang, f"- Gradients per sync: {how} = {format_number(grad)} GB.",
-                       f"- 每次同步的梯度：{how.replace('bytes', '字节')} = {format_number(grad)} GB。"))
+        how = how.replace("bytes", t("chat.bytes", lang))
+        lines.append(t("chat.gradients_per_sync", lang, how=how, grad=format_number(grad)))
     if link is not None:
         limits = _link_limits(facts, derived)
-        lines.append(t(lang, f"- Effective link: {format_number(link)} GB/s ({limits}).",
-                       f"- 有效链路速率：{format_number(link)} GB/s（{limits}）。"))
+        lines.append(t("chat.effective_link", lang, link=format_number(link), limits=limits))
     naive = derived.get("comm.sync_time_naive_s")
     if naive is not None and grad is not None and link is not None:
-        lines.append(t(lang,
-                       f"- Naive estimate, the article's arithmetic (size ÷ link rate): {format_number(grad)} GB ÷ "
-                       f"{format_number(link)} GB/s ≈ {format_number(naive)} s per sync.",
-                       f"- 朴素估算（文章的算法：数据量 ÷ 带宽）：{format_number(grad)} GB ÷ {format_number(link)} GB"
-                       f"/s ≈ "
-                       f"{format_number(naive)} 秒/次同步。"))
+        lines.append(t("chat.naive_estimate", lang, grad=format_number(grad), link=format_number(link),
+                       naive=format_number(naive)))
     ring = derived.get("comm.allreduce_time_s")
     nodes = facts.get("job.nodes")
     if ring is not None and nodes:
         n = int(nodes)
-        lines.append(t(lang,
-                       f"- Ring all-reduce across {n} nodes moves 2·({n}−1)/{n} of that per node: ≈ "
-                       f"{format_number(ring)} s per sync (the more exact figure).",
-                       f"- {n} 节点 ring all-reduce 每节点收发 2·({n}−1)/{n} 倍梯度量：≈ {format_number(ring)} 秒/次"
-                       f"同步"
-                       f"（更准确的数字）。"))
+        lines.append(t("chat.ring_allreduce", lang, n=n, ring=format_number(ring)))
     amortised = derived.get("comm.allreduce_amortised_s")
     if amortised is not None and ring is not None and amortised != ring:
-        lines.append(t(lang, f"- With gradient accumulation that is {format_number(amortised)} s per step, amortised.",
-                       f"- 计入梯度累积后，每步分摊 {format_number(amortised)} 秒。"))
+        lines.append(t("chat.amortised", lang, amortised=format_number(amortised)))
     fraction = derived.get("comm.fraction")
     if fraction is not None:
-        lines.append(t(lang, f"- Communication would take about {format_number(100 * fraction)} % of each step "
-                             f"(if it does not overlap compute).",
-                       f"- 若通信不与计算重叠，约占每步时间的 {format_number(100 * fraction)}%。"))
+        lines.append(t("chat.comm_fraction", lang, pct=format_number(100 * fraction)))
     eff = derived.get("net.efficiency_pct")
     if eff is not None:
-        lines.append(t(lang, f"- Measured throughput is {format_number(eff)} % of the NIC's rating "
-                             f"({format_number(facts.get('net.iperf3_gbps'))} of "
-                             f"{format_number(facts.get('nic.speed_gbps'))} Gb/s).",
-                       f"- 实测吞吐只有网卡标称值的 {format_number(eff)}%（"
-                       f"{format_number(facts.get('net.iperf3_gbps'))} / "
-                       f"{format_number(facts.get('nic.speed_gbps'))} Gb/s）。"))
+        lines.append(t("chat.measured_efficiency", lang, eff=format_number(eff),
+                       measured=format_number(facts.get("net.iperf3_gbps")),
+                       rated=format_number(facts.get("nic.speed_gbps"))))
     slow = derived.get("job.step_slowdown")
     if slow is not None:
-        lines.append(t(lang, f"- Multi-node step {format_number(facts.get('job.step_time_s'))} s against "
-                             f"{format_number(facts.get('job.step_time_baseline_s'))} s on one node: "
-                             f"{format_number(slow)}×.",
-                       f"- 多机每步 {format_number(facts.get('job.step_time_s'))} 秒，单机 "
-                       f"{format_number(facts.get('job.step_time_baseline_s'))} 秒：{format_number(slow)} 倍。"))
+        lines.append(t("chat.step_slowdown", lang, step=format_number(facts.get("job.step_time_s")),
+                       base=format_number(facts.get("job.step_time_baseline_s")), slow=format_number(slow)))
     if not lines:
         return []
-    return [t(lang, "The numbers:", "算一笔账：")] + lines
+    return [t("chat.the_numbers", lang)] + lines
 
 
 def _link_limits(facts: Mapping[str, Any], derived: Mapping[str, Any]) -> str:
@@ -184,13 +142,12 @@ def remedies(findings: list[dict[str, Any]], lang: str) -> list[str]:
     recs, _ = collect_recommendations(findings)
     if not recs:
         return []
-    lines = [t(lang, "What to do (software first; hardware is the last resort):",
-               "怎么办（先软件后硬件，硬件升级是最后手段）：")]
+    lines = [t("chat.what_to_do", lang)]
     for i, rec in enumerate(recs[:MAX_REMEDIES], 1):
         line = f"{i}. {rec['text']}"
         effect = _effect(rec, lang)
         if effect:
-            line += t(lang, f" Effect on your job: {effect}.", f" 对你的任务：{effect}。")
+            line += t("chat.effect_on_job", lang, effect=effect)
         if rec.get("caveat"):
             line += " " + rec["caveat"]
         lines.append(line)
@@ -215,7 +172,7 @@ def measure_next(findings: list[dict[str, Any]], facts: Mapping[str, Any], engin
     texts = [x for x in texts if x][:limit]
     if not texts:
         return []
-    return [t(lang, "What to measure next:", "下一步要测：")] + [f"- {x}" for x in texts]
+    return [t("chat.measure_next", lang)] + [f"- {x}" for x in texts]
 
 
 def _recommendation_text(engine: Engine, rec_id: str, lang: str) -> str:
@@ -223,7 +180,7 @@ def _recommendation_text(engine: Engine, rec_id: str, lang: str) -> str:
     text = rec.text if rec is not None else None
     if text and text.get(lang):
         return str(text[lang])
-    return _MEASURE_FALLBACK.get(rec_id, {}).get(lang, "")
+    return messages("chat_knowledge", lang).get(f"measure.{rec_id}", "")
 
 
 def questions(missing: list[dict[str, Any]], lang: str, *, limit: int = MAX_QUESTIONS,
@@ -234,7 +191,7 @@ def questions(missing: list[dict[str, Any]], lang: str, *, limit: int = MAX_QUES
     unreconciled = list(first or [])
     if not asked and not unreconciled:
         return []
-    return ([t(lang, "To sharpen this, tell me:", "为了判断得更准，请告诉我：")]
+    return ([t("chat.tell_me", lang)]
             + [f"- {x}" for x in unreconciled] + [f"- {q}" for q in asked])
 
 
@@ -247,17 +204,15 @@ def understood_echo(understood: list[Understood], corrected: Mapping[str, tuple[
     for u in understood:
         piece = describe(u.fact, u.value, lang)
         if u.fact in corrected and corrected[u.fact][0] is not None:
-            piece += t(lang, f" (was {fact_value(u.fact, corrected[u.fact][0], lang)})",
-                       f"（原为 {fact_value(u.fact, corrected[u.fact][0], lang)}）")
+            piece += t("chat.was", lang, value=fact_value(u.fact, corrected[u.fact][0], lang))
         if u.source.startswith("pasted"):
-            piece += t(lang, f" [from {u.text}]", f"［来自{u.text.replace('pasted', '粘贴的')}］")
+            piece += t("chat.from_pasted", lang, text=u.text.replace("pasted", t("chat.pasted", lang)))
         elif u.inferred:
-            piece += t(lang, f" [taken from “{u.text}”, an assumption]", f"［由“{u.text}”推定］")
+            piece += t("chat.taken_from", lang, text=u.text)
         else:
             piece += f" [“{u.text}”]"
         items.append(piece)
-    lines = [t(lang, "What I understood (say “actually …” to correct any of it):",
-               "我理解到的信息（如有不对，直接说“不对，是……”）：")]
+    lines = [t("chat.understood", lang)]
     lines += [f"- {x}" for x in items]
     lines += [f"- {n}" for n in notes]
     return lines

@@ -14,6 +14,7 @@ from typing import Any
 
 from service.chat.extract import Understood
 from service.chat.labels import fact_name, fact_value
+from service.i18n import messages, t
 
 # Facts about the network between machines: never asked of a job on one server.
 _INTER_NODE_PREFIXES = ("nic.", "net.", "cluster.")
@@ -75,20 +76,12 @@ def skipped_topics(mentioned: Collection[str], pasted_kinds: Iterable[str]) -> s
 
 
 # --------------------------------------------------------------------------- assumed facts
-_PHRASES: dict[tuple[str, Any], tuple[str, str]] = {
-    ("nic.rdma", False): ("the network has no RDMA", "网络没有 RDMA"),
-    ("nic.rdma", True): ("the network has RDMA", "网络有 RDMA"),
-    ("nic.kind", "ethernet"): ("the network is plain Ethernet", "网络是普通以太网"),
-}
-
-
 def assumption_phrase(u: Understood, lang: str) -> str:
-    """'the network has no RDMA (my assumption from “GbE”)' / '网络没有 RDMA（由“GbE”推定）'."""
-    en, zh = _PHRASES.get((u.fact, u.value), (None, None))
-    if lang == "zh":
-        return f"{zh or fact_name(u.fact, lang) + '为 ' + fact_value(u.fact, u.value, lang)}（由“{u.text}”推定）"
-    return (f"{en or fact_name(u.fact, lang) + ' is ' + fact_value(u.fact, u.value, lang)} "
-            f"(my assumption from “{u.text}”)")
+    """'the network has no RDMA (my assumption from “GbE”)' / the same in Chinese."""
+    phrase = messages("chat_facts", lang).get(f"assumed.{u.fact}={u.value}")
+    if phrase is None:
+        phrase = t("chat.fact_is", lang, name=fact_name(u.fact, lang), value=fact_value(u.fact, u.value, lang))
+    return t("chat.assumed_from", lang, phrase=phrase, text=u.text)
 
 
 _SEVERITY_RANK = {"critical": 0, "warning": 1, "info": 2}
@@ -110,10 +103,7 @@ def soften_assumed(findings: list[dict[str, Any]], assumed: Mapping[str, Underst
         if g.get("severity") == "critical":
             g["severity"] = "warning"
         phrases = [assumption_phrase(assumed[k], lang) for k in used]
-        if lang == "zh":
-            g["title"] = f"如果{'、'.join(phrases)}：{f['title']}"
-        else:
-            g["title"] = f"If {' and '.join(phrases)}: {f['title']}"
+        g["title"] = t("chat.if_assumed", lang, phrases=t("chat.and_list", lang).join(phrases), title=f["title"])
         out.append(g)
     return sorted(out, key=lambda f: _SEVERITY_RANK.get(str(f.get("severity")), 3))
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.chat.extract import Understood
+from service.i18n import t
 
 MAX_NODES = 4096
 MAX_GPUS_PER_NODE = 16
@@ -32,6 +33,10 @@ class Conflict:
         return {"facts": list(self.facts), "en": self.en, "zh": self.zh}
 
 
+def _conflict(facts: tuple[str, ...], key: str, **values: Any) -> Conflict:
+    return Conflict(facts, t(f"chat.{key}", "en", **values), t(f"chat.{key}", "zh", **values))
+
+
 def reconcile(stated: dict[str, Understood]) -> tuple[dict[str, Understood], list[Conflict]]:
     """Drop the facts that contradict the others or physics; say why."""
     facts = dict(stated)
@@ -44,16 +49,12 @@ def reconcile(stated: dict[str, Understood]) -> tuple[dict[str, Understood], lis
     nodes = value("job.nodes")
     if isinstance(nodes, int | float) and nodes > MAX_NODES:
         facts.pop("job.nodes")
-        conflicts.append(Conflict(("job.nodes",), f"{nodes:g} machines is more than I can take at face value "
-                                  f"(“{stated['job.nodes'].text}”); how many machines does the job run on?",
-                                  f"{nodes:g} 台机器不太可能（“{stated['job.nodes'].text}”），任务实际用了几台机器？"))
+        conflicts.append(_conflict(("job.nodes",), "too_many_nodes", nodes=nodes, text=stated["job.nodes"].text))
     gpus = value("job.gpus_per_node")
     if isinstance(gpus, int | float) and gpus > MAX_GPUS_PER_NODE:
         facts.pop("job.gpus_per_node")
-        conflicts.append(Conflict(("job.gpus_per_node",), f"{gpus:g} GPUs in one machine is more than a server holds "
-                                  f"(“{stated['job.gpus_per_node'].text}”); is that the total over all machines?",
-                                  f"一台机器 {gpus:g} 张卡不太可能（“{stated['job.gpus_per_node'].text}”），"
-                                  "这是所有机器加起来的总卡数吗？"))
+        conflicts.append(_conflict(("job.gpus_per_node",), "too_many_gpus", gpus=gpus,
+                                   text=stated["job.gpus_per_node"].text))
     link = value("nic.speed_gbps")
     count = value("nic.count") or 1
     if isinstance(link, int | float) and link > 0:
@@ -67,10 +68,6 @@ def reconcile(stated: dict[str, Understood]) -> tuple[dict[str, Understood], lis
                 continue  # inside one machine NCCL runs over NVLink, far above any NIC
             pct = 100 * measured * scale / capacity
             facts.pop(name)
-            conflicts.append(Conflict(
-                (name, "nic.speed_gbps"),
-                f"{measured:g} {unit} (“{stated[name].text}”) is {pct:.0f} % of what a {link:g} Gb/s NIC can carry; "
-                "is that figure from another tool or unit, or does each node have several NICs (how many)?",
-                f"{measured:g} {unit}（“{stated[name].text}”）是 {link:g} Gb/s 网卡上限的 {pct:.0f} %，不可能；"
-                "这个数字是不是别的工具或单位测的？还是每台机器有多块网卡（几块）？"))
+            conflicts.append(_conflict((name, "nic.speed_gbps"), "above_the_nic", measured=measured, unit=unit,
+                                       text=stated[name].text, pct=pct, link=link))
     return facts, conflicts

@@ -17,6 +17,7 @@ from typing import Any
 from service.chat.labels import fact_name
 from service.chat.units import format_number
 from service.engine import Engine
+from service.i18n import SUPPORTED, t
 
 _IC = re.IGNORECASE
 
@@ -77,8 +78,11 @@ class Verdict:
         return {"network_is_problem": self.network_is_problem, "text": self.text, "figure": self.figure}
 
 
-def _t(lang: str, en: str, zh: str) -> str:
-    return zh if lang == "zh" else en
+def _both(key: str, per_lang: Mapping[str, Mapping[str, Any]] | None = None, **values: Any) -> tuple[str, str]:
+    """The text of "chat.<key>" in English and in Chinese (a Figure keeps both); `per_lang`: values that
+    are themselves in one language."""
+    en, zh = (t(f"chat.{key}", lang, **values, **(per_lang or {}).get(lang, {})) for lang in SUPPORTED)
+    return en, zh
 
 
 def _n(value: Any) -> str:
@@ -95,7 +99,7 @@ class Figure:
     zh: str
 
     def text(self, lang: str) -> str:
-        return _t(lang, self.en, self.zh)
+        return self.zh if lang == "zh" else self.en
 
 
 def sync_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engine: Engine | None,
@@ -127,20 +131,14 @@ def _sync_phrase(f: Mapping[str, Any], facts: Mapping[str, Any], lang: str) -> t
     nodes = facts.get("job.nodes")
     if grad is None or link is None:
         return None
-    at_en = f", assuming {str(f['assumed']).upper()} gradients" if f.get("assumed") else ""
-    at_zh = f"，假设梯度为 {str(f['assumed']).upper()}" if f.get("assumed") else ""
+    at = {lang: {"at": t("chat.sync_assuming", lang, precision=str(f["assumed"]).upper()) if f.get("assumed")
+                 else ""} for lang in SUPPORTED}
     if ring is not None and nodes and nodes > 1:
-        return (float(ring),
-                f"one gradient sync takes about {_n(ring)} s (a ring all-reduce of {_n(grad)} GB over "
-                f"{int(nodes)} nodes at {_n(link)} Gb/s{at_en})",
-                f"一次梯度同步约需 {_n(ring)} 秒（{int(nodes)} 节点 ring all-reduce，{_n(grad)} GB，"
-                f"{_n(link)} Gb/s{at_zh}）")
+        return (float(ring), *_both("sync_ring", at, ring=_n(ring), grad=_n(grad), nodes=int(nodes), link=_n(link)))
     naive = f.get("comm.sync_time_naive_s")
     if naive is None:
         return None
-    return (float(naive),
-            f"one gradient sync takes at least {_n(naive)} s ({_n(grad)} GB ÷ {_n(link)} Gb/s{at_en})",
-            f"一次梯度同步至少 {_n(naive)} 秒（{_n(grad)} GB ÷ {_n(link)} Gb/s{at_zh}）")
+    return (float(naive), *_both("sync_naive", at, naive=_n(naive), grad=_n(grad), link=_n(link)))
 
 
 def deciding_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engine: Engine | None,
@@ -153,47 +151,36 @@ def deciding_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engin
     step_s = float(step or 0)
     if sync is not None and (base or step):
         seconds, en, zh = sync
+        said = {"en": {"sync": en}, "zh": {"sync": zh}}
         if base:
             share = seconds / (seconds + float(base))
             out.append(Figure(share >= HIGH if share >= HIGH or share <= LOW else None,
-                              f"{en}, against {_n(base)} s of compute per step: about {_n(100 * share)} % of the step "
-                              f"if it does not overlap",
-                              f"{zh}，而每步计算 {_n(base)} 秒：不与计算重叠时约占每步的 {_n(100 * share)}%"))
+                              *_both("sync_vs_compute", said, base=_n(base), pct=_n(100 * share))))
         elif seconds > 1.2 * step_s:
-            out.append(Figure(None,
-                              f"{en} — longer than your whole step of {_n(step)} s, so the traffic does not cross "
-                              f"that link the way I assume (a faster path, or less than the full gradient per sync)",
-                              f"{zh}——比你整个 step 的 {_n(step)} 秒还长，说明流量并没有按我假设的那样走这条链路"
-                              f"（有更快的通路，或每次同步的数据量小于全部梯度）"))
+            out.append(Figure(None, *_both("sync_longer_than_step", said, step=_n(step))))
         else:
             share = seconds / step_s
             out.append(Figure(share >= HIGH if share >= HIGH or share <= LOW else None,
-                              f"{en}, against a step of {_n(step)} s (about {_n(100 * share)} % of it)",
-                              f"{zh}，而一个 step 是 {_n(step)} 秒（约占 {_n(100 * share)}%）"))
+                              *_both("sync_vs_step", said, step=_n(step), pct=_n(100 * share))))
     eff = derived.get("nccl.efficiency_pct")
     busbw = facts.get("nccl.allreduce_busbw_gbytes_per_s")
     line = derived.get("nic.line_rate_gbps") or facts.get("nic.speed_gbps")
     if eff is not None and busbw is not None and line:
         out.append(Figure(True if eff < 50 else False if eff >= 70 else None,
-                          f"nccl-tests busbw {_n(busbw)} GB/s is {_n(eff)} % of the {_n(line)} Gb/s line rate",
-                          f"nccl-tests 的 busbw {_n(busbw)} GB/s 是 {_n(line)} Gb/s 线速的 {_n(eff)}%"))
+                          *_both("busbw_of_line_rate", busbw=_n(busbw), eff=_n(eff), line=_n(line))))
     eff = derived.get("net.efficiency_pct")
     if eff is not None and facts.get("net.iperf3_gbps") is not None and facts.get("nic.speed_gbps"):
         out.append(Figure(True if eff < 50 else False if eff >= 70 else None,
-                          f"iperf3 measures {_n(facts['net.iperf3_gbps'])} Gb/s, {_n(eff)} % of the "
-                          f"{_n(facts['nic.speed_gbps'])} Gb/s NIC",
-                          f"iperf3 实测 {_n(facts['net.iperf3_gbps'])} Gb/s，是 {_n(facts['nic.speed_gbps'])} Gb/s "
-                          f"网卡的 {_n(eff)}%"))
+                          *_both("iperf3_of_nic", measured=_n(facts["net.iperf3_gbps"]), eff=_n(eff),
+                                 rated=_n(facts["nic.speed_gbps"]))))
     slow = derived.get("job.step_slowdown")
     if slow is not None:
         out.append(Figure(True if slow >= 1.5 else False if slow <= 1.1 else None,
-                          f"a step takes {_n(slow)}× as long on all nodes as on one ({_n(step)} s vs {_n(base)} s)",
-                          f"多机每步是单机的 {_n(slow)} 倍（{_n(step)} 秒 vs {_n(base)} 秒）"))
+                          *_both("step_slowdown_figure", slow=_n(slow), step=_n(step), base=_n(base))))
     scaling = derived.get("job.scaling_efficiency_pct")
     if scaling is not None:
         out.append(Figure(True if scaling < 60 else False if scaling >= 85 else None,
-                          f"scaling efficiency is {_n(scaling)} % of linear",
-                          f"扩展效率只有线性的 {_n(scaling)}%" if scaling < 85 else f"扩展效率为线性的 {_n(scaling)}%"))
+                          *_both("scaling_low" if scaling < 85 else "scaling", scaling=_n(scaling))))
     if sync is not None and not (base or step):
         seconds, en, zh = sync
         out.append(Figure(None, en, zh))
@@ -201,24 +188,14 @@ def deciding_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engin
 
 
 # --------------------------------------------------------------------------- the verdict
-_WORDS = {
-    "network": {"en": ("Yes", "No", "Not sure yet", "Probably"), "zh": ("是", "不是", "还说不准", "很可能是")},
-    "enough": {"en": ("No", "Yes", "Not sure yet", "Probably not"), "zh": ("不够", "够", "还说不准", "很可能不够")},
-    "upgrade": {"en": ("Yes", "No", "Not sure yet", "Probably"), "zh": ("需要", "不需要", "还说不准", "很可能需要")},
-}
-
-
 def _word(kind: str, answer: str, lang: str) -> str:
     """The reply's first word: answer is 'problem', 'fine', 'unsure' or 'likely' (the network's side)."""
-    index = {"problem": 0, "fine": 1, "unsure": 2, "likely": 3}[answer]
-    return _WORDS[kind]["zh" if lang == "zh" else "en"][index]
+    return t(f"chat_facts.verdict.{kind}.{answer}", lang)
 
 
 def _sentence(kind: str, answer: str, reason: str, lang: str) -> str:
     word = _word(kind, answer, lang)
-    if lang == "zh":
-        return f"{word}。{reason}。" if reason else f"{word}。"
-    return f"{word} — {reason}." if reason else f"{word}."
+    return t("chat.verdict_because", lang, word=word, reason=reason) if reason else t("chat.verdict", lang, word=word)
 
 
 def decide(kind: str, facts: Mapping[str, Any], derived: Mapping[str, Any], findings: list[dict[str, Any]],
@@ -236,19 +213,16 @@ def decide(kind: str, facts: Mapping[str, Any], derived: Mapping[str, Any], find
 
     if facts.get("job.nodes") == 1:
         inside = [f for f in other if f.get("category") in {"pcie-topology", "nccl-transport-fallback"}]
-        reason = _t(lang, "on one server the GPUs exchange gradients over NVLink or PCIe, not over the network; the "
-                          "NIC only carries data and checkpoints",
-                    "单台服务器上 GPU 之间通过 NVLink 或 PCIe 交换梯度，不走网络；网卡只承载数据和 checkpoint")
+        reason = t("chat.one_server", lang)
         if inside:
-            reason += _t(lang, f" — what I see is inside the server: {inside[0]['title']}",
-                         f"——问题在机器内部：{inside[0]['title']}")
+            reason += t("chat.inside_the_server", lang, title=inside[0]["title"])
         return Verdict(False, _sentence(kind, "fine", reason, lang), figure)
     if firm:
         top = firm[0]
         if figure and lead is not None and lead.leans is False:
             reason = top["title"]  # the finding decides; a figure leaning the other way would confuse
         elif figure and lead is not None and lead.leans is None:
-            reason = _t(lang, f"{figure}; {top['title']}", f"{figure}；{top['title']}")
+            reason = t("chat.figure_then", lang, figure=figure, reason=top["title"])
         else:
             reason = figure or top["title"]
         return Verdict(True, _sentence(kind, "problem", reason, lang), figure)
@@ -256,7 +230,7 @@ def decide(kind: str, facts: Mapping[str, Any], derived: Mapping[str, Any], find
         assumed = network[0]
         reason = assumed["title"]
         if figure:
-            reason = f"{figure}; " + reason if lang != "zh" else f"{figure}；{reason}"
+            reason = t("chat.figure_then", lang, figure=figure, reason=reason)
         return Verdict(True, _sentence(kind, "likely", reason, lang), figure)
     if lead is not None and lead.leans is True:
         return Verdict(True, _sentence(kind, "problem", lead.text(lang), lang), figure)
@@ -265,26 +239,21 @@ def decide(kind: str, facts: Mapping[str, Any], derived: Mapping[str, Any], find
         if not reason and healthy:
             reason = next(f["title"] for f in findings if f.get("category") == "healthy")
         if other:
-            reason += _t(lang, f"; what slows the job is elsewhere: {other[0]['title']}",
-                         f"；拖慢训练的是别处：{other[0]['title']}")
+            reason += t("chat.slowed_elsewhere", lang, title=other[0]["title"])
         return Verdict(False, _sentence(kind, "fine", reason.lstrip("; ；"), lang), figure)
     if other:
-        reason = _t(lang, f"nothing points at the network; what I see is {other[0]['title']}",
-                    f"没有迹象指向网络；我看到的是：{other[0]['title']}")
+        reason = t("chat.not_the_network", lang, title=other[0]["title"])
         return Verdict(False, _sentence(kind, "fine", reason, lang), figure)
     return Verdict(None, _sentence(kind, "unsure", _unsure_reason(figure, missing, lang), lang), figure)
 
 
 def _unsure_reason(figure: str | None, missing: list[dict[str, Any]], lang: str) -> str:
     names = [fact_name(m["fact"], lang) for m in missing[:2] if m.get("question")]
-    wanted = _t(lang, " and ".join(names), "和".join(names))
+    wanted = t("chat.and_names", lang).join(names)
     if figure and wanted:
-        return _t(lang, f"{figure}, but whether that matters depends on what I do not know yet: {wanted} "
-                        "(questions below)",
-                  f"{figure}，但这是否要紧，取决于我还不知道的：{wanted}（见下面的问题）")
+        return t("chat.figure_depends_on", lang, figure=figure, wanted=wanted)
     if figure:
         return figure
     if wanted:
-        return _t(lang, f"it depends on what I do not know yet: {wanted} (questions below)",
-                  f"取决于我还不知道的：{wanted}（见下面的问题）")
+        return t("chat.depends_on", lang, wanted=wanted)
     return ""

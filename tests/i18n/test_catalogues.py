@@ -1,9 +1,12 @@
 """The project's one way to translate its own words (service/i18n.py): catalogues that load, say the same
-placeholders in both languages, and no bilingual word tables left in the web and Slack code."""
+placeholders in both languages, and no bilingual word tables left in the web, Slack and chat code."""
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -17,7 +20,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def test_the_web_and_slack_catalogues_exist() -> None:
-    assert {"web", "cluster_pages", "fabric_page", "whatif_page", "slack"} <= set(DOMAINS)
+    assert {"web", "cluster_pages", "fabric_page", "whatif_page", "slack", "chat", "chat_facts",
+            "chat_knowledge"} <= set(DOMAINS)
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -61,3 +65,57 @@ def test_no_bilingual_word_tables_left_in_code(path: str) -> None:
                 found.append(f"{file.relative_to(REPO)}:{number}: {line.strip()}")
     assert not found, ("words written outside the catalogues; move them to service/messages/<domain>.yaml and "
                        "read them with service.i18n.t / messages:\n" + "\n".join(found))
+
+
+# The chat's readers: their literal Chinese is what they READ (numerals, units, keywords), not what they say.
+CHAT_READERS = {"extract", "counts", "comparisons", "scopes", "entities", "commands", "accounting", "units", "text",
+                "intents", "pasted", "understanding", "language"}
+
+
+def chinese_said_in(source: str) -> list[int]:
+    """Lines of `source` where a string literal holds Chinese that is neither a docstring nor a raw string
+    (the chat writes the patterns that match Chinese input as r"…"; everything it says goes to a catalogue)."""
+    docstrings = {node.body[0].lineno for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)}
+    found, prefix = [], ""
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.STRING:
+            prefix = re.match(r"[a-zA-Z]*", token.string).group().lower()  # type: ignore[union-attr]
+            text = token.string
+        elif token.type == getattr(tokenize, "FSTRING_START", None):
+            prefix = token.string.lower()
+            continue
+        elif token.type == getattr(tokenize, "FSTRING_MIDDLE", None):
+            text = token.string
+        else:
+            continue
+        if CJK.search(text) and "r" not in prefix and token.start[0] not in docstrings:
+            found.append(token.start[0])
+    return found
+
+
+def test_the_chat_says_nothing_in_chinese_outside_its_catalogues() -> None:
+    """service/chat's replies come from service/messages/chat*.yaml; only the readers keep Chinese (what they
+    match in the user's words), and only as patterns or the words they read."""
+    found = []
+    for file in sorted((REPO / "service/chat").glob("*.py")):
+        if file.stem in CHAT_READERS:
+            continue
+        lines = file.read_text(encoding="utf-8").splitlines()
+        found += [f"{file.relative_to(REPO)}:{n}: {lines[n - 1].strip()}"
+                  for n in chinese_said_in(file.read_text(encoding="utf-8"))]
+    assert not found, ("Chinese the chat says, written outside the catalogues; move it to "
+                       "service/messages/chat.yaml and read it with service.i18n.t:\n" + "\n".join(found))
+
+
+@pytest.mark.parametrize("source, said", [
+    ('x = t(lang, "Conclusion: ", "结论：")\n', [1]),
+    ('x = f"如果{change}："\n', [1]),
+    ('PATTERN = re.compile(r"够不够|够用吗")\n', []),
+    ('def f():\n    """\'不对，是25G\' corrects the rate."""\n', []),
+    ("x = 1  # 注释\n", []),
+])
+def test_the_check_tells_words_from_patterns(source: str, said: list[int]) -> None:
+    assert chinese_said_in(source) == said
