@@ -13,11 +13,8 @@ from service.i18n import messages
 
 
 def fact_name(fact: str, lang: str) -> str:
-    """The fact's name in the reply's language (the catalogue's, else the chat's own, else the key)."""
-    name = builtin_catalogue().label(fact, lang)
-    if name == fact:
-        return messages("chat_facts", lang).get(f"name.{fact}", name)
-    return name
+    """The fact's name in the reply's language, from the catalogue (the key itself if it has none)."""
+    return builtin_catalogue().label(fact, lang)
 
 
 def fact_value(fact: str, value: Any, lang: str) -> str:

@@ -107,3 +107,12 @@ def test_pages_show_the_rating_and_the_negotiated_speed_apart() -> None:
     only_negotiated = charts.node_metrics("n2", {"nic.speed_gbps": 25, "net.iperf3_gbps": 21}, stale=False,
                                           straggler=False)
     assert only_negotiated.nic_efficiency_pct == 84 and only_negotiated.nic_negotiated_gbps == 25
+
+
+def test_every_fact_has_a_name_in_both_languages() -> None:
+    """The chat and the pages name facts from the catalogue alone: a fact without a label would show as its key."""
+    catalogue = builtin_catalogue()
+    for fact in catalogue.names():
+        if fact.startswith(("node.", "cluster.", "diag.")):
+            continue  # identifiers and conclusions, never shown as a named quantity
+        assert catalogue.label(fact, "en") != fact and catalogue.label(fact, "zh") != fact, fact
