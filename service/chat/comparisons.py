@@ -33,6 +33,9 @@ _SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower through
 _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
                              r"(?:更|还|要)?(?:慢|差|长|久|低)"
                              r"|(?:不如|还不如|赶不上|比不上|不及)(?P<obj2>[^，。,;；！？?!\n]{1,16})")
+_FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|were|ran|runs|run|got|gets)\s+(?:\w+\s+)?"
+                          r"(?:faster|quicker)\s+than\s+(?P<b>[^,.;:!?，。；\n]{1,30})"
+                          r"|(?P<a2>[^，。,;；！？?!\n]{1,16}?)比(?P<b2>[^，。,;；！？?!\n]{1,16}?)(?:还|更|要)?(?:快|短)", _IC)
 # '两台反而要 1 小时 45 分钟', '4 卡并行反而接近 3 小时', '反而更慢'
 _INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
 _WORSE_WITH_MORE = re.compile(
@@ -90,6 +93,16 @@ def read_scaling(text: str) -> Scaling:
             if kind == "nodes" and gpus:  # '比 1 台服务器 5 张卡还慢': the baseline's GPUs too
                 found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
             found.baseline_spans.append((m.start() + (m.start(group) - m.start() if m[group] else 0), m.end()))
+    for m in _FASTER_THAN.finditer(text):  # 'two nodes were faster than four': the smaller run wins
+        left, right = _run_size(m["a"] or m["a2"] or ""), _run_size(m["b"] or m["b2"] or "")
+        bare = re.fullmatch(rf"\s*(?:the\s+)?(?P<n>{COUNT})\s*(?:台|个)?\s*", m["b"] or m["b2"] or "", _IC)
+        if right is None and left is not None and bare and _count(bare["n"]):
+            right = (_count(bare["n"]) or 0, left[1])  # 'two nodes were faster than four'
+        if left is None or right is None or left[1] != right[1] or left[0] >= right[0]:
+            continue
+        found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+        fact = "job.baseline_gpus" if left[1] == "gpus" else "job.baseline_nodes"
+        found.hits.append(Understood(fact, left[0], m.group(0), m.start(), m.end()))
     for m in _INSTEAD.finditer(text):
         sentence = tx.sentence(text, m.start())
         if re.search(_SMALL, sentence, _IC) or re.search(r"多机|两机|双机|多节点|两台|2\s*台", sentence):

@@ -127,6 +127,7 @@ def test_scaling_pairs(text: str, speedup: float, baseline: int) -> None:
 
 
 @pytest.mark.parametrize("text", ["two machines are slower than one", "it gets worse with every node I add",
+                                  "Two nodes were faster than four.", "两台机器比四台还快",
                                   "两台机器比一台还慢", "机器越加越慢"])
 def test_negative_scaling_in_words(text: str) -> None:
     assert understand(text).facts.get("job.negative_scaling") is True
