@@ -28,7 +28,8 @@ _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?
                      rf"[^\s,，。;；]*[/=.:_\-\d][^\s,，。;；]*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
-                  r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|[^\s,，。;；`\"']+)")
+                  r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|"
+                  r"[^\s,，。;；`\"']+(?:,[^\s,，。;；`\"']+)*)")
 
 
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"

@@ -242,7 +242,7 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
 
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
-_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口|ports?|cards?)|adapters?|口)"
+_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口|ports?|cards?)|adapters?|口|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
     rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|的)\s{{0,3}}){{0,4}}"

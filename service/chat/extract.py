@@ -320,6 +320,9 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
     tail = text[m.end():m.end() + 16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(text, m.start(), m.end(), _RATE_CUES, window=50)
+    if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
+                 _IC):
+        return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
     if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
         return "rated"
     if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|NICs?)\s*(?:是|为|:|：)?\s*$",
@@ -431,7 +434,10 @@ def nic_kind(text: str) -> list[Understood]:
                          r"TCP/IP(?:网络)?", text, _IC):
         hits.append(_hit("nic.rdma", False, m))
         hits.append(_hit("nic.kind", "ethernet", m, weak=True))
-    if not _RDMA_WORDS.search(text):
+    affirmed = [w for w in _RDMA_WORDS.finditer(text)
+                if not re.search(r"(?:没有|没用|不是|无|no|without|not|don't have|lack)\s*(?:an?\s+|the\s+)?$",
+                                 text[max(0, w.start() - 14):w.start()], _IC)]
+    if not affirmed:  # 'no IB, plain 10GbE': only RDMA words said to be absent
         for m in _ETHERNET_WORDS.finditer(text):
             hits.append(_hit("nic.kind", "ethernet", m, inferred=True, weak=True))
             hits.append(_hit("nic.rdma", False, m, inferred=True, weak=True))
@@ -940,7 +946,7 @@ def extract_facts(text: str) -> list[Understood]:
     hits: list[Understood] = []
     for fn in _EXTRACTORS:
         hits.extend(fn(text))
-    ratings = [(h.start, h.end) for h in hits if h.fact == "nic.max_speed_gbps"]
+    ratings = [(h.start, h.end) for h in hits if h.fact == "nic.max_speed_gbps" and not h.weak]
     # A number read as the NIC's rating is not also its link speed (network_rates reads '100G' as one).
     hits = [
         h for h in hits if not (h.fact == "nic.speed_gbps" and any(h.start < e and s < h.end for s, e in ratings))

@@ -180,7 +180,7 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
         ca, cb = tx.clause_bounds(text, h.start)
         sa, sb = tx.sentence_bounds(text, h.start)
         in_cue = bool(cues) and any((ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
-            text[c_end:h.start]))) and not _FOR_THE_JOB.search(text[c_end:h.start])
+            text[c_end:h.start]))) and not _FOR_THE_JOB.search(text[c_end:h.end])
             for c_start, c_end in cues if c_start >= sa and c_end <= sb)
         if (ca, cb) not in asks:
             asks[(ca, cb)] = bool(_WOULD_IT_HELP.search(text, ca, cb))

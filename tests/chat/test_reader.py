@@ -77,7 +77,7 @@ def test_sentence_starting_with_a_tool_name_is_prose() -> None:
 
 
 @pytest.mark.parametrize(("text", "fact", "value"), [
-    ("we don't have InfiniBand, plain 25GbE", "nic.kind", None),
+    ("we don't have InfiniBand, plain 25GbE", "nic.kind", "ethernet"),
     ("我们没有 RDMA，万兆网卡", "nic.rdma", False),
     ("not using NVLink between the two GPUs", "gpu.nvlink", False),
     ("GDR is not enabled on these nodes", "nccl.gdr_disabled", True),
