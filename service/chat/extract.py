@@ -270,7 +270,8 @@ def parallelism(text: str) -> list[Understood]:
             hits.append(_hit_span("job.parallelism", "hybrid", text, first.start(), last.end()))
         else:
             for kind, m in group:
-                hits.append(_hit("job.parallelism", kind, m))
+                if kind in kinds:  # 'FSDP … slower than normal data parallel': the sharded one is the job's
+                    hits.append(_hit("job.parallelism", kind, m))
     return hits
 
 
