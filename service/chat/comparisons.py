@@ -64,8 +64,6 @@ _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|mach
                    rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+)|(?P<single>单机|单节点|单卡|单台|一台|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))", _IC)
-_HOURS = {"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "小时": 3600, "个小时": 3600,
-          "day": 86400, "days": 86400, "天": 86400}
 
 
 @dataclass
@@ -179,8 +177,7 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 quantities.append(("time", first + float(m["mm"]) * (3600 if day else 60), m.start(), m.end()))
                 continue
             unit = m["unit"].lower()
-            seconds = _HOURS.get(unit, 0) * float(m["num"]) or time_to_seconds(
-                float(m["num"]), {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(unit, unit))
+            seconds = time_to_seconds(float(m["num"]), unit)
             if seconds and not re.search(r"RTT|ping|latency|延迟|时延|timeout|超时", tx.before(text, m.start(), 14), _IC):
                 quantities.append(("time", seconds, m.start(), m.end()))
         for m in _RATE.finditer(text, start, end):

@@ -675,8 +675,6 @@ _SAVE_WORDS = re.compile(r"checkpoint\w*|ckpt|state[_ ]dict|检查点|存档|sav
                          r"(?:save|saving|保存|存)\s*(?:the\s*)?(?:model|weights|权重)", _IC)
 _SAVE_TIME = re.compile(rf"{_NUM}\s*(?:\+|多)?\s*(?P<unit>s|sec|secs|seconds?|秒|min|mins|minutes?|分钟|h|hours?|小时)(?![A-Za-z/])",
                         _IC)
-_SAVE_MINUTES = {"min": 60, "mins": 60, "minute": 60, "minutes": 60, "分钟": 60, "h": 3600, "hour": 3600, "hours": 3600,
-                 "小时": 3600}
 
 
 @extractor
@@ -691,8 +689,7 @@ def checkpoints(text: str) -> list[Understood]:
         before = text[max(0 if writing else a, m.start() - (90 if writing else 40)):m.start()]
         if _SAVE_WORDS.search(before) and not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC):
             value = parse_number(m["num"])
-            unit = m["unit"].lower()
-            seconds = value * _SAVE_MINUTES.get(unit, 1) if value else None
+            seconds = time_to_seconds(value, m["unit"].lower()) if value else None
             if seconds:
                 hits.append(_hit("job.checkpoint_save_s", round(seconds, 3), m))
     for m in re.finditer(rf"(?:每|every)\s*(?:隔)?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|its)(?![A-Za-"

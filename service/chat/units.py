@@ -111,7 +111,9 @@ def size_to_gbytes(value: float, unit: str) -> float | None:
 
 _TIME_S = {"s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0, "秒": 1.0, "ms": 0.001,
            "毫秒": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "min": 60.0, "mins": 60.0,
-           "minute": 60.0, "minutes": 60.0, "分钟": 60.0, "us": 1e-6, "μs": 1e-6, "微秒": 1e-6}
+           "minute": 60.0, "minutes": 60.0, "分钟": 60.0, "us": 1e-6, "μs": 1e-6, "微秒": 1e-6,
+           "h": 3600.0, "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0, "小时": 3600.0, "个小时": 3600.0,
+           "day": 86400.0, "days": 86400.0, "天": 86400.0}
 
 
 def time_to_seconds(value: float, unit: str) -> float | None:
