@@ -1,6 +1,6 @@
 """How well the chat understands and diagnoses real questions: the corpus pass rate, per file and overall.
 
-Usage: python benchmarks/corpus_quality.py [--verbose] [--fail-under PCT] [FILE.yaml ...]
+Usage: python benchmarks/corpus_quality.py [--verbose] [--kinds] [--fail-under PCT] [FILE.yaml ...]
 (default: every tests/corpus/*.yaml, the tuning files and the held-out files reported apart).
 
 Each case is checked in-process with the semantics of the scenario checker that ships with the
@@ -8,6 +8,8 @@ acceptance scenarios (categories, categories_any, absent, top, derived, facts, n
 answer_mentions, and no number left unfilled in an answer): an `ask` case goes through one chat turn
 (`answer_turn`), a `facts` case through `Engine.diagnose`. Prints a line per file and the totals; the
 held-out files (`holdout_*.yaml`) are the figure that says how well tuning generalises.
+`--kinds` counts the shortfalls by kind (a category missing, a fact missed, a misread…) for each
+part, so the held-out files show which layer is weakest without showing a single case.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +89,23 @@ def problems_of(case: dict[str, Any], out: dict[str, Any]) -> list[str]:
     return problems
 
 
+def kind_of(problem: str) -> str:
+    """The coarse kind of one problem: what layer fell short, never which case or fact."""
+    if problem.startswith(("missing category", "none of categories")):
+        return "category not reached"
+    if problem.startswith("unexpected category"):
+        return "category that should not be"
+    if problem.startswith("first finding"):
+        return "wrong first finding"
+    if problem.startswith("fact") and "not understood" in problem:
+        return "fact missed"
+    if problem.startswith("fact") and "was read" in problem:
+        return "fact misread (not_facts)"
+    if problem.startswith("fact"):
+        return "fact with the wrong value"
+    return problem.split(" ", 1)[0]
+
+
 def run_case(engine: Engine, case: dict[str, Any]) -> list[str]:
     """Run one case and return its problems; a crash is a problem, never the end of the run."""
     try:
@@ -103,22 +123,25 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--verbose", "-v", action="store_true", help="print every failing case and its problems")
+    ap.add_argument("--kinds", action="store_true", help="count the shortfalls by kind for each part")
     ap.add_argument("--fail-under", type=float, default=None, help="exit 1 when the overall pass rate is lower")
     opts = ap.parse_args()
     files = opts.files or sorted((ROOT / "tests" / "corpus").glob("*.yaml"))
     engine = load_engine()
     totals: dict[str, list[int]] = {"tuning": [0, 0], "held-out": [0, 0]}
+    kinds: dict[str, Counter[str]] = {"tuning": Counter(), "held-out": Counter()}
     for path in files:
         cases = (yaml.safe_load(path.read_text("utf-8")) or {}).get("scenarios", [])
+        part = "held-out" if path.name.startswith("holdout") else "tuning"
         passed = 0
         for case in cases:
             problems = run_case(engine, case)
             passed += not problems
+            kinds[part].update({kind_of(p) for p in problems})
             if problems and opts.verbose:
                 print(f"FAIL {path.name}:{case.get('id')}")
                 for p in problems:
                     print(f"     - {p}")
-        part = "held-out" if path.name.startswith("holdout") else "tuning"
         totals[part][0] += passed
         totals[part][1] += len(cases)
         print(f"{path.name:40s} {passed:4d}/{len(cases):<4d} {100 * passed / max(len(cases), 1):5.1f} %")
@@ -126,6 +149,10 @@ def main() -> int:
     for part, (p, n) in totals.items():
         if n:
             print(f"{part:40s} {p:4d}/{n:<4d} {100 * p / n:5.1f} %")
+    if opts.kinds:
+        for part, counter in kinds.items():
+            for kind, n in counter.most_common():
+                print(f"{part:10s} cases with {kind:30s} {n:4d}")
     rate = 100 * overall[0] / max(overall[1], 1)
     print(f"{'all':40s} {overall[0]:4d}/{overall[1]:<4d} {rate:5.1f} %")
     return 1 if opts.fail_under is not None and rate < opts.fail_under else 0
