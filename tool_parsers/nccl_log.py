@@ -28,7 +28,8 @@ from typing import Any
 
 from tool_parsers.nccl_env import env_facts, truthy
 
-_USING_NETWORK = re.compile(r"NCCL INFO Using network (\S.*?)\s*$")
+# "NCCL INFO Using network IB"; NCCL 2.2–2.3 said "INFO Using internal Network IB" (no NCCL prefix).
+_USING_NETWORK = re.compile(r"INFO Using (?:internal )?[Nn]etwork (\S.*?)\s*$")
 _NET_PLUGIN_NAME = re.compile(r"(?:Initialized|Assigned) NET plugin (\S+)")
 _NET_SOCKET = re.compile(r"NET/Socket\s*:\s*Using\s+(.*)$")
 _NET_IB = re.compile(r"NET/IB\s*:\s*Using\s+(.*)$")
@@ -201,7 +202,7 @@ def parse_nccl_log(text: str) -> NcclLogResult:
     ib_initialised = False
     for raw in text.splitlines():
         line = raw.replace("\r", "").rstrip()
-        if "NCCL" not in line and "NET/" not in line and "via " not in line:
+        if "NCCL" not in line and "NET/" not in line and "via " not in line and " INFO " not in line:
             continue
         _network(line, result, plugin_names)
         if m := _NET_SOCKET.search(line):

@@ -224,13 +224,22 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
             out.append(h)
             continue
         total_cue = re.search(r"in total|total|一共|总共|合计|共|across (?:them|both|all|the (?:nodes|machines|servers)|"
-                              r"nodes|machines|servers)|分布在", tx.before(text, h.start, 10) + tx.after(text, h.end, 22), _IC)
+                              r"nodes|machines|servers)|分布在", tx.before(text, h.start, 10) + tx.after(text, h.end, 22), _IC) \
+            or re.search(r"(?:multi[- ]?node|多机|多节点|分布式)\s*(?:setup|run|training|cluster|训练|集群|环境)?\s*(?:[(（:：,，]|with|on|of|"
+                         r"uses?|using|用了?)?\s*$", tx.before(text, h.start, 26), _IC)
         per_node_cue = not total_cue and re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(
             text, h.start, 12) + tx.after(text, h.end, 14), _IC)
         near = [x for x in nodes if tx.sentence_bounds(text, x.start) == tx.sentence_bounds(text, h.start)]
         if not near and total_cue:
             near = nodes[-1:]  # '16 GPUs across nodes' in a table: the machines named elsewhere
         n = int(h.value)
+        if not near and total_cue and h.value > 1:
+            # 'one machine with 8 GPUs is fast; multi-node (64 GPUs) is slow': the same machines, so 64 ÷ 8 of them
+            machine = [x.value for x in hits if x.fact == "job.gpus_per_node" and x.source != "gpus" and 1 < x.value < n
+                       and n % x.value == 0]
+            if machine:
+                out.append(Understood("job.nodes", n // machine[-1], h.text, h.start, h.end, inferred=True))
+                continue
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
         elif total_cue:

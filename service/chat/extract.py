@@ -297,12 +297,14 @@ _RATE_CUES = {
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
-    "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|rated|标称|额定|理论|端口|port|"
+    "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
-    "traffic": re.compile(r"iftop|nload|sar -n|流量|traffic|rx|tx|nic usage|网卡(?:流量|占用)", _IC),
+    "traffic": re.compile(r"iftop|nload|sar -n|流量|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
-    "storage": re.compile(r"读取|读|read|NAS|NFS|存储|storage|loading|加载|OSS|S3|\bIO\b|I/O|disk|磁盘", _IC),
+    # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
+    "storage": re.compile(r"读取|读|存储|加载|磁盘|(?<![A-Za-z])(?:read(?:s|ing)?|NAS|NFS|storage|loading|OSS|S3|IO|I/O|"
+                          r"disks?)(?![A-Za-z])", _IC),
 }
 _MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |got|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
@@ -326,6 +328,11 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
     if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
         return "rated"
+    if not is_bytes and re.match(r"\s*of\s+(?:inter-?node|cross-node|node-to-node|network|interconnect|RDMA|IB)?\s*"
+                                 r"(?:bandwidth|connectivity)", tail + text[m.end() + 16:m.end() + 30], _IC) and \
+            re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
+                      text[max(0, m.start() - 20):m.start()], _IC):
+        return "rated"  # 'nodes with 340Gbps of internode bandwidth': what the fabric provides
     if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|NICs?)\s*(?:是|为|:|：)?\s*$",
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
@@ -547,6 +554,13 @@ _STEP_PATTERNS = [
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
                rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
+# 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
+_N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
+_PER_N_STEPS = [
+    re.compile(rf"(?:every|each|per|每)?\s*{_N_STEPS}\s*(?:take|took|takes|cost|costs|need|needs|需要|用时|耗时|花了?|要|in|"
+               rf"用了)?\s*(?:about|around|roughly|approx\.?|约|大约|大概|~|≈)?\s*{_NUM}\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
+    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:per|for|every|each|/|每)\s*{_N_STEPS}(?![A-Za-z])", _IC),
+]
 _IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)", _IC)
 _STEP_CUES = {
     "baseline": re.compile(r"单机|单节点|单台|一台|1台|单卡|一张卡|one GPU|a single GPU|single[- ](?:GPU|node|machine|server|box|host|GPU node)|"
@@ -569,6 +583,14 @@ def step_time(text: str) -> list[Understood]:
     def claim(m: re.Match[str]) -> None:
         claimed[m.start():m.end()] = b"\x01" * (m.end() - m.start())
 
+    for pattern in _PER_N_STEPS:
+        for m in pattern.finditer(text):
+            value, steps = parse_number(m["num"]), int(m["n"].replace(",", ""))
+            unit = {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(m["unit"], m["unit"].lower())
+            seconds = time_to_seconds(value, unit) if value else None
+            if seconds and steps > 1 and not claimed[m.start()]:
+                raw.append((m, round(seconds / steps, 6)))
+                claim(m)
     for pattern in _STEP_PATTERNS:
         for m in pattern.finditer(text):
             value = parse_number(m["num"])

@@ -31,7 +31,9 @@ from tool_parsers.training_log import parse_training_log
 
 # A line that belongs to tool output rather than to a sentence someone typed.
 _TOOL_LINE = re.compile(
-    r"NCCL (?:INFO|WARN)|^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*#|"
+    # NCCL's line prefix host:pid:tid [cuda-dev]; before 2.3 the words after it lacked "NCCL".
+    r"NCCL (?:INFO|WARN)|[\w.\-]+:\d+:\d+\s+\[\d+\]\s+(?:NCCL\s+)?(?:INFO|WARN)\b|"
+    r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*#|"
     r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|uint8|int32|double|fp8\w*)\s|"
     r"^\s*\[\s*(?:\d+|SUM|ID)\]\s|^\s*[|+][-=+| ]|^\s*\|.*\|\s*$|NVIDIA-SMI|"
     r"elapsed time per iteration|^\s*iteration\s+\d+/|\d+/\d+\s*\[[\d:]+<[\d:?]+|'loss':|\"loss\":|global_step|"
@@ -144,16 +146,14 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(prose), spans
 
 
-_TABLE_RULE = re.compile(r"^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$", re.M)
 _TOOL_TABLE = re.compile(r"NVIDIA-SMI|MiB|GPU-Util|Persistence|busbw|algbw|Bitrate|bits/sec", re.I)
 
 
 def _typed_table(block: str) -> bool:
     """A markdown table a person typed ('| V100 (8 GPUs, single node) | 1h 20 mins |'): prose for the readers, not
-    tool output — every line a table row, a '|---|' rule among them, and none of a tool's own words."""
+    tool output — every line a table row (a '|---|' rule or not) and none of a tool's own words."""
     lines = [ln for ln in block.splitlines() if ln.strip()]
-    return (bool(lines) and all(ln.strip().startswith("|") for ln in lines) and bool(_TABLE_RULE.search(block))
-            and not _TOOL_TABLE.search(block))
+    return bool(lines) and all(ln.strip().startswith("|") for ln in lines) and not _TOOL_TABLE.search(block)
 
 
 def _json_span(text: str) -> tuple[int, int] | None:
@@ -288,7 +288,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place|^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
                               r"uint8|int32|uint32|int64|uint64|double|fp8\w*)\s+(?:sum|prod|min|max|avg|none)\b",
                               re.I | re.M), _nccl_tests),
-    ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?"), _nccl_log),
+    ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"
+                            r"INFO Using internal Network"), _nccl_log),
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:", re.M), _ib_ports),
     ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),

@@ -92,9 +92,31 @@ _OTHER_SYSTEM = re.compile(r"官方(?:平台|环境|集群|的)|别人(?:的)?|�
                            r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said", _IC)
 
 
+# 'we trained an 80B model on 340 Gbps, whereas BLOOM-176B reached 150 TFLOPs on a cluster with 140 Gbps': a contrast
+# that names a model of another size describes another team's run, to the end of its sentence.
+_CONTRAST = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast)(?![A-Za-z])|相比之下|与之相比|"
+                       r"而(?=[^，,。]{0,12}(?:模型|\d+\s*[BbMm]))", _IC)
+_OWN_RUN = {"job.baseline_nodes", "job.baseline_gpus", "job.speedup", "job.negative_scaling", "job.step_time_baseline_s"}
+
+
+def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int]]:
+    sizes = sorted((h.start, h.value) for h in hits if h.fact == "job.model_params_b")
+    if len({v for _, v in sizes}) < 2:
+        return []
+    spans = []
+    for m in _CONTRAST.finditer(text):
+        end = tx.sentence_bounds(text, m.start())[1]
+        inside = [v for pos, v in sizes if m.end() <= pos < end]
+        before = [v for pos, v in sizes if pos < m.start()]
+        if inside and before and inside[0] not in before:
+            spans.append((m.start(), end))
+    return spans
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside)."""
+    other_model = _other_model_spans(text, hits)
     kept, refs = [], []
     others: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
     quoted: dict[tuple[int, int], bool] = {}
@@ -105,7 +127,8 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
             others[(sa, b)] = bool(_OTHER_SYSTEM.search(text, sa, b))
         if (a, b) not in quoted:
             quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
-        if not h.source.startswith("pasted") and (others[(sa, b)] or (h.fact in MEASUREMENTS and quoted[(a, b)])):
+        theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model)
+        if not h.source.startswith("pasted") and (others[(sa, b)] or theirs or (h.fact in MEASUREMENTS and quoted[(a, b)])):
             refs.append(h)
         else:
             kept.append(h)

@@ -102,6 +102,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
+    _baseline_machine_gpus(stated, hits)
     _plugin_matters_on_efa(stated, question)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -253,6 +254,18 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
+
+
+def _baseline_machine_gpus(stated: dict[str, Understood], hits: list[Understood]) -> None:
+    """'a single machine with 8 GPUs runs fine': the baseline run is that machine's 8 GPUs."""
+    base = stated.get("job.baseline_nodes")
+    if base is None or base.value != 1 or "job.baseline_gpus" in stated:
+        return
+    same = [h for h in hits if h.fact == "job.gpus_per_node" and not h.hypothetical and h.value > 1
+            and h.start < base.end and base.start < h.end]
+    if same:
+        h = same[0]
+        stated["job.baseline_gpus"] = Understood("job.baseline_gpus", h.value, h.text, h.start, h.end)
 
 
 _INSTANCE_WORDS = re.compile(r"instance|实例|specification|spec sheet|规格|云主机|cloud", re.IGNORECASE)
