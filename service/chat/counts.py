@@ -71,8 +71,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 16 GPUs across 2 nodes, 16张卡分布在2台机器上, 8 GPUs on each of 2 nodes
     ("total", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?(?:,\s*)?"
                          rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
-                         rf"distributed (?:over|across)|from|分布在|分在|分到|跨|在)\s*(?:the\s*)?(?P<n>{COUNT})\s*"
+                         rf"distributed (?:over|across)|from|分布在|分在|分到|跨|在|\(|（)\s*(?:the\s*)?(?P<n>{COUNT})\s*"
                          rf"(?:{_ADJ}{_NODE_EN}|{_NODE_ZH})", _IC)),
+    # 4 Pod 4 Cards 2 Machine: GPUs then machines, side by side: a total over those machines
+    ("gpus-nodes", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_EN}\s*,?\s*(?P<n>{COUNT})\s*{_NODE_EN}(?![A-Za-z])", _IC)),
     # GCP's accelerator notation: A100-80G:4 (four per machine)
     ("accel", re.compile(rf"{_MARK}:(?P<m>\d{{1,2}})(?!\d)")),
     # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
@@ -99,6 +101,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
     # single GPU / 单卡
     ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
+    # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
+    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:GPU\s*)?(?:ranks|processes|workers|进程)(?![A-Za-z])", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
                         rf"(?!\s*{_NODE_EN})", _IC)),
@@ -132,6 +136,8 @@ def read_counts(text: str) -> list[Understood]:
         after = taken[i] if i < len(taken) else None
         return (before is None or before[1] <= m.start()) and (after is None or m.end() <= after[0])
 
+    machine_only: list[Understood] = []  # '8-GPU VMs': a machine's GPUs without a machine count
+    full = False  # '4 nodes with 4 GPUs each': both counts in one shape
     for shape, pattern in _SHAPES:
         for m in pattern.finditer(text):
             if not free(m):
@@ -141,7 +147,18 @@ def read_counts(text: str) -> list[Understood]:
                 continue
             insort(taken, (m.start(), m.end()))
             hits.extend(got)
+            if shape in _FULL_SHAPES and len(got) == 2 and not any(h.weak for h in got):
+                full = True
+            elif shape.startswith("per-node") or shape == "accel":
+                machine_only.extend(got)
+    if full and machine_only:
+        # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
+        hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+                if h in machine_only else h for h in hits]
     return _spread_totals(text, hits)
+
+
+_FULL_SHAPES = {"zh", "zh-rev", "en", "nxm", "n-m-node", "total", "gpus-nodes"}
 
 
 def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
@@ -200,6 +217,15 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
         if not per:
             return None
         out.append(Understood("job.gpus_per_node", per, text[a:b], a, b, weak=per == 1, source="gpus"))
+    elif shape == "ranks":
+        if not per or per < 2:
+            return None
+        out.append(Understood("job.gpus_per_node", per, text[a:b], a, b, source="ranks"))
+    elif shape == "gpus-nodes":
+        if not n or not per or per % n:
+            return None
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        out.append(_hit("job.gpus_per_node", per // n, text, a, b, weak=per == n == 1))
     return out
 
 
@@ -220,7 +246,7 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
     shaped = any(h.fact == "job.gpus_per_node" and h.source != "gpus" and not h.weak for h in hits)
     out = []
     for h in hits:
-        if h.source != "gpus":
+        if h.source not in {"gpus", "ranks"}:
             out.append(h)
             continue
         total_cue = re.search(r"in total|total|一共|总共|合计|共|across (?:them|both|all|the (?:nodes|machines|servers)|"
@@ -242,7 +268,7 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
                 continue
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
-        elif total_cue:
+        elif total_cue or (h.source == "ranks" and not per_node_cue):
             continue  # a total with no machine count to divide it by says nothing about one machine
         elif per_node_cue or n <= 16:
             out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak or shaped))

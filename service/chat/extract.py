@@ -295,6 +295,9 @@ _RATE_CUES = {
                            r"限速|throttl\w*|带宽包|provider|云厂商", _IC),
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
+                           r"(?<![A-Za-z])(?:I|we) (?:get|see|saw|obtain(?:ed)?)(?![A-Za-z])|"
+                           r"(?<![A-Za-z])(?:sees|seeing|saw|plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
+                           r"caps? out|capped out)(?![A-Za-z])|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
     "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
@@ -313,6 +316,7 @@ _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HD
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
 
+_NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
 _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|用|走|上|换成|升级到|是)\s*$", _IC)
 
@@ -323,6 +327,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
     tail = text[m.end():m.end() + 16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(text, m.start(), m.end(), _RATE_CUES, window=50)
+    if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
+        return None  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate
     if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
                  _IC):
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
@@ -337,6 +343,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
     if is_bytes:
+        if label is None and _NCCL_TESTS_TOPIC.search(text):
+            return "busbw"  # 'nccl-tests on two nodes … yet I get 41.55 GB/s': the question is about that tool's figure
         return label if label in {"busbw", "storage", "measured", "traffic"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"
@@ -867,7 +875,7 @@ _ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开
 
 _UNSTABLE = re.compile(r"unstable|不稳定|上下跳|忽高忽低|波动|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
                        r"run[- ]to[- ]run|每次(?:跑出来)?都不一样|时高时低|drops? (?:now and then|sometimes|randomly)|骤降", _IC)
-_BUSBW_WORDS = re.compile(r"busbw|bus ?bandwidth|nccl-tests|all_?reduce_perf|总线带宽", _IC)
+_BUSBW_WORDS = re.compile(r"busbw|bus ?bandwidth|nccl-tests|[a-z_]+_perf\b|all_?to_?all|总线带宽", _IC)
 
 
 @extractor
@@ -875,7 +883,8 @@ def fabric_features(text: str) -> list[Understood]:
     """GDR / GPUDirect, P2P disabled, PCIe ACS, --ipc=host, bonded ports, MoE, ZeRO stage, /dev/shm size."""
     hits = []
     for m in _UNSTABLE.finditer(text):
-        if _BUSBW_WORDS.search(tx.sentence(text, m.start())):
+        if _BUSBW_WORDS.search(tx.sentence(text, m.start())) or _BUSBW_WORDS.search(
+                tx.before(text, m.start(), 120, same_clause=False)):
             hits.append(_hit("nccl.busbw_unstable", True, m))
     for m in re.finditer(r"(?:none of|no)\s[^.。;；]{0,50}?(?:GDRDMA|GDR)|没有\s*(?:出现\s*)?/?GDRDMA", text, _IC):
         hits.append(_hit("nccl.gdr_disabled", True, m))  # 'none of the channel lines end in /GDRDMA'

@@ -176,7 +176,12 @@ _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA 
 
 
 def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
-    """A measured rate credited to the tool that measured it: iperf3, perftest (ib_write_bw) or nccl-tests."""
+    """A measured rate credited to the tool that measured it: iperf3, perftest (ib_write_bw) or nccl-tests.
+
+    The tool named nearest the figure decides; failing that, the one measuring tool the whole question names
+    ('nccl-tests on two hosts … after the BIOS change I get up to 9 GB/s')."""
+    named = {m.lastgroup for m in _TOOLS.finditer(text)} - {"traffic", "algbw"}
+    only_tool = named.pop() if len(named) == 1 else None
     out = []
     for h in hits:
         if h.fact not in MEASUREMENTS or h.source != "words":
@@ -189,7 +194,7 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
         if tool is None:  # '12 GB/s with nccl-tests': the tool named right after the figure
             ca, cb = tx.clause_bounds(text, h.end)
             after = _TOOLS.search(text, h.end, min(cb, h.end + 30))
-            tool = after.lastgroup if after else None
+            tool = after.lastgroup if after else only_tool
         gbps = h.value * 8 if h.fact.startswith("nccl.") else h.value
         if tool == "traffic":  # what the NIC carried during training, not what it can carry
             out.append(Understood("nic.rx_gbps", round(gbps, 6), h.text, h.start, h.end, h.source, h.inferred, h.weak,
@@ -266,6 +271,11 @@ def _baseline_machine_gpus(stated: dict[str, Understood], hits: list[Understood]
     if same:
         h = same[0]
         stated["job.baseline_gpus"] = Understood("job.baseline_gpus", h.value, h.text, h.start, h.end)
+        job = stated.get("job.nodes")
+        if "job.gpus_per_node" not in stated and job is not None and job.value > 1:
+            # '2 nodes are much slower than 1 node with 8 GPUs': the same machines, eight GPUs each
+            stated["job.gpus_per_node"] = Understood("job.gpus_per_node", h.value, h.text, h.start, h.end,
+                                                     inferred=True, weak=True)
 
 
 _INSTANCE_WORDS = re.compile(r"instance|实例|specification|spec sheet|规格|云主机|cloud", re.IGNORECASE)
