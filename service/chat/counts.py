@@ -102,7 +102,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # single GPU / 单卡
     ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
-    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:GPU\s*)?(?:ranks|processes|workers|进程)(?![A-Za-z])", _IC)),
+    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
                         rf"(?!\s*{_NODE_EN})", _IC)),
@@ -155,7 +155,34 @@ def read_counts(text: str) -> list[Understood]:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if h in machine_only else h for h in hits]
-    return _spread_totals(text, hits)
+    return _used_and_installed(text, _spread_totals(text, hits))
+
+
+_USING = re.compile(r"(?:各用|只用|仅用|用了?|使用了?|跑了?|起了?|uses?|using|used|runs? on|running on|with only)\s*(?:其中\s*)?$"
+                    r"|(?:各|每台|每个节点|每机|each|per node)\s*$", _IC)
+_RANK_WORD = re.compile(r"ranks?|processes|进程", _IC)
+
+
+def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
+    """'每台机器 6 张 GPU … 各用 1 张跑 nccl-tests', '一共 16 张 A100 … 每台 4 个 rank': the GPUs the job runs on are
+    job.gpus_per_node; a larger count of GPUs a machine has is gpu.count."""
+    gpus = [h for h in hits if h.fact == "job.gpus_per_node" and not h.hypothetical]
+    used = [h for h in gpus if re.search(r"(?:各用|只用|仅用|用了?|使用了?|uses?|using|used|runs? on|running on|with only)"
+                                         r"\s*(?:其中\s*)?$", text[max(0, h.start - 8):h.start], _IC)
+            or (h.source == "ranks" and _USING.search(text[max(0, h.start - 8):h.start]))
+            or _RANK_WORD.search(h.text) and re.search(r"每台|每个节点|每机|per node|each", text[max(0, h.start - 8):h.end + 10],
+                                                       _IC)]
+    if not used:
+        return hits
+    job = used[-1].value
+    installed = [h for h in gpus if h not in used and h.value > job]
+    if not installed:
+        return hits
+    out = [h for h in hits if h not in installed]
+    machine = max(installed, key=lambda h: h.value)
+    out.append(Understood("gpu.count", machine.value, machine.text, machine.start, machine.end))
+    out.extend(Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, False, h.hypothetical) for h in used)
+    return [h for h in out if not (h in used and h.weak)]
 
 
 _FULL_SHAPES = {"zh", "zh-rev", "en", "nxm", "n-m-node", "total", "gpus-nodes"}
@@ -277,10 +304,10 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
 
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
-_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口|ports?|cards?)|adapters?|口|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
+_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口|卡|ports?|cards?)|adapters?|口|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
-    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|的)\s{{0,3}}){{0,4}}"
+    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|的|·{{2,}})\s{{0,3}}){{0,4}}"
     rf"(?P<nic>{_NIC_WORD}|·{{3,}})", _IC)
 _NIC_MODEL = re.compile(r"ConnectX|CX-?\d|BlueField|mlx\d", _IC)
 
@@ -297,5 +324,12 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '100 Gbps NIC' is a rate, not a hundred NICs
         if re.match(r"\s*G", between) or re.match(r"\d", between.strip()[:1] or "x") and "G" in between[:3]:
             continue
+        if _BUSY_NICS.match(masked, m.end()) or re.search(r"(?:只有|仅有|only)\s*$", masked[max(0, m.start() - 6):m.start()], _IC) \
+                and _BUSY_NICS.match(masked, m.end()):
+            continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
         hits.append(Understood("nic.count", n, unmasked[m.start():m.end()], m.start(), m.end()))
     return hits
+
+
+_BUSY_NICS = re.compile(r"\s*(?:在干活|在用|在跑|有流量|被用|用上了|跑满|are (?:used|busy|active)|(?:is|are) carrying|carry traffic|"
+                        r"show traffic|get traffic)", _IC)

@@ -89,7 +89,11 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
 # Another system described for comparison: its hardware is not this job's ('官方平台是每节点 4*100G RoCE、机内 NVLink').
 _OTHER_SYSTEM = re.compile(r"官方(?:平台|环境|集群|的)|别人(?:的)?|其他人|the (?:official|reference|paper's|authors') "
                            r"(?:setup|platform|cluster)|(?:their|the README's|the paper's) (?:setup|platform|cluster|numbers)|"
-                           r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said", _IC)
+                           r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said|"
+                           # what a README, paper or blog reports is their run, not the asker's
+                           r"(?:README|论文|文章|博客|官方文档)\s*(?:里|中|上)?\s*(?:说|写|提到|给出|声称|报告)|"
+                           r"(?:according to|per) the (?:README|paper|blog|docs)|"
+                           r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)", _IC)
 
 
 # 'we trained an 80B model on 340 Gbps, whereas BLOOM-176B reached 150 TFLOPs on a cluster with 140 Gbps': a contrast

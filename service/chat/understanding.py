@@ -103,6 +103,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
     _baseline_machine_gpus(stated, hits)
+    _per_nic_speed(stated, hits)
     _plugin_matters_on_efa(stated, question)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -259,6 +260,18 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
+
+
+def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:
+    """'两张 IB 卡，每张 100Gbps … 两张卡理论上是 200Gbps': of two speeds, the one that is the other times the NIC count
+    is the node's sum; nic.speed_gbps is one NIC's."""
+    speed, count = stated.get("nic.speed_gbps"), stated.get("nic.count")
+    if speed is None or count is None or not isinstance(count.value, int) or count.value < 2:
+        return
+    for h in hits:
+        if h.fact == "nic.speed_gbps" and not h.hypothetical and abs(h.value * count.value - speed.value) < 1e-6:
+            stated["nic.speed_gbps"] = h
+            return
 
 
 def _baseline_machine_gpus(stated: dict[str, Understood], hits: list[Understood]) -> None:
