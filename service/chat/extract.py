@@ -201,7 +201,7 @@ def _qualitative_load(text: str) -> list[Understood]:
                 hits.append(_hit("mem.used_pct", 35 if m["low"] else 95, m, inferred=True))
     for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around)"
                          r"\s*(?:0|零)(?!\s*\.\d|\d)\s*%?|GPU\s*(?:util\w*)?\s*(?:is\s*)?(?:near|close to|almost)\s*(?:zero|0)\b", text, _IC):
-        hits.append(_hit("gpu.util_pct", 5, m, inferred=True))
+        hits.append(_hit("gpu.util_pct", 0, m))  # 'almost 0': the figure said, approximately
     for m in re.finditer(r"GPU\s*利用率\s*(?:一直|总是|始终)?\s*(?:上不去|起不来|拉不满|低)|low GPU util\w*|"
                          r"GPUs? (?:are |is )?(?:starving|starved|waiting|mostly idle|sit idle|underutili[sz]ed)",
                          text, _IC):
@@ -303,7 +303,7 @@ _RATE_CUES = {
     "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
-    "traffic": re.compile(r"iftop|nload|sar -n|流量|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
+    "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
     "storage": re.compile(r"读取|读|存储|加载|磁盘|(?<![A-Za-z])(?:read(?:s|ing)?|NAS|NFS|storage|loading|OSS|S3|IO|I/O|"
@@ -560,7 +560,7 @@ _STEP_PATTERNS = [
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
-               rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
+               rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*(?:多|余|来|几)?\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"

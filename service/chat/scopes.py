@@ -94,6 +94,10 @@ _OTHER_SYSTEM = re.compile(r"官方(?:平台|环境|集群|的)|别人(?:的)?|�
                            r"(?:README|论文|文章|博客|官方文档)\s*(?:里|中|上)?\s*(?:说|写|提到|给出|声称|报告)|"
                            r"(?:according to|per) the (?:README|paper|blog|docs)|"
                            r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)", _IC)
+# An earlier run described in passing ('(an earlier 0.5B run on one node was fine)'): what follows, to the end of its
+# clause, is not the job's.
+_EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|old) (?=(?:[\w.·-]+ ){0,2}run)|"
+                          r"之前(?=(?:跑|训)的)|以前(?=(?:跑|训)的)", _IC)
 
 
 # 'we trained an 80B model on 340 Gbps, whereas BLOOM-176B reached 150 TFLOPs on a cluster with 140 Gbps': a contrast
@@ -120,7 +124,8 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside)."""
-    other_model = _other_model_spans(text, hits)
+    other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
+                                                    for m in _EARLIER_RUN.finditer(text)]
     kept, refs = [], []
     others: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
     quoted: dict[tuple[int, int], bool] = {}
@@ -173,10 +178,22 @@ _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.tra
                  "job.gpus_per_node"}
 
 
+# 'Could EFA be slower than real InfiniBand?', '70% of on-prem InfiniBand': the fabric on the far side of a comparison
+_COMPARED_FABRIC = re.compile(r"(?:than|vs\.?|versus|compared (?:to|with)|of|like|比|相比|不如|对比)\s*(?:an?\s+|the\s+)?"
+                              r"(?:real|true|proper|native|on-?prem(?:ise)?s?|bare[- ]metal|dedicated|普通的?|真正的?|原生的?)?\s*$",
+                              _IC)
+_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa"}
+
+
 def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
-    """Setup facts said of the alternative that works ('ZeRO-2 is fine', '用 zero0 就没有这个问题') are not the job's."""
+    """Setup facts said of the alternative that works ('ZeRO-2 is fine', '用 zero0 就没有这个问题') are not the job's,
+    nor a fabric named as the far side of a comparison ('slower than real InfiniBand')."""
     out = []
     for h in hits:
+        if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _COMPARED_FABRIC.search(
+                text[max(0, h.start - 24):h.start]) and re.search(
+                r"than|vs|versus|compared|比|相比|不如|对比|of (?:on-?prem|native|real|bare)", text[max(0, h.start - 24):h.start], _IC):
+            continue
         if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):
             a, b = tx.clause_bounds(text, h.start)
             sa, sb = tx.sentence_bounds(text, h.start)

@@ -209,7 +209,8 @@ def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 _COMPARES = re.compile(r"than|vs\.?|versus|compared|比|对比|相比|faster|slower|speed-?up|scal\w*|快|慢|效率|倍|"
-                       r"之前|before|previously|原来|以前", re.IGNORECASE)
+                       r"之前|before|previously|原来|以前|drops?|dropped|falls?|fell|degrades?|掉到|降到|下降",
+                       re.IGNORECASE)
 
 
 def _original_words(u: Understood, question: str) -> Understood:
