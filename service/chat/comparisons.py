@@ -44,7 +44,9 @@ _WORSE_WITH_MORE = re.compile(
     r"longer)|slow(?:s)? down as (?:we|I) add|negative scaling|scales? negatively|越加越慢|越多越慢|"
     r"(?:机器|节点|卡|GPU)越(?:多|加)[^。]{0,16}?(?:越慢|反而慢|越长|越大|越久|反而越长|反而越慢)|"
     r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
-    r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)", _IC)
+    r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)|"
+    r"(?:time|step time|epoch time|runtime|it) (?:grows|increases|goes up|rises) (?:with|for) (?:every|each) (?:added |extra |new )?"
+    r"(?:node|machine|server|GPU|worker)", _IC)
 _TIMES_SLOWER = re.compile(
     rf"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)\s*(?:slower|longer|more time)|慢了?\s*(?:大约|约|近|将近|差不多)?\s*"
     rf"(?P<k2>\d+(?:\.\d+)?|[{_CN}]{{1,4}})\s*(?:多)?\s*倍|(?P<k3>\d+(?:\.\d+)?)\s*倍(?:的)?(?:时间|慢)"
@@ -60,6 +62,14 @@ _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
                    r"it|its|iters?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
                    r"samples? per second|images? per second|tokens? per second|it/s|s/it)", _IC)
+# 'the wps is just over 10k', 'throughput drops to 850 samples/s': the unit named before the figure
+_RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
+                          r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
+                          r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
+                          r"[A-Za-z]+/s))", _IC)
+# '单节点一个 step 几十秒', '要半个小时': durations said in round words, approximate (ratios only when they are clear)
+_ROUGH_DURATION = re.compile(r"(?P<w>十几|几十|几百|几)\s*(?:个)?\s*(?P<unit>秒|分钟|小时|天)|(?P<n>[一两二三四五六七八九十\d]{1,3})?\s*个?半\s*(?:个)?\s*小时")
+_ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}
 _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|machines?|servers?|boxes|box|hosts?|instances?|"
                    rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+)|(?P<single>单机|单节点|单卡|单台|一台|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
@@ -193,12 +203,29 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 quantities.append(("rate-per-gpu", value, m.start(), m.end()))
             else:
                 quantities.append(("rate", value, m.start(), m.end()))
+        for m in _RATE_BEFORE.finditer(text, start, end):
+            value = float(m["num"]) * (1000 if m["k"] else 1)
+            if value > 0 and not any(q[2] <= m.start("num") < q[3] for q in quantities):
+                quantities.append(("rate", value, m.start(), m.end()))
+        rough: set[int] = set()
+        for m in _ROUGH_DURATION.finditer(text, start, end):
+            if m["w"]:
+                seconds = _ROUGH[m["w"]] * {"秒": 1, "分钟": 60, "小时": 3600, "天": 86400}[m["unit"]]
+            else:
+                whole = parse_number(m["n"]) if m["n"] else 0
+                seconds = ((whole or 0) + 0.5) * 3600
+            quantities.append(("time", float(seconds), m.start(), m.end()))
+            rough.add(m.start())
+        quantities.sort(key=lambda q: q[2])
         for kind in ("time", "step", "rate", "rate-per-gpu"):
             same = [q for q in quantities if q[0] == kind]
             if len(same) != 2:
                 continue
             (_, v1, a1, b1), (_, v2, a2, b2) = same
             left_end, right_start = tx.clause_bounds(text, a1)[1], tx.clause_bounds(text, a2)[0]
+            sentence1, sentence2 = tx.sentence_bounds(text, a1), tx.sentence_bounds(text, a2)
+            if sentence1 != sentence2:  # one side per sentence: each side's run is named anywhere in its sentence
+                left_end, right_start = sentence1[1], sentence2[0]
             s1, s2 = _matching_sizes(_sizes_near(text, a1, b1, start, max(b1, min(left_end, a2))),
                                      _sizes_near(text, a2, b2, min(a2, max(right_start, b1)), end))
             if s1 is None or s2 is None or s1[0] == s2[0]:
@@ -215,7 +242,11 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 speedup *= big_n / small_n
             span = (min(a1, a2), max(b1, b2))
             words = text[span[0]:span[1]]
-            hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
+            if a1 in rough or a2 in rough:
+                if speedup >= 0.5:
+                    continue  # '几十秒' against '一分钟' says too little
+            else:
+                hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
             fact = "job.baseline_gpus" if s1[2] == "gpus" else "job.baseline_nodes"
             hits.append(Understood(fact, small_n, text[small_span[0]:small_span[1]], *small_span))
             found.baseline_spans.append(small_span)
