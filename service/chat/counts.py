@@ -138,6 +138,8 @@ def read_counts(text: str) -> list[Understood]:
 
     machine_only: list[Understood] = []  # '8-GPU VMs': a machine's GPUs without a machine count
     full = False  # '4 nodes with 4 GPUs each': both counts in one shape
+    single: list[Understood] = []  # '单机 8 卡', 'one node with 4x 1080 Ti'
+    loose: list[tuple[Understood, Understood]] = []  # '2 nodes with 8 GPUs': per node, or in all?
     for shape, pattern in _SHAPES:
         for m in pattern.finditer(text):
             if not free(m):
@@ -151,6 +153,19 @@ def read_counts(text: str) -> list[Understood]:
                 full = True
             elif shape.startswith("per-node") or shape == "accel":
                 machine_only.extend(got)
+            if shape == "single" or any(h.fact == "job.nodes" and h.value == 1 for h in got):
+                single.extend(h for h in got if h.fact == "job.gpus_per_node")
+            if shape == "en" and got[0].value > 1 and not m.groupdict().get("each") \
+                    and not (m["each0"] or "").startswith("each"):
+                loose.append((got[0], got[1]))
+    for nodes, per in loose:
+        # '2 nodes with 8 GPUs is slower than one node with 4x 1080 Ti': eight in all, four a machine
+        if nodes.value > 1 and any(x.value * nodes.value == per.value for x in single):
+            hits[hits.index(per)] = Understood(per.fact, per.value // nodes.value, per.text, per.start, per.end)
+    if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
+        # one machine is all the question names: '单机 8 卡' is the job, not a baseline
+        hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.value == 1, h.hypothetical)
+                if h in single else h for h in hits]
     if full and machine_only:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
@@ -320,6 +335,8 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue
         n = 1 if m["n"].lower() in {"a single", "single"} else _count(m["n"])
         between = masked[m.end("n"):m.start("nic")]
+        if re.fullmatch(r"\s*[xX]\s*", between) and re.match(r"[EHNX]DR|FDR|QDR", m["nic"]) and n in {1, 2, 4, 8, 12}:
+            continue  # '4xEDR', '4X HDR': the link's lane width, not four NICs
         if not n or n > 32 or (n >= 10 and not re.search(r"[x×*]|张|块|个", between)):
             continue  # '100 Gbps NIC' is a rate, not a hundred NICs
         if re.match(r"\s*G", between) or re.match(r"\d", between.strip()[:1] or "x") and "G" in between[:3]:

@@ -413,7 +413,7 @@ def network_rates(text: str) -> list[Understood]:
     for m in re.finditer(r"(?P<dual>双|两个|2\s*[x×*]\s*)?(?P<w>千兆|万兆)", text):
         gbps = 1 if m["w"] == "千兆" else 10
         hits.append(_hit("nic.speed_gbps", gbps * (2 if m["dual"] else 1), m))
-    for m in re.finditer(r"(?<![A-Za-z])(?P<gen>EDR|HDR100|HDR|NDR200|NDR|XDR)(?![A-Za-z0-9])", text):
+    for m in re.finditer(r"(?:(?<=\d[xX])|(?<![A-Za-z]))(?P<gen>EDR|HDR100|HDR|NDR200|NDR|XDR)(?![A-Za-z0-9])", text):
         if not any(h.fact == "nic.speed_gbps" and abs(h.end - m.start()) <= 3 for h in hits):
             speed = {"EDR": 100, "HDR100": 100, "HDR": 200, "NDR200": 200, "NDR": 400, "XDR": 800}[m["gen"]]
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
