@@ -6,6 +6,11 @@ lines (on their own line, in backticks, or inline after a launcher word) and `NC
 turns the arguments that describe the job into facts (`--nnodes 2` → job.nodes), and blanks both out
 of the prose so the word readers never see their numbers. Every number inside is accounted for as a
 command-line argument.
+
+Framework arguments and config names say how the job is set up, in a command line or quoted alone in a
+sentence: `--per_device_train_batch_size 4`, `--tensor-model-parallel-size 4`, `--bf16`, `cutoff_len: 2048`,
+`ds_z3_config.json` (ZeRO-3). A setting asked about ('should I set --bf16?', 'what if we used
+--nproc_per_node 4') is a change to try, not the job: it goes to `proposed`, never to `facts`.
 """
 
 from __future__ import annotations
@@ -15,8 +20,10 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.chat import text as tx
+
 _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun|torchrun|deepspeed|srun|sbatch|"
-             r"salloc|accelerate\s+launch|python3?\s+-m\s+torch\.distributed\.(?:launch|run)|"
+             r"salloc|accelerate\s+launch|python3?\s+-m\s+[A-Za-z_][\w.]*|swift\s+(?:sft|pt|rlhf)|"
              r"python3?\s+\S+\.py|(?:\./)?(?:build/)?(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv|"
              r"broadcast|reduce)_perf(?:_mpi)?|ib_(?:write|read|send)_(?:bw|lat)|iperf3?|ping|ethtool|"
              r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|docker\s+run|kubectl|"
@@ -24,12 +31,12 @@ _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovod
 _LINE_COMMAND = re.compile(rf"^[ \t]*(?:\$\s*|#\s*|>\s*)?(?P<cmd>{_LAUNCHER}[^\n]*)$", re.M)
 _BACKTICK = re.compile(r"`(?P<cmd>[^`\n]+)`")
 # A launcher inside a sentence: the command runs to the end of the clause of arguments.
-_INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?:[= ][^\s,，。;；]+)?|"
-                     rf"[^\s,，。;；]*[/=.:_\-\d][^\s,，。;；]*|[A-Za-z_]+\.py))+)")
+_INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?:[= ][^\s,，。;；?？]+)?|"
+                     rf"[^\s,，。;；?？]*[/=.:_\-\d][^\s,，。;；?？]*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
                   r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|"
-                  r"[^\s,，。;；`\"']+(?:,[^\s,，。;；`\"']+)*)")
+                  r"[^\s,，。;；`\"'?？!！()（）]+(?:,[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
 
 
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
@@ -45,12 +52,16 @@ class Commands:
     fact_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
+    # Settings asked about ('should I set --bf16?'): a what-if, kept apart from the job's facts.
+    proposed: dict[str, Any] = field(default_factory=dict)
+    proposed_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def read_commands(text: str) -> Commands:
-    """Find command lines and NCCL_* settings; facts from the arguments that describe the job."""
+    """Find command lines, framework settings and NCCL_* settings; facts from what describes the job."""
     found = Commands()
     spans: list[tuple[int, int]] = []
+    read: list[tuple[dict[str, Any], tuple[int, int]]] = []  # facts of each command or setting, with its span
     for pattern in (_LINE_COMMAND, _BACKTICK, _INLINE):
         for m in pattern.finditer(text):
             a, b = m.start("cmd"), m.end("cmd")
@@ -62,19 +73,99 @@ def read_commands(text: str) -> Commands:
                 continue
             spans.append((a, b))
             found.texts.append(body.strip())
-            _command_facts(body, a, found)
+            read.append((_command_facts(body), (a, b)))
+    for pattern in (_PROSE_OPTION, _CONFIG_SETTING, _CONFIG_NAME):  # settings quoted alone in a sentence
+        for m in pattern.finditer(text):
+            if any(s <= m.start() < e for s, e in spans):
+                continue
+            setting = m.group(0)
+            if pattern is _CONFIG_SETTING:
+                if m["spaced"] and "_" not in m["key"]:  # 'precision 16' is prose; 'cutoff_len 2048' a setting
+                    continue
+                if m["key"].lower() in {"bf16", "fp16", "fp8"} and (m["value"] or "").lower() not in _TRUE | _FALSE:
+                    continue  # 'bf16: 989 TFLOPS' is a datasheet figure, not a switch
+                setting = f"{m['key']}={m['value'] or m['spaced']}"
+            facts = _setting_facts(_args(setting))
+            if pattern is _CONFIG_NAME and facts.get("job.zero_stage") is None:  # 'train_config.yaml' says nothing
+                continue
+            if facts:  # a setting read, even as 'off' ('bf16: false'), is accounted for
+                spans.append((m.start(), m.end()))
+                read.append((facts, (m.start(), m.end())))
     for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
         if m["name"] not in found.env:
             found.env[m["name"]] = m["value"]
-            _env_facts(m["name"], m["value"], (m.start(), m.end()), found)
+            read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
     for m in _ENV.finditer(text):
         value = m["value"].strip("\"'")
         found.env[m["name"]] = value
         if not any(s <= m.start() < e for s, e in spans):
             spans.append((m.start(), m.end()))
-        _env_facts(m["name"], value, (m.start(), m.end()), found)
+        read.append((_env_facts(m["name"], value), (m.start(), m.end())))
     found.spans = sorted(spans)
+    prose = blank(text, found.spans)  # sentences read without the dots and '?' inside commands
+    for facts, span in read:
+        if _not_set(prose, *span):
+            continue
+        asked = _asked(prose, span[0])
+        for key, value in facts.items():
+            if key.startswith("_"):  # working values ('-np' before the shape is known)
+                continue
+            if asked:
+                _put(found.proposed, found.proposed_spans, key, value, span)
+            else:
+                _put(found.facts, found.fact_spans, key, value, span)
     return found
+
+
+# A setting asked about or proposed in its sentence: 'should I set --bf16?', 'what if we used --nproc_per_node 4',
+# '要不要加 --bf16', '如果把 --gradient_accumulation_steps 改成 8'. 'I ran …', 'we launch with …' describe the job.
+_ASK_CUE = re.compile(
+    r"what if|what happens if|what about|how about|(?<![A-Za-z])if (?:we|i|you|it|the|our|my)\b|suppose|assuming we|"
+    r"were to|should (?:i|we)|do (?:i|we) need|would (?:it|using|setting|adding|passing|switching|changing|raising|"
+    r"increasing|lowering|reducing)|(?:could|can) (?:i|we) (?:use|set|add|pass|enable|switch|try|turn on|change)|"
+    r"is it (?:worth|better|ok|okay|safe)|"
+    r"(?<![A-Za-z])try(?:ing)?\b|recommend|instead of|"
+    r"如果|假如|假设|要是|若是|倘若|要不要|需不需要|是否(?:需要|应该)?|应不应该|该不该|能不能|可不可以|试试|试一下|"
+    r"建议", re.IGNORECASE)
+# '… if I run X, I get 12 GB/s': a condition that reports what happened is the job as it ran.
+_REPORTED = re.compile(r"(?<![A-Za-z])(?:i|we|it)\s+(?:get|got|see|saw|only get|measure[sd]?)\b|得到|跑出|测出|只有",
+                       re.IGNORECASE)
+
+
+# 'make sure we don't export NCCL_IB_DISABLE=1 or NCCL_SOCKET_IFNAME=eth0; we set neither', '没有设置 NCCL_IB_HCA=mlx5':
+# a setting said to be absent is no fact at all.
+_NOT_SET = re.compile(r"(?:(?<![A-Za-z])(?:don't|do not|didn't|did not|doesn't|does not|never|not|no longer)\s+"
+                      r"(?:(?:\w+\s+)?(?:export|set|setting|use|using|pass|passing|add|adding|specify|enable))?|"
+                      r"(?:没有|没|(?<![要需用])不要|(?<!用)不用|未|并未|无需|(?<!需)不需要)\s*(?:再)?\s*(?:export|设置|设|加|用|配置|指定|导出))"
+                      r"(?P<between>[\s,、/]*(?:(?:or|and|nor|either|或者?|和|也)[\s,、/]*)*)$", re.IGNORECASE)
+_NEITHER = re.compile(r"^\s*(?:is|was|are|were)?\s*(?:not|n't|never)\s+(?:set|exported|used|passed)|"
+                      r"^[^.。;；?？!！]{0,40}?(?:(?:set|exported|export|use|used)\s+"
+                      r"(?:neither|none of (?:them|these))|"
+                      r"neither (?:is|was|of them is) set|都没(?:有)?(?:设|设置|配置|加|用))", re.IGNORECASE)
+
+
+def _not_set(prose: str, start: int, end: int) -> bool:
+    """Whether its sentence says a setting is not in use: a negated 'export' before it, or 'we set neither'."""
+    a, b = tx.sentence_bounds(prose, start)
+    return bool(_NOT_SET.search(prose[a:start]) or _NEITHER.search(prose[end:b + 60]))
+
+
+_OWN_RUN = re.compile(r"(?<![A-Za-z])(?:our|my|current(?:ly)?|we (?:run|launch|use|start)|launched|"
+                      r"现在|目前|我们的|我的)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _asked(prose: str, start: int) -> bool:
+    """Whether a setting at `start` is asked about or proposed: a cue before it in its sentence."""
+    a, b = tx.sentence_bounds(prose, start)
+    before = prose[a:start]
+    cue = _ASK_CUE.search(before)
+    if cue is None:
+        return False
+    if re.match(r"if\b", cue.group(0), re.IGNORECASE) and _REPORTED.search(prose[start:b]):
+        return False
+    if _OWN_RUN.search(before[cue.end():]):  # 'how can we speed up our run, launched with torchrun …'
+        return False
+    return not re.search(r"(?:already|then|now|已经|后来|现在|目前)\s*$", before[:cue.start()], re.IGNORECASE)
 
 
 def _looks_like_command(body: str) -> bool:
@@ -107,7 +198,7 @@ def _args(body: str) -> list[str]:
 def _int(value: str | None) -> int | None:
     if value is None:
         return None
-    m = re.match(r"^(\d+)(?::(\d+))?$", value.strip())
+    m = re.match(r"^(\d+)(?::(\d+))?[.?？!！)）]?$", value.strip())  # '--nnodes 2?' ends a sentence
     if not m:
         return None
     return int(m.group(2) or m.group(1))
@@ -123,24 +214,24 @@ def _option(args: list[str], *names: str) -> str | None:
     return None
 
 
-def _put(found: Commands, fact: str, value: Any, span: tuple[int, int]) -> None:
-    if value is not None and fact not in found.facts:
-        found.facts[fact] = value
-        found.fact_spans[fact] = span
+def _put(facts: dict[str, Any], spans: dict[str, tuple[int, int]], fact: str, value: Any,
+         span: tuple[int, int]) -> None:
+    """The first value said for a fact stands."""
+    if value is not None and fact not in facts:
+        facts[fact] = value
+        spans[fact] = span
 
 
-def _command_facts(body: str, offset: int, found: Commands) -> None:
-    """The job's shape from launcher arguments: torchrun, deepspeed, accelerate, srun, mpirun/horovodrun."""
+def _command_facts(body: str) -> dict[str, Any]:
+    """The job's shape and set-up from a command line: torchrun, deepspeed, accelerate, srun, mpirun/horovodrun."""
     args = _args(body)
-    span = (offset, offset + len(body))
-    mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:mpirun|mpiexec|horovodrun)", body))
-    # '-N' is machines to srun and processes per machine to mpirun.
-    nodes = _int(_option(args, "--nnodes", "--num_nodes", "--num-nodes", "--num_machines", "--num-machines",
-                         "--nodes", *(() if mpi else ("-N",))))
-    per_node = _int(_option(args, "--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num-gpus",
-                            "--gpus-per-node", "--ntasks-per-node", "--npernode", "-npernode",
-                            *(("-N",) if mpi else ())))
-    processes = _int(_option(args, "-np", "-n", "--num_processes", "--num-processes", "--ntasks"))
+    mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun)", body))
+    facts = _setting_facts(args, per_device_train_batch=bool(re.match(r"\s*(?:\S+=\S+\s+)*accelerate\s", body)))
+    # '-N' is machines to srun and processes per machine to mpirun; '-ppn'/'-perhost' are Intel MPI's and MPICH's.
+    nodes = facts.get("job.nodes") or _int(_option(args, *(() if mpi else ("-N",))))
+    per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
+                                                              *(("-N",) if mpi else ())))
+    processes = facts.pop("_processes", None) or _int(_option(args, "-np", "-n"))
     hosts = _option(args, "-H", "--host", "--hosts")
     if hosts and re.fullmatch(r"[\w.\-]+(?::\d+)?(?:,[\w.\-]+(?::\d+)?)+", hosts):
         entries = hosts.split(",")
@@ -148,20 +239,180 @@ def _command_facts(body: str, offset: int, found: Commands) -> None:
         slots = {e.split(":")[1] for e in entries if ":" in e}
         if len(slots) == 1:
             per_node = per_node or int(slots.pop())
+    nodes, per_node = _shape(nodes, per_node, processes)
+    shm = re.search(r"--shm-size[= ](\d+(?:\.\d+)?)([gmk])?b?", body, re.IGNORECASE)
+    if shm:
+        size = float(shm.group(1)) * {"g": 1.0, "m": 0.001, "k": 0.000001}.get((shm.group(2) or "g").lower(), 1.0)
+        facts["container.shm_gbytes"] = round(size, 6)
+    if re.search(r"--ipc[= ]host", body):
+        facts["container.ipc_host"] = True
+    facts.pop("job.nodes", None)
+    facts.pop("job.gpus_per_node", None)
+    if nodes:
+        facts["job.nodes"] = nodes
+    if per_node and per_node <= 16:
+        facts["job.gpus_per_node"] = per_node
+    return facts
+
+
+def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tuple[int | None, int | None]:
+    """Nodes and processes per node, one derived from the total where only it is missing.
+
+    '-np 16' alone is a total of ranks, not a node count: it settles nothing without one of the other two.
+    """
     if processes and nodes and not per_node and processes % nodes == 0:
         per_node = processes // nodes
     if processes and per_node and not nodes and processes % per_node == 0:
         nodes = processes // per_node
-    shm = re.search(r"--shm-size[= ](\d+(?:\.\d+)?)([gmk])?b?", body, re.IGNORECASE)
-    if shm:
-        size = float(shm.group(1)) * {"g": 1.0, "m": 0.001, "k": 0.000001}.get((shm.group(2) or "g").lower(), 1.0)
-        _put(found, "container.shm_gbytes", round(size, 6), span)
-    if re.search(r"--ipc[= ]host", body):
-        _put(found, "container.ipc_host", True, span)
-    if nodes:
-        _put(found, "job.nodes", nodes, span)
-    if per_node and per_node <= 16:
-        _put(found, "job.gpus_per_node", per_node, span)
+    return nodes, per_node
+
+
+# Framework argument names (long options, `key=value` overrides and config keys, '-' read as '_') → facts.
+_NODES = {"nnodes", "num_nodes", "num_machines", "nodes"}
+_PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "num_gpus_per_node",
+             "ntasks_per_node", "npernode", "ppn", "perhost"}
+_PROCESSES = {"num_processes", "ntasks"}
+_SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length", "max_seq_len", "model_max_length",
+            "max_sequence_length", "sequence_length"}
+_MICRO = {"per_device_train_batch_size", "per_gpu_train_batch_size", "micro_batch_size", "micro_batch_size_per_gpu",
+          "train_micro_batch_size_per_gpu", "ppo_micro_batch_size_per_gpu", "micro_train_batch_size", "batch_size"}
+_GLOBAL = {"global_batch_size", "train_batch_size"}
+_ACCUM = {"gradient_accumulation_steps", "grad_accum_steps", "gradient_accumulation", "accumulate_grad_batches"}
+_DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size": "job.tp_degree",
+            "tp_size": "job.tp_degree", "pipeline_model_parallel_size": "job.pp_degree",
+            "pipeline_parallel_size": "job.pp_degree", "pp_size": "job.pp_degree",
+            "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
+            "ep_size": "job.ep_degree"}
+_ZERO = {"zero_stage"}
+_ZERO_CONFIG = {"deepspeed", "deepspeed_config", "ds_config", "deepspeed_config_file", "config_file"}
+_PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision"}
+_FSDP = {"fsdp", "use_fsdp"}
+_NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
+          | _ZERO_CONFIG | _PRECISION | _FSDP)
+
+
+def _alternation(names: set[str]) -> str:
+    """A regex alternation of names, '_' matching '-' too, longest first."""
+    return "|".join(n.replace("_", "[_-]") for n in sorted(names, key=len, reverse=True))
+
+
+# '--bf16', '--nproc_per_node 4', '--deepspeed ds_z3_config.json' quoted alone in a sentence.
+_PROSE_OPTION = re.compile(rf"(?<![\w\-])--(?:{_alternation(_NAMES)})(?![\w\-])(?:(?:\s*=\s*|\s+)"
+                           r"(?P<value>\d[\w.\-]*(?<![.\-])|(?:true|false)(?![\w])|"
+                           r"[\w./\-]*[./_\d][\w./\-]*(?<![.\-])))?", re.IGNORECASE)
+# 'cutoff_len: 2048', 'max_seq_len=8192', '"train_micro_batch_size_per_gpu": 4', 'bf16: true' in a config quoted in
+# prose; a snake_case name may be followed by its number alone ('cutoff_len 2048', as a thread lists its settings).
+# 'global_batch_size = 4 * 4 * 2' is arithmetic, left to the words.
+_CONFIG_SETTING = re.compile(
+    rf"(?<![\w\-.])[\"']?(?P<key>(?:[A-Za-z_]\w*\.)*(?:{_alternation(_NAMES - {'nodes'})}|zero_optimization\.stage))"
+    r"(?:[\"']?\s*[:=]\s*[\"']?(?P<value>\d[\w.\-]*(?<![.\-])(?![\w.\-])|true|false|True|False|[A-Za-z][\w\-]*\d[\w\-]*)|"
+    r"[ \t]+(?P<spaced>\d+)(?!\w|\.\d))(?!\s*[*×x/+]\s*\d)",
+    re.IGNORECASE)
+# A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.
+_CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])")
+_ZERO_IN_NAME = re.compile(r"(?:^|[^a-z0-9])(?:zero|ds_?z|ds|z)[_\-]?(?:stage[_\-]?)?(?P<n>[0-3])(?![0-9])")
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off", "none"}
+
+
+def _settings(args: list[str]) -> list[tuple[str, str | None]]:
+    """(name, value) of each long option or `key=value` override: '--seq-length 4096' → ('seq_length', '4096').
+
+    A dotted override keeps its path ('actor.ppo_micro_batch_size_per_gpu'); a flag without a value reads None.
+    """
+    out: list[tuple[str, str | None]] = []
+    for i, arg in enumerate(args):
+        value: str | None
+        if re.match(r"--[A-Za-z]|-[a-z]{2,}(?:=|$)", arg):
+            name, eq, value = arg.lstrip("-").partition("=")
+            if not eq:
+                following = args[i + 1] if i + 1 < len(args) else None
+                value = following if following is not None and not following.startswith("-") else None
+        elif re.match(r"\+{0,2}[A-Za-z_][\w.\-]*=", arg):
+            name, _, value = arg.lstrip("+").partition("=")
+        else:
+            continue
+        out.append((name.lower().replace("-", "_"), value))
+    return out
+
+
+def _zero_in_name(name: str) -> int | None:
+    """The ZeRO stage a DeepSpeed config's name says: 'ds_z3_offload_config.json' → 3, 'zero2' → 2."""
+    base = re.sub(r"\.(?:json|ya?ml)$", "", name.rsplit("/", 1)[-1].lower())
+    m = _ZERO_IN_NAME.search(base)
+    return int(m["n"]) if m else None
+
+
+def _precision(key: str, value: str | None) -> str | None:
+    """'--bf16', '--fp16 True', '--mixed_precision=bf16', '--precision bf16-mixed' → the catalogue's precision."""
+    v = (value or "").strip("\"'").lower()
+    if key in {"bf16", "fp16", "fp8"}:
+        return None if v in _FALSE else key
+    if key == "mixed_precision":
+        return {"bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "no": "fp32"}.get(v)
+    m = re.fullmatch(r"(bf16|fp16|16|fp32|32|fp8|transformer[-_]engine)(?:[-_](?:mixed|true))?", v)
+    if not m:
+        return None
+    return {"16": "fp16", "32": "fp32", "transformer-engine": "fp8", "transformer_engine": "fp8"}.get(m.group(1),
+                                                                                                    m.group(1))
+
+
+def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> dict[str, Any]:
+    """Facts from framework arguments, overrides and config names; a name read without a fact maps to None.
+
+    `per_device_train_batch`: under `accelerate launch` (diffusers, HF examples) `--train_batch_size` is per GPU.
+    """
+    facts: dict[str, Any] = {}
+
+    def put(fact: str, value: Any) -> None:
+        if facts.get(fact) is None:
+            facts[fact] = value
+
+    for token in args:
+        if _CONFIG_NAME.fullmatch(token.rsplit("=", 1)[-1]):
+            put("job.zero_stage", _zero_in_name(token.rsplit("=", 1)[-1]))
+    for name, value in _settings(args):
+        key = name.rsplit(".", 1)[-1]
+        number = _int(value.strip("\"'")) if value else None
+        if key in _NODES and number:
+            put("job.nodes", number)
+        elif key in _PER_NODE and number:
+            put("job.gpus_per_node", number if number <= 16 else None)
+        elif key in _PROCESSES and number:
+            put("_processes", number)
+        elif key in _SEQ_LEN and number:
+            put("job.seq_len", number if 16 <= number <= 10_000_000 else None)
+        elif key in _MICRO and number:
+            put("job.micro_batch_size", number)
+        elif key in _GLOBAL and number:
+            put("job.micro_batch_size" if per_device_train_batch else "job.global_batch_size", number)
+        elif key in _ACCUM and number:
+            put("job.grad_accum_steps", number)
+        elif key in _DEGREES and number:
+            put(_DEGREES[key], number if number <= 512 else None)
+        elif (key in _ZERO or (key == "stage" and "zero" in name)) and number is not None:
+            put("job.zero_stage", number if number <= 3 else None)
+        elif key in _ZERO_CONFIG and value:
+            put("job.zero_stage", _zero_in_name(value))
+        elif key in _PRECISION:
+            put("job.precision", _precision(key, value))
+        elif key in _FSDP and (value or "").lower() not in _FALSE:
+            put("_fsdp", True)
+    kinds = set()
+    if facts.pop("_fsdp", None) or (facts.get("job.zero_stage") or 0) >= 1:
+        kinds.add("fsdp")
+    if (facts.get("job.tp_degree") or 0) > 1:
+        kinds.add("tensor")
+    if (facts.get("job.pp_degree") or 0) > 1:
+        kinds.add("pipeline")
+    if kinds:  # as the words read 'ZeRO-3' (fsdp) and 'TP=4 with ZeRO' (hybrid)
+        facts["job.parallelism"] = kinds.pop() if len(kinds) == 1 else "hybrid"
+    elif facts.get("job.zero_stage") == 0:
+        facts["job.parallelism"] = "data"
+    if facts.get("_processes"):  # '--num_processes 16 --num_machines 2' (the caller may add '-N'/'-H' first)
+        nodes, per_node = _shape(facts.get("job.nodes"), facts.get("job.gpus_per_node"), facts["_processes"])
+        facts["job.nodes"], facts["job.gpus_per_node"] = nodes, per_node if per_node and per_node <= 16 else None
+    return facts
 
 
 # NCCL settings that are facts of the catalogue.
@@ -174,16 +425,15 @@ _ENV_FACTS: dict[str, tuple[str, Any]] = {
 }
 
 
-def _env_facts(name: str, value: str, span: tuple[int, int], found: Commands) -> None:
+def _env_facts(name: str, value: str) -> dict[str, Any]:
+    """The catalogue fact an NCCL_* setting gives, if any."""
     fact = _ENV_FACTS.get(name)
     if fact is None:
-        return
+        return {}
     key, kind = fact
+    value = value.strip()
     if kind is bool:
-        if value.strip() in {"0", "1"}:
-            _put(found, key, value.strip() == "1", span)
-    elif kind is int:
-        if value.strip().isdigit():
-            _put(found, key, int(value.strip()), span)
-    elif value:
-        _put(found, key, value, span)
+        return {key: value == "1"} if value in {"0", "1"} else {}
+    if kind is int:
+        return {key: int(value)} if value.isdigit() else {}
+    return {key: value} if value else {}
