@@ -97,7 +97,7 @@ def read_scaling(text: str) -> Scaling:
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
             fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
             found.hits.append(Understood(fact, n, m.group(0), m.start(), m.end()))
-            gpus = [s for s in _sizes(obj, 0, len(obj)) if s[2] == "gpus"]
+            gpus = [s for s in run_sizes(obj, 0, len(obj)) if s[2] == "gpus"]
             if kind == "nodes" and gpus:  # '比 1 台服务器 5 张卡还慢': the baseline's GPUs too
                 found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
             found.baseline_spans.append((m.start() + (m.start(group) - m.start() if m[group] else 0), m.end()))
@@ -149,7 +149,7 @@ _RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|1\s*卡|
 
 def _run_size(obj: str) -> tuple[int, str] | None:
     """The size of the run named after 'than' / '比': (count, 'nodes' or 'gpus'), or None if it names no run."""
-    sizes = _sizes(obj, 0, len(obj))
+    sizes = run_sizes(obj, 0, len(obj))
     if sizes:
         n, _, kind, _, _ = sizes[0]
         return n, kind
@@ -159,7 +159,7 @@ def _run_size(obj: str) -> tuple[int, str] | None:
     return None
 
 
-def _sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]:
+def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]:
     """(value, position, 'nodes'|'gpus', start, end) of the run sizes named in text[a:b]."""
     out = []
     for m in _SIZE.finditer(text, a, b):
@@ -280,7 +280,7 @@ def _sizes_near(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, 
     (marked '?' here and settled by _matching_sizes).
     """
     ca, cb = tx.clause_bounds(text, a)
-    sizes = _sizes(text, max(lo, ca), min(hi, cb)) or _sizes(text, lo, hi)
+    sizes = run_sizes(text, max(lo, ca), min(hi, cb)) or run_sizes(text, lo, hi)
     if not sizes:
         for m in _ELLIPTIC.finditer(text, max(lo, ca), min(hi, cb)):
             n = _count(m["n"])

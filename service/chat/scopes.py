@@ -145,6 +145,9 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
 
 
 _WHAT_IF_CUE = re.compile(
+    # 'How do I get 35 GB/s with 8 GPUs?', '怎么才能跑到 90 GB/s': the figure wanted, not the one measured
+    r"how (?:do|can|could|would|should) (?:i|we|you|one) (?:get|reach|achieve|hit)|怎么(?:样)?(?:才能)?(?:跑到|达到|做到)|"
+    r"如何(?:才能)?(?:跑到|达到)|"
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
     r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要(?:上|换|用|加)|需不需要|是否需要|"
@@ -180,9 +183,10 @@ _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.tra
 
 # 'Could EFA be slower than real InfiniBand?', '70% of on-prem InfiniBand': the fabric on the far side of a comparison
 _COMPARED_FABRIC = re.compile(r"(?:than|vs\.?|versus|compared (?:to|with)|of|like|比|相比|不如|对比)\s*(?:an?\s+|the\s+)?"
-                              r"(?:real|true|proper|native|on-?prem(?:ise)?s?|bare[- ]metal|dedicated|普通的?|真正的?|原生的?)?\s*$",
+                              r"(?:real|true|proper|native|on-?prem(?:ise)?s?|bare[- ]metal|dedicated|普通的?|真正的?|原生的?)?\s*"
+                              r"(?:\d+\s*[x×]\s*)?$",
                               _IC)
-_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa"}
+_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa", "gpu.model"}  # 'hardly better than 8x RTX 4090' too
 
 
 def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:

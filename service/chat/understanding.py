@@ -21,7 +21,7 @@ from typing import Any
 from service.chat import text as tx
 from service.chat.accounting import unaccounted
 from service.chat.commands import blank, read_commands
-from service.chat.comparisons import read_scaling
+from service.chat.comparisons import read_scaling, run_sizes
 from service.chat.counts import read_counts, read_nic_count
 from service.chat.entities import Entity, find_entities, mask_entities
 from service.chat.extract import Understood, extract_facts, instance_type, resolve
@@ -104,6 +104,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _infer_baseline(stated, hits, prose)
     _baseline_machine_gpus(stated, hits)
     _per_nic_speed(stated, hits)
+    _measurement_of_the_job(stated, hits, prose)
     _plugin_matters_on_efa(stated, question)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -261,6 +262,32 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
+
+
+def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
+    """'busbw 28 GB/s with all 8 GPUs; with 4 GPUs I get 35 GB/s': of two measurements by one tool, the one whose
+    clause names a run of another size than the job's describes that other run."""
+    gpus, nodes = stated.get("job.gpus_per_node"), stated.get("job.nodes")
+    for fact in MEASUREMENTS:
+        chosen = stated.get(fact)
+        if chosen is None or chosen.source != "words":
+            continue
+        candidates = [h for h in hits if h.fact == fact and h.source == "words" and not h.hypothetical]
+        if len({h.value for h in candidates}) < 2:
+            continue
+
+        def other_run(h: Understood) -> bool:
+            a, b = tx.clause_bounds(text, h.start)
+            for n, _, kind, _, _ in run_sizes(text, a, b):
+                job = gpus if kind == "gpus" else nodes
+                if job is not None and n != job.value:
+                    return True
+            return False
+
+        if other_run(chosen):
+            mine = [h for h in candidates if not other_run(h)]
+            if mine:
+                stated[fact] = mine[-1]
 
 
 def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:
