@@ -92,6 +92,10 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         a, b = commands.fact_spans[key]
         if key not in stated or stated[key].weak:
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
+    for key, value in commands.proposed.items():  # 'should I set --bf16?': a change to weigh, like a what-if in words
+        a, b = commands.proposed_spans[key]
+        proposed.setdefault(key, Understood(key, value, question[a:b].strip()[:80], a, b, source="command line",
+                                            hypothetical=True))
     for key, value in pasted.facts.items():
         # What a tool printed outranks what words say about NCCL; words win elsewhere (they name the job), and over
         # a setting quoted in passing ('之前必须加 NCCL_NET_GDR_LEVEL=0', then 'GDR 也确认是开的').

@@ -1,0 +1,125 @@
+"""The roles numbers play, as the reader tells them apart: which run a figure belongs to, which count is the job's,
+which speed is one NIC's, and what is said of another system. Each case is a sentence shaped like real questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.chat import understand
+
+
+def facts(text: str) -> dict[str, object]:
+    return {u.fact: u.value for u in understand(text).understood}
+
+
+def changes(text: str) -> dict[str, object]:
+    return {u.fact: u.value for u in understand(text).changes}
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("Two nodes with 8 GPUs each; every 2000 steps take about 35 s.", 0.0175),
+    ("两台机器各 8 卡，每 100 步 35 秒。", 0.35),
+    ("On 4 nodes it takes 12 s per 100 iterations.", 0.12),
+    ("四台 8 卡，一个 step 要 30 多分钟。", 1800),
+])
+def test_time_over_several_steps_is_a_time_per_step(text: str, seconds: float) -> None:
+    assert facts(text)["job.step_time_s"] == pytest.approx(seconds)
+
+
+def test_gpus_the_job_runs_on_are_not_the_gpus_the_machine_has() -> None:
+    got = facts("两台机器各用 1 张 GPU 跑 nccl-tests。每台机器 6 张 GPU、两张 IB 卡，每张 100Gbps。")
+    assert got["job.gpus_per_node"] == 1
+    assert got["gpu.count"] == 6
+    ranks = facts("两个节点一共 16 张 A100，CUDA_VISIBLE_DEVICES=0,1,2,3 时每台 4 个 rank。")
+    assert ranks["job.gpus_per_node"] == 4
+    assert ranks["gpu.count"] == 8
+
+
+def test_a_speed_that_is_the_sum_of_the_nics_is_not_one_nics() -> None:
+    got = facts("每台两张 IB 卡，每张 100Gbps，两张卡理论上是 200Gbps，nccl-tests 只有 5.7 GB/s。")
+    assert got["nic.count"] == 2
+    assert got["nic.speed_gbps"] == 100
+
+
+def test_a_measurement_of_a_smaller_run_is_not_the_jobs() -> None:
+    got = facts("One server with 8 GPUs: all_reduce_perf gives busbw 28 GB/s with all 8 GPUs; with 4 GPUs I get "
+                "35 GB/s. How do I get 35 GB/s with 8 GPUs?")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 28
+
+
+@pytest.mark.parametrize(("text", "fact", "wrong"), [
+    ("We are on AWS p4d with EFA. Could EFA just be slower than real InfiniBand?", "nic.kind", "infiniband"),
+    ("8 machines on EFA give 70% of the throughput of on-prem InfiniBand.", "nic.kind", "infiniband"),
+    ("8x RTX 5090 in one server gives busbw 28 GB/s, hardly better than 8x RTX 4090.", "gpu.model", "RTX 4090"),
+])
+def test_the_far_side_of_a_comparison_is_not_the_jobs(text: str, fact: str, wrong: object) -> None:
+    assert facts(text).get(fact) != wrong
+
+
+def test_an_earlier_run_and_another_teams_run_are_set_aside() -> None:
+    got = facts("A 2-node run for Qwen Math 7B is slow (an earlier 0.5B run on one node was fine).")
+    assert got["job.model_params_b"] == 7
+    paper = facts("We trained IDEFICS-80B with ZeRO-3 on nodes with 340Gbps of internode bandwidth, whereas "
+                  "BLOOM-176B reached 150 TFLOPs on a cluster with only 140Gbps.")
+    assert paper["job.model_params_b"] == 80
+    assert paper["nic.speed_gbps"] == 340
+    readme = facts("想复现 README 里 13B 的吞吐。README 说从 4机（32卡）扩展到 64机（512卡）线性度是 0.85。")
+    assert readme.get("job.nodes") != 64
+
+
+@pytest.mark.parametrize(("text", "nodes", "gpus"), [
+    ("alltoall_perf on 8 H800 nodes (64 ranks) is unstable.", 8, 8),
+    ("| 4 Pod 4 Cards 2 Machine | false | 125.607 |", 2, 2),
+    ("One machine with 8 GPUs trains fine; multi-node (64 GPUs, same batch) is slow.", 8, 8),
+    ("4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible).", 4, 4),
+    ("One node with 4x 1080 Ti gives 608 images/sec. Running on 2 nodes with 8 GPUs is much slower.", 2, 4),
+])
+def test_counts_in_their_context(text: str, nodes: int, gpus: int) -> None:
+    got = facts(text)
+    assert (got.get("job.nodes"), got.get("job.gpus_per_node")) == (nodes, gpus)
+
+
+def test_a_lone_machine_is_the_job() -> None:
+    got = facts("单机 8 卡 A800 上测 NCCL，看拓扑是 4 张卡挂一个 PCIe switch。")
+    assert (got["job.nodes"], got["job.gpus_per_node"]) == (1, 8)
+
+
+def test_ib_lane_width_is_not_a_nic_count() -> None:
+    got = facts("4 servers with 8 GPUs each over 4xEDR InfiniBand; busbw 12.2 GB/s.")
+    assert "nic.count" not in got
+    assert got["nic.speed_gbps"] == 100
+
+
+def test_a_message_size_is_not_a_rate() -> None:
+    got = facts("alltoall_perf on 8 nodes shows a bandwidth drop at the 1G size.")
+    assert "nic.speed_gbps" not in got and "net.iperf3_gbps" not in got
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("nccl-tests between two hosts with one GPU each. After the BIOS change I get up to 9GB/s.",
+     "nccl.allreduce_busbw_gbytes_per_s", 9),
+    ("The link speed is 2.5 Gbit/s, yet throughput during training plateaus around 1.4 Gbit/s.", "nic.speed_gbps", 2.5),
+    ("iftop 看网卡收发都只有 20MB/s 左右，我们是万兆网卡。", "nic.rx_gbps", 0.16),
+    ("大部分时间 GPU 利用率几乎是 0。", "gpu.util_pct", 0),
+])
+def test_measurement_roles(text: str, fact: str, value: float) -> None:
+    assert facts(text)[fact] == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", [
+    "Single node with 8 GPUs gets 143k wps. On two nodes with 16 GPUs the wps is just over 10k.",
+    "单节点一个 train step 几十秒，换成 3 个节点之后一个 train step 要半个小时。",
+    "On 2 nodes the time grows with every worker we add.",
+])
+def test_scaling_said_in_other_words(text: str) -> None:
+    assert facts(text).get("job.negative_scaling") is True
+
+
+def test_rough_durations_give_no_speedup_figure() -> None:
+    assert "job.speedup" not in facts("单节点一个 step 几十秒，3 个节点一个 step 要半个小时。")
+
+
+def test_a_setting_asked_about_is_a_change_not_a_fact() -> None:
+    text = "We train on 2 nodes x 8 A100 over 25GbE. Should I set --bf16?"
+    assert "job.precision" not in facts(text)
+    assert changes(text)["job.precision"] == "bf16"
