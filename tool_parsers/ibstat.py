@@ -4,7 +4,14 @@ A ConnectX port in Ethernet mode still shows up as an RDMA device: ``Link layer:
 means RoCE, ``InfiniBand`` means native IB. ibstat prints ``Rate: 200`` (Gb/s) while sysfs
 ``ports/1/rate`` and ``ibstatus`` print ``200 Gb/sec (4X HDR)``; both parse to 200.
 ``ibv_devinfo`` prints ``state: PORT_ACTIVE (4)`` and ``link_layer: Ethernet``, and a rate only
-with ``-v`` (``active_width: 4X (2)`` × ``active_speed: 25.0 Gbps (32)``).
+with ``-v`` (``active_width: 4X (2)`` × ``active_speed: 25.0 Gbps (32)``). ``iblinkinfo`` prints each link as
+``==( 4X 25.78125 Gbps Active/  LinkUp)==>``: the per-lane signalling rate (25.78125 for EDR) × the width,
+which is read as the data rate the other tools print (4 × 25 = 100 Gb/s EDR), and ``( Could be 4X)`` where the
+link trained narrower than both ends support.
+
+A port that trained at 1X (``50 Gb/sec (1X HDR)``) where HCA ports are 4X runs at a quarter of its rate
+(a bad cable or connector): its 4X rate is ``nic.max_speed_gbps``. 2X is left alone (NDR ports split in two
+run 2X by design).
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from tool_parsers.notes import Note, make
 
 _CA = re.compile(r"^CA '([^']+)'")
 _PORT = re.compile(r"^\s*Port (\d+):")
@@ -21,6 +30,18 @@ _IBSTATUS = re.compile(r"^Infiniband device '([^']+)' port (\d+) status:")
 _HCA_ID = re.compile(r"^hca_id:\s*(\S+)")
 _DEVINFO_PORT = re.compile(r"^\s*port:\s*(\d+)\s*$")
 _WIDTH = re.compile(r"(\d+)X")
+_WIDTH_GEN = re.compile(r"\((\d+)X\s+(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\)", re.IGNORECASE)
+# Data rate of one lane: by generation, and by iblinkinfo's signalling rate (64b/66b and PAM4 overheads aside).
+_LANE_GBPS = {"SDR": 2.5, "DDR": 5.0, "QDR": 10.0, "FDR10": 10.0, "FDR": 14.0, "EDR": 25.0, "HDR": 50.0,
+              "NDR": 100.0, "XDR": 200.0}
+_SIGNAL_GBPS = {2.5: 2.5, 5.0: 5.0, 10.0: 10.0, 14.0625: 14.0, 25.78125: 25.0, 53.125: 50.0, 106.25: 100.0,
+                212.5: 200.0}
+_LINK = re.compile(r"(\d+)\[[^\]]*\]\s*==\(\s*(?:(\d+)X\s+([\d.]+)\s*Gbps(?:\s*\(FDR10\))?\s+)?"
+                   r"(\w+)/\s*(\w+)\)==>(.*)$")
+_COULD_BE_WIDTH = re.compile(r"Could be (?:[\dX ]+or )?(\d+)X\b")
+_LINKINFO_NODE = re.compile(r"^(CA|Switch):\s*(?:0x[0-9a-fA-F]+\s+)?(.*?):?\s*$")
+_LINE_MODE_NODE = re.compile(r"^\s*0x[0-9a-fA-F]+\s+\"\s*([^\"]*?)\s*\"")
+FULL_WIDTH = 4  # lanes of an HCA port (QSFP)
 
 
 @dataclass
@@ -32,6 +53,8 @@ class IbPort:
     state: str | None = None  # "Active", "Down", ... (sysfs "4: ACTIVE" → "Active")
     rate_gbps: float | None = None
     link_layer: str | None = None  # "InfiniBand" | "Ethernet"
+    width: int | None = None  # lanes trained (1, 2, 4, ...), where the tool shows it
+    max_rate_gbps: float | None = None  # the rate at full width, where the port runs narrower
 
     @property
     def kind(self) -> str | None:
@@ -48,6 +71,7 @@ class IbPort:
 @dataclass
 class IbstatResult:
     ports: list[IbPort] = field(default_factory=list)
+    fabric: bool = False  # iblinkinfo without CA sections: switch ports too, so no count of this node's rails
 
     @property
     def active_ports(self) -> list[IbPort]:
@@ -83,21 +107,41 @@ class IbstatResult:
                 out["nic.kind"] = best.kind
             if best.rate_gbps:
                 out["nic.speed_gbps"] = best.rate_gbps
-                out["nic.count"] = len(rails)
+                if not self.fabric:
+                    out["nic.count"] = len(rails)
+            if best.max_rate_gbps and best.rate_gbps and best.max_rate_gbps > best.rate_gbps:
+                out["nic.max_speed_gbps"] = best.max_rate_gbps
         return out
 
-    def notes(self) -> list[str]:
-        out: list[str] = []
+    def coded_notes(self) -> list[Note]:
+        """Ports down, mixed rates, narrow links, a cut listing; each with a stable code."""
+        out: list[Note] = []
         down = [f"{p.device}:{p.port}" for p in self.ports if p.state and not p.active]
-        if down and self.active_ports:
-            out.append(f"RDMA ports not active: {', '.join(down[:6])}" + (" ..." if len(down) > 6 else ""))
+        if down and self.active_ports and not self.fabric:  # a fabric has unused switch ports
+            out.append(make(NOTES, "ibstat.ports_down", ports=", ".join(down[:6]) + (" ..." if len(down) > 6 else "")))
         kind = self.rails[0].kind if self.rails else None
         rates = sorted({p.rate_gbps for p in self.active_ports if p.rate_gbps and p.kind == kind})
         if len(rates) > 1:
-            out.append(f"RDMA ports of one kind run at different rates: {', '.join(f'{r:g}' for r in rates)} Gb/s")
+            out.append(make(NOTES, "ibstat.mixed_rates", rates=", ".join(f"{r:g}" for r in rates)))
+        for p in [p for p in self.active_ports if p.max_rate_gbps and p.width and p.rate_gbps][:3]:
+            out.append(make(NOTES, "ibstat.narrow_link", port=f"{p.device}:{p.port}" if p.device else f"port {p.port}",
+                            width=p.width, rate=p.rate_gbps, max_rate=p.max_rate_gbps))
         if self.partial:
-            out.append("RDMA port listing looks cut off (partial)")
+            out.append(make(NOTES, "ibstat.partial"))
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
+
+
+NOTES = {
+    "ibstat.ports_down": "RDMA ports not active: {ports}",
+    "ibstat.mixed_rates": "RDMA ports of one kind run at different rates: {rates} Gb/s",
+    "ibstat.narrow_link": "RDMA port {port} trained at {width}X ({rate:g} Gb/s) instead of {max_rate:g} Gb/s at full "
+                          "width: check the cable and connector",
+    "ibstat.partial": "RDMA port listing looks cut off (partial)",
+}
 
 
 def parse_rate(text: str) -> float | None:
@@ -109,6 +153,20 @@ def parse_rate(text: str) -> float | None:
         return None
     value = float(match.group(1))
     return value if value > 0 else None
+
+
+def _narrow(port: IbPort, lane_gbps: float | None) -> None:
+    """A 1X port: record its full-width (4X) rate."""
+    if port.width == 1 and lane_gbps:
+        port.max_rate_gbps = lane_gbps * FULL_WIDTH
+
+
+def _rate_with_width(port: IbPort, value: str) -> None:
+    """``200 Gb/sec (4X HDR)`` (ibstatus, sysfs): the rate, the width and, at 1X, the full-width rate."""
+    port.rate_gbps = parse_rate(value)
+    if m := _WIDTH_GEN.search(value):
+        port.width = int(m.group(1))
+        _narrow(port, _LANE_GBPS.get(m.group(2).upper()))
 
 
 def parse_state(text: str) -> str | None:
@@ -128,6 +186,45 @@ def parse_ib_ports(text: str) -> IbstatResult:
     result.ports.extend(parse_ibstatus(text).ports)
     seen = {(p.device, p.port) for p in result.ports}
     result.ports.extend(p for p in parse_ibv_devinfo(text).ports if (p.device, p.port) not in seen)
+    if not result.ports:
+        return parse_iblinkinfo(text)
+    return result
+
+
+def parse_iblinkinfo(text: str) -> IbstatResult:
+    """Parse ``iblinkinfo`` (default or ``-l`` line mode): the CA ports when CA sections are shown, else every link."""
+    result = IbstatResult()
+    if not isinstance(text, str) or "==(" not in text:
+        return result
+    node_kind, node_name = "", ""
+    ca_ports: list[IbPort] = []
+    for line in text.splitlines():
+        if m := _LINKINFO_NODE.match(line.strip()):
+            node_kind, node_name = m.group(1), m.group(2).strip().strip('"')
+            continue
+        if not (m := _LINK.search(line)):
+            continue
+        name = node_name
+        if lm := _LINE_MODE_NODE.match(line):
+            name = lm.group(1)
+        port = IbPort(device=name.split()[-1] if name.split() else "", port=int(m.group(1)),
+                      state=parse_state(m.group(4)), link_layer="InfiniBand")
+        if m.group(2) and m.group(3):
+            port.width = int(m.group(2))
+            signal = float(m.group(3))
+            lane = _SIGNAL_GBPS.get(signal, signal)
+            port.rate_gbps = round(port.width * lane, 3)
+            if could := _COULD_BE_WIDTH.search(m.group(6)):
+                wider = int(could.group(1))
+                if wider > port.width:
+                    port.max_rate_gbps = round(wider * lane, 3)
+        result.ports.append(port)
+        if node_kind == "CA":
+            ca_ports.append(port)
+    if ca_ports:
+        result.ports = ca_ports
+    else:
+        result.fabric = True
     return result
 
 
@@ -152,7 +249,7 @@ def parse_ibstatus(text: str) -> IbstatResult:
         if key == "state":
             port.state = parse_state(value)
         elif key == "rate":
-            port.rate_gbps = parse_rate(value)
+            _rate_with_width(port, value)
         elif key == "link layer":
             port.link_layer = value
     return result
@@ -189,6 +286,8 @@ def parse_ibv_devinfo(text: str) -> IbstatResult:
             width = int(w.group(1))
         elif key == "active_speed" and width and (speed := parse_rate(value)):
             port.rate_gbps = round(width * speed, 3)
+            port.width = width
+            _narrow(port, speed)
     return result
 
 

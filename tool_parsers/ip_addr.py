@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tool_parsers.notes import Note, make
+
 _LINK = re.compile(r"^\d+:\s+([^:\s@]+)(?:@[^:\s]+)?:\s+<([^>]*)>\s+mtu\s+(\d+)(.*)$")
 _INET = re.compile(r"^\s+inet\s+(\d{1,3}(?:\.\d{1,3}){3})/(\d{1,2})\b")
 _BRIEF = re.compile(r"^([^\s@]+)(?:@\S+)?\s+(UP|DOWN|UNKNOWN|LOWERLAYERDOWN|DORMANT)\s*(.*)$")
@@ -87,16 +89,27 @@ class IpAddrResult:
             out["nic.bonded"] = True
         return out
 
-    def notes(self) -> list[str]:
-        out: list[str] = []
+    def coded_notes(self) -> list[Note]:
+        """Interfaces sharing a subnet, differing MTUs; each with a stable code."""
+        out: list[Note] = []
         for net, names in self.shared_subnets():
-            out.append(f"ip addr: {', '.join(names)} have addresses in one subnet ({net}); Linux may send and "
-                       "answer ARP through either (ARP flux), so traffic meant for one NIC can leave by the other")
+            out.append(make(NOTES, "ip.shared_subnet", names=", ".join(names), net=net))
         mtus = sorted({i.mtu for i in self.candidates if i.mtu})
         if len(mtus) > 1:
             listed = ", ".join(f"{i.name} {i.mtu}" for i in self.candidates if i.mtu)
-            out.append(f"ip addr: interfaces with different MTUs ({listed})")
+            out.append(make(NOTES, "ip.mixed_mtu", listed=listed))
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
+
+
+NOTES = {
+    "ip.shared_subnet": "ip addr: {names} have addresses in one subnet ({net}); Linux may send and answer ARP "
+                        "through either (ARP flux), so traffic meant for one NIC can leave by the other",
+    "ip.mixed_mtu": "ip addr: interfaces with different MTUs ({listed})",
+}
 
 
 def parse_ip_addr(text: str) -> IpAddrResult:

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tool_parsers.notes import Note, make
+
 _DEVICE = re.compile(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\s+(.+?)\s*$")
 _ACS = re.compile(r"ACSCtl:\s*(.*)$")
 _FLAG = re.compile(r"([A-Za-z]+)([+-])")
@@ -73,20 +75,36 @@ class LspciResult:
                 out[key] = pick(known)
         return out
 
-    def notes(self) -> list[str]:
-        out: list[str] = []
+    def coded_notes(self) -> list[Note]:
+        """ACS on, PCIe links below their capability; each with a stable code."""
+        out: list[Note] = []
         if self.acs_enabled:
-            out.append(f"lspci: ACS is on ({self.acs_redirecting} of {self.acs_lines} ACSCtl lines with SrcValid+ "
-                       "or a redirect): GPU peer-to-peer and GPUDirect RDMA go through the root complex")
+            out.append(make(NOTES, "lspci.acs_on", redirecting=self.acs_redirecting, lines=self.acs_lines))
         for link in self.links:
             if not link.downgraded:
                 continue
             who = link.device or "a device"
             now = f"{link.sta_gts:g}GT/s x{link.sta_width}" if link.sta_gts else "?"
-            cap = f" of {link.cap_gts:g}GT/s x{link.cap_width}" if link.cap_gts else ""
-            out.append(f"lspci: PCIe link of {who[:60]} downgraded: {now}{cap} (a GPU lowers it when idle; "
-                       "check under load)")
+            if link.cap_gts:
+                out.append(make(NOTES, "lspci.link_downgraded", device=who[:60], now=now,
+                                cap=f"{link.cap_gts:g}GT/s x{link.cap_width}"))
+            else:
+                out.append(make(NOTES, "lspci.link_downgraded_now", device=who[:60], now=now))
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
+
+
+NOTES = {
+    "lspci.acs_on": "lspci: ACS is on ({redirecting} of {lines} ACSCtl lines with SrcValid+ or a redirect): GPU "
+                    "peer-to-peer and GPUDirect RDMA go through the root complex",
+    "lspci.link_downgraded": "lspci: PCIe link of {device} downgraded: {now} of {cap} (a GPU lowers it when idle; "
+                             "check under load)",
+    "lspci.link_downgraded_now": "lspci: PCIe link of {device} downgraded: {now} (a GPU lowers it when idle; check "
+                                 "under load)",
+}
 
 
 def parse_lspci(text: str) -> LspciResult:

@@ -17,7 +17,16 @@ new NCCL word things differently and all of these are read:
   ``NET/OFI ...`` lines such as ``Selected Provider is efa``). ``Failed to find ncclCollNetPlugin``
   concerns CollNet only and says nothing about the net plugin;
 - settings NCCL echoes (``NCCL_IB_HCA set to mlx5_0``, ``NCCL_P2P_DISABLE set by environment to 1.``),
-  the version (``NCCL version 2.18.3+cuda12.1``) and the topology search (``type NVL/PIX``).
+  the version (``NCCL version 2.18.3+cuda12.1``) and the topology search (``type NVL/PIX``);
+- the job's shape: ``comm 0x... rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0`` (NCCL ≥ 2.20)
+  gives nodes and GPUs per node; before it, ``comm 0x... rank 3 nranks 16 cudaDev 3 ... - Init COMPLETE``
+  gives only the rank count, so nodes are counted from the ``host:pid:tid`` prefixes only when every
+  rank's Init COMPLETE line is there.
+
+``nccl.ib_disabled`` means "NCCL_IB_DISABLE=1 is in effect". A log that shows NCCL carrying traffic over
+IB anyway (``Using network IB`` / ``IBext``, ``NET/IB : Using [0]mlx5_0:1/IB``) proves it was not in effect
+for that run (the variable did not reach the ranks, or an external IB plugin ignores it), so the log's
+transport decides: ``nccl.ib_disabled`` is False there, and a note says the setting was echoed but not obeyed.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tool_parsers.nccl_env import env_facts, truthy
+from tool_parsers.notes import Note, make
 
 # "NCCL INFO Using network IB"; NCCL 2.2–2.3 said "INFO Using internal Network IB" (no NCCL prefix).
 _USING_NETWORK = re.compile(r"INFO Using (?:internal )?[Nn]etwork (\S.*?)\s*$")
@@ -34,7 +44,8 @@ _NET_PLUGIN_NAME = re.compile(r"(?:Initialized|Assigned) NET plugin (\S+)")
 _NET_SOCKET = re.compile(r"NET/Socket\s*:\s*Using\s+(.*)$")
 _NET_IB = re.compile(r"NET/IB\s*:\s*Using\s+(.*)$")
 _BOOTSTRAP = re.compile(r"Bootstrap\s*:\s*Using\s+(.*)$")
-_IB_DEVICE = re.compile(r"\[\d+\]([\w.\-]+):(\d+)/(IB|RoCE)", re.IGNORECASE)
+# "[0]mlx5_0:1/IB"; NCCL ≥ 2.23 may add a rail / plane id ("[0]mlx5_0:1:0/RoCE", "[1]mlx5_1:1::1/IB").
+_IB_DEVICE = re.compile(r"\[\d+\]([\w.\-]+):(\d+)(?::\d*)*/(IB|RoCE)\b", re.IGNORECASE)
 _IFACE = re.compile(r"(?:\[\d+\])?([\w.\-@]+):[\d.:a-fA-F%\[\]]+<\d+>")
 _VIA = re.compile(r"via NET/([A-Za-z][\w ]*?)/(\d+)(/GDRDMA)?")
 _VIA_LOCAL = re.compile(r"via (P2P|SHM|CollNet|NVLS)\b(?:/([\w ]+))?")
@@ -54,6 +65,10 @@ _OFI_PROVIDER = re.compile(r"NET/OFI Selected [Pp]rovider is (\w+)")
 _GRAPH_TYPE = re.compile(r"\btype (NVL|PIX|PXB|PHB|NODE|SYS|LOC|PATH\w*|C2C|NET)/(\w+)")
 _NIC_DISTANCE = re.compile(r"IB NIC distance\s*:\s*(\w+)")
 _WARN = re.compile(r"NCCL WARN\s+(.*\S)")
+_COMM_SHAPE = re.compile(r"\bcomm (?:0x)?[0-9a-fA-F]+ rank (\d+) nRanks (\d+) nNodes (\d+) "
+                         r"localRanks (\d+) localRank \d+")
+_INIT_COMPLETE = re.compile(r"\bcomm (?:0x)?[0-9a-fA-F]+ rank (\d+) nranks (\d+) cudaDev \d+.*Init COMPLETE")
+_HOST = re.compile(r"([A-Za-z0-9][\w.\-]*):\d+:\d+\s+\[\d+\]")
 _INTERNAL = {"ib", "socket"}
 
 
@@ -83,6 +98,10 @@ class NcclLogResult:
     gpu_nic_paths: list[str] = field(default_factory=list)  # "PIX", "SYS", ... GPU→NIC path types
     env: dict[str, str] = field(default_factory=dict)
     nccl_version: str | None = None
+    n_ranks: int | None = None  # the largest communicator's ranks (the world; sub-groups are smaller)
+    n_nodes: int | None = None
+    local_ranks: int | None = None  # ranks on one node of that communicator
+    init_hosts: dict[int, dict[int, str]] = field(default_factory=dict)  # nranks -> rank -> host (Init COMPLETE)
     warnings: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
 
@@ -107,6 +126,26 @@ class NcclLogResult:
             return True
         return None
 
+    @property
+    def ib_setting_ignored(self) -> bool:
+        """NCCL_IB_DISABLE=1 was echoed, yet NCCL carried the traffic over IB."""
+        return bool(truthy(self.env.get("NCCL_IB_DISABLE", "0"))) and self.transport == "ib"
+
+    def shape(self) -> tuple[int, int] | None:
+        """(nodes, GPUs per node) of the largest communicator, where the log says it; None otherwise."""
+        if self.n_ranks == 1:
+            return None  # a one-rank communicator (a smoke test) says nothing about the job
+        if self.n_nodes:
+            even = self.local_ranks and self.n_ranks == self.n_nodes * self.local_ranks
+            return (self.n_nodes, self.local_ranks) if even and self.local_ranks else None  # uneven: unknown
+        if self.init_hosts:
+            n_ranks = max(self.init_hosts)
+            ranks = self.init_hosts[n_ranks]
+            hosts = set(ranks.values())
+            if n_ranks > 1 and len(ranks) == n_ranks and hosts and n_ranks % len(hosts) == 0:
+                return len(hosts), n_ranks // len(hosts)  # every rank's line is there, named by host
+        return None
+
     def facts(self) -> dict[str, Any]:
         """The network path: ``nccl.transport``, ``socket_ifname``, ``ib_disabled``, ``gdr_disabled``, ``gdr_partial``.
 
@@ -118,7 +157,7 @@ class NcclLogResult:
         if self.socket_ifnames and self.transport in (None, "socket"):
             out["nccl.socket_ifname"] = self.socket_ifnames[0]
         if self.ib_disabled is not None:
-            out["nccl.ib_disabled"] = self.ib_disabled
+            out["nccl.ib_disabled"] = self.ib_disabled and not self.ib_setting_ignored
         if self.transport == "socket":
             return out  # GPUDirect RDMA is a question for RDMA transports only
         on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas)
@@ -136,7 +175,9 @@ class NcclLogResult:
         """``nccl.version``, ``nccl.net_plugin_missing``, settings NCCL echoed, EFA and NVLink when shown."""
         out: dict[str, Any] = {}
         for key, value in env_facts(self.env).items():
-            if key != "nccl.socket_ifname" and not (key == "nccl.gdr_disabled" and self.transport == "socket"):
+            if key == "nccl.ib_disabled" and self.ib_setting_ignored:
+                out[key] = False  # echoed, but NCCL used IB: not in effect
+            elif key != "nccl.socket_ifname" and not (key == "nccl.gdr_disabled" and self.transport == "socket"):
                 out[key] = value  # the interface NCCL says it uses (facts()) wins over the setting
         if self.nccl_version:
             out["nccl.version"] = self.nccl_version
@@ -147,34 +188,57 @@ class NcclLogResult:
             out["nic.efa"] = True
         if "NVL" in self.graph_intra:
             out["gpu.nvlink"] = True
+        shape = self.shape()
+        if shape:
+            out["job.nodes"], out["job.gpus_per_node"] = shape
         return out
 
     def all_facts(self) -> dict[str, Any]:
         """:meth:`facts` and :meth:`extra_facts` together (the path facts win)."""
         return {**self.extra_facts(), **self.facts()}
 
-    def notes(self) -> list[str]:
-        """Short findings of the log that are not facts (for the chat's notes)."""
-        out: list[str] = []
+    def coded_notes(self) -> list[Note]:
+        """Short findings of the log that are not facts, each with a stable code (for the chat's notes)."""
+        out: list[Note] = []
         if self.gdr_partial:
-            out.append("NCCL log: GPUDirect RDMA on some connections or HCAs only (one node may lack it)")
+            out.append(make(NOTES, "nccl_log.gdr_partial"))
         if self.plugin_missing and self.transport in (None, "socket") and not self.plugin_loaded:
-            out.append("NCCL log: no external net plugin (libnccl-net.so) was found; on AWS EFA that means "
-                       "aws-ofi-nccl is not loaded and traffic falls back to TCP sockets")
+            out.append(make(NOTES, "nccl_log.no_net_plugin"))
         if self.ofi_provider and self.ofi_provider != "efa":
-            out.append(f"NCCL log: aws-ofi-nccl selected the libfabric provider '{self.ofi_provider}', not efa")
+            out.append(make(NOTES, "nccl_log.ofi_provider", provider=self.ofi_provider))
         if self.ib_unavailable and self.transport == "socket":
-            out.append("NCCL log: NCCL found no usable InfiniBand/RoCE device and fell back to sockets")
+            out.append(make(NOTES, "nccl_log.no_ib_device"))
+        if self.ib_setting_ignored:
+            out.append(make(NOTES, "nccl_log.ib_disable_ignored", network=self.network_name or "IB"))
         if "lo" in self.bootstrap_ifnames or "lo" in self.socket_ifnames:
-            out.append("NCCL log: NCCL uses the loopback interface lo, which only works within one node")
+            out.append(make(NOTES, "nccl_log.loopback"))
         far = sorted({p for p in self.gpu_nic_paths if p in ("SYS", "PHB", "NODE")})
         if far:
-            out.append(f"NCCL log: GPU-to-NIC path {'/'.join(far)} (through the CPU): GPUDirect RDMA is "
-                       "off or slow on such paths by default")
+            out.append(make(NOTES, "nccl_log.far_nic", paths="/".join(far)))
         if self.shm_connections and not self.p2p_connections:
-            out.append("NCCL log: GPUs within a node talk through host shared memory (SHM), not P2P")
-        out.extend(f"NCCL WARN: {w}" for w in self.warnings[:2])
+            out.append(make(NOTES, "nccl_log.shm"))
+        out.extend(make(NOTES, "nccl_log.warn", warning=w) for w in self.warnings[:2])
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
+
+
+NOTES = {
+    "nccl_log.gdr_partial": "NCCL log: GPUDirect RDMA on some connections or HCAs only (one node may lack it)",
+    "nccl_log.no_net_plugin": "NCCL log: no external net plugin (libnccl-net.so) was found; on AWS EFA that means "
+                              "aws-ofi-nccl is not loaded and traffic falls back to TCP sockets",
+    "nccl_log.ofi_provider": "NCCL log: aws-ofi-nccl selected the libfabric provider '{provider}', not efa",
+    "nccl_log.no_ib_device": "NCCL log: NCCL found no usable InfiniBand/RoCE device and fell back to sockets",
+    "nccl_log.ib_disable_ignored": "NCCL log: NCCL_IB_DISABLE=1 was set, yet NCCL used {network}: the setting was "
+                                   "not in effect for this run",
+    "nccl_log.loopback": "NCCL log: NCCL uses the loopback interface lo, which only works within one node",
+    "nccl_log.far_nic": "NCCL log: GPU-to-NIC path {paths} (through the CPU): GPUDirect RDMA is off or slow on such "
+                        "paths by default",
+    "nccl_log.shm": "NCCL log: GPUs within a node talk through host shared memory (SHM), not P2P",
+    "nccl_log.warn": "NCCL WARN: {warning}",
+}
 
 
 def _classify(name: str) -> str:
@@ -240,10 +304,20 @@ def parse_nccl_log(text: str) -> NcclLogResult:
             _add(result.gpu_nic_paths, inter)
         if m := _NIC_DISTANCE.search(line):
             _add(result.gpu_nic_paths, m.group(1).upper())
+        _shape(line, result)
         if (m := _WARN.search(line)) and len(result.warnings) < 5 and m.group(1) not in result.warnings:
             result.warnings.append(m.group(1))
     _conclude(result, via_kinds, plugin_names, ib_initialised)
     return result
+
+
+def _shape(line: str, result: NcclLogResult) -> None:
+    if m := _COMM_SHAPE.search(line):
+        n_ranks = int(m.group(2))
+        if result.n_ranks is None or n_ranks > result.n_ranks:
+            result.n_ranks, result.n_nodes, result.local_ranks = n_ranks, int(m.group(3)), int(m.group(4))
+    elif (m := _INIT_COMPLETE.search(line)) and (host := _HOST.search(line)):
+        result.init_hosts.setdefault(int(m.group(2)), {})[int(m.group(1))] = host.group(1)
 
 
 def _network(line: str, result: NcclLogResult, plugin_names: list[str]) -> None:

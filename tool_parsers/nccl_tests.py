@@ -4,7 +4,9 @@ Columns are found by header name, so the oldest layout (``bytes N type op ... re
 (no ``root``, float ``error``), the new one (``root``, ``#wrong``) and one-sided tables (out-of-place
 only) all work; mpirun/srun/pdsh/torchrun line prefixes and interleaved ``NCCL INFO`` lines are
 ignored. The footer's "Avg bus bandwidth" averages the tiny sizes too, so the facts are the peak bus
-and algorithm bandwidths among the largest sizes instead.
+and algorithm bandwidths among the largest sizes instead; only when no row of the table was pasted is the
+footer's average the figure (a lower bound of what the fabric sustains), and ``busbw_source`` and a note
+say which was used.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from tool_parsers.notes import Note, make
 
 # "[1,0]<stdout>:" (Open MPI --tag-output), "[rank0]:" (torchrun), "0: " (srun --label), "stdout: ".
 _PREFIX = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:|\d+:\s|stdout:\s|stderr:\s|"
@@ -103,27 +107,34 @@ class NcclTestsResult:
         return bool(self.rows and self.max_bytes_requested and largest and largest < self.max_bytes_requested
                     and self.avg_busbw_gbytes_per_s is None)
 
-    def notes(self) -> list[str]:
+    @property
+    def busbw_source(self) -> str | None:
+        """Where the busbw fact comes from: ``"largest sizes"`` (the rows), ``"avg line"`` (the footer), or None."""
+        if self.peak_busbw_large_gbytes_per_s is not None:
+            return "largest sizes"
+        return "avg line" if self.avg_busbw_gbytes_per_s else None
+
+    def coded_notes(self) -> list[Note]:
         """What a reader of the table should know: the footer's average, a sweep that stops small, a cut."""
-        out: list[str] = []
+        out: list[Note] = []
         peak = self.peak_busbw_large_gbytes_per_s
+        avg = self.avg_busbw_gbytes_per_s
         smallest, largest = self.min_size_bytes, self.max_size_bytes
-        if peak is not None and self.avg_busbw_gbytes_per_s is not None and smallest is not None \
-                and smallest < TINY_BYTES:
-            out.append(f"nccl-tests: the 'Avg bus bandwidth' {self.avg_busbw_gbytes_per_s:g} GB/s averages a sweep "
-                       f"from {_size(smallest)}, where latency dominates, and means little; the peak busbw at the "
-                       f"largest sizes is {peak:g} GB/s")
-        elif peak is None and self.avg_busbw_gbytes_per_s is not None:
-            out.append(f"nccl-tests: only the 'Avg bus bandwidth' ({self.avg_busbw_gbytes_per_s:g} GB/s) was given; "
-                       "it averages all sizes, tiny ones included, and says little about the fabric")
+        if peak is not None and avg is not None and smallest is not None and smallest < TINY_BYTES:
+            out.append(make(NOTES, "nccl_tests.avg_means_little", avg=avg, smallest=_size(smallest), peak=peak))
+        elif peak is None and avg:
+            out.append(make(NOTES, "nccl_tests.avg_only", avg=avg))
         if largest is not None and peak is not None and largest < SMALL_LARGEST_BYTES:
-            out.append(f"nccl-tests: the largest size is only {_size(largest)}; busbw keeps rising up to hundreds "
-                       "of MB, so this understates the fabric")
+            out.append(make(NOTES, "nccl_tests.small_sweep", largest=_size(largest)))
         if self.partial:
-            out.append("nccl-tests: the table looks cut off (partial): " + (
-                "a header without rows" if self.header_without_rows else
-                "a row stops short" if self.cut_rows else "the sweep stops before the run's maxBytes"))
+            code = ("nccl_tests.cut_header" if self.header_without_rows else
+                    "nccl_tests.cut_row" if self.cut_rows else "nccl_tests.cut_sweep")
+            out.append(make(NOTES, code))
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
 
     @property
     def max_size_bytes(self) -> int | None:
@@ -132,6 +143,8 @@ class NcclTestsResult:
     def facts(self) -> dict[str, Any]:
         """``nccl.allreduce_busbw_gbytes_per_s`` for an all-reduce table (or one of unknown kind)."""
         peak = self.peak_busbw_large_gbytes_per_s
+        if peak is None and self.avg_busbw_gbytes_per_s:
+            peak = self.avg_busbw_gbytes_per_s  # no row pasted: the footer is all there is (see busbw_source)
         if peak is None or self.collective not in (None, "all_reduce"):
             return {}
         return {"nccl.allreduce_busbw_gbytes_per_s": peak}
@@ -143,6 +156,21 @@ class NcclTestsResult:
         if out and algbw is not None:
             out["nccl.allreduce_algbw_gbytes_per_s"] = algbw
         return out
+
+
+NOTES = {
+    "nccl_tests.avg_means_little": "nccl-tests: the 'Avg bus bandwidth' {avg:g} GB/s averages a sweep from "
+                                   "{smallest}, where latency dominates, and means little; the peak busbw at the "
+                                   "largest sizes is {peak:g} GB/s",
+    "nccl_tests.avg_only": "nccl-tests: only the 'Avg bus bandwidth' ({avg:g} GB/s) was given, so it is the figure "
+                           "used; it averages all sizes, tiny ones included, and understates what the fabric "
+                           "sustains at large sizes",
+    "nccl_tests.small_sweep": "nccl-tests: the largest size is only {largest}; busbw keeps rising up to hundreds "
+                              "of MB, so this understates the fabric",
+    "nccl_tests.cut_header": "nccl-tests: the table looks cut off (partial): a header without rows",
+    "nccl_tests.cut_row": "nccl-tests: the table looks cut off (partial): a row stops short",
+    "nccl_tests.cut_sweep": "nccl-tests: the table looks cut off (partial): the sweep stops before the run's maxBytes",
+}
 
 
 def _size(n: int) -> str:

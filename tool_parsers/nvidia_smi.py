@@ -17,6 +17,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from tool_parsers.notes import Note, make
+
 _NAME = re.compile(r"^\|\s+(?P<idx>\d+)\s+(?P<name>.+?)\s+(?:On|Off)\s+\|")
 _USAGE = re.compile(r"(?P<used>\d+)MiB\s*/\s*(?P<total>\d+)MiB\s*\|\s*(?P<util>\d+)%")
 _TOPO_LINK = re.compile(r"^(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")
@@ -81,22 +83,34 @@ class NvidiaSmiResult:
                 out[key] = pick(values)
         return out
 
-    def notes(self) -> list[str]:
+    def coded_notes(self) -> list[Note]:
         """NIC affinity from the topology matrix and a PCIe link below its maximum."""
-        out: list[str] = []
+        out: list[Note] = []
         far = {gpu: path for gpu, path in self.nic_paths.items() if _PATH_RANK.get(path, 0) >= 2}
         if far:
             names = ", ".join(f"{gpu} ({path})" for gpu, path in list(far.items())[:8])
-            out.append(f"nvidia-smi topo: no NIC under the same PCIe switch for {names}; traffic to the network "
-                       "crosses the CPU, and NCCL turns GPUDirect RDMA off on such paths by default")
+            out.append(make(NOTES, "nvidia_smi.nic_far", names=names))
         elif self.nic_paths:
-            out.append("nvidia-smi topo: every GPU has a NIC on its own PCIe switch (PIX/PXB)")
+            out.append(make(NOTES, "nvidia_smi.nic_near"))
         if self.pcie_gen and self.pcie_gen_max and min(self.pcie_gen) < max(self.pcie_gen_max):
-            out.append(f"nvidia-smi: PCIe generation {min(self.pcie_gen)} now, {max(self.pcie_gen_max)} possible "
-                       "(an idle GPU lowers it; check under load)")
+            out.append(make(NOTES, "nvidia_smi.pcie_gen", now=min(self.pcie_gen), max=max(self.pcie_gen_max)))
         if self.pcie_width and self.pcie_width_max and min(self.pcie_width) < max(self.pcie_width_max):
-            out.append(f"nvidia-smi: PCIe link x{min(self.pcie_width)} of x{max(self.pcie_width_max)}")
+            out.append(make(NOTES, "nvidia_smi.pcie_width", now=min(self.pcie_width), max=max(self.pcie_width_max)))
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
+
+
+NOTES = {
+    "nvidia_smi.nic_far": "nvidia-smi topo: no NIC under the same PCIe switch for {names}; traffic to the network "
+                          "crosses the CPU, and NCCL turns GPUDirect RDMA off on such paths by default",
+    "nvidia_smi.nic_near": "nvidia-smi topo: every GPU has a NIC on its own PCIe switch (PIX/PXB)",
+    "nvidia_smi.pcie_gen": "nvidia-smi: PCIe generation {now} now, {max} possible (an idle GPU lowers it; check "
+                           "under load)",
+    "nvidia_smi.pcie_width": "nvidia-smi: PCIe link x{now} of x{max}",
+}
 
 
 def looks_like_nvidia_smi(text: str) -> bool:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tool_parsers.notes import Note, make
+
 _TEST = re.compile(r"(RDMA_Write|RDMA_Read|Send|Atomic)\s+(?:Post List\s+)?BW Test", re.IGNORECASE)
 _HEADER = re.compile(r"#bytes\s+#iterations\s+BW peak\[(?P<unit>[A-Za-z]+)/sec\]\s+BW average\[(?P=unit)/sec\]")
 _ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)(?:\s+([0-9.]+))?\s*$")
@@ -75,16 +77,27 @@ class PerftestResult:
                 out["nic.rdma"] = True
         return out
 
-    def notes(self) -> list[str]:
-        out: list[str] = []
+    def coded_notes(self) -> list[Note]:
+        """A sweep of small messages only, a cut table; each with a stable code."""
+        out: list[Note] = []
         if self.rows and self.unit in _TO_GBPS:
             largest = max(r.size_bytes for r in self.rows)
             if largest < SMALL_MESSAGE_BYTES:
-                out.append(f"perftest: the largest message is {largest} B; small messages measure the message "
-                           "rate, not the link's bandwidth, so no bandwidth is taken from it")
+                out.append(make(NOTES, "perftest.small_messages", largest=largest))
         if self.partial:
-            out.append("perftest: the table looks cut off (partial)")
+            out.append(make(NOTES, "perftest.partial"))
         return out
+
+    def notes(self) -> list[str]:
+        """The notes' English text (what the probe prints)."""
+        return [n.text for n in self.coded_notes()]
+
+
+NOTES = {
+    "perftest.small_messages": "perftest: the largest message is {largest} B; small messages measure the message "
+                               "rate, not the link's bandwidth, so no bandwidth is taken from it",
+    "perftest.partial": "perftest: the table looks cut off (partial)",
+}
 
 
 def parse_perftest(text: str) -> PerftestResult:

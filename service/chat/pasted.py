@@ -8,6 +8,9 @@ statement), so the blocks are blanked out of the prose with spaces, keeping ever
 original question valid. A paste that looks cut off (a table header without rows, a row cut short,
 a listing stopping inside a section, an unclosed code fence, broken JSON) is still read for what
 it holds, and `Pasted.partial` says so.
+
+Every note carries a stable code (tool_parsers.notes.Note) and is said in the reader's language from the
+catalogue service/messages/pasted.yaml; the parsers' English stays what the probe prints.
 """
 
 import json
@@ -16,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.chat.language import detect_language
+from service.i18n import t
 from tool_parsers.ethtool import parse_ethtool
 from tool_parsers.ibstat import parse_ib_ports
 from tool_parsers.ip_addr import parse_ip_addr
@@ -25,6 +30,7 @@ from tool_parsers.lspci import parse_lspci
 from tool_parsers.nccl_env import parse_nccl_env
 from tool_parsers.nccl_log import parse_nccl_log
 from tool_parsers.nccl_tests import parse_nccl_tests
+from tool_parsers.notes import Note, make
 from tool_parsers.nvidia_smi import parse_nvidia_smi
 from tool_parsers.perftest import parse_perftest
 from tool_parsers.training_log import parse_training_log
@@ -38,7 +44,8 @@ _TOOL_LINE = re.compile(
     r"^\s*\[\s*(?:\d+|SUM|ID)\]\s|^\s*[|+][-=+| ]|^\s*\|.*\|\s*$|NVIDIA-SMI|"
     r"elapsed time per iteration|^\s*iteration\s+\d+/|\d+/\d+\s*\[[\d:]+<[\d:?]+|'loss':|\"loss\":|global_step|"
     r"^\s*step:\s*\d+|train_runtime|Connecting to host|^iperf3?:|Accepted connection|Server listening|"
-    r"^\s*CA '|^\s*Port \d+:|^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
+    r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^(?:CA|Switch):\s|"
+    r"^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
     r"utilization\.gpu|^\s*\d+\s*%,\s*\d+\s*MiB|^\s*[{}\[\]]\s*$|^\s*\"[\w.]+\"\s*:|"
     # NCCL_* settings as whole lines (env dumps, export); command lines (mpirun -x ...) stay prose.
@@ -95,6 +102,17 @@ class Pasted:
     notes: list[str] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     partial: bool = False
+    coded: list[Note] = field(default_factory=list)  # the notes with their codes, in `notes`' order
+    language: str = "en"  # the language `notes` are said in
+
+    def notes_in(self, lang: str) -> list[str]:
+        """The notes said in `lang` (the reader's language may differ from the one the question was written in)."""
+        return [say(n, lang) for n in self.coded]
+
+    def add(self, note: Note) -> None:
+        if note not in self.coded:
+            self.coded.append(note)
+            self.notes.append(say(note, self.language))
 
     @property
     def start(self) -> int:
@@ -179,33 +197,62 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 # A parser's answer: facts, notes, and whether the output looked cut off.
-Parsed = tuple[dict[str, Any], list[str], bool]
+Parsed = tuple[dict[str, Any], list[Note], bool]
 Parser = Callable[[str], Parsed]
-PARTIAL_NOTE = "the pasted output looks cut off or incomplete; what it shows was read, the rest is unknown"
+
+# The notes this module makes itself (English; the catalogue service/messages/pasted.yaml says them in each language).
+NOTES = {
+    "pasted.partial": "the pasted output looks cut off or incomplete; what it shows was read, the rest is unknown",
+    "pasted.parse_failed": "{kind}: could not parse ({error})",
+    "pasted.log_line": "{line}",
+    "pasted.iperf3_error": "iperf3 reported an error: {error}",
+    "pasted.iperf3_retransmits": "iperf3: {count} TCP retransmits",
+    "pasted.iperf3_intervals": "iperf3: no summary line; the mean of the interval lines was used (partial output?)",
+    "pasted.nccl_settings_passed": "NCCL settings passed without a value shown: {names}",
+    "pasted.training_steps": "training log: {count} step times ({source})",
+    "pasted.training_baseline": "training log: two runs pasted; {baseline:g} s per step after “{label}” is the "
+                                "single-node baseline, {job:g} s per step the job",
+    "pasted.nvidia_smi_snapshot": "nvidia-smi: one snapshot; utilisation over a minute of training is steadier",
+    "pasted.ethtool_negotiated_lower": "ethtool: {nic} negotiated {speed:g} Gb/s but supports {rating:g} Gb/s",
+}
+PARTIAL_NOTE = NOTES["pasted.partial"]
+
+
+def note(code: str, **params: Any) -> Note:
+    """One of this module's own notes."""
+    return make(NOTES, code, **params)
+
+
+def say(item: Note, lang: str) -> str:
+    """A note in `lang`, from the catalogue; its English text when the catalogue lacks the code."""
+    try:
+        return t("pasted." + item.code, lang, **item.params)
+    except (KeyError, IndexError, ValueError):
+        return item.text
 
 
 def _iperf3_json(block: str) -> Parsed:
     result = parse_iperf3_json(block)
-    notes = [f"iperf3 reported an error: {result.error}"] if result.error and not result.ok else []
+    notes = [note("pasted.iperf3_error", error=result.error)] if result.error and not result.ok else []
     if result.ok and result.retransmits:
-        notes.append(f"iperf3: {result.retransmits} TCP retransmits")
+        notes.append(note("pasted.iperf3_retransmits", count=result.retransmits))
     broken = result.error in ("not iperf3 JSON output", "iperf3 output has no end.sum_received.bits_per_second")
     return result.facts(), notes, broken
 
 
 def _iperf3_text(block: str) -> Parsed:
     result = parse_iperf3_text(block)
-    notes = [f"iperf3 reported an error: {result.error}"] if result.error else []
+    notes = [note("pasted.iperf3_error", error=result.error)] if result.error else []
     if result.ok and result.retransmits:
-        notes.append(f"iperf3: {result.retransmits} TCP retransmits")
+        notes.append(note("pasted.iperf3_retransmits", count=result.retransmits))
     if result.ok and result.role == "intervals":
-        notes.append("iperf3: no summary line; the mean of the interval lines was used (partial output?)")
+        notes.append(note("pasted.iperf3_intervals"))
     return result.facts(), notes, result.ok and result.role == "intervals"
 
 
 def _nccl_tests(block: str) -> Parsed:
     result = parse_nccl_tests(block)
-    return result.all_facts(), result.notes(), result.partial
+    return result.all_facts(), result.coded_notes(), result.partial
 
 
 def _nccl_log(block: str) -> Parsed:
@@ -216,7 +263,7 @@ def _nccl_log(block: str) -> Parsed:
         facts.setdefault("nic.rdma", True)
         if result.ib_link_layer in {"ib", "roce"}:
             facts.setdefault("nic.kind", "infiniband" if result.ib_link_layer == "ib" else "roce")
-    notes = list(result.evidence[:3]) + result.notes()
+    notes = [note("pasted.log_line", line=line) for line in result.evidence[:3]] + result.coded_notes()
     return facts, notes, False
 
 
@@ -225,42 +272,43 @@ def _nccl_env(block: str) -> Parsed:
     result = parse_nccl_env("\n".join(line for line in block.splitlines() if "?" not in line and "？" not in line))
     notes = []
     if result.passed:
-        notes.append(f"NCCL settings passed without a value shown: {', '.join(result.passed)}")
+        notes.append(note("pasted.nccl_settings_passed", names=", ".join(result.passed)))
     return result.facts(), notes, False
 
 
 def _training_log(block: str) -> Parsed:
     result = parse_training_log(block)
-    notes = [f"training log: {len(result.step_times_s)} step times ({result.source})"] if result.source else []
+    notes = [note("pasted.training_steps", count=len(result.step_times_s), source=result.source)] if result.source \
+        else []
     return result.facts(), notes, False
 
 
 def _nvidia_smi(block: str) -> Parsed:
     result = parse_nvidia_smi(block)
     facts = result.facts()
-    notes = ["nvidia-smi: one snapshot; utilisation over a minute of training is steadier"] if result.gpus and any(
+    notes = [note("pasted.nvidia_smi_snapshot")] if result.gpus and any(
         g.util_pct is not None for g in result.gpus) else []
-    return facts, notes + result.notes(), False
+    return facts, notes + result.coded_notes(), False
 
 
 def _ib_ports(block: str) -> Parsed:
     result = parse_ib_ports(block)
-    return result.facts(), result.notes(), result.partial
+    return result.facts(), result.coded_notes(), result.partial
 
 
 def _perftest(block: str) -> Parsed:
     result = parse_perftest(block)
-    return result.facts(), result.notes(), result.partial
+    return result.facts(), result.coded_notes(), result.partial
 
 
 def _lspci(block: str) -> Parsed:
     result = parse_lspci(block)
-    return result.facts(), result.notes(), False
+    return result.facts(), result.coded_notes(), False
 
 
 def _ip_addr(block: str) -> Parsed:
     result = parse_ip_addr(block)
-    return result.facts(), result.notes(), False
+    return result.facts(), result.coded_notes(), False
 
 
 def _ethtool(block: str) -> Parsed:
@@ -273,8 +321,8 @@ def _ethtool(block: str) -> Parsed:
     notes = []
     rating = result.max_supported_gbps
     if rating and result.speed_gbps and result.speed_gbps < rating:
-        notes.append(f"ethtool: {result.interface or 'the NIC'} negotiated {result.speed_gbps:g} Gb/s "
-                     f"but supports {rating:g} Gb/s")
+        notes.append(note("pasted.ethtool_negotiated_lower", nic=result.interface or "the NIC",
+                          speed=result.speed_gbps, rating=rating))
     return facts, notes, False
 
 
@@ -290,7 +338,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               re.I | re.M), _nccl_tests),
     ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"
                             r"INFO Using internal Network"), _nccl_log),
-    ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:", re.M), _ib_ports),
+    ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
+     _ib_ports),
     ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
@@ -304,14 +353,15 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
 ]
 
 
-def parse_pasted(text: str) -> tuple[str, Pasted]:
+def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     """Prose with the pasted output blanked, and the facts the parsers found in that output.
 
     All blocks are parsed together: one run of output is often split by a line the extractor took
     for prose (an mpirun banner, a blank line with a stray word), and the parsers want the whole run.
+    The notes are said in `lang`, else in the language of the prose around the output.
     """
     prose, spans = split_pasted(text)
-    pasted = Pasted(spans=spans)
+    pasted = Pasted(spans=spans, language=lang or detect_language(prose if prose.strip() else text))
     if not spans and not _ENV_LINE.search(text):
         return prose, pasted
     bodies = []
@@ -321,14 +371,24 @@ def parse_pasted(text: str) -> tuple[str, Pasted]:
         bodies.append(fence["body"] if fence else body)
     body = "\n".join(bodies)
     settings = _setting_lines(text, spans)
+    two_runs = _two_runs(text, spans, bodies)
+    if two_runs:
+        pasted.kinds.append("training-log")
+        for key, value in two_runs[0].items():
+            pasted.facts[key] = value
+            pasted.sources[key] = "training-log"
+        for item in two_runs[1]:
+            pasted.add(item)
     for kind, pattern, parser in _ROUTES:
+        if kind == "training-log" and two_runs:
+            continue  # read block by block above
         given = body + "\n" + settings if kind == "nccl-env" and settings else body
         if not pattern.search(given):
             continue
         try:
             facts, notes, partial = parser(_json_only(body) if kind == "iperf3-json" else given)
         except Exception as exc:  # a parser bug must not lose the rest of the question
-            pasted.notes.append(f"{kind}: could not parse ({type(exc).__name__})")
+            pasted.add(note("pasted.parse_failed", kind=kind, error=type(exc).__name__))
             pasted.partial = True
             continue
         if facts or notes or partial:
@@ -337,13 +397,56 @@ def parse_pasted(text: str) -> tuple[str, Pasted]:
                 if key not in pasted.facts:
                     pasted.facts[key] = value
                     pasted.sources[key] = kind
-            pasted.notes.extend(n for n in notes if n not in pasted.notes)
+            for item in notes:
+                pasted.add(item)
             pasted.partial = pasted.partial or partial
     if text.count("```") % 2:
         pasted.partial = True  # a code fence opened and never closed: the paste was cut
     if pasted.partial:
-        pasted.notes.append(PARTIAL_NOTE)
+        pasted.add(note("pasted.partial"))
     return prose, pasted
+
+
+# Words just before a pasted training log that say it is the single-node run (the baseline) or the multi-node one.
+_SINGLE_NODE_LABEL = re.compile(
+    r"单机|单节点|单台|一台机器|(?<![\d.])1\s*台|\bsingle[- ]?(?:node|machine|host|server)\b|"
+    r"\bone (?:node|machine|host|server)\b|\b1[- ]?(?:node|machine)\b|\bbaseline\b|基线", re.IGNORECASE)
+_MULTI_NODE_LABEL = re.compile(
+    r"多机|多节点|多台|双机|两台|[2-9二三四五六七八]\s*台|\bmulti[- ]?(?:node|machine|host)s?\b|"
+    r"\b(?:[2-9]|\d{2,}|two|four|eight)[- ]?(?:nodes|machines|hosts|servers)\b", re.IGNORECASE)
+
+
+def _label_before(text: str, start: int, floor: int) -> str:
+    """The last line of prose before a block (after the previous block): how a person labels what they paste."""
+    before = text[floor:start].rstrip()
+    line = before.rsplit("\n", 1)[-1].strip() if before else ""
+    clauses = [c for c in re.split(r"[。！？；!?;]|\.\s", line) if c.strip()]  # the last sentence labels the block
+    return clauses[-1].strip()[-120:] if clauses else ""
+
+
+def _two_runs(text: str, spans: list[tuple[int, int]], bodies: list[str]) -> tuple[dict[str, Any], list[Note]] | None:
+    """Two training logs pasted one after the other, one labelled the single-node run: its step time is the
+    baseline (job.step_time_baseline_s), the other one's the job's. None unless exactly that is clear."""
+    runs = []
+    floor = 0
+    for (start, end), body in zip(spans, bodies, strict=True):
+        label = _label_before(text, start, floor)
+        floor = end
+        result = parse_training_log(body)
+        if result.source and result.median_s:
+            runs.append((label, result))
+    if len(runs) != 2:
+        return None
+    single = [i for i, (label, _) in enumerate(runs)
+              if _SINGLE_NODE_LABEL.search(label) and not _MULTI_NODE_LABEL.search(label)]
+    if len(single) != 1 or _SINGLE_NODE_LABEL.search(runs[1 - single[0]][0]):
+        return None
+    (label, baseline), (_, job) = runs[single[0]], runs[1 - single[0]]
+    facts = {k: v for k, v in job.facts().items()}
+    facts["job.step_time_baseline_s"] = baseline.facts()["job.step_time_s"]
+    notes = [note("pasted.training_baseline", baseline=facts["job.step_time_baseline_s"], label=label[-40:],
+                  job=facts["job.step_time_s"])]
+    return facts, notes
 
 
 def _setting_lines(text: str, spans: list[tuple[int, int]]) -> str:

@@ -72,7 +72,7 @@ def test_nccl_settings_on_a_command_line_are_read_but_the_command_stays_prose():
 def test_cut_pastes_are_said_to_be_partial(name):
     _, pasted = ask(name)
     assert pasted.partial and pasted.to_dict()["partial"] is True
-    assert any("cut off" in note for note in pasted.notes)
+    assert any("cut off" in note for note in pasted.notes_in("en"))
 
 
 def test_complete_pastes_are_not_partial():
@@ -91,7 +91,7 @@ def test_broken_json_and_an_unclosed_fence_are_partial():
 
 def test_two_nics_in_one_subnet_is_a_note():
     _, pasted = ask("ip_addr_two_nics_one_subnet_nccl1580.txt")
-    assert any("one subnet" in note and "eno1" in note for note in pasted.notes)
+    assert any("one subnet" in note and "eno1" in note for note in pasted.notes_in("en"))
 
 
 def test_words_of_a_framework_banner_are_not_the_users():

@@ -114,6 +114,27 @@ def test_pdsh_host_prefix_is_stripped():
     assert parse_nccl_tests(text).facts() == {"nccl.allreduce_busbw_gbytes_per_s": 80.53}
 
 
-def test_only_the_footer_average_gives_no_fact_but_a_note():
+def test_only_the_footer_average_is_the_fallback_figure_and_says_so():
     result = parse_nccl_tests("# Avg bus bandwidth    : 5.2\n")
-    assert result.all_facts() == {} and "only the 'Avg bus bandwidth'" in result.notes()[0]
+    assert result.all_facts() == {"nccl.allreduce_busbw_gbytes_per_s": 5.2} and result.busbw_source == "avg line"
+    assert "only the 'Avg bus bandwidth'" in result.notes()[0] and "understates" in result.notes()[0]
+
+
+def test_the_largest_rows_win_over_the_footer_average():
+    # nccl-tests 2.x: a sweep from 8 B to 8 GB, the footer averaging it all (the shape of nccl-tests #71's tables).
+    text = ("#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw"
+            "   busbw #wrong\n"
+            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)"
+            "  (GB/s)\n"
+            "           8             2     float     sum      -1    28.17    0.00    0.00      0    27.90    0.00"
+            "    0.00      0\n"
+            "  4294967296    1073741824     float     sum      -1    23012  186.64  349.94      0    23005  186.70"
+            "  350.06      0\n"
+            "  8589934592    2147483648     float     sum      -1    45990  186.78  350.21      0    46001  186.73"
+            "  350.12      0\n"
+            "# Out of bounds values : 0 OK\n"
+            "# Avg bus bandwidth    : 327.981\n")
+    result = parse_nccl_tests(text)
+    assert result.facts() == {"nccl.allreduce_busbw_gbytes_per_s": 350.21}
+    assert result.busbw_source == "largest sizes" and result.avg_busbw_gbytes_per_s == 327.981
+    assert [n.code for n in result.coded_notes()] == ["nccl_tests.avg_means_little"]

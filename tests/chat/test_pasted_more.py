@@ -1,0 +1,112 @@
+"""Question text → facts for pasted output seen in real threads: NCCL's job-shape lines, RoCE devices, an
+NCCL_IB_DISABLE the log shows was not obeyed, iblinkinfo/ibstatus rates and narrow links, an nccl-tests
+table beside an older figure, two training logs (single node and multi-node), and notes in the reader's language.
+Line shapes follow NCCL's, rdma-core's and nccl-tests' own format strings."""
+
+from service.chat.pasted import parse_pasted
+from service.chat.understanding import understand
+
+
+def facts(question: str) -> dict:
+    return {u.fact: u.value for u in understand(question).understood}
+
+
+def test_nccl_comm_line_gives_nodes_and_gpus_per_node():
+    got = facts("Two-node training is slow, NCCL_DEBUG=INFO says:\n"
+                "node1:2313:2313 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+                "node1:2313:2313 [0] NCCL INFO comm 0x55d1c8a0b2f0 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 "
+                "MNNVL 0\n"
+                "node1:2313:2313 [0] NCCL INFO Using network IB\n")
+    assert got["job.nodes"] == 2 and got["job.gpus_per_node"] == 8 and got["nccl.transport"] == "ib"
+
+
+def test_init_complete_lines_of_every_rank_give_the_shape():
+    lines = "".join(f"gpu-{r // 2}:{100 + r}:{100 + r} [{r % 2}] NCCL INFO comm 0x7f3c1c000e0{r} rank {r} nranks 4 "
+                    f"cudaDev {r % 2} busId 18000 - Init COMPLETE\n" for r in range(4))
+    got = facts("allreduce is slow:\n" + lines)
+    assert got["job.nodes"] == 2 and got["job.gpus_per_node"] == 2
+
+
+def test_roce_device_in_the_nccl_log_is_roce_not_infiniband():
+    # NCCL names RoCE ports "NET/IB" too; the device's "/RoCE" is the link layer. (Words saying "IB 网卡" still win
+    # over it in understanding.py's merge, where only nccl.* from a tool outranks words.)
+    got = facts("多机训练很慢：\n"
+                "node1:1234:1234 [0] NCCL INFO NET/IB : Using [0]mlx5_2:1/RoCE [RO]; OOB eth0:10.0.0.1<0>\n"
+                "node1:1234:1234 [0] NCCL INFO Using network IB\n")
+    assert got["nic.kind"] == "roce" and got["nccl.transport"] == "ib"
+
+
+def test_ib_disable_echoed_but_ibext_used_is_not_in_effect():
+    question = ("I set NCCL_IB_DISABLE=1 but it is still slow.\n"
+                "node1:1234:1234 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+                "node1:1234:1234 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.0.0.1<0>\n"
+                "node1:1234:1234 [0] NCCL INFO Using network IBext\n")
+    got = facts(question)
+    assert got["nccl.transport"] == "ib" and got["nccl.ib_disabled"] is False
+    _, pasted = parse_pasted(question)
+    assert "nccl_log.ib_disable_ignored" in [n.code for n in pasted.coded]
+
+
+def test_iblinkinfo_rate_is_width_times_lane():
+    got = facts("iblinkinfo on the node:\n"
+                "CA: node1 mlx5_0:\n"
+                "      0x0c42a1030096a4f4     12    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>"
+                "       3   17[  ] \"switch1\" ( )\n")
+    assert got["nic.speed_gbps"] == 100.0 and got["nic.kind"] == "infiniband"
+
+
+def test_ibstatus_1x_link_is_negotiated_below_its_rating():
+    got = facts("ibstatus:\n"
+                "Infiniband device 'mlx5_0' port 1 status:\n"
+                "\tdefault gid:\t fe80:0000:0000:0000:0c42:a103:0096:a4f4\n"
+                "\tbase lid:\t 0xc\n"
+                "\tsm lid:\t\t 0x1\n"
+                "\tstate:\t\t 4: ACTIVE\n"
+                "\tphys state:\t 5: LinkUp\n"
+                "\trate:\t\t 50 Gb/sec (1X HDR)\n"
+                "\tlink_layer:\t InfiniBand\n")
+    assert got["nic.speed_gbps"] == 50.0 and got["nic.max_speed_gbps"] == 200.0
+
+
+def test_pasted_nccl_tests_table_is_the_jobs_figure_not_the_older_one():
+    got = facts("Last month the same two nodes gave 190 GB/s busbw. Now all_reduce_perf prints:\n"
+                "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw"
+                "   busbw #wrong\n"
+                "  4294967296    1073741824     float     sum      -1    23012  186.64  349.94      0    23005  186.70"
+                "  350.06      0\n"
+                "  8589934592    2147483648     float     sum      -1    45990  186.78  350.21      0    46001  186.73"
+                "  350.12      0\n"
+                "# Avg bus bandwidth    : 327.981\n")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 350.21
+
+
+def test_only_the_avg_line_is_the_fallback():
+    got = facts("nccl-tests across 2 nodes ends with\n# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 42.5\n"
+                "is that slow?")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 42.5
+
+
+def test_two_training_logs_single_node_one_is_the_baseline():
+    question = ("多机训练比单机慢很多。单机 8 卡的日志：\n"
+                " 12/500 [00:10<07:00,  1.23it/s]\n"
+                " 13/500 [00:11<07:00,  1.25it/s]\n"
+                "两台机器 16 卡的日志：\n"
+                "  3/100 [35:10<18:55:12, 710.28s/it]\n"
+                "  4/100 [47:00<18:40:12, 705.10s/it]\n"
+                "这正常吗？")
+    got = facts(question)
+    assert got["job.step_time_s"] == 707.69 and got["job.step_time_baseline_s"] == 0.8065
+
+
+def test_two_unlabelled_training_logs_stay_one_job():
+    _, pasted = parse_pasted("log:\n 12/500 [00:10<07:00,  1.23it/s]\nand then\n  3/100 [35:10<18:55:12, 710.28s/it]\n")
+    assert "job.step_time_baseline_s" not in pasted.facts
+
+
+def test_notes_are_said_in_the_readers_language():
+    _, zh = parse_pasted("iperf3 结果如下：\n[  5]   0.00-1.00   sec  1.10 GBytes  9.42 Gbits/sec    0\n"
+                         "[  5]   1.00-2.00   sec  1.10 GBytes  9.41 Gbits/sec    0\n")
+    assert zh.language == "zh" and any("区间" in n for n in zh.notes)
+    assert any("interval lines" in n for n in zh.notes_in("en"))
+    _, en = parse_pasted("NCCL settings:\nNCCL_IB_HCA\nNCCL_SOCKET_IFNAME=eth0\n")
+    assert all(n.isascii() for n in en.notes)
