@@ -81,7 +81,7 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         "unreconciled": [x.to_dict() for x in u.conflicts],
         "references": [x.to_dict() for x in u.references],
     }
-    notes = notes + u.pasted.notes
+    notes = notes + u.pasted.notes_in(lang)
     unreconciled = [x.zh if lang == "zh" else x.en for x in u.conflicts]
     if u.not_understood:
         words = "; ".join(f"“{n['context']}”" for n in u.not_understood[:6])

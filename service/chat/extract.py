@@ -343,6 +343,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
     if is_bytes:
+        if re.search(r"(?:[EHNXFQ]DR\d*)\s*$", text[max(0, m.start() - 8):m.start()]):
+            return None  # '4xEDR 100GBps': the generation is the rating; the figure beside it is a slip of the unit
         if label is None and _NCCL_TESTS_TOPIC.search(text):
             return "busbw"  # 'nccl-tests on two nodes … yet I get 41.55 GB/s': the question is about that tool's figure
         return label if label in {"busbw", "storage", "measured", "traffic"} else None

@@ -147,6 +147,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
 _WHAT_IF_CUE = re.compile(
     # 'How do I get 35 GB/s with 8 GPUs?', '怎么才能跑到 90 GB/s': the figure wanted, not the one measured
     r"how (?:do|can|could|would|should) (?:i|we|you|one) (?:get|reach|achieve|hit)|怎么(?:样)?(?:才能)?(?:跑到|达到|做到)|"
+    r"怎么(?:样)?(?:才能)?(?:让|使)[^，。？?]{0,12}?(?:跑到|达到|到|上)|"
     r"如何(?:才能)?(?:跑到|达到)|"
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
@@ -189,14 +190,22 @@ _COMPARED_FABRIC = re.compile(r"(?:than|vs\.?|versus|compared (?:to|with)|of|lik
 _FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa", "gpu.model"}  # 'hardly better than 8x RTX 4090' too
 
 
+def _far_side(text: str, h: Understood) -> bool:
+    """'slower than real InfiniBand', '和 8 张 4090 差不多': the thing named is what the job is compared with."""
+    before = text[max(0, h.start - 24):h.start]
+    if _COMPARED_FABRIC.search(before) and re.search(
+            r"than|vs|versus|compared|比|相比|不如|对比|of (?:on-?prem|native|real|bare)", before, _IC):
+        return True
+    return h.fact == "gpu.model" and bool(re.match(r"\s*(?:差不多|一样|相当|相近|类似)", text[h.end:h.end + 6])) and bool(
+        re.search(r"(?:和|跟|与)\s*(?:\d+\s*(?:张|块|x|×)\s*)?$", text[max(0, h.start - 12):h.start]))
+
+
 def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
     """Setup facts said of the alternative that works ('ZeRO-2 is fine', '用 zero0 就没有这个问题') are not the job's,
     nor a fabric named as the far side of a comparison ('slower than real InfiniBand')."""
     out = []
     for h in hits:
-        if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _COMPARED_FABRIC.search(
-                text[max(0, h.start - 24):h.start]) and re.search(
-                r"than|vs|versus|compared|比|相比|不如|对比|of (?:on-?prem|native|real|bare)", text[max(0, h.start - 24):h.start], _IC):
+        if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _far_side(text, h):
             continue
         if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):
             a, b = tx.clause_bounds(text, h.start)

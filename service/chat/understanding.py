@@ -70,7 +70,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     """Read one turn. `previous_facts` only sharpens ambiguous corrections ('不对，是25G')."""
     previous_facts = previous_facts or {}
     question = question[:MAX_QUESTION_CHARS]
-    raw_prose, pasted = parse_pasted(_mask_long_runs(question, _ABSURD_RUN))
+    raw_prose, pasted = parse_pasted(_mask_long_runs(question, _ABSURD_RUN), normalise_lang(lang))
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
     raw_prose = _mask_long_runs(soften_line_breaks(raw_prose), _LONG_RUN)
     commands = read_commands(raw_prose)
@@ -100,7 +100,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         # What a tool printed outranks what words say about NCCL; words win elsewhere (they name the job), and over
         # a setting quoted in passing ('之前必须加 NCCL_NET_GDR_LEVEL=0', then 'GDR 也确认是开的').
         printed = pasted.sources.get(key) not in {"nccl-env", None}
-        if key not in stated or stated[key].weak or (key.startswith("nccl.") and printed):
+        # what NCCL printed about the fabric ('mlx5_0:1/RoCE') outranks the word 'IB' said loosely
+        if key not in stated or stated[key].weak or ((key.startswith("nccl.") or key == "nic.kind") and printed):
             stated[key] = Understood(key, value, _pasted_label(pasted), pasted.start, pasted.end,
                                      source="pasted:" + "+".join(pasted.kinds))
     if not stated and not proposed and previous_facts:
@@ -282,9 +283,10 @@ def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood
 
         def other_run(h: Understood) -> bool:
             a, b = tx.clause_bounds(text, h.start)
+            total = gpus.value * nodes.value if gpus is not None and nodes is not None else None
             for n, _, kind, _, _ in run_sizes(text, a, b):
                 job = gpus if kind == "gpus" else nodes
-                if job is not None and n != job.value:
+                if job is not None and n != job.value and not (kind == "gpus" and n == total):
                     return True
             return False
 
