@@ -318,7 +318,7 @@ _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HD
 
 _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
-_ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|用|走|上|换成|升级到|是)\s*$", _IC)
+_ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|用|走|上|换成|升级到|是|都是|均为)\s*$", _IC)
 
 
 def _rate_kind(text: str, m: re.Match[str]) -> str | None:
@@ -666,7 +666,8 @@ def step_time(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- storage and checkpoints
 _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|共享存储|网络存储|远程存储|远端存储|分布式存储|"
         r"shared storage|shared (?:file ?system|filesystem|drive)|network storage|network file ?system|"
-        r"remote storage|存储服务器|BeeGFS")
+        r"remote storage|存储服务器|BeeGFS|network[- ]mounted|remote[- ]mounted|mounted (?:over|from) the network|"
+        r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
           r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])"
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
@@ -771,7 +772,7 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总\s*batch"
                          r"(?:\s*size)?|全局批大小|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
-                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是)?\s*"
+                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be)?\s*"
                          rf"{_NUM}(?!\s*[*×x]\s*\d)", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n):

@@ -263,6 +263,8 @@ def _nccl_log(block: str) -> Parsed:
         facts.setdefault("nic.rdma", True)
         if result.ib_link_layer in {"ib", "roce"}:
             facts.setdefault("nic.kind", "infiniband" if result.ib_link_layer == "ib" else "roce")
+    if "libfabric" in (result.network_name or "").lower() and result.ofi_provider in (None, "efa"):
+        facts.setdefault("nic.efa", True)  # 'via NET/AWS Libfabric/0': aws-ofi-nccl, so EFA unless told otherwise
     notes = [note("pasted.log_line", line=line) for line in result.evidence[:3]] + result.coded_notes()
     return facts, notes, False
 
