@@ -110,6 +110,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _baseline_machine_gpus(stated, hits)
     _per_nic_speed(stated, hits)
     _measurement_of_the_job(stated, hits, prose)
+    _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -294,6 +295,38 @@ def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood
             mine = [h for h in candidates if not other_run(h)]
             if mine:
                 stated[fact] = mine[-1]
+
+
+_IFACE = r"(?<![\w.-])(?:eth|eno|ens|enp|em|ib|bond|p\d+p)\w{0,14}(?![\w-])"
+_IFACE_SPEED = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?:G|Gb|GbE|Gbps|Gbit|Gb/s|G\s*口)(?![A-Za-z/])|(?P<w>千兆|万兆)",
+                          re.IGNORECASE)
+_IN_USE = re.compile(rf"(?:走的是|走了|走|发送走的是|用的是|sends?(?: out)? (?:through|via|over|on)|"
+                     rf"goes (?:through|out)|(?:is |are )?(?:using|used)|via|over)\s*(?:the\s*)?(?:千兆|万兆)?\s*"
+                     rf"(?:口|port)?\s*(?P<iface>{_IFACE})", re.IGNORECASE)
+
+
+def _interface_in_use(stated: dict[str, Understood], question: str) -> None:
+    """'eno1 是千兆口，enp37s0f0 是万兆口 … 发送走的是 eno1': NCCL's traffic rides the slower port, and that
+    port's speed is the link the job has, whatever the faster one is rated."""
+    speeds: dict[str, float] = {}
+    for m in re.finditer(_IFACE, question, re.IGNORECASE):
+        lo = max(0, m.start() - 24)
+        before = question[lo:m.start()]
+        ends = list(re.finditer(r"[.。!?！？;；](?:\s|$)", before))
+        lo += ends[-1].end() if ends else 0  # a line break is no sentence end here: '… a 1G port\n(eno1, …)'
+        after = re.split(r"[.。!?！？;；](?:\s|$)", question[m.end():m.end() + 24], maxsplit=1)[0]
+        window = question[lo:m.end()] + after
+        near = sorted(_IFACE_SPEED.finditer(window), key=lambda s: abs(s.start() - (m.start() - lo)))
+        if near:
+            s = near[0]
+            speeds.setdefault(m.group(0).lower(), 1.0 if s["w"] == "千兆" else 10.0 if s["w"] else float(s["num"]))
+    if len(set(speeds.values())) < 2:
+        return
+    for m in _IN_USE.finditer(question):
+        used = speeds.get(m["iface"].lower())
+        if used is not None and used < max(speeds.values()):
+            stated["nic.speed_gbps"] = Understood("nic.speed_gbps", used, m.group(0), m.start(), m.end(), inferred=True)
+            return
 
 
 def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:

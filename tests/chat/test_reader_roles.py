@@ -123,3 +123,17 @@ def test_a_setting_asked_about_is_a_change_not_a_fact() -> None:
     text = "We train on 2 nodes x 8 A100 over 25GbE. Should I set --bf16?"
     assert "job.precision" not in facts(text)
     assert changes(text)["job.precision"] == "bf16"
+
+
+@pytest.mark.parametrize("text", [
+    "Two servers with 3 RTX 3090 each. Each has a 1G port (eno1) and a 10G port (enp37s0f0); I set "
+    "NCCL_SOCKET_IFNAME=enp37s0f0, but the worker sends through eno1.",
+    "两台服务器，每台 3 张 3090。eno1 是千兆口，enp37s0f0 是万兆口，iftop 一看发送走的是千兆 eno1。",
+])
+def test_traffic_on_the_slower_port_is_the_link_the_job_has(text: str) -> None:
+    assert facts(text)["nic.speed_gbps"] == 1
+
+
+def test_naming_two_ports_without_saying_which_carries_traffic_changes_nothing() -> None:
+    got = facts("Each server has a 1G port (eno1) and a 10G port (enp37s0f0); training is slow.")
+    assert got.get("nic.speed_gbps") != 1
