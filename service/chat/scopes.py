@@ -102,7 +102,7 @@ _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|o
 
 # 'we trained an 80B model on 340 Gbps, whereas BLOOM-176B reached 150 TFLOPs on a cluster with 140 Gbps': a contrast
 # that names a model of another size describes another team's run, to the end of its sentence.
-_CONTRAST = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast)(?![A-Za-z])|相比之下|与之相比|"
+_ANOTHER_RUN = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast)(?![A-Za-z])|相比之下|与之相比|"
                        r"而(?=[^，,。]{0,12}(?:模型|\d+\s*[BbMm]))", _IC)
 _OWN_RUN = {"job.baseline_nodes", "job.baseline_gpus", "job.speedup", "job.negative_scaling", "job.step_time_baseline_s"}
 
@@ -112,7 +112,7 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
     if len({v for _, v in sizes}) < 2:
         return []
     spans = []
-    for m in _CONTRAST.finditer(text):
+    for m in _ANOTHER_RUN.finditer(text):
         end = tx.sentence_bounds(text, m.start())[1]
         inside = [v for pos, v in sizes if m.end() <= pos < end]
         before = [v for pos, v in sizes if pos < m.start()]
