@@ -249,7 +249,9 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             return None
         if _is_gpu_context(text, a):
             return None
-        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
+        threshold = bool(re.search(r"(?:超过|多于|大于|以上的?|more than|over|above|beyond|past|>)\s*$", text[max(0, a - 10):a], _IC))
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or threshold))
         if g.get("sg"):
             out.append(_hit("job.gpus_per_node", 1, text, a, b))
     elif shape == "single-gpu":
@@ -319,7 +321,7 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
 
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
-_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口|卡|ports?|cards?)|adapters?|口|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
+_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
     rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|的)\s{{0,3}}){{0,4}}"
@@ -345,7 +347,13 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
                 and _BUSY_NICS.match(masked, m.end()):
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
         hits.append(Understood("nic.count", n, unmasked[m.start():m.end()], m.start(), m.end()))
+    for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them
+        hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     return hits
+
+
+_RATE_TIMES = re.compile(r"(?<![\d.])\d{2,3}\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?![\d.])",
+                         _IC)
 
 
 _BUSY_NICS = re.compile(r"\s*(?:在干活|在用|在跑|有流量|被用|用上了|跑满|are (?:used|busy|active)|(?:is|are) carrying|carry traffic|"

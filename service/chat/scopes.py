@@ -42,7 +42,8 @@ _REFERENCE = re.compile(
 # ('…_disabled' facts read their own polarity and are not flipped here.)
 _FLIPPABLE = {"nic.rdma", "gpu.nvlink", "nic.efa", "container.ipc_host", "nic.pfc", "nic.bonded", "job.moe",
               "pcie.acs_enabled"}
-_KIND_FACTS = {"nic.kind", "nccl.transport", "job.parallelism", "job.data_source", "job.comm_pattern"}
+_KIND_FACTS = {"nic.kind", "nccl.transport", "job.parallelism", "job.data_source", "job.comm_pattern",
+               "gpu.model"}  # '两台 8×A800，不是 A100': the model named under a negation is not the job's
 MEASUREMENTS = {"net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s", "net.rdma_bw_gbps",
                 "nccl.allreduce_algbw_gbytes_per_s"}
 
@@ -183,11 +184,13 @@ _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.tra
 
 
 # 'Could EFA be slower than real InfiniBand?', '70% of on-prem InfiniBand': the fabric on the far side of a comparison
-_COMPARED_FABRIC = re.compile(r"(?:than|vs\.?|versus|compared (?:to|with)|of|like|比|相比|不如|对比)\s*(?:an?\s+|the\s+)?"
+_COMPARED_FABRIC = re.compile(r"(?:than|vs\.?|versus|compared (?:to|with)|of|like|比|相比|不如|对比)\s*(?:(?:with|on|using|in)\s+)?"
+                              r"(?:an?\s+|the\s+)?"
                               r"(?:real|true|proper|native|on-?prem(?:ise)?s?|bare[- ]metal|dedicated|普通的?|真正的?|原生的?)?\s*"
                               r"(?:\d+\s*[x×]\s*)?$",
                               _IC)
-_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa", "gpu.model"}  # 'hardly better than 8x RTX 4090' too
+# 'hardly better than 8x RTX 4090', '10x slower than with NCCL 2.14.3' too
+_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa", "gpu.model", "nccl.version"}
 
 
 def _far_side(text: str, h: Understood) -> bool:

@@ -173,7 +173,15 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
                                h.weak) if h.start < e.start else h for h in hits]
         elif version := _NCCL_VERSION.match(words):
             hits.append(Understood("nccl.version", version["v"], words, e.start, e.end))
+        elif (driver := _DRIVER.search(text, max(0, e.start - 20), e.end)) and driver.start("v") >= e.start:
+            said = text[driver.start():e.end]
+            hits.append(Understood("gpu.driver_version", driver["v"], said, driver.start(), e.end))
     return hits
+
+
+# 'driver 470.161.03', '驱动 570.124.04', 'Driver Version: 535.129.03'
+_DRIVER = re.compile(r"(?:driver|驱动)\s*(?:version|版本|ver\.?)?\s*(?:is|为|是|:|：|=)?\s*v?"
+                     r"(?P<v>\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?![\d.])", re.IGNORECASE)
 
 
 # Which tool a measured figure came from, by the nearest tool named before it in its sentence.
