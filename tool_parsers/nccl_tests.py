@@ -240,6 +240,11 @@ def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
         return _NEW_LAYOUT, "new (assumed)"
     if len(tokens) == len(_OLD_LAYOUT):
         return _OLD_LAYOUT, "old (assumed)"
+    # one-sided rows (out-of-place only, as some pastes and -z/-R runs show): the first half of a layout
+    if len(tokens) == 9 and tokens[4].lstrip("-").isdigit():
+        return _NEW_LAYOUT[:9], "new, one-sided (assumed)"
+    if len(tokens) == 8:
+        return _OLD_LAYOUT[:8], "old, one-sided (assumed)"
     return None
 
 

@@ -127,6 +127,12 @@ def read_scaling(text: str) -> Scaling:
         if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机", sentence, _IC):
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _TIMES_FOR_TIMES.finditer(text):  # '6x the throughput for 8x the compute': the speed-up, said outright
+        k, n = float(m["k"] or m["k2"]), float(m["n"] or m["n2"])
+        if 0 < k and n > 1:
+            found.hits.append(Understood("job.speedup", k, m.group(0), m.start(), m.end()))
+            if k < 1:
+                found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _PERCENT_FASTER.finditer(text):
         pct = float(m["pct"] or m["pct2"])
         sign = 1 if re.search(r"faster|quicker|快", m.group(0), _IC) else -1
@@ -139,6 +145,11 @@ def read_scaling(text: str) -> Scaling:
     return found
 
 
+_TIMES_FOR_TIMES = re.compile(
+    r"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times)\s+(?:the\s+)?(?:throughput|speed|performance|samples/s|tokens/s)\s+"
+    r"(?:for|with|from|on|using)\s+(?P<n>\d+(?:\.\d+)?)\s*(?:x|×|times)\s+(?:the\s+)?(?:compute|GPUs|nodes|machines|"
+    r"hardware|resources)|(?P<n2>\d+(?:\.\d+)?)\s*倍(?:的)?(?:卡|机器|节点|资源|算力)[^，,。；;]{0,8}?(?:只|仅)?(?:有|快了?|提升了?)"
+    r"\s*(?P<k2>\d+(?:\.\d+)?)\s*倍", _IC)
 _PERCENT_FASTER = re.compile(r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<dir>faster|quicker|slower)\s+than|"
                              r"(?:快|慢)了?\s*(?P<pct2>\d+(?:\.\d+)?)\s*%", _IC)
 

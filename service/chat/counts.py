@@ -40,11 +40,13 @@ _NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|�
 _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
             rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)")
-_GPU_ZH = rf"(?:张|块|个)?\s*(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
+# '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
+_GPU_ZH = rf"(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
-_ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|"
+_ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|IB|InfiniBand|"
+        r"RoCE|RDMA|network|Ethernet|"
         r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
         r"iterations?|days?|weeks?)\b)(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+)\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
@@ -65,8 +67,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
     ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?(?:{_GPU_EN}|卡)"
                             rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
-    # two DGX A100 nodes: a DGX holds eight GPUs
-    ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?DGX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
+    # two DGX A100 nodes, two HGX-H100: a DGX (or an HGX board) holds eight GPUs
+    ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?[DH]GX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
                        rf"(?:{_NODE_EN}|机器|服务器|节点)?", _IC)),
     # 16 GPUs across 2 nodes, 16张卡分布在2台机器上, 8 GPUs on each of 2 nodes
     ("total", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?(?:,\s*)?"

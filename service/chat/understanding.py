@@ -92,6 +92,13 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         a, b = commands.fact_spans[key]
         if key not in stated or stated[key].weak:
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
+    boxed = read_commands(_only_spans(question, pasted.spans)) if pasted.spans else None
+    for key, value in (boxed.facts if boxed else {}).items():
+        # a launcher line inside a code block ('mpirun -np 16 -H node1:8,node2:8 … all_reduce_perf') describes the
+        # job as much as one in a sentence; what the words or the output say comes first
+        a, b = boxed.fact_spans[key] if boxed else (0, 0)
+        if key not in stated or stated[key].weak:
+            stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     for key, value in commands.proposed.items():  # 'should I set --bf16?': a change to weigh, like a what-if in words
         a, b = commands.proposed_spans[key]
         proposed.setdefault(key, Understood(key, value, question[a:b].strip()[:80], a, b, source="command line",
@@ -181,7 +188,7 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
 
 # 'driver 470.161.03', '驱动 570.124.04', 'Driver Version: 535.129.03'
 _DRIVER = re.compile(r"(?:driver|驱动)\s*(?:version|版本|ver\.?)?\s*(?:is|为|是|:|：|=)?\s*v?"
-                     r"(?P<v>\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?![\d.])", re.IGNORECASE)
+                     r"(?P<v>\d{3}\.\d{2,3}(?:\.\d{2,3})?)(?!\d)(?!\.\d)", re.IGNORECASE)
 
 
 # Which tool a measured figure came from, by the nearest tool named before it in its sentence.
@@ -243,10 +250,21 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|跨机|跨节点|两机|双�
                          r"another (?:server|node|machine|box)|第二台", re.IGNORECASE)
 
 
+_ALSO_THE_SAME = re.compile(r"也(?:差不多|一样|类似|是这样|这样|很慢|慢)|同样(?:慢|的问题)|"
+                            r"(?<![A-Za-z])(?:the )?same (?:thing |result |problem )?(?:with|on|at|for)|"
+                            r"similar(?:ly)? (?:with|on|at|for)|as well|too\b", re.IGNORECASE)
+
+
 def _largest_run_is_the_job(hits: list[Understood], text: str) -> list[Understood]:
     """'12机 > 6机 > 2机 > 1机', '2x8A100 or 4x8A100 is slow': in a question that compares runs, the largest is the job
     asked about (the others are its baselines), whatever order they are named in."""
     nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical]
+    also = [h for h in nodes if _ALSO_THE_SAME.search(text, *tx.clause_bounds(text, h.start))]
+    if also and len(also) < len(nodes):
+        # '2 台 HGX … 跑得慢，4 台的时候也差不多': a run named to say it behaves the same is not the one asked about
+        hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+                if h in also else h for h in hits]
+        nodes = [h for h in nodes if h not in also]
     if len({h.value for h in nodes}) < 2 or not _COMPARES.search(text) and not re.search(r"\bor\b|或", text):
         return hits
     largest = max(nodes, key=lambda h: (h.value, h.start))
@@ -335,6 +353,14 @@ def _interface_in_use(stated: dict[str, Understood], question: str) -> None:
         if used is not None and used < max(speeds.values()):
             stated["nic.speed_gbps"] = Understood("nic.speed_gbps", used, m.group(0), m.start(), m.end(), inferred=True)
             return
+
+
+def _only_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with everything outside `spans` blanked (line breaks kept), so offsets stay the question's."""
+    keep = bytearray(len(text))
+    for a, b in spans:
+        keep[a:b] = b"\x01" * (b - a)
+    return "".join(ch if keep[i] or ch == "\n" else " " for i, ch in enumerate(text))
 
 
 def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:

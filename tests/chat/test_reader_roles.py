@@ -137,3 +137,30 @@ def test_traffic_on_the_slower_port_is_the_link_the_job_has(text: str) -> None:
 def test_naming_two_ports_without_saying_which_carries_traffic_changes_nothing() -> None:
     got = facts("Each server has a 1G port (eno1) and a 10G port (enp37s0f0); training is slow.")
     assert got.get("nic.speed_gbps") != 1
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("两台 8×A800，不是 A100，TP=4。", "gpu.model", "A800"),
+    ("It is 10x slower than with NCCL 2.14.3. We are on NCCL 2.16.2, driver 470.161.03.", "nccl.version", "2.16.2"),
+    ("It is 10x slower than with NCCL 2.14.3. We are on NCCL 2.16.2, driver 470.161.03.", "gpu.driver_version",
+     "470.161.03"),
+    ("单机 8 张 5090，驱动 570.124.04 / CUDA 12.8。", "gpu.driver_version", "570.124.04"),
+    ("每台 IB 200Gb * 4（双口卡）。", "nic.count", 4),
+    ("I have two HGX-A100 with four ConnectX-6 IB cards each at 200Gbps rate.", "job.gpus_per_node", 8),
+    ("每台 8 张 NVLink 的 A800，只有 1 张 HDR 200G IB 卡。", "job.gpus_per_node", 8),
+    ("I get about 6x the throughput for 8x the compute compared with one 8-GPU node.", "job.speedup", 6),
+])
+def test_names_versions_and_multipliers(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_a_threshold_and_a_run_that_behaves_the_same_are_not_the_job() -> None:
+    assert facts("两台 HGX 每台 8 卡跑 nccl-tests 只有 44 GB/s，4 台的时候也差不多。")["job.nodes"] == 2
+    assert facts("超过 6 台以后 busbw 就掉了。").get("job.nodes") in (None, 6)
+
+
+def test_a_launcher_line_in_a_code_block_gives_the_counts() -> None:
+    text = ("Is 91 GB/s right for these two boxes?\n```\nmpirun -np 16 -H node1:8,node2:8 -bind-to none \\\n"
+            "  ./build/all_reduce_perf -b 1G -e 8G -f 2\n```\n")
+    got = facts(text)
+    assert (got["job.nodes"], got["job.gpus_per_node"]) == (2, 8)

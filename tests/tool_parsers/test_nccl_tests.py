@@ -138,3 +138,14 @@ def test_the_largest_rows_win_over_the_footer_average():
     assert result.facts() == {"nccl.allreduce_busbw_gbytes_per_s": 350.21}
     assert result.busbw_source == "largest sizes" and result.avg_busbw_gbytes_per_s == 327.981
     assert [n.code for n in result.coded_notes()] == ["nccl_tests.avg_means_little"]
+
+
+def test_one_sided_rows_without_a_header_are_read() -> None:
+    """Rows pasted without the header and with only the out-of-place half: the largest size still counts,
+    not the footer's average over every size."""
+    result = parse_nccl_tests(
+        " 8589934592    2147483648     float     sum      -1   364906   23.54   44.14      0\n"
+        "17179869184    4294967296     float     sum      -1   727698   23.61   44.27      0\n"
+        "# Avg bus bandwidth    : 20.017\n")
+    assert result.all_facts()["nccl.allreduce_busbw_gbytes_per_s"] == 44.27
+    assert result.cut_rows == 0
