@@ -128,10 +128,10 @@ def read_scaling(text: str) -> Scaling:
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_FOR_TIMES.finditer(text):  # '6x the throughput for 8x the compute': the speed-up, said outright
-        k, n = float(m["k"] or m["k2"]), float(m["n"] or m["n2"])
-        if 0 < k and n > 1:
-            found.hits.append(Understood("job.speedup", k, m.group(0), m.start(), m.end()))
-            if k < 1:
+        said, more = float(m["k"] or m["k2"]), float(m["n"] or m["n2"])
+        if 0 < said and more > 1:
+            found.hits.append(Understood("job.speedup", said, m.group(0), m.start(), m.end()))
+            if said < 1:
                 found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _PERCENT_FASTER.finditer(text):
         pct = float(m["pct"] or m["pct2"])
