@@ -1,0 +1,359 @@
+"""Symptoms that practitioners conclude from and the other readers cannot represent yet.
+
+Each reader follows extract.py's conventions: it runs over the masked prose, returns `Understood` hits
+made with `_hit`, reads the polarity of what it names itself ('no PFC', 'ECN 没开' → False) so that
+`apply_negation` has nothing to flip, and skips clauses that only ask ('is PFC on?').
+
+  - one node (or GPU) slower than the rest: 'one node is slower', '某一台机器特别慢', 'node 3's step time is
+    2x the others', pairwise tests between nodes that disagree → job.straggler_suspected
+  - synthetic data fast, real data slow ('用假数据速度正常，换真实数据就慢') → job.synthetic_data_fast
+  - the IOMMU mode (intel_iommu=on, iommu=pt, amd_iommu=off, 'IOMMU passthrough fixed it') → pcie.iommu
+  - GPUDirect RDMA on one node and not the other ('另一台没有 GDRDMA') → nccl.gdr_partial
+  - PFC / ECN on the RoCE class said on or off → nic.pfc, nic.ecn; nccl-tests busbw that jumps between two
+    figures, falls to a fraction now and then, or collapses at large sizes → nccl.busbw_unstable
+  - the cloud's NCCL plugin absent: GCP's GPUDirect-TCPX/TCPXO → nccl.tcpx_plugin_missing, AWS's aws-ofi-nccl
+    → nccl.net_plugin_missing
+"""
+
+from __future__ import annotations
+
+import re
+
+from service.chat import text as tx
+from service.chat.extract import Understood, _hit, extractor
+
+_IC = re.IGNORECASE
+_ASKS = re.compile(r"要不要|是否|能否|能不能|可不可以|会不会|有没有|吗|[?？]|(?<![A-Za-z])(?:should|would|could|"
+                   r"whether|"
+                   r"do (?:I|we) need|is it worth|check if|try)(?![A-Za-z])", _IC)
+
+
+def _asks(text: str, pos: int) -> bool:
+    """The clause only asks about the thing ('should PFC be on?', '要不要开 ECN'), it does not say it."""
+    return bool(_ASKS.search(tx.clause(text, pos)))
+
+
+# --------------------------------------------------------------------------- a straggler
+_UNIT = r"(?:nodes?|machines?|servers?|hosts?|workers?|boxes|box|instances?|ranks?|GPUs?|cards?|Ｇ+)"
+_HOST = r"(?:nodes?|machines?|servers?|hosts?|workers?|ranks?)"
+_UNIT_ZH = r"(?:机器|节点|服务器|主机|实例|worker|卡|GPU|Ｇ+)"
+_SLOW = r"(?:much |noticeably |significantly |clearly |a lot |way |far )?(?:slower|slow|lagging|behind|the bottleneck)"
+_OTHERS = (r"(?:the others|the rest|(?:all )?(?:the )?other (?:nodes|machines|servers|hosts|workers|ranks|GPUs|ones)|"
+           r"(?<=while )others|(?<=whereas )others|(?<=but )others)")
+_STRAGGLER_EN = [
+    # 'one node is slower', 'a few machines are much slower', 'one of the nodes lags behind'
+    re.compile(rf"(?<![A-Za-z])(?:one|a single|a few|some|certain|a couple of|one or two|one of (?:the|our|my))\s+"
+               rf"(?:\w+\s+)?{_UNIT}\s+(?:is|are|was|were|seems?|seem to be|runs?|is running)\s+"
+               rf"(?:consistently |always |still )?{_SLOW}", _IC),
+    # 'the slow node', 'find the low-speed node(s)', 'a straggling rank', 'stragglers'
+    re.compile(rf"(?<![A-Za-z])(?:the|a|one|which|find|identify|locate|detect|spot|any)\s+(?:\w+\s+)?"
+               rf"(?:slow(?:est)?|low[- ]speed|lagging|straggling|straggler)\s+{_HOST}(?:\(s\))?|"
+               r"(?<![A-Za-z])stragglers?(?![A-Za-z])", _IC),
+    # 'node 3's step time is 2x the others', 'GPU util on one machine is low while others are at 100%'
+    re.compile(rf"(?<![A-Za-z])(?:on |of |for )?(?:one|a single|node|machine|host|server|worker|"
+               rf"rank)\s*[\w·Ｇ-]{{0,12}}?"
+               rf"(?:'s)?[^.;。；\n]{{0,60}}?(?:\d+(?:\.\d+)?\s*[x×]|twice|much (?:higher|longer|lower|slower)|slower|"
+               rf"lower|higher|longer|low|slow)[^.;。；\n]{{0,30}}?(?:than |compared (?:to|with) |while |whereas |"
+               rf"but )?"
+               rf"{_OTHERS}", _IC),
+]
+# 'two nodes are slower than one node': scaling, not one node behind the others
+_THAN_FEWER = re.compile(r"[^.;。；\n]{0,20}?than\s+(?:on\s+|with\s+|using\s+)?(?:one|a single|single|\d+|fewer|"
+                         r"the single)\b", _IC)
+_STRAGGLER_ZH = [
+    # '某一台机器特别慢', '有一个节点明显慢', '其中两台机器比较慢', '个别节点慢'
+    re.compile(rf"(?:(?:某|其中|个别|少数|总有)\s*(?:一|两|几|1|2)?\s*(?:台|个|张|块)?|有\s*(?:一|1)\s*(?:台|个|张|块)|"
+               rf"有个)\s*"
+               rf"{_UNIT_ZH}[^，,。；;\n]{{0,8}}?(?:特别|明显|比较|格外|总是|一直)?\s*(?:慢|拖后腿|掉队|落后)"),
+    # '一个节点拖慢了整体', '被一台机器拖累', '慢节点', '拖后腿的节点', '掉队的 rank'
+    re.compile(rf"(?:一|某|个别|其中一?)\s*(?:台|个|张)?\s*{_UNIT_ZH}[^，,。；;\n]{{0,6}}?(?:拖慢|拖累|拖后腿)|"
+               rf"(?:拖慢|拖累)[^，,。；;\n]{{0,6}}?(?:一台|一个|某台|某个)\s*{_UNIT_ZH}|(?:慢|掉队|落后)的?\s*(?:节点|"
+               rf"rank)|"
+               rf"拖后腿的\s*{_UNIT_ZH}|掉队"),
+]
+# '其中一台的 GPU 利用率很低，其他都是 100%': one of them, the others, and a difference in one sentence
+_ONE_OF_ZH = re.compile(rf"(?:某|有|其中|只有)\s*(?:一|1)\s*(?:台|个|张)\s*{_UNIT_ZH}?")
+_OTHERS_ZH = re.compile(r"其他|其余|别的|另外几")
+_WORSE_ZH = re.compile(r"慢|低|长|倍|差|拖")
+# 'no node is slower than the others', 'all nodes are equally fast', '没有慢节点', '各节点速度一样'
+_NO_STRAGGLER = re.compile(
+    rf"(?<![A-Za-z])(?:no|none of the|not one)\s+(?:single\s+)?{_UNIT}\s+(?:is|are|was|were|seems?)\s+{_SLOW}|"
+    rf"(?<![A-Za-z])(?:all|every|each)\s+(?:the\s+)?{_UNIT}\s+(?:is|are|run|runs|show|shows|look|looks|have|has)\s+"
+    r"(?:about |roughly |almost )?(?:equally fast|the same speed|the same step time|similar(?: speed| step times?)?|"
+    r"equally)|no stragglers?|without stragglers?|"
+    r"没有(?:哪台|哪个|慢|掉队的?|拖后腿的?)\s*(?:机器|节点|服务器|卡)?|(?:各|每)(?:个|台)?\s*(?:节点|机器|卡)"
+    r"[^，,。；;\n]{0,8}?(?:都)?(?:一样|差不多|一致|相同)", _IC)
+# Results that depend on which nodes are paired: 'busbw depends on which two nodes I pick', '有的节点对明显慢'.
+_WHICH_PAIR = re.compile(
+    r"(?:depend\w*|vary|varies|varying|differs?|different)\s+(?:on|with|by|depending on)\s+(?:which|the)\s+"
+    r"(?:two\s+|pair of\s+)?(?:nodes?|hosts?|machines?|servers?|pairs?)|(?:some|certain|a few|one)\s+(?:node\s+|"
+    r"host\s+)?"
+    r"pairs?\s+(?:are|is|gets?|gives?|shows?)\s+(?:much\s+|noticeably\s+)?(?:slower|lower)|"
+    r"(?:取决于|跟|和|与)\s*(?:选|用|挑)?\s*(?:哪|哪两|哪几)\s*(?:台|个)\s*(?:机器|节点|服务器)|"
+    r"(?:有的|部分|某些|个别)\s*(?:节点对|机器对|节点组合)[^，,。；;\n]{0,8}?(?:慢|低)", _IC)
+# Pairwise tests that disagree: 'between node 1 and node 2 … 25 GB/s, between node 1 and node 3 … 39 GB/s'.
+_PAIR = re.compile(r"between\s+(?:node|host|machine|server)s?\s*[\w·]{1,12}\s+and\s+(?:node|host|machine|server)?\s*"
+                   r"[\w·]{1,12}|(?:节点|机器|主机|服务器)\s*[\w·]{1,12}\s*(?:和|与|跟|到)\s*(?:节点|机器|主机|"
+                   r"服务器)?\s*"
+                   r"[\w·]{1,12}\s*之间", _IC)
+_FIGURE = re.compile(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?:GB/s|Gb/s|Gbps|GB|G)(?![A-Za-z])")
+
+
+@extractor
+def stragglers(text: str) -> list[Understood]:
+    """'one node is slower', '某一台机器特别慢', pairs of nodes that test differently → job.straggler_suspected."""
+    hits = [_hit("job.straggler_suspected", False, m) for m in _NO_STRAGGLER.finditer(text)]
+
+    def add(m: re.Match[str], **flags: bool) -> None:
+        if not any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits):
+            hits.append(_hit("job.straggler_suspected", True, m, **flags))
+
+    for pattern in _STRAGGLER_EN + _STRAGGLER_ZH:
+        for m in pattern.finditer(text):
+            if _THAN_FEWER.match(text, m.end()):
+                continue
+            add(m)
+    for m in _ONE_OF_ZH.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        if _OTHERS_ZH.search(text, m.end(), b) and _WORSE_ZH.search(text, a, b):
+            add(m)
+    for m in _WHICH_PAIR.finditer(text):
+        if not _asks(text, m.start()):
+            add(m)
+    pairs = []
+    for m in _PAIR.finditer(text):
+        figure = _FIGURE.search(text, m.end(), tx.sentence_bounds(text, m.end())[1])
+        if figure is None:  # the figure may come first: '25 GB/s between node 1 and node 2'
+            figure = _FIGURE.search(text, tx.clause_bounds(text, m.start())[0], m.start())
+        if figure is not None:
+            pairs.append((m, float(figure["num"])))
+    values = [v for _, v in pairs]
+    if len(pairs) >= 2 and min(values) > 0 and max(values) / min(values) >= 1.25:
+        add(pairs[0][0], inferred=True)
+    return hits
+
+
+# --------------------------------------------------------------------------- synthetic data fast, real data slow
+_SYNTHETIC = re.compile(r"(?<![A-Za-z])(?:synthetic|dummy|fake|random|randomly generated)\s+(?:input\s+)?(?:data|"
+                        r"inputs?|"
+                        r"tensors|batches|dataset)|--synthetic\w*|use_synthetic\w*|合成数据|假数据|随机数据|"
+                        r"(?:dummy|fake|synthetic)\s*数据|随机生成的?数据|模拟数据", _IC)
+_REAL = re.compile(r"(?<![A-Za-z])(?:real|actual|true)\s+(?:\w+\s+)?(?:data|dataset|images|inputs?|ImageNet|samples)|"
+                   r"(?:the|our|my)\s+(?:own\s+)?(?:dataset|data set)|真实数据|真数据|实际数据|真实的数据|真实数据集|"
+                   r"真实图片|"
+                   r"自己的数据|--data_dir|data_dir", _IC)
+_PACE = re.compile(r"fast|slow|scal\w*|speed\w*|throughput|img/s|images?/s(?:ec)?|samples?/s|it/s|\d\s*[x×]|"
+                   r"(?<![A-Za-z])(?:x|times)(?![A-Za-z])|速度|快|慢|加速|吞吐|正常|效率|%", _IC)
+# 'synthetic data is just as slow', '假数据也一样慢': the input is not what differs.
+_SAME_SLOW = re.compile(r"(?:also|too|as well|equally|just as|same|similar|both)[^.;。；\n]{0,20}?(?:slow|bad|poor)|"
+                        r"(?:slow|bad|poor)[^.;。；\n]{0,12}?(?:too|as well|either)|"
+                        r"(?:也|同样|一样|都)[^，,。；;\n]{0,6}?(?:慢|差|不行)|没(?:有)?(?:区别|差别)|no difference|"
+                        r"same result", _IC)
+
+
+@extractor
+def synthetic_vs_real(text: str) -> list[Understood]:
+    """Synthetic data named beside the real data ('synthetic 3.5x, real ImageNet 1.45x') → job.synthetic_data_fast."""
+    hits = []
+    for m in _SYNTHETIC.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        b = tx.sentence_bounds(text, b)[1] if b < len(text) else b  # the contrast may sit in the next sentence
+        if not _REAL.search(text, a, b) or not _PACE.search(text, a, b):
+            continue  # both named and something about speed: 'synthetic data scales, real data does not
+        same = _SAME_SLOW.search(text, a, b)
+        hits.append(_hit("job.synthetic_data_fast", same is None, m))
+    return hits
+
+
+# --------------------------------------------------------------------------- IOMMU
+_IOMMU_PARAM = re.compile(r"(?<![A-Za-z_])(?P<k>intel_iommu|amd_iommu|iommu)\s*=\s*(?P<v>on|off|pt|1|0|force|strict|"
+                          r"nopt|soft|passthrough|disabled?)(?![A-Za-z])", _IC)
+_IOMMU = re.compile(r"(?<![A-Za-z_])(?:IOMMU|VT-d|AMD-Vi)(?![A-Za-z_])", _IC)
+# What follows the word decides, or the verb just before it: 'IOMMU passthrough', 'IOMMU is off', 'disabled the IOMMU'.
+# ('GPU passthrough' into a VM is another passthrough and is not read.)
+_TO = r"\s*(?:is\s+|was\s+)?(?:(?:in|set to|to|mode|=|设为|设成|改成|改为|为|是|已|已经|用)\s*)*"
+_IOMMU_PT_AFTER = re.compile(rf"{_TO}(?:pass[- ]?through|pt|直通)(?![A-Za-z])", _IC)
+_IOMMU_OFF_AFTER = re.compile(rf"{_TO}(?:disabled|off|turned off|switched off|关掉|关闭|关了|禁用|没开|未开启|"
+                              rf"not enabled)"
+                              r"(?![A-Za-z])", _IC)
+_IOMMU_ON_AFTER = re.compile(rf"{_TO}(?:enabled|turned on|on(?=\s*(?:$|[,.;:)，。；：）]|and |but |by default))|开着|"
+                             rf"开启|打开|开了|启用|"
+                             r"是开的)(?![A-Za-z])", _IC)
+_IOMMU_OFF_BEFORE = re.compile(r"(?:disabl\w*|turn(?:ed|ing)? off|switch(?:ed|ing)? off|关掉了?|关闭了?|关了|禁用了?|"
+                               r"no|without)\s*"
+                               r"(?:the\s+)?$", _IC)
+_IOMMU_ON_BEFORE = re.compile(r"(?:enabl\w*|turn(?:ed|ing)? on|开启了?|打开了?|开了)\s*(?:the\s+)?$", _IC)
+
+
+@extractor
+def iommu(text: str) -> list[Understood]:
+    """intel_iommu=on / iommu=pt / amd_iommu=off / 'IOMMU passthrough' / 'IOMMU 已关闭' → pcie.iommu."""
+    hits = []
+    params = list(_IOMMU_PARAM.finditer(text))
+    for m in params:
+        v = m["v"].lower()
+        mode = ("passthrough" if v in {"pt", "passthrough"}
+                else "off" if v in {"off", "0", "disable", "disabled"} else "on")
+        if mode == "on" and m["k"].lower() != "iommu":
+            # 'intel_iommu=on iommu=pt' is passthrough: the second setting refines the first
+            near = text[m.end():min(len(text), m.end() + 40)]
+            if re.search(r"(?<![A-Za-z_])iommu\s*=\s*pt", near, _IC):
+                continue
+        hits.append(_hit("pcie.iommu", mode, m))
+    for m in _IOMMU.finditer(text):
+        if any(p.start() <= m.start() < p.end() for p in params) or _asks(text, m.start()):
+            continue
+        before, after = tx.before(text, m.start(), 24), text[m.end():tx.clause_bounds(text, m.start())[1]]
+        if _IOMMU_PT_AFTER.match(after):
+            hits.append(_hit("pcie.iommu", "passthrough", m))
+        elif _IOMMU_OFF_AFTER.match(after) or _IOMMU_OFF_BEFORE.search(before):
+            hits.append(_hit("pcie.iommu", "off", m))
+        elif _IOMMU_ON_AFTER.match(after) or _IOMMU_ON_BEFORE.search(before):
+            hits.append(_hit("pcie.iommu", "on", m))
+    return hits
+
+
+# --------------------------------------------------------------------------- GPUDirect RDMA on one side only
+_GDR_WORD = r"(?:/?GDRDMA|GDR|GPU\s?Direct(?:\s?RDMA)?|nvidia[-_]peermem|nv_peer_mem(?:ory)?)"
+_ONE = r"(?:one|1|a single|the first|the second|some)"
+_GDR_PARTIAL = [
+    # 'only one node shows GDRDMA', 'GDR works on only one of the two nodes'
+    re.compile(rf"only\s+(?:on\s+)?{_ONE}\s+(?:of the\s+\w+\s+)?{_UNIT}[^.;。；\n]{{0,40}}?{_GDR_WORD}|"
+               rf"{_GDR_WORD}[^.;。；\n]{{0,40}}?only\s+(?:on|for|in)\s+{_ONE}(?:\s+of the\s+\w+)?\s+{_UNIT}", _IC),
+    # 'GDR is used on node A but not on node B', 'one node shows /GDRDMA and the other does not'
+    re.compile(rf"{_GDR_WORD}[^.;。；\n]{{0,60}}?(?:but not|and not)\s+(?:on\s+)?(?:the other|another|node|host|"
+               rf"machine|"
+               rf"server)|(?:one|some)\s+{_UNIT}[^.;。；\n]{{0,30}}?{_GDR_WORD}[^.;。；\n]{{0,40}}?(?:the others?|"
+               rf"another)\s+"
+               r"(?:\w+\s+)?(?:doesn't|does not|don't|do not|has no|have no|shows? no|lacks?|without)", _IC),
+    # 'some connections go via NET/IB/0/GDRDMA and others via NET/IB/1'
+    re.compile(rf"(?:some|half (?:of )?the)\s+(?:of the\s+)?(?:channels?|connections?|lines?|peers?|ranks?)"
+               rf"[^.;。；\n]{{0,40}}?{_GDR_WORD}[^.;。；\n]{{0,40}}?(?:others|the rest|some (?:do not|don't|"
+               rf"not))", _IC),
+    # '只有一台机器上的 GPU 用上了 GDRDMA', '另一台没有 GDRDMA', '部分通道走了 GDRDMA、有的没有'
+    re.compile(rf"(?:只有|仅)\s*(?:一|1|某)\s*(?:台|个)\s*{_UNIT_ZH}?[^，,。；;\n]{{0,16}}?(?:用上|用到|用了|有|出现|"
+               rf"能用|走了?|"
+               rf"显示)\s*了?\s*{_GDR_WORD}|另(?:一|外一)?\s*(?:台|个)\s*{_UNIT_ZH}?[^，,。；;\n]{{0,10}}?(?:没有|"
+               rf"用不了|不能用|"
+               rf"不走|没)[^，,。；;\n]{{0,6}}?{_GDR_WORD}|(?:部分|有的|一部分)\s*(?:通道|连接|channel|rank|节点|机器)?"
+               rf"[^，,。；;\n]{{0,16}}?{_GDR_WORD}[^。；;\n]{{0,20}}?(?:有的|另一部分|其他|"
+               rf"其余)[^。；;\n]{{0,8}}?(?:没有|不|没)",
+               _IC),
+    # '能用 GDRDMA 的那台 … 不能用的那台': the two nodes compared
+    re.compile(rf"(?:能用|可以用|有)\s*{_GDR_WORD}\s*的那?\s*(?:台|个)?{_UNIT_ZH}?[^。；;\n]{{0,40}}?(?:不能用|用不了|"
+               rf"没有)的那?\s*"
+               r"(?:台|个)", _IC),
+]
+
+
+@extractor
+def gdr_partial(text: str) -> list[Understood]:
+    """GPUDirect RDMA on one node (or some channels) and not the others → nccl.gdr_partial."""
+    hits: list[Understood] = []
+    for pattern in _GDR_PARTIAL:
+        for m in pattern.finditer(text):
+            if not _asks(text, m.start()) and not any(h.start <= m.start() < h.end for h in hits):
+                hits.append(_hit("nccl.gdr_partial", True, m))
+    return hits
+
+
+# --------------------------------------------------------------------------- RoCE congestion control and unstable busbw
+_OFF_BEFORE = re.compile(r"(?:no|without|not using|lack of|missing|没有|没|未|无|不开|没开|没配置?|未配置|未开启|"
+                         r"没启用|"
+                         r"关(?:掉|闭|了)了?)\s*(?:any\s+|the\s+|configured\s+|配置\s*|开启?\s*)?$", _IC)
+# 'PFC and ECN are both off', 'PFC 和 ECN 都没开': the verb after a pair covers both
+_PAIRED = r"^\s*(?:(?:and|or|/|和|与|、|跟)\s*(?:PFC|ECN|DCQCN)\s*)?(?:both\s+|are\s+both\s+|都\s*|也\s*)?"
+_OFF_AFTER = re.compile(_PAIRED + r"(?:is|was|are|were)?\s*(?:not\s+(?:configured|enabled|set up|on|turned on|"
+                                  r"in place)|"
+                        r"disabled|off(?![A-Za-z])|missing|isn't (?:configured|enabled|on)|aren't (?:configured|"
+                        r"enabled|on)|"
+                        r"没开|没有开|没配置?|没有配置?|未配置|未开启|没启用|关(?:掉|闭|了))", _IC)
+_ON_AFTER = re.compile(_PAIRED + r"(?:is|was|are|were)?\s*(?:(?:properly |correctly )?(?:configured|enabled|"
+                       r"on(?=\s*(?:$|[,.;:)，。；：）]|and |but ))|set up|turned on|in place|working)|已(?:经)?(?:开|"
+                       r"配|启用)|"
+                       r"开(?:了|着|启)|配(?:了|好)|正常)", _IC)
+_ON_BEFORE = re.compile(r"(?:with|enabled|configured|开了|开启了?|配置了|配了|启用了?)\s*(?:the\s+)?$", _IC)
+_FLOW = {
+    "nic.pfc": re.compile(r"(?<![A-Za-z])(?:PFC|priority flow control|lossless (?:Ethernet|class|fabric|network|RoCE)|"
+                          r"无损(?:以太网|网络|队列))(?![A-Za-z])", _IC),
+    "nic.ecn": re.compile(r"(?<![A-Za-z])(?:ECN|DCQCN)(?![A-Za-z])", _IC),
+}
+_NO_FLOW_CONTROL = re.compile(r"(?:no|without)\s+(?:any\s+)?(?:flow|congestion)\s+control|(?:没有|没开|"
+                              r"没配)\s*(?:任何)?\s*(?:流控|拥塞控制)|"
+                              r"lossy\s+(?:Ethernet|fabric|network|RoCE)", _IC)
+
+# nccl-tests busbw said to jump between two figures, fall to a fraction now and then, or collapse at large sizes.
+_BUSBW = re.compile(r"busbw|bus ?bandwidth|bus bw|nccl-tests|all_?reduce_perf|[a-z_]+_perf\b|总线带宽|algbw", _IC)
+_SWINGS = re.compile(r"(?:jumps?|jumping|swings?|swinging|varies|varying|bounces?|fluctuates?|"
+                     r"oscillates?)\s+(?:wildly\s+)?"
+                     r"between|(?:sometimes|occasionally|now and then|randomly|intermittently)\s+(?:drops?|falls?|"
+                     r"collapses?|goes)"
+                     r"(?:\s+down)?\s+to|(?:drops?|falls?|collapses?)\s+(?:sometimes|occasionally|now and then|"
+                     r"randomly|"
+                     r"intermittently)|(?:collapses?|drops? (?:sharply|off)|falls? off|tanks?)\s+(?:at|for|with|on)\s+"
+                     r"(?:large|larger|big|bigger)\s+(?:message|buffer|transfer)?\s*sizes?|"
+                     r"(?:时不时|偶尔|经常|不时|有时(?:候)?)\s*(?:会)?\s*(?:掉|跌|降|骤降)到?|"
+                     r"在[^，,。；;\n]{0,12}?之间\s*(?:跳|波动|变化)|"
+                     r"大(?:消息|包|size|尺寸)[^，,。；;\n]{0,8}?(?:骤降|掉下来|掉到|下降|上不去)", _IC)
+
+
+@extractor
+def roce_congestion(text: str) -> list[Understood]:
+    """'no PFC configured', 'ECN 没开', 'PFC is enabled' → nic.pfc / nic.ecn; 'busbw jumps between 20 and 90 GB/s',
+    'sometimes falls to 0.x GB/s', 'collapses at large sizes' → nccl.busbw_unstable."""
+    hits = []
+    for fact, pattern in _FLOW.items():
+        for m in pattern.finditer(text):
+            if _asks(text, m.start()):
+                continue
+            before = tx.before(text, m.start(), 20)
+            after = tx.after(text, m.end(), 40)
+            if re.match(r"\s*(?:storm|pause|frames?|counters?|风暴|帧)", after, _IC):
+                continue  # 'PFC storms', 'PFC pause frames': traffic of a PFC that is on, said elsewhere
+            if _OFF_BEFORE.search(before) or _OFF_AFTER.search(after):
+                hits.append(_hit(fact, False, m))
+            elif _ON_AFTER.search(after) or _ON_BEFORE.search(before):
+                hits.append(_hit(fact, True, m))
+    for m in _NO_FLOW_CONTROL.finditer(text):
+        if not _asks(text, m.start()):
+            hits.append(_hit("nic.pfc", False, m))
+    for m in _SWINGS.finditer(text):
+        earlier = tx.before(text, m.start(), 120, same_clause=False)
+        if _BUSBW.search(tx.sentence(text, m.start())) or _BUSBW.search(earlier):
+            hits.append(_hit("nccl.busbw_unstable", True, m))
+    return hits
+
+
+# --------------------------------------------------------------------------- the cloud's NCCL plugin
+_TCPX = re.compile(r"(?<![A-Za-z])(?:GPUDirect[- ]?)?TCPXO?(?![A-Za-z])(?:\s+(?:NCCL\s+)?(?:net\s+)?plugin)?", _IC)
+_OFI = re.compile(r"aws-ofi-nccl|aws_ofi_nccl|OFI[- ]NCCL(?:\s+plugin)?|libnccl-net(?:-ofi)?\.so", _IC)
+_ABSENT_BEFORE = re.compile(r"(?:no|without|not using|not use|missing|lacks?|no sign of|没有|没|未|不用|没装|未安装|"
+                            r"没用)\s*(?:the\s+|any\s+|"
+                            r"装\s*|用\s*|安装\s*)?$", _IC)
+_ABSENT_AFTER = re.compile(r"^\s*(?:plugin\s+)?(?:is|was|are)?\s*(?:not\s+(?:installed|loaded|found|present|used|"
+                           r"configured|"
+                           r"enabled|there)|missing|absent|isn't (?:installed|loaded)|没装|没有装|未安装|没加载|没有|"
+                           r"没用)", _IC)
+_PRESENT_AFTER = re.compile(r"^\s*(?:plugin\s+)?(?:is|was|are)?\s*(?:(?:properly |correctly )?(?:installed|loaded|"
+                            r"enabled|in use|"
+                            r"working|configured)|装好|已安装|已经装|加载了|已加载)", _IC)
+_PRESENT_BEFORE = re.compile(r"(?:installed|loaded|enabled|using|with|装了|装好了?|用了|用的是|"
+                             r"加载了)\s*(?:the\s+)?$", _IC)
+
+
+@extractor
+def cloud_plugins(text: str) -> list[Understood]:
+    """'no GPUDirect-TCPX plugin' → nccl.tcpx_plugin_missing; 'without aws-ofi-nccl' → nccl.net_plugin_missing."""
+    hits = []
+    for fact, pattern in (("nccl.tcpx_plugin_missing", _TCPX), ("nccl.net_plugin_missing", _OFI)):
+        for m in pattern.finditer(text):
+            if _asks(text, m.start()):
+                continue
+            before, after = tx.before(text, m.start(), 40), tx.after(text, m.end(), 24)
+            # 'no GPUDirect-TCPX NCCL plugin and no receive-datapath-manager': the nearest word before decides
+            if _ABSENT_BEFORE.search(before) or _ABSENT_AFTER.match(after) or re.search(
+                    r"(?:no|without|没有|没装)\s+(?:[\w-]+\s+){0,2}$", before, _IC):
+                hits.append(_hit(fact, True, m))
+            elif _PRESENT_AFTER.match(after) or _PRESENT_BEFORE.search(before):
+                hits.append(_hit(fact, False, m))
+    return hits

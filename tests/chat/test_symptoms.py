@@ -1,0 +1,152 @@
+"""The symptom readers (service/chat/symptoms.py): what each says, what it must leave alone, and its polarity."""
+
+from typing import Any
+
+import pytest
+
+from service.chat import understand
+
+_MISSING = object()
+
+
+def _read(text: str, fact: str) -> Any:
+    """The value the whole reader settles on for `fact` (stated, not a what-if), or _MISSING."""
+    stated = {u.fact: u.value for u in understand(text).understood}
+    return stated.get(fact, _MISSING)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("One node is slower than the others.", True),
+    ("Node 3's step time is 2x the others.", True),
+    ("GPU util on one machine is low while others are at 100%.", True),
+    ("A few machines are much slower and the whole job runs at their pace.", True),
+    ("某一台机器特别慢", True),
+    ("一个节点拖慢了整体", True),
+    ("其中一台的 GPU 利用率很低，其他都是 100%", True),
+    ("all_reduce_perf between 2 nodes gives inconsistent busbw depending on which two nodes I pick.", True),
+    ("Between node 1 and node 2 I get 25 GB/s, between node 1 and node 3 I get 39 GB/s.", True),
+    ("No node is slower than the others.", False),
+    ("没有哪台机器特别慢", False),
+])
+def test_straggler(text: str, value: bool) -> None:
+    assert _read(text, "job.straggler_suspected") is value
+
+
+@pytest.mark.parametrize("text", [
+    "Two nodes are slower than one node.",                 # scaling, not one node behind the rest
+    "a single GPU is slower than 8 GPUs",
+    "有两台机器训练很慢",                                    # both machines
+    "机器多了反而拖慢了速度",
+    "有一台机器是管理节点，其他是计算节点",                     # one and the others, no difference
+    "Training on slow GPUs like T4 takes days.",
+    "On one node my throughput is lower than others report.",
+    "Between node 1 and node 2 I get 39 GB/s, between node 1 and node 3 I get 38 GB/s.",
+])
+def test_no_straggler_read(text: str) -> None:
+    assert _read(text, "job.straggler_suspected") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("With synthetic data 3.5x on 4 nodes, with real ImageNet only 1.45x.", True),
+    ("Synthetic data scales fine (95% on 8 GPUs). With the real dataset it is really bad.", True),
+    ("用假数据速度正常，换真实数据就慢", True),
+    ("Synthetic data is just as slow as real data.", False),
+    ("假数据和真实数据一样慢", False),
+])
+def test_synthetic_vs_real(text: str, value: bool) -> None:
+    assert _read(text, "job.synthetic_data_fast") is value
+
+
+@pytest.mark.parametrize("text", [
+    "We train on synthetic data instead of real data.",    # nothing said about speed
+    "The discriminator compares fake images with real images and training is slow.",
+    "With synthetic data it runs at 800 img/s.",            # no real data to compare with
+])
+def test_synthetic_not_read(text: str) -> None:
+    assert _read(text, "job.synthetic_data_fast") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "mode"), [
+    ("We boot with intel_iommu=on.", "on"),
+    ("amd_iommu=on on the EPYC hosts", "on"),
+    ("intel_iommu=on iommu=pt", "passthrough"),
+    ("IOMMU passthrough fixed it.", "passthrough"),
+    ("设置 IOMMU 为直通之后就好了", "passthrough"),
+    ("Booting with amd_iommu=off fixed the hang.", "off"),
+    ("We disabled the IOMMU in BIOS.", "off"),
+    ("IOMMU 已经关闭了", "off"),
+    ("The IOMMU is enabled.", "on"),
+])
+def test_iommu(text: str, mode: str) -> None:
+    assert _read(text, "pcie.iommu") == mode
+
+
+@pytest.mark.parametrize("text", [
+    "IOMMU on AMD EPYC hangs nccl-tests",                  # 'on' a platform, not a mode
+    "Should the IOMMU be in passthrough?",                 # asks
+    "We use GPU passthrough into the VM.",                 # a VM's device passthrough, not the IOMMU mode
+])
+def test_iommu_not_read(text: str) -> None:
+    assert _read(text, "pcie.iommu") is _MISSING
+
+
+@pytest.mark.parametrize("text", [
+    "Only one node shows GDRDMA in the channel lines.",
+    "GDR is used on node A but not on node B.",
+    "Some connections go via NET/IB/0/GDRDMA and others only via NET/IB/1.",
+    "两个节点，只有一台机器上的 GPU 用上了 GDRDMA",
+    "另一台没有 GDRDMA",
+])
+def test_gdr_partial(text: str) -> None:
+    assert _read(text, "nccl.gdr_partial") is True
+
+
+@pytest.mark.parametrize("text", [
+    "GDR is enabled on both nodes.",
+    "Does only one node use GDRDMA?",
+])
+def test_gdr_partial_not_read(text: str) -> None:
+    assert _read(text, "nccl.gdr_partial") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "pfc", "ecn"), [
+    ("No PFC configured on the RoCE switches.", False, _MISSING),
+    ("ECN 没开", _MISSING, False),
+    ("PFC is enabled but ECN is off.", True, False),
+    ("PFC 和 ECN 都没开", False, False),
+    ("PFC and ECN are both disabled on RoCE.", False, False),
+    ("No flow control on the RoCE fabric.", False, _MISSING),
+    ("We see PFC pause frames on the switch.", _MISSING, _MISSING),   # traffic, not the setting
+    ("PFC 没有问题", _MISSING, _MISSING),
+    ("Is PFC enabled?", _MISSING, _MISSING),
+    ("lossless compression is off", _MISSING, _MISSING),
+])
+def test_pfc_ecn(text: str, pfc: Any, ecn: Any) -> None:
+    assert _read(text, "nic.pfc") is pfc
+    assert _read(text, "nic.ecn") is ecn
+
+
+@pytest.mark.parametrize("text", [
+    "On RoCE the nccl-tests busbw jumps between 20 and 90 GB/s.",
+    "In nccl-tests the bus bandwidth sometimes falls to 0.x GB/s.",
+    "all_reduce_perf busbw collapses at large message sizes.",
+    "nccl-tests 看 busbw 会时不时掉到 0.x GB/s",
+])
+def test_busbw_unstable(text: str) -> None:
+    assert _read(text, "nccl.busbw_unstable") is True
+
+
+def test_swings_without_a_collective_are_not_busbw() -> None:
+    assert _read("The loss jumps between 2 and 3.", "nccl.busbw_unstable") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("Two a3-highgpu-8g VMs without the GPUDirect-TCPX plugin.", "nccl.tcpx_plugin_missing", True),
+    ("We run the standard image, with no GPUDirect-TCPX NCCL plugin.", "nccl.tcpx_plugin_missing", True),
+    ("The TCPXO plugin is installed on every VM.", "nccl.tcpx_plugin_missing", False),
+    ("p4d.24xlarge without aws-ofi-nccl", "nccl.net_plugin_missing", True),
+    ("aws-ofi-nccl is not installed in the container", "nccl.net_plugin_missing", True),
+    ("aws-ofi-nccl is installed", "nccl.net_plugin_missing", False),
+])
+def test_cloud_plugins(text: str, fact: str, value: bool) -> None:
+    assert _read(text, fact) is value
