@@ -41,7 +41,8 @@ _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|wor
             rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)")
 # '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
-_GPU_ZH = rf"(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?(?:卡|GPU|gpu|显卡|{GPU_MARK}+)"
+_GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?"
+           rf"(?:卡|GPU|gpu|显卡|{GPU_MARK}+)|(?:张|块)\s*\d{{2,3}}\s?GB?(?![A-Za-z/\d]))")  # '每台 8 张 80G': by their memory
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
@@ -77,6 +78,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"(?:{_ADJ}{_NODE_EN}|{_NODE_ZH})", _IC)),
     # 4 Pod 4 Cards 2 Machine: GPUs then machines, side by side: a total over those machines
     ("gpus-nodes", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_EN}\s*,?\s*(?P<n>{COUNT})\s*{_NODE_EN}(?![A-Za-z])", _IC)),
+    # 'V100*8', 'A800*8*80G', 'H100 x 8': a machine's GPUs, the count after the model
+    ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?![\d.])(?!\s*(?:nodes?|machines?|servers?|台|节点))",
+                              _IC)),
     # GCP's accelerator notation: A100-80G:4 (four per machine)
     ("accel", re.compile(rf"{_MARK}:(?P<m>\d{{1,2}})(?!\d)")),
     # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
@@ -153,7 +157,7 @@ def read_counts(text: str) -> list[Understood]:
             hits.extend(got)
             if shape in _FULL_SHAPES and len(got) == 2 and not any(h.weak for h in got):
                 full = True
-            elif shape.startswith("per-node") or shape == "accel":
+            elif shape.startswith("per-node") or shape in {"accel", "mark-times"}:
                 machine_only.extend(got)
             if shape == "single" or any(h.fact == "job.nodes" and h.value == 1 for h in got):
                 single.extend(h for h in got if h.fact == "job.gpus_per_node")
@@ -236,7 +240,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             per //= n
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b))
-    elif shape.startswith("per-node") or shape == "accel":
+    elif shape.startswith("per-node") or shape in {"accel", "mark-times"}:
         if not per or per > 64:
             return None
         out.append(_hit("job.gpus_per_node", per, text, a, b))

@@ -91,6 +91,9 @@ _MODEL_ZH = re.compile(
 _SMALL_MODEL = re.compile(r"(?:very |quite |a |fairly )?(?:small|tiny|simple|toy|lightweight|little)\s+(?:\w+\s+)?(?:model|CNN|"
                           r"LSTM|RNN|MLP|network|net)\b|(?:很|非常|比较)?(?:简单|小)的?\s*(?:\w+\s*)?(?:模型|网络|LSTM|CNN|RNN)|小模型",
                           re.IGNORECASE)
+_MODEL_GLUED = re.compile(r"(?<![A-Za-z])(?:Qwen|qwen|Llama|llama|LLaMA|Baichuan|baichuan|ChatGLM|chatglm|InternLM|internlm|Yi|"
+                          r"Mistral|DeepSeek|deepseek|Gemma|gemma|Phi|phi|GLM|glm|Falcon|BLOOM|bloom|OPT|opt|MiniCPM|minicpm)"
+                          r"(?:\d(?:\.\d)?-)?(?P<num>\d{1,3}(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
 
@@ -98,6 +101,10 @@ _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|m
 def model_size(text: str) -> list[Understood]:
     """'7B', '1.3B', '175 billion', '100B参数', '百亿', '千亿', '1750亿' → job.model_params_b."""
     hits = []
+    for m in _MODEL_GLUED.finditer(text):  # 'Qwen1.8B', 'chatglm6b': the size glued to the family's name
+        value = params_to_billions(m["num"], "B")
+        if value:
+            hits.append(_hit_span("job.model_params_b", value, text, m.start("num"), m.end()))
     for m in _MODEL_EN.finditer(text):
         value = params_to_billions(m["num"], m["scale"])
         if value:
@@ -339,7 +346,7 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
                       text[max(0, m.start() - 20):m.start()], _IC):
         return "rated"  # 'nodes with 340Gbps of internode bandwidth': what the fabric provides
-    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|NICs?)\s*(?:是|为|:|：)?\s*$",
+    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|网络|网|NICs?)\s*(?:是|为|:|：|（|\()?\s*$",
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
     if is_bytes:
@@ -856,8 +863,8 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
                                      r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定)(?![A-Za-z])", _IC), True),
-    ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行)(?![A-Za-z])",
-                           _IC), True),
+    ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行)(?![A-Za-z])|"
+                           r"(?<![A-Za-z0-9.])\d{1,3}\s?[x×]\s?\d{1,3}(?:\.\d)?[Bb](?![A-Za-z0-9])", _IC), True),  # Mixtral 8x7B
 ]
 
 

@@ -164,3 +164,14 @@ def test_a_launcher_line_in_a_code_block_gives_the_counts() -> None:
             "  ./build/all_reduce_perf -b 1G -e 8G -f 2\n```\n")
     got = facts(text)
     assert (got["job.nodes"], got["job.gpus_per_node"]) == (2, 8)
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("用两台 A100 节点（每台 8 张 80G）跑 alpaca 微调。", "job.gpus_per_node", 8),
+    ("设备是 32G 的 V100*8，节点间是 IB 网（40Gb）。", "job.gpus_per_node", 8),
+    ("设备是 32G 的 V100*8，节点间是 IB 网（40Gb）。", "nic.speed_gbps", 40),
+    ("现在单机用 swift 训 Qwen1.8B。", "job.model_params_b", 1.8),
+    ("Megatron-LM 训 Mixtral 8x7B，吞吐只有 130 TFLOPS。", "job.moe", True),
+])
+def test_hardware_and_model_shorthand(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
