@@ -243,6 +243,8 @@ def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
     # one-sided rows (out-of-place only, as some pastes and -z/-R runs show): the first half of a layout
     if len(tokens) == 9 and tokens[4].lstrip("-").isdigit():
         return _NEW_LAYOUT[:9], "new, one-sided (assumed)"
+    if len(tokens) == 8 and tokens[4].lstrip("-").isdigit() and "." in tokens[5]:
+        return _NEW_LAYOUT[:8], "new, one-sided, no #wrong (assumed)"  # size count type redop root time algbw busbw
     if len(tokens) == 8:
         return _OLD_LAYOUT[:8], "old, one-sided (assumed)"
     return None

@@ -42,7 +42,7 @@ _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|wor
             rf"|{INSTANCE_MARK}+)")
 # '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
 _GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?"
-           rf"(?:卡|GPU|gpu|显卡|{GPU_MARK}+)|(?:张|块)\s*\d{{2,3}}\s?GB?(?![A-Za-z/\d]))")  # '每台 8 张 80G': by their memory
+           rf"(?:卡|GPU|gpu|显卡|{GPU_MARK}+)|(?:张|块)\s*(?-i:(?:16|24|32|40|48|80|94|96|141|192)\s?G(?:B)?)(?![A-Za-z/\d])(?!\s*(?:的)?\s*(?:RoCE|IB|网卡|以太网|NIC)))")  # '每台 8 张 80G': by their memory
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'

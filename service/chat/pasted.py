@@ -459,9 +459,15 @@ def _setting_lines(text: str, spans: list[tuple[int, int]]) -> str:
         start, pos = pos, pos + len(line)
         if any(s <= start < e for s, e in spans) or "?" in line or "？" in line:
             continue
-        if _ENV_LINE.search(line):
+        if _ENV_LINE.search(line) and not _NOT_SET.search(line):
             lines.append(line.rstrip("\n"))
     return "\n".join(lines)
+
+
+# 'make sure we don't export NCCL_IB_DISABLE=1 … we set neither', '不要设 NCCL_P2P_DISABLE=1': not set at all
+_NOT_SET = re.compile(r"(?:don't|do not|doesn't|not|never|neither|nor|without|no longer|"
+                      r"不要|别|不用|没有|没|未|无需|不需要)\s+"
+                      r"(?:\w+\s+){0,3}?(?:export(?:ed)?\s+|set(?:ting)?\s+|设(?:置)?\s*|加\s*)?NCCL_", re.IGNORECASE)
 
 
 def _json_only(body: str) -> str:

@@ -92,7 +92,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         a, b = commands.fact_spans[key]
         if key not in stated or stated[key].weak:
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
-    boxed = read_commands(_only_spans(question, pasted.spans)) if pasted.spans else None
+    launch_blocks = [(a, b) for a, b in pasted.spans if _LAUNCHER.search(question, a, b)]
+    boxed = read_commands(_only_spans(question, launch_blocks)) if launch_blocks else None
     for key, value in (boxed.facts if boxed else {}).items():
         # a launcher line inside a code block ('mpirun -np 16 -H node1:8,node2:8 … all_reduce_perf') describes the
         # job as much as one in a sentence; what the words or the output say comes first
@@ -353,6 +354,10 @@ def _interface_in_use(stated: dict[str, Understood], question: str) -> None:
         if used is not None and used < max(speeds.values()):
             stated["nic.speed_gbps"] = Understood("nic.speed_gbps", used, m.group(0), m.start(), m.end(), inferred=True)
             return
+
+
+_LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|horovodrun|accelerate launch|"
+                       r"python3? -m torch\.distributed\.(?:launch|run))(?![\w-])")
 
 
 def _only_spans(text: str, spans: list[tuple[int, int]]) -> str:
