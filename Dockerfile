@@ -1,4 +1,4 @@
-# Bandwidth Doctor service (and the probe, from the same package).
+# Bandwidth Doctor service (and the probe, from the same package: import names bwdoctor, bwdoctor_probe).
 # Build: docker build -t bandwidth-doctor .   Run: see docker-compose.yml and docs/deployment.md.
 FROM python:3.11-slim
 
@@ -8,7 +8,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md hatch_build.py ./
 COPY service ./service
 COPY agent_probe ./agent_probe
 COPY tool_parsers ./tool_parsers

@@ -45,4 +45,4 @@ test: lint
 	esac; fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .editable .pytest_cache .ruff_cache

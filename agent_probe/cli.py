@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agent_probe import __version__
-from agent_probe.config import CLOUD_CHOICES, ProbeConfig, load_config
-from agent_probe.errors import ConfigError
+from bwdoctor_probe import __version__
+from bwdoctor_probe.config import CLOUD_CHOICES, ProbeConfig, load_config
+from bwdoctor_probe.errors import ConfigError
 
-log = logging.getLogger("agent_probe")
+log = logging.getLogger("bwdoctor_probe")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -109,20 +109,20 @@ def _on_signals(stop: threading.Event) -> None:
 
 
 def cmd_collect(args: argparse.Namespace, cfg: ProbeConfig) -> int:
-    from agent_probe.collect import collect_pass
+    from bwdoctor_probe.collect import collect_pass
 
     stop = threading.Event()
     _on_signals(stop)
     report = collect_pass(cfg, measure_peers=True, stop=stop)
     if cfg.gpu:
-        from agent_probe.collectors.gpu import shutdown_nvml
+        from bwdoctor_probe.collectors.gpu import shutdown_nvml
 
         shutdown_nvml()
     fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     if fmt == "json":
         sys.stdout.write(json.dumps(report.to_dict(), indent=2) + "\n")
     else:
-        from agent_probe.output import render_text
+        from bwdoctor_probe.output import render_text
 
         sys.stdout.write(render_text(report))
     return 0
@@ -131,9 +131,9 @@ def cmd_collect(args: argparse.Namespace, cfg: ProbeConfig) -> int:
 def cmd_run(args: argparse.Namespace, cfg: ProbeConfig) -> int:
     if not cfg.server:
         raise ConfigError("server: required for run (--server, AGENT_PROBE_SERVER or the config file)")
-    from agent_probe.client import ProbeClient
-    from agent_probe.runner import Runner
-    from agent_probe.spool import Spool
+    from bwdoctor_probe.client import ProbeClient
+    from bwdoctor_probe.runner import Runner
+    from bwdoctor_probe.spool import Spool
 
     spool = Spool(cfg.spool_dir, max_bytes=cfg.spool_max_bytes)
     spool.lock()
@@ -143,7 +143,7 @@ def cmd_run(args: argparse.Namespace, cfg: ProbeConfig) -> int:
         runner = Runner(cfg, client, spool, stop=stop)
         worker = None
         if cfg.fabric_tests and not args.once:
-            from agent_probe.fabric_tests import start_worker
+            from bwdoctor_probe.fabric_tests import start_worker
 
             worker = start_worker(cfg, stop=stop)
         if args.once:
@@ -162,7 +162,7 @@ def cmd_run(args: argparse.Namespace, cfg: ProbeConfig) -> int:
 
 
 def cmd_serve_iperf(args: argparse.Namespace, cfg: ProbeConfig) -> int:
-    from agent_probe.iperf_server import serve
+    from bwdoctor_probe.iperf_server import serve
 
     stop = threading.Event()
     _on_signals(stop)

@@ -12,8 +12,8 @@ from urllib.parse import quote
 
 import httpx
 
-from agent_probe import __version__
-from agent_probe.errors import DeliveryError
+from bwdoctor_probe import __version__
+from bwdoctor_probe.errors import DeliveryError
 
 RETRYABLE_STATUS = {401, 403, 408, 425, 429}
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from agent_probe.collectors import CollectorResult, Sampler, failed
-from agent_probe.config import ProbeConfig
+from bwdoctor_probe.collectors import CollectorResult, Sampler, failed
+from bwdoctor_probe.config import ProbeConfig
 
 TICK_S = 1.0  # how often GPU utilisation is sampled during the window
 
@@ -40,9 +40,9 @@ class Report:
 
 
 def default_samplers(cfg: ProbeConfig) -> list[Sampler]:
-    from agent_probe.collectors.gpu import GpuSampler
-    from agent_probe.collectors.nic import NicSampler
-    from agent_probe.collectors.system import SystemSampler
+    from bwdoctor_probe.collectors.gpu import GpuSampler
+    from bwdoctor_probe.collectors.nic import NicSampler
+    from bwdoctor_probe.collectors.system import SystemSampler
 
     nic = NicSampler(configured=cfg.nic, declared_speed_gbps=cfg.nic_speed_gbps,
                      declared_max_speed_gbps=cfg.nic_max_speed_gbps, ethtool=cfg.ethtool_path)
@@ -91,7 +91,7 @@ def run_samplers(samplers: list[Sampler], window_s: float, *, stop: threading.Ev
 
 def one_shot(cfg: ProbeConfig, *, measure_peers: bool) -> CollectorResult:
     """Placement, files and (when asked) peers."""
-    from agent_probe.collectors import files, peers, placement
+    from bwdoctor_probe.collectors import files, peers, placement
 
     out = CollectorResult()
     out.merge(_safely("placement", lambda: placement.collect_placement(cfg)))
@@ -106,7 +106,7 @@ def one_shot(cfg: ProbeConfig, *, measure_peers: bool) -> CollectorResult:
             training_log_path, max_bytes=limit, step_regex=cfg.step_time_regex, last_n=cfg.step_time_last_n,
             times_sent=cfg.step_times_sent)))
     if cfg.job_file:
-        from agent_probe.collectors.job import collect_job_file
+        from bwdoctor_probe.collectors.job import collect_job_file
 
         job_file = cfg.job_file
         out.merge(_safely("job-file", lambda: collect_job_file(job_file)))

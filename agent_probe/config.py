@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_probe.errors import ConfigError
+from bwdoctor_probe.errors import ConfigError
 
 ENV_PREFIX = "AGENT_PROBE_"
 CLOUD_CHOICES = ("off", "auto", "aws", "gcp", "azure")
@@ -179,7 +179,7 @@ def _validate(cfg: ProbeConfig) -> ProbeConfig:
     if cfg.iperf_bitrate is not None and not _BITRATE.match(cfg.iperf_bitrate):
         raise ConfigError(f"iperf_bitrate: expected an iperf3 rate such as 2G or 500M, got {cfg.iperf_bitrate!r}")
     if cfg.step_time_regex is not None:
-        from tool_parsers.training_log import compile_step_regex
+        from bwdoctor_parsers.training_log import compile_step_regex
 
         try:
             compile_step_regex(cfg.step_time_regex)

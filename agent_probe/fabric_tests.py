@@ -22,11 +22,11 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from agent_probe import __version__
-from agent_probe.collectors.peers import PeerMeasurement, measure_peer
-from agent_probe.config import ProbeConfig
+from bwdoctor_probe import __version__
+from bwdoctor_probe.collectors.peers import PeerMeasurement, measure_peer
+from bwdoctor_probe.config import ProbeConfig
 
-log = logging.getLogger("agent_probe.fabric")
+log = logging.getLogger("bwdoctor_probe.fabric")
 MIN_POLL_S = 0.2
 
 

@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 
-log = logging.getLogger("agent_probe")
+log = logging.getLogger("bwdoctor_probe")
 
 
 class RttListener:

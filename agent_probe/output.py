@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_probe.collect import Report
+from bwdoctor_probe.collect import Report
 
 _UNITS = (("_gbps", "Gb/s"), ("_gbytes_per_s", "GB/s"), ("_pct", "%"), ("_ms", "ms"), ("_s", "s"))
 

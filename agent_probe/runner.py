@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from agent_probe.collect import Report, collect_pass
-from agent_probe.collectors import CollectorResult
-from agent_probe.config import ProbeConfig
-from agent_probe.errors import DeliveryError
-from agent_probe.spool import Spool
+from bwdoctor_probe.collect import Report, collect_pass
+from bwdoctor_probe.collectors import CollectorResult
+from bwdoctor_probe.config import ProbeConfig
+from bwdoctor_probe.errors import DeliveryError
+from bwdoctor_probe.spool import Spool
 
-log = logging.getLogger("agent_probe")
+log = logging.getLogger("bwdoctor_probe")
 
 
 class Sender(Protocol):

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from agent_probe.errors import ConfigError
+from bwdoctor_probe.errors import ConfigError
 
 _SUFFIX = ".json"
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import httpx
 
-from service.chat.answer import answer_turn
-from service.engine import load_engine
+from bwdoctor.chat.answer import answer_turn
+from bwdoctor.engine import load_engine
 
 QUESTIONS = [
     "我们用8台机器做数据并行，训练一个100B参数的模型，FP16，网卡是10GbE，GPU利用率只有40%，CPU很闲。为什么这么慢？",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.chat.understanding import MAX_QUESTION_CHARS, understand  # noqa: E402
+from bwdoctor.chat.understanding import MAX_QUESTION_CHARS, understand  # noqa: E402
 
 TEXTS = {
     "prose (en)": "We train a 7B model on 2 nodes with 8 A100 each over 25GbE; iperf3 shows 9.4 Gbits/sec. ",

@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.service_load import postgres_url, report_facts, uvicorn_process  # noqa: E402
 
 if TYPE_CHECKING:
-    from service.engine import Engine
+    from bwdoctor.engine import Engine
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 CLUSTER = "big"
@@ -47,7 +47,7 @@ def gc_frozen_create_app() -> Any:
     sight (gc.freeze), to see what that does to the slowest requests (--gc-freeze)."""
     import gc
 
-    from service.main import create_app
+    from bwdoctor.main import create_app
 
     app = create_app()
     gc.collect()
@@ -60,9 +60,9 @@ def seed(url: str, nodes: int, *, stale: int, undiagnosed: int, engine: Engine) 
     fresh nodes have no findings yet (everyone else's were computed, as in production)."""
     from sqlalchemy import text
 
-    from service.config import Settings
-    from service.database import make_engine, make_sessionmaker, utcnow
-    from service.nodes.service import diagnose_report, ingest_report
+    from bwdoctor.config import Settings
+    from bwdoctor.database import make_engine, make_sessionmaker, utcnow
+    from bwdoctor.nodes.service import diagnose_report, ingest_report
 
     db = make_engine(url, Settings(_env_file=None, database_url=url))
     now = utcnow()
@@ -84,9 +84,9 @@ def seed(url: str, nodes: int, *, stale: int, undiagnosed: int, engine: Engine) 
 
 
 def time_in_process(url: str, runs: int, engine: Engine) -> list[float]:
-    from service.clusters.service import diagnose_cluster
-    from service.config import Settings
-    from service.database import make_engine, make_sessionmaker
+    from bwdoctor.clusters.service import diagnose_cluster
+    from bwdoctor.config import Settings
+    from bwdoctor.database import make_engine, make_sessionmaker
 
     db = make_engine(url, Settings(_env_file=None, database_url=url))
     timings = []
@@ -102,9 +102,9 @@ def time_in_process(url: str, runs: int, engine: Engine) -> list[float]:
 
 
 def profile_in_process(url: str, engine: Engine, runs: int = 10, top: int = 35) -> None:
-    from service.clusters.service import diagnose_cluster
-    from service.config import Settings
-    from service.database import make_engine, make_sessionmaker
+    from bwdoctor.clusters.service import diagnose_cluster
+    from bwdoctor.config import Settings
+    from bwdoctor.database import make_engine, make_sessionmaker
 
     db = make_engine(url, Settings(_env_file=None, database_url=url))
     try:
@@ -134,7 +134,7 @@ def time_http(url: str, runs: int, dump: str | None, *, gc_freeze: bool = False)
         "BWDOCTOR_DIAGNOSE_REPORTS": "false",  # findings are seeded; nothing else runs in the server
     }
     timings = []
-    target = "benchmarks.cluster_bench:gc_frozen_create_app" if gc_freeze else "service.main:create_app"
+    target = "benchmarks.cluster_bench:gc_frozen_create_app" if gc_freeze else "bwdoctor.main:create_app"
     with uvicorn_process(target, free_port(), 1, env) as base, httpx.Client(timeout=60) as client:
         for i in range(runs + 3):
             start = time.perf_counter()
@@ -175,8 +175,8 @@ def main() -> None:
     args = parser.parse_args()
 
     os.environ.setdefault("BWDOCTOR_TEST_DATABASE_URL", DEFAULT_PG)
-    from service.engine import load_engine
-    from service.migrations import upgrade_database
+    from bwdoctor.engine import load_engine
+    from bwdoctor.migrations import upgrade_database
 
     engine = load_engine([])
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")

@@ -26,8 +26,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from service.chat import answer_turn  # noqa: E402
-from service.engine import Engine, load_engine  # noqa: E402
+from bwdoctor.chat import answer_turn  # noqa: E402
+from bwdoctor.engine import Engine, load_engine  # noqa: E402
 
 SERIOUS = {"warning", "critical"}
 UNFILLED = re.compile(r"(?<![\w?？])[?？]\s*(?:GB|Gb|MB|Mb|s\b|ms\b|秒|%|x\b|×)")

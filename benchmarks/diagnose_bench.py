@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 
-from service.engine import load_engine
+from bwdoctor.engine import load_engine
 
 CHOICES = {
     "job.model_params_b": [0.35, 1.3, 7, 13, 34, 70, 100, 175, 405],

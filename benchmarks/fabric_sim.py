@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service.fabric.analysis import PairResult  # noqa: E402
-from service.fabric.localise import localise  # noqa: E402
-from service.fabric.planner import Policy, assign, wanted_tests  # noqa: E402
-from service.fabric.topology import Placement, Topology  # noqa: E402
+from bwdoctor.fabric.analysis import PairResult  # noqa: E402
+from bwdoctor.fabric.localise import localise  # noqa: E402
+from bwdoctor.fabric.planner import Policy, assign, wanted_tests  # noqa: E402
+from bwdoctor.fabric.topology import Placement, Topology  # noqa: E402
 
 HEALTHY_GBPS = 100.0
 

@@ -20,8 +20,8 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=3.0, help="seconds of utilisation sampling")
     args = parser.parse_args()
 
-    from agent_probe.collect import run_samplers
-    from agent_probe.collectors.gpu import GpuSampler, shutdown_nvml
+    from bwdoctor_probe.collect import run_samplers
+    from bwdoctor_probe.collectors.gpu import GpuSampler, shutdown_nvml
 
     started = time.process_time()
     result, elapsed = run_samplers([GpuSampler()], args.window)

@@ -26,8 +26,8 @@ def main() -> int:
     args = parser.parse_args()
 
     started = time.process_time()
-    from agent_probe.collect import collect_pass
-    from agent_probe.config import load_config
+    from bwdoctor_probe.collect import collect_pass
+    from bwdoctor_probe.config import load_config
 
     import_cpu_ms = (time.process_time() - started) * 1000
     cfg = load_config(env={}, overrides={"window_s": 0, "gpu": args.gpu, "node_id": "bench"})

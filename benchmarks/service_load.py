@@ -236,10 +236,10 @@ def main() -> None:
     parser.add_argument("--cluster-nodes", type=int, default=1000)
     args = parser.parse_args()
 
-    from service.config import Settings
-    from service.database import session_scope
-    from service.migrations import upgrade_database
-    from service.tokens.service import create_token
+    from bwdoctor.config import Settings
+    from bwdoctor.database import session_scope
+    from bwdoctor.migrations import upgrade_database
+    from bwdoctor.tokens.service import create_token
     from tests.helpers import free_port
 
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
@@ -260,7 +260,7 @@ def main() -> None:
 
         with uvicorn_process("benchmarks.service_load:bare_app", free_port(), args.workers, env) as base:
             bare = load(base)
-        with uvicorn_process("service.main:create_app", free_port(), args.workers, env) as base:
+        with uvicorn_process("bwdoctor.main:create_app", free_port(), args.workers, env) as base:
             import httpx
 
             # A 1,000-node cluster, one report per node; the background diagnoser catches up
@@ -283,9 +283,9 @@ def main() -> None:
             service = load(base)
 
         # The same diagnosis in-process, without HTTP and JSON encoding.
-        from service.clusters.service import diagnose_cluster
-        from service.database import make_engine, make_sessionmaker
-        from service.engine import load_engine
+        from bwdoctor.clusters.service import diagnose_cluster
+        from bwdoctor.database import make_engine, make_sessionmaker
+        from bwdoctor.engine import load_engine
 
         engine = load_engine([])
         db = make_engine(url, Settings(_env_file=None, database_url=url))

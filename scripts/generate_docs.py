@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from service.engine import load_rulebase  # noqa: E402
-from service.reference.pages import pages  # noqa: E402
+from bwdoctor.engine import load_rulebase  # noqa: E402
+from bwdoctor.reference.pages import pages  # noqa: E402
 
 
 def main() -> int:

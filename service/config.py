@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from service.paths import default_database_url
+from bwdoctor.paths import default_database_url
 
 SUPPORTED_DATABASES = "sqlite:///path/to/file.db or postgresql+psycopg://user:password@host:5432/name"
 

@@ -23,8 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
-from service.config import Settings, get_settings
-from service.paths import ensure_sqlite_folder
+from bwdoctor.config import Settings, get_settings
+from bwdoctor.paths import ensure_sqlite_folder
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -121,7 +121,7 @@ DbSession = Annotated[Session, Depends(get_db)]
 def session_scope(settings: Settings | None = None, *, migrate: bool = True) -> Iterator[Session]:
     """A committed-or-rolled-back session for the CLI; migrates first so `bwdoctor tokens create`
     works on a fresh clone before the server has ever run."""
-    from service.migrations import upgrade_database
+    from bwdoctor.migrations import upgrade_database
 
     settings = settings or get_settings()
     if migrate:

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from service.engine import safe_load
+from bwdoctor.engine import safe_load
 
 MAX_DOCUMENT_CHARS = 1_000_000
 MAX_DEPTH = 32

@@ -29,8 +29,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.database import is_database_unavailable
-from service.engine import EngineError, FactValidationError
+from bwdoctor.database import is_database_unavailable
+from bwdoctor.engine import EngineError, FactValidationError
 
 log = logging.getLogger("bwdoctor.errors")
 

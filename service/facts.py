@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from service.engine import Engine
-from service.errors import Unprocessable
+from bwdoctor.engine import Engine
+from bwdoctor.errors import Unprocessable
 
 MAX_FACTS = 500
 MAX_KEY_LENGTH = 200

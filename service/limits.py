@@ -12,8 +12,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.documents import json_depth_exceeds
-from service.errors import error_body
+from bwdoctor.documents import json_depth_exceeds
+from bwdoctor.errors import error_body
 
 
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:

@@ -15,31 +15,31 @@ from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import text
 
-from service.clusters.views import router as clusters_router
-from service.config import Settings, get_settings
-from service.conversations.retention import prune_conversations
-from service.conversations.views import router as conversations_router
-from service.database import make_async_engine, make_engine, make_sessionmaker, utcnow, wait_for_database
-from service.diagnosis.views import router as diagnosis_router
-from service.engine import Engine, load_engine
-from service.errors import ServiceUnavailable, install_error_handlers
-from service.fabric.views import router as fabric_router
-from service.jobs.views import router as jobs_router
-from service.limits import BodySizeLimitMiddleware
-from service.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
-from service.migrations import upgrade_database
-from service.nodes.diagnoser import ReportDiagnoser
-from service.nodes.service import count_nodes_reporting, prune_reports
-from service.nodes.views import router as nodes_router
-from service.nodes.writer import ReportWriter
-from service.preflight.views import router as preflight_router
-from service.ratelimit import RateLimiter
-from service.readauth import ReadProtectionMiddleware
-from service.slack.views import router as slack_router
-from service.tokens.dependencies import document_probe_tokens
-from service.web.clusters import router as web_clusters_router
-from service.web.sources_page import router as sources_router
-from service.web.views import router as web_router
+from bwdoctor.clusters.views import router as clusters_router
+from bwdoctor.config import Settings, get_settings
+from bwdoctor.conversations.retention import prune_conversations
+from bwdoctor.conversations.views import router as conversations_router
+from bwdoctor.database import make_async_engine, make_engine, make_sessionmaker, utcnow, wait_for_database
+from bwdoctor.diagnosis.views import router as diagnosis_router
+from bwdoctor.engine import Engine, load_engine
+from bwdoctor.errors import ServiceUnavailable, install_error_handlers
+from bwdoctor.fabric.views import router as fabric_router
+from bwdoctor.jobs.views import router as jobs_router
+from bwdoctor.limits import BodySizeLimitMiddleware
+from bwdoctor.metrics import NODES_REPORTING, MetricsMiddleware, render_metrics
+from bwdoctor.migrations import upgrade_database
+from bwdoctor.nodes.diagnoser import ReportDiagnoser
+from bwdoctor.nodes.service import count_nodes_reporting, prune_reports
+from bwdoctor.nodes.views import router as nodes_router
+from bwdoctor.nodes.writer import ReportWriter
+from bwdoctor.preflight.views import router as preflight_router
+from bwdoctor.ratelimit import RateLimiter
+from bwdoctor.readauth import ReadProtectionMiddleware
+from bwdoctor.slack.views import router as slack_router
+from bwdoctor.tokens.dependencies import document_probe_tokens
+from bwdoctor.web.clusters import router as web_clusters_router
+from bwdoctor.web.sources_page import router as sources_router
+from bwdoctor.web.views import router as web_router
 
 log = logging.getLogger("bwdoctor")
 
@@ -214,7 +214,7 @@ def run_server(
     """Migrate the database, then serve (the body of `bwdoctor serve`)."""
     import uvicorn
 
-    from service.server import uvicorn_limits
+    from bwdoctor.server import uvicorn_limits
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = get_settings()
@@ -222,7 +222,7 @@ def run_server(
     upgrade_database(settings.database_url)
     os.environ["BWDOCTOR_MIGRATE_ON_START"] = "false"  # done once here, not again in each worker
     uvicorn.run(
-        "service.main:create_app",
+        "bwdoctor.main:create_app",
         factory=True,
         host=host,
         port=port,

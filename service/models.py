@@ -1,11 +1,11 @@
 """Imports every domain's models so the metadata (and Alembic) sees all tables."""
 
-from service.conversations.models import Conversation, Turn
-from service.fabric.models import FabricCluster, FabricEndpoint, FabricRun, FabricTest
-from service.jobs.models import ClusterJob
-from service.nodes.models import Node, Report
-from service.slack.models import SlackThread
-from service.tokens.models import ProbeToken
+from bwdoctor.conversations.models import Conversation, Turn
+from bwdoctor.fabric.models import FabricCluster, FabricEndpoint, FabricRun, FabricTest
+from bwdoctor.jobs.models import ClusterJob
+from bwdoctor.nodes.models import Node, Report
+from bwdoctor.slack.models import SlackThread
+from bwdoctor.tokens.models import ProbeToken
 
 __all__ = [
     "ClusterJob",

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from fastapi import Request
 
-from service.errors import TooManyRequests
+from bwdoctor.errors import TooManyRequests
 
 MAX_CLIENTS = 50_000
 

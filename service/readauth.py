@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.errors import error_body
+from bwdoctor.errors import error_body
 
 COOKIE = "bwdoctor_read"
 _PUBLIC = re.compile(r"^/(healthz|readyz)$|^/slack/")

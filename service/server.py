@@ -18,7 +18,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from service.config import Settings, get_settings
+from bwdoctor.config import Settings, get_settings
 
 
 class DeadlineHttpToolsProtocol(HttpToolsProtocol):

@@ -9,7 +9,7 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from service.engine import FactCatalogue
+from bwdoctor.engine import FactCatalogue
 
 # A fact the probe or a client may send that no rule reads yet, but that is not a typo.
 NOT_FACTS = frozenset({"lang"})
@@ -62,7 +62,7 @@ def unknown_fact_warnings(
 def refuse_unknown(warnings: list[dict[str, str | None]]) -> None:
     """`strict`: unknown fact names are a 422 naming each key and its closest known name."""
     if warnings:
-        from service.errors import Unprocessable
+        from bwdoctor.errors import Unprocessable
 
         first = warnings[0]
         raise Unprocessable(

@@ -25,6 +25,7 @@ from tests.db_fixtures import (  # noqa: F401  (fixtures, registered by import)
     sqlite_url,
     token,
 )
+from tests.import_names import block_folder_names, loaded_twice
 from tests.prereqs import REPO, in_ci, named_in, shared_dir
 
 SHARED = shared_dir()
@@ -33,9 +34,30 @@ __all__ = ["REPO", "SHARED"]
 
 @pytest.fixture(scope="session")
 def engine():
-    from service.engine import load_engine
+    from bwdoctor.engine import load_engine
 
     return load_engine([])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before any test module is imported: `import service` (the folder's name, importable from the
+    # checkout pytest puts on sys.path) fails instead of loading a second copy of the product.
+    block_folder_names()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A file loaded as two modules (the same code under two names) fails the run: two SQLAlchemy
+    metadata objects, two settings and engine singletons pass tests they should not."""
+    twice = loaded_twice()
+    if twice:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        for file, names in sorted(twice.items()):
+            line = f"loaded twice, as {' and '.join(names)}: {file}"
+            if reporter:
+                reporter.write_line(line)
+            else:
+                print(line)
 
 
 def skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:

@@ -15,11 +15,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
-from service.config import Settings
-from service.database import make_engine, make_sessionmaker, metadata
-from service.main import create_app
-from service.migrations import upgrade_database
-from service.tokens.service import create_token
+from bwdoctor.config import Settings
+from bwdoctor.database import make_engine, make_sessionmaker, metadata
+from bwdoctor.main import create_app
+from bwdoctor.migrations import upgrade_database
+from bwdoctor.tokens.service import create_token
 from tests import prereqs
 
 PG_URL = os.environ.get("BWDOCTOR_TEST_DATABASE_URL", "")

@@ -61,12 +61,12 @@ def live_server(app: Any) -> Iterator[str]:
 
 @contextlib.contextmanager
 def service_process(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """`uvicorn service.main:create_app --factory` as its own process on a free port."""
+    """`uvicorn bwdoctor.main:create_app --factory` as its own process on a free port."""
     port = free_port()
     env = {**os.environ, "BWDOCTOR_DATABASE_URL": database_url, **(extra_env or {})}
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "uvicorn", "service.main:create_app", "--factory",
+            sys.executable, "-m", "uvicorn", "bwdoctor.main:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
         ],
         cwd=REPO,

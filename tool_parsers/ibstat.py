@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tool_parsers.notes import Note, make
+from bwdoctor_parsers.notes import Note, make
 
 _CA = re.compile(r"^CA '([^']+)'")
 _PORT = re.compile(r"^\s*Port (\d+):")

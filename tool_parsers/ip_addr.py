@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tool_parsers.notes import Note, make
+from bwdoctor_parsers.notes import Note, make
 
 _LINK = re.compile(r"^\d+:\s+([^:\s@]+)(?:@[^:\s]+)?:\s+<([^>]*)>\s+mtu\s+(\d+)(.*)$")
 _INET = re.compile(r"^\s+inet\s+(\d{1,3}(?:\.\d{1,3}){3})/(\d{1,2})\b")

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tool_parsers.notes import Note, make
+from bwdoctor_parsers.notes import Note, make
 
 _DEVICE = re.compile(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\s+(.+?)\s*$")
 _ACS = re.compile(r"ACSCtl:\s*(.*)$")

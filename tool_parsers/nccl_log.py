@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tool_parsers.nccl_env import env_facts, truthy
-from tool_parsers.notes import Note, make
+from bwdoctor_parsers.nccl_env import env_facts, truthy
+from bwdoctor_parsers.notes import Note, make
 
 # "NCCL INFO Using network IB"; NCCL 2.2–2.3 said "INFO Using internal Network IB" (no NCCL prefix).
 _USING_NETWORK = re.compile(r"INFO Using (?:internal )?[Nn]etwork (\S.*?)\s*$")

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tool_parsers.notes import Note, make
+from bwdoctor_parsers.notes import Note, make
 
 _TEST = re.compile(r"(RDMA_Write|RDMA_Read|Send|Atomic)\s+(?:Post List\s+)?BW Test", re.IGNORECASE)
 _HEADER = re.compile(r"#bytes\s+#iterations\s+BW peak\[(?P<unit>[A-Za-z]+)/sec\]\s+BW average\[(?P=unit)/sec\]")

@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agent_probe.collectors import CollectorResult
-from tool_parsers.nccl_log import parse_nccl_log
-from tool_parsers.nccl_tests import parse_nccl_tests
-from tool_parsers.training_log import parse_training_log
+from bwdoctor_parsers.nccl_log import parse_nccl_log
+from bwdoctor_parsers.nccl_tests import parse_nccl_tests
+from bwdoctor_parsers.training_log import parse_training_log
+from bwdoctor_probe.collectors import CollectorResult
 
 MIN_STEP_TIMES_SENT = 10  # fewer per-step times than this cannot show a regular spike (service/fabric/regress.py)
 

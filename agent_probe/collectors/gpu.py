@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_probe.collectors import CollectorResult
+from bwdoctor_probe.collectors import CollectorResult
 
 # nvmlInit failures that mean "there is no usable NVIDIA GPU here" rather than "NVML broke".
 _NO_GPU_ERRORS = ("NVMLError_LibraryNotFound", "NVMLError_DriverNotLoaded", "NVMLError_NoPermission",

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from agent_probe.collectors import CollectorResult
+from bwdoctor_probe.collectors import CollectorResult
 
 JOB_PREFIXES = ("job.", "model.")
 

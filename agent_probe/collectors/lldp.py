@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from typing import Any
 
-from agent_probe.collectors import CollectorResult
+from bwdoctor_probe.collectors import CollectorResult
 
 
 def _interfaces(data: Any) -> list[tuple[str, dict[str, Any]]]:

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_probe.collectors import CollectorResult
-from tool_parsers.ethtool import EthtoolSettings, parse_ethtool
-from tool_parsers.ibstat import IbPort, parse_rate, parse_state
-from tool_parsers.procfs import NetCounters, net_rates, parse_net_dev
-from tool_parsers.sysfs_net import speed_gbps
+from bwdoctor_parsers.ethtool import EthtoolSettings, parse_ethtool
+from bwdoctor_parsers.ibstat import IbPort, parse_rate, parse_state
+from bwdoctor_parsers.procfs import NetCounters, net_rates, parse_net_dev
+from bwdoctor_parsers.sysfs_net import speed_gbps
+from bwdoctor_probe.collectors import CollectorResult
 
 ARPHRD_INFINIBAND = "32"
 MIN_RATE_WINDOW_S = 0.1  # below this, one packet more or less makes the rate meaningless

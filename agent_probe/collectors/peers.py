@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agent_probe.collectors import CollectorResult
-from tool_parsers.iperf3 import parse_iperf3_json
+from bwdoctor_parsers.iperf3 import parse_iperf3_json
+from bwdoctor_probe.collectors import CollectorResult
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 BUSY_RETRIES = 2

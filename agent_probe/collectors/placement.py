@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_probe.collectors import CollectorResult
+from bwdoctor_probe.collectors import CollectorResult
 
 METADATA_IP = "169.254.169.254"
 
@@ -105,7 +105,7 @@ def collect_placement(cfg: Any, *, transport: Any = None) -> CollectorResult:
         result.merge(from_cloud_metadata(cfg.cloud_metadata, timeout_s=cfg.metadata_timeout_s,
                                          transport=transport))
     if getattr(cfg, "lldp", False) and not getattr(cfg, "leaf_switch", None):
-        from agent_probe.collectors.lldp import collect_lldp
+        from bwdoctor_probe.collectors.lldp import collect_lldp
 
         result.merge(collect_lldp(cfg.nic))
     result.merge(from_config(cfg))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent_probe.collectors import CollectorResult
-from tool_parsers.procfs import CpuTimes, cpu_usage, parse_meminfo, parse_proc_stat
+from bwdoctor_parsers.procfs import CpuTimes, cpu_usage, parse_meminfo, parse_proc_stat
+from bwdoctor_probe.collectors import CollectorResult
 
 
 class SystemSampler:

@@ -3,8 +3,8 @@
 The service stores conversations and calls `answer_turn`; the CLI prints `format_text`.
 """
 
-from service.chat import symptoms  # noqa: F401  (registers its word readers with extract_facts)
-from service.chat.answer import answer_turn, format_text
-from service.chat.understanding import Understanding, understand
+from bwdoctor.chat import symptoms  # noqa: F401  (registers its word readers with extract_facts)
+from bwdoctor.chat.answer import answer_turn, format_text
+from bwdoctor.chat.understanding import Understanding, understand
 
 __all__ = ["Understanding", "answer_turn", "format_text", "understand"]

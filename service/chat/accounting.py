@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from service.chat import text as tx
+from bwdoctor.chat import text as tx
 
 _CN = "一二两三四五六七八九十百千"
 _NUMBER = re.compile(rf"(?<![\w.])\d+(?:,\d{{3}})*(?:\.\d+)?|(?<![{_CN}])[{_CN}]{{1,6}}(?=\s*(?:台|张|块|个|卡|倍|小时|"

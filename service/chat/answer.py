@@ -10,22 +10,22 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from service.chat import compose as c
-from service.chat.extract import Understood
-from service.chat.intents import Intent, which_link_cluster
-from service.chat.knowledge import find_answers
-from service.chat.labels import describe, fact_name, fact_value
-from service.chat.relevance import (
+from bwdoctor.chat import compose as c
+from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.intents import Intent, which_link_cluster
+from bwdoctor.chat.knowledge import find_answers
+from bwdoctor.chat.labels import describe, fact_name, fact_value
+from bwdoctor.chat.relevance import (
     drop_unfilled,
     relevant_questions,
     skipped_measurements,
     skipped_topics,
     soften_assumed,
 )
-from service.chat.understanding import Understanding, understand
-from service.chat.verdict import Verdict, decide, yes_no_kind
-from service.engine import LINK_MEASUREMENTS, Engine, FactValidationError
-from service.i18n import messages, t
+from bwdoctor.chat.understanding import Understanding, understand
+from bwdoctor.chat.verdict import Verdict, decide, yes_no_kind
+from bwdoctor.engine import LINK_MEASUREMENTS, Engine, FactValidationError
+from bwdoctor.i18n import messages, t
 
 # Figures a what-if compares, in the order a reader wants them.
 COMPARED = ("comm.grad_gbytes", "comm.link_gbytes_per_s", "comm.sync_time_naive_s", "comm.allreduce_time_s",
@@ -43,7 +43,7 @@ _TOPIC_REMEDY = {"accumulation": "gradient-accumulation", "compression": "gradie
 
 
 #: The cluster fabric's answer to "which link is bad in cluster X?": (cluster, lang) -> text. The service's
-#: ask flow binds service.fabric.service.which_link_is_bad to its database session; offline there is none.
+#: ask flow binds bwdoctor.fabric.service.which_link_is_bad to its database session; offline there is none.
 FabricLookup = Callable[[str, str], str]
 
 

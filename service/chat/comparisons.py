@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from service.chat import text as tx
-from service.chat.counts import COUNT, _count
-from service.chat.entities import GPU_MARK
-from service.chat.extract import Understood
-from service.chat.units import parse_number, time_to_seconds
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.counts import COUNT, _count
+from bwdoctor.chat.entities import GPU_MARK
+from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.units import parse_number, time_to_seconds
 
 _CN = "一二两三四五六七八九十百"
 

@@ -9,11 +9,11 @@ that decide the most. Each builder returns lines of text in the reply's language
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from service.chat.extract import Understood
-from service.chat.labels import describe, fact_name, fact_value
-from service.chat.units import format_number
-from service.engine import Engine
-from service.i18n import messages, t
+from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.labels import describe, fact_name, fact_value
+from bwdoctor.chat.units import format_number
+from bwdoctor.engine import Engine
+from bwdoctor.i18n import messages, t
 
 MAX_QUESTIONS = 3
 MAX_REMEDIES = 5

@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, insort
 
-from service.chat import text as tx
-from service.chat.entities import GPU_MARK, INSTANCE_MARK
-from service.chat.extract import Understood
-from service.chat.units import parse_number
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.entities import GPU_MARK, INSTANCE_MARK
+from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.units import parse_number
 
 _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from service.chat import text as tx
-from service.chat.instances import known_bandwidth_gbps
-from service.chat.units import (
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.instances import known_bandwidth_gbps
+from bwdoctor.chat.units import (
     NUMBER,
     params_to_billions,
     parse_number,

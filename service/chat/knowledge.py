@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from service.chat.intents import topic_sources
-from service.i18n import messages, t
+from bwdoctor.chat.intents import topic_sources
+from bwdoctor.i18n import messages, t
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ are the chat's own (service/messages/chat_facts.yaml), as are names for facts th
 
 from typing import Any
 
-from service.chat.units import format_number
-from service.engine import builtin_catalogue
-from service.i18n import messages
+from bwdoctor.chat.units import format_number
+from bwdoctor.engine import builtin_catalogue
+from bwdoctor.i18n import messages
 
 
 def fact_name(fact: str, lang: str) -> str:

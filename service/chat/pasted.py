@@ -9,7 +9,7 @@ original question valid. A paste that looks cut off (a table header without rows
 a listing stopping inside a section, an unclosed code fence, broken JSON) is still read for what
 it holds, and `Pasted.partial` says so.
 
-Every note carries a stable code (tool_parsers.notes.Note) and is said in the reader's language from the
+Every note carries a stable code (bwdoctor_parsers.notes.Note) and is said in the reader's language from the
 catalogue service/messages/pasted.yaml; the parsers' English stays what the probe prints.
 """
 
@@ -19,21 +19,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.chat.language import detect_language
-from service.i18n import t
-from tool_parsers.ethtool import parse_ethtool
-from tool_parsers.ibstat import parse_ib_ports
-from tool_parsers.ip_addr import parse_ip_addr
-from tool_parsers.iperf3 import parse_iperf3_json
-from tool_parsers.iperf3_text import parse_iperf3_text
-from tool_parsers.lspci import parse_lspci
-from tool_parsers.nccl_env import parse_nccl_env
-from tool_parsers.nccl_log import parse_nccl_log
-from tool_parsers.nccl_tests import parse_nccl_tests
-from tool_parsers.notes import Note, make
-from tool_parsers.nvidia_smi import parse_nvidia_smi
-from tool_parsers.perftest import parse_perftest
-from tool_parsers.training_log import parse_training_log
+from bwdoctor.chat.language import detect_language
+from bwdoctor.i18n import t
+from bwdoctor_parsers.ethtool import parse_ethtool
+from bwdoctor_parsers.ibstat import parse_ib_ports
+from bwdoctor_parsers.ip_addr import parse_ip_addr
+from bwdoctor_parsers.iperf3 import parse_iperf3_json
+from bwdoctor_parsers.iperf3_text import parse_iperf3_text
+from bwdoctor_parsers.lspci import parse_lspci
+from bwdoctor_parsers.nccl_env import parse_nccl_env
+from bwdoctor_parsers.nccl_log import parse_nccl_log
+from bwdoctor_parsers.nccl_tests import parse_nccl_tests
+from bwdoctor_parsers.notes import Note, make
+from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
+from bwdoctor_parsers.perftest import parse_perftest
+from bwdoctor_parsers.training_log import parse_training_log
 
 # A line that belongs to tool output rather than to a sentence someone typed.
 _TOOL_LINE = re.compile(

@@ -12,9 +12,9 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from service.chat.extract import Understood
-from service.chat.labels import fact_name, fact_value
-from service.i18n import messages, t
+from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.labels import fact_name, fact_value
+from bwdoctor.i18n import messages, t
 
 # Facts about the network between machines: never asked of a job on one server.
 _INTER_NODE_PREFIXES = ("nic.", "net.", "cluster.")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.chat.extract import Understood
-from service.i18n import t
+from bwdoctor.chat.extract import Understood
+from bwdoctor.i18n import t
 
 MAX_NODES = 4096
 MAX_GPUS_PER_NODE = 16

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from service.chat import text as tx
-from service.chat.extract import Understood
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.extract import Understood
 
 _IC = re.IGNORECASE
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from service.chat import text as tx
-from service.chat.extract import Understood, _hit, extractor
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.extract import Understood, _hit, extractor
 
 _IC = re.IGNORECASE
 _ASKS = re.compile(r"要不要|是否|能否|能不能|可不可以|会不会|有没有|吗|[?？]|(?<![A-Za-z])(?:should|would|could|"

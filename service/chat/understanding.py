@@ -18,20 +18,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.chat import text as tx
-from service.chat.accounting import unaccounted
-from service.chat.commands import blank, read_commands
-from service.chat.comparisons import read_scaling, run_sizes
-from service.chat.counts import read_counts, read_nic_count
-from service.chat.entities import Entity, find_entities, mask_entities
-from service.chat.extract import Understood, extract_facts, instance_type, resolve
-from service.chat.intents import Intent, classify, knowledge_topics
-from service.chat.knowledge import has_keyword_match
-from service.chat.language import detect_language, normalise_lang
-from service.chat.pasted import Pasted, parse_pasted
-from service.chat.sanity import Conflict, reconcile
-from service.chat.scopes import MEASUREMENTS, apply_negation, drop_alternatives, drop_references, mark_hypothetical
-from service.chat.text import soften_line_breaks
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.accounting import unaccounted
+from bwdoctor.chat.commands import blank, read_commands
+from bwdoctor.chat.comparisons import read_scaling, run_sizes
+from bwdoctor.chat.counts import read_counts, read_nic_count
+from bwdoctor.chat.entities import Entity, find_entities, mask_entities
+from bwdoctor.chat.extract import Understood, extract_facts, instance_type, resolve
+from bwdoctor.chat.intents import Intent, classify, knowledge_topics
+from bwdoctor.chat.knowledge import has_keyword_match
+from bwdoctor.chat.language import detect_language, normalise_lang
+from bwdoctor.chat.pasted import Pasted, parse_pasted
+from bwdoctor.chat.sanity import Conflict, reconcile
+from bwdoctor.chat.scopes import MEASUREMENTS, apply_negation, drop_alternatives, drop_references, mark_hypothetical
+from bwdoctor.chat.text import soften_line_breaks
 
 #: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
 MAX_QUESTION_CHARS = 20_000

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from service.chat.labels import fact_name
-from service.chat.units import format_number
-from service.engine import Engine
-from service.i18n import SUPPORTED, t
+from bwdoctor.chat.labels import fact_name
+from bwdoctor.chat.units import format_number
+from bwdoctor.engine import Engine
+from bwdoctor.i18n import SUPPORTED, t
 
 _IC = re.IGNORECASE
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import click
 
-from service.cli.jobs import jobs
-from service.cli.offline import ask, diagnose
-from service.cli.preflight import preflight
-from service.cli.rules import rules
-from service.cli.serve import serve
-from service.cli.tokens import tokens
+from bwdoctor.cli.jobs import jobs
+from bwdoctor.cli.offline import ask, diagnose
+from bwdoctor.cli.preflight import preflight
+from bwdoctor.cli.rules import rules
+from bwdoctor.cli.serve import serve
+from bwdoctor.cli.tokens import tokens
 
 __all__ = ["cli", "main"]
 

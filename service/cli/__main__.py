@@ -1,5 +1,5 @@
-"""`python -m service.cli`: the same as `bwdoctor`."""
+"""`python -m bwdoctor.cli`: the same as `bwdoctor`."""
 
-from service.cli import main
+from bwdoctor.cli import main
 
 main()

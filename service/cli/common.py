@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from service.engine import Engine, RuleLoadError, load_engine
+from bwdoctor.engine import Engine, RuleLoadError, load_engine
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -43,7 +43,7 @@ def read_document(source: str, what: str = "facts") -> Any:
         fail(f"cannot read {what} from {source}: {getattr(exc, 'strerror', None) or exc}")
     if not text.strip():
         fail(f"{what} input is empty: give a JSON or YAML object of fact name → value")
-    from service.documents import DocumentError, parse_document
+    from bwdoctor.documents import DocumentError, parse_document
 
     try:
         return parse_document(text, what=f"{what} input")
@@ -76,7 +76,7 @@ def plain_errors() -> Iterator[None]:
     except SQLAlchemyError as exc:
         from sqlalchemy.engine import make_url
 
-        from service.config import get_settings
+        from bwdoctor.config import get_settings
 
         shown = make_url(get_settings().database_url).render_as_string(hide_password=True)
         reason = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["unknown error"])[0]
@@ -85,8 +85,8 @@ def plain_errors() -> Iterator[None]:
 
 def say_where(first: str | None = None) -> None:
     """Name the database a command uses (password masked): two folders, one database, visibly."""
-    from service.config import get_settings
-    from service.paths import shown_database_url
+    from bwdoctor.config import get_settings
+    from bwdoctor.paths import shown_database_url
 
     if first:
         click.echo(f"bwdoctor: {first}")
@@ -95,7 +95,7 @@ def say_where(first: str | None = None) -> None:
 
 def db_session() -> contextlib.AbstractContextManager[Session]:
     """A session on the service's database, after naming it."""
-    from service.database import session_scope
+    from bwdoctor.database import session_scope
 
     say_where()
     return session_scope()

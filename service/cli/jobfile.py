@@ -33,9 +33,9 @@ def load_job_file(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
         text = (stdin or sys.stdin).read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise JobFileError(f"cannot read {path}: {exc}") from exc
-    from service.documents import DocumentError, parse_document
-    from service.errors import ServiceError
-    from service.facts import check_fact_shape
+    from bwdoctor.documents import DocumentError, parse_document
+    from bwdoctor.errors import ServiceError
+    from bwdoctor.facts import check_fact_shape
 
     try:
         data = parse_document(text, what=path)

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from service.cli.common import db_session, fail, plain_errors, warn_unknown
+from bwdoctor.cli.common import db_session, fail, plain_errors, warn_unknown
 
 
 @click.group()
@@ -22,10 +22,10 @@ def jobs() -> None:
 @click.option("--strict", is_flag=True, help="Unknown fact names are an error (exit 2), not a warning.")
 def jobs_set(cluster: str, job_file: str, strict: bool) -> None:
     """Set CLUSTER's job facts from a YAML or JSON file (replaces what was set before)."""
-    from service.cli.jobfile import JobFileError, load_job_file
-    from service.engine import EngineError, load_engine
-    from service.jobs.service import JobFactsError, not_kept_message, set_job, split_job_facts
-    from service.unknown_facts import unknown_facts
+    from bwdoctor.cli.jobfile import JobFileError, load_job_file
+    from bwdoctor.engine import EngineError, load_engine
+    from bwdoctor.jobs.service import JobFactsError, not_kept_message, set_job, split_job_facts
+    from bwdoctor.unknown_facts import unknown_facts
 
     try:
         facts = load_job_file(job_file)
@@ -50,7 +50,7 @@ def jobs_set(cluster: str, job_file: str, strict: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 def jobs_show(cluster: str, fmt: str) -> None:
     """Print CLUSTER's job facts (exit 1 when none are set)."""
-    from service.jobs.service import job_facts
+    from bwdoctor.jobs.service import job_facts
 
     with plain_errors(), db_session() as session:
         facts = job_facts(cluster, db_session=session)

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from service.cli.common import LANGS, engine_or_exit, fail, read_document, warn_unknown
-from service.engine import EngineError, render_text
+from bwdoctor.cli.common import LANGS, engine_or_exit, fail, read_document, warn_unknown
+from bwdoctor.engine import EngineError, render_text
 
 
 @click.command()
@@ -19,14 +19,14 @@ def diagnose(source: str, fmt: str, lang: str, strict: bool) -> None:
     """Diagnose a set of facts (a JSON or YAML object), offline."""
     raw = read_document(source)
     engine = engine_or_exit()
-    from service.errors import ServiceError
-    from service.facts import validate_facts
+    from bwdoctor.errors import ServiceError
+    from bwdoctor.facts import validate_facts
 
     try:  # the same shape and catalogue checks as POST /api/v1/diagnose
         facts = validate_facts(engine, raw)
     except (EngineError, ServiceError) as exc:
         fail(str(exc))
-    from service.unknown_facts import unknown_facts
+    from bwdoctor.unknown_facts import unknown_facts
 
     unknown = unknown_facts(facts, engine.catalogue)  # a typo is ignored by every rule: say so
     warn_unknown(unknown, strict)
@@ -44,9 +44,9 @@ def diagnose(source: str, fmt: str, lang: str, strict: bool) -> None:
 @click.option("--lang", type=LANGS, default=None, help="Reply language (default: the question's own).")
 def ask(question: str, fmt: str, lang: str | None) -> None:
     """Ask a question in English or Chinese, offline (one chat turn)."""
-    from service.chat.answer import format_text
-    from service.conversations.service import QuestionTooLong, check_question_length
-    from service.conversations.service import ask as ask_flow
+    from bwdoctor.chat.answer import format_text
+    from bwdoctor.conversations.service import QuestionTooLong, check_question_length
+    from bwdoctor.conversations.service import ask as ask_flow
 
     if not question.strip():
         fail("the question is empty")

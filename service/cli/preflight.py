@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 import click
 
-from service.cli.jobfile import JobFileError, load_job_file
+from bwdoctor.cli.jobfile import JobFileError, load_job_file
 
 EXIT_PASS, EXIT_ERROR, EXIT_USAGE, EXIT_CRITICAL, EXIT_WARNING = 0, 1, 2, 3, 4
 FORMATS = ("text", "json", "junit", "github")
@@ -128,10 +128,10 @@ class UnknownFactsError(ValueError):
 
 
 def _local(job: dict[str, Any], lang: str, strict: bool = False) -> dict[str, Any]:
-    from service.config import get_settings
-    from service.engine import load_engine
-    from service.preflight.service import run_preflight
-    from service.unknown_facts import unknown_facts
+    from bwdoctor.config import get_settings
+    from bwdoctor.engine import load_engine
+    from bwdoctor.preflight.service import run_preflight
+    from bwdoctor.unknown_facts import unknown_facts
 
     engine = load_engine(extra_dirs=get_settings().rules_dir_paths)
     facts = engine.validate_facts(job)
@@ -178,7 +178,7 @@ def preflight_command(
                 return EXIT_ERROR
             result = body
         else:
-            from service.engine import FactValidationError
+            from bwdoctor.engine import FactValidationError
 
             try:
                 result = _local(job, lang, strict)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from service.cli.common import fail
-from service.engine import (
+from bwdoctor.cli.common import fail
+from bwdoctor.engine import (
     Engine,
     RuleLoadError,
     builtin_rules_dir,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from service.cli.common import plain_errors, say_where
+from bwdoctor.cli.common import plain_errors, say_where
 
 
 @click.command()
@@ -25,7 +25,7 @@ from service.cli.common import plain_errors, say_where
 )
 def serve(host: str, port: int, workers: int, log_level: str, access_log: bool) -> None:
     """Run the service (API, web chat, Slack); migrates the database first."""
-    from service.main import run_server
+    from bwdoctor.main import run_server
 
     with plain_errors():
         say_where(f"serving http://{f'[{host}]' if ':' in host else host}:{port}/")

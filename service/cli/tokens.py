@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from service.cli.common import db_session, fail, plain_errors
+from bwdoctor.cli.common import db_session, fail, plain_errors
 
 
 @click.group()
@@ -22,7 +22,7 @@ def tokens_create(name: str, node_id: str | None, cluster: str | None) -> None:
     Without --node or --cluster the token may write any node's reports (fine for a small setup);
     bound, a leaked token cannot overwrite the rest of the fleet (403).
     """
-    from service.tokens.service import TokenError, create_token
+    from bwdoctor.tokens.service import TokenError, create_token
 
     if node_id and cluster:
         fail("give --node or --cluster, not both", 2)
@@ -39,7 +39,7 @@ def tokens_create(name: str, node_id: str | None, cluster: str | None) -> None:
 @tokens.command("list")
 def tokens_list() -> None:
     """Every token with its state (the secrets themselves cannot be shown)."""
-    from service.tokens.service import list_tokens
+    from bwdoctor.tokens.service import list_tokens
 
     with plain_errors(), db_session() as session:
         rows = list_tokens(db_session=session)
@@ -54,7 +54,7 @@ def tokens_list() -> None:
 @click.argument("name")
 def tokens_revoke(name: str) -> None:
     """Revoke a token: probes using it get 401 from then on."""
-    from service.tokens.service import TokenError, revoke_token
+    from bwdoctor.tokens.service import TokenError, revoke_token
 
     try:
         with plain_errors(), db_session() as session:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from service.engine import builtin_catalogue
+from bwdoctor.engine import builtin_catalogue
 
 Direction = Literal["low", "high"]
 

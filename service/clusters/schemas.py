@@ -56,7 +56,7 @@ class ClusterDiagnosis(BaseModel):
     missing: list[dict[str, Any]]
     nodes: list[ClusterNode]
     fabric: dict[str, Any] | None = Field(
-        default=None, description="the latest pair-test run: which fabric element is at fault (service.fabric)"
+        default=None, description="the latest pair-test run: which fabric element is at fault (bwdoctor.fabric)"
     )
 
 

@@ -16,13 +16,13 @@ import orjson
 from sqlalchemy import Text, cast, select
 from sqlalchemy.orm import Session
 
-from service.clusters.aggregate import ClusterAggregate, aggregate
-from service.database import utcnow
-from service.engine import Engine, builtin_catalogue
-from service.jobs.service import job_facts as stored_job_facts
-from service.nodes.models import Node, Report
-from service.nodes.service import diagnose_report, localise_findings
-from service.nodes.stored import clean_facts, usable_facts
+from bwdoctor.clusters.aggregate import ClusterAggregate, aggregate
+from bwdoctor.database import utcnow
+from bwdoctor.engine import Engine, builtin_catalogue
+from bwdoctor.jobs.service import job_facts as stored_job_facts
+from bwdoctor.nodes.models import Node, Report
+from bwdoctor.nodes.service import diagnose_report, localise_findings
+from bwdoctor.nodes.stored import clean_facts, usable_facts
 
 NODE_FINDING_KEYS = ("rule", "category", "severity", "title")
 # Per-node findings missing at read time are computed on the spot up to this many per request,

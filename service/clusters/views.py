@@ -6,14 +6,14 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from service.clusters.schemas import ClusterDiagnosis, cluster_diagnosis_json
-from service.clusters.service import ClusterNotFound, diagnose_cluster
-from service.database import DbSession
-from service.errors import NotFound
-from service.fabric.service import cluster_localisation
-from service.facts import EngineDep
-from service.metrics import count_findings
-from service.nodes.schemas import ID_PATTERN
+from bwdoctor.clusters.schemas import ClusterDiagnosis, cluster_diagnosis_json
+from bwdoctor.clusters.service import ClusterNotFound, diagnose_cluster
+from bwdoctor.database import DbSession
+from bwdoctor.errors import NotFound
+from bwdoctor.fabric.service import cluster_localisation
+from bwdoctor.facts import EngineDep
+from bwdoctor.metrics import count_findings
+from bwdoctor.nodes.schemas import ID_PATTERN
 
 router = APIRouter(prefix="/api/v1/clusters", tags=["clusters"])
 

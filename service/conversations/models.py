@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from service.database import Base, JsonType, UTCDateTime
+from bwdoctor.database import Base, JsonType, UTCDateTime
 
 
 class Conversation(Base):

@@ -12,7 +12,7 @@ from datetime import datetime
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from service.conversations.models import Conversation
+from bwdoctor.conversations.models import Conversation
 
 
 def prune_conversations(*, db_session: Session, older_than: datetime, batch_size: int = 1000) -> int:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from service.chat.understanding import MAX_QUESTION_CHARS
+from bwdoctor.chat.understanding import MAX_QUESTION_CHARS
 
 CONVERSATION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 

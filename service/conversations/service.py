@@ -10,13 +10,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.chat.answer import answer_turn
-from service.chat.understanding import MAX_QUESTION_CHARS
-from service.conversations.models import Conversation, Turn
-from service.conversations.schemas import ConversationOut, TurnOut
-from service.database import utcnow
-from service.engine import Engine
-from service.fabric.service import which_link_is_bad
+from bwdoctor.chat.answer import answer_turn
+from bwdoctor.chat.understanding import MAX_QUESTION_CHARS
+from bwdoctor.conversations.models import Conversation, Turn
+from bwdoctor.conversations.schemas import ConversationOut, TurnOut
+from bwdoctor.database import utcnow
+from bwdoctor.engine import Engine
+from bwdoctor.fabric.service import which_link_is_bad
 
 
 class ConversationNotFound(LookupError):

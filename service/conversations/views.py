@@ -6,13 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
 
-from service.conversations import service
-from service.conversations.schemas import CONVERSATION_ID_PATTERN, AskIn, ConversationOut
-from service.database import DbSession
-from service.errors import NotFound, Unprocessable
-from service.facts import EngineDep
-from service.metrics import count_findings
-from service.ratelimit import limit_chat
+from bwdoctor.conversations import service
+from bwdoctor.conversations.schemas import CONVERSATION_ID_PATTERN, AskIn, ConversationOut
+from bwdoctor.database import DbSession
+from bwdoctor.errors import NotFound, Unprocessable
+from bwdoctor.facts import EngineDep
+from bwdoctor.metrics import count_findings
+from bwdoctor.ratelimit import limit_chat
 
 router = APIRouter(prefix="/api/v1", tags=["chat"])
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from service.diagnosis.schemas import DiagnoseIn, DiagnosisOut, RulesOut
-from service.facts import EngineDep, validate_facts
-from service.metrics import count_findings
-from service.unknown_facts import refuse_unknown, unknown_fact_warnings
+from bwdoctor.diagnosis.schemas import DiagnoseIn, DiagnosisOut, RulesOut
+from bwdoctor.facts import EngineDep, validate_facts
+from bwdoctor.metrics import count_findings
+from bwdoctor.unknown_facts import refuse_unknown, unknown_fact_warnings
 
 router = APIRouter(prefix="/api/v1", tags=["diagnosis"])
 

@@ -4,9 +4,9 @@ This module is the engine's whole public API; code outside `service/engine/` imp
 only (tests/engine/test_public_api.py keeps it so). The modules behind it are private.
 """
 
-from service.engine.catalogue import AGGREGATIONS, ClusterRule, FactCatalogue, FactSpec
-from service.engine.derived import LINK_CAPS, derive
-from service.engine.engine import (
+from bwdoctor.engine.catalogue import AGGREGATIONS, ClusterRule, FactCatalogue, FactSpec
+from bwdoctor.engine.derived import LINK_CAPS, derive
+from bwdoctor.engine.engine import (
     LINK_MEASUREMENTS,
     Comparison,
     Diagnosis,
@@ -16,13 +16,13 @@ from service.engine.engine import (
     rules_dirs_from_env,
     what_if_figures,
 )
-from service.engine.errors import EngineError, FactValidationError, RuleLoadError
-from service.engine.loader import RuleBase, builtin_catalogue, builtin_rules_dir, lint_paths, load_rulebase
-from service.engine.model import CATEGORIES, KnowledgeEntry, Recommendation, Rule
-from service.engine.render import fill, format_value
-from service.engine.report import render_text
-from service.engine.ruletests import CaseResult, coverage_gaps, find_test_files, run_file
-from service.engine.safeyaml import YamlLimitError, safe_load
+from bwdoctor.engine.errors import EngineError, FactValidationError, RuleLoadError
+from bwdoctor.engine.loader import RuleBase, builtin_catalogue, builtin_rules_dir, lint_paths, load_rulebase
+from bwdoctor.engine.model import CATEGORIES, KnowledgeEntry, Recommendation, Rule
+from bwdoctor.engine.render import fill, format_value
+from bwdoctor.engine.report import render_text
+from bwdoctor.engine.ruletests import CaseResult, coverage_gaps, find_test_files, run_file
+from bwdoctor.engine.safeyaml import YamlLimitError, safe_load
 
 __all__ = [
     "AGGREGATIONS",

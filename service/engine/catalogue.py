@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.engine.errors import FactValidationError, RuleLoadError
-from service.engine.render import format_value
+from bwdoctor.engine.errors import FactValidationError, RuleLoadError
+from bwdoctor.engine.render import format_value
 
 FACT_TYPES = ("number", "int", "bool", "string", "enum", "list")
 # How a fact's node values become the cluster's: min/max/median of numbers (median, or the most common

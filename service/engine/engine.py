@@ -16,14 +16,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from service.engine.catalogue import FactCatalogue
-from service.engine.derived import derive, inputs_of
-from service.engine.errors import FactValidationError, RuleLoadError
-from service.engine.expressions import Condition, cel_context, compile_condition
-from service.engine.loader import RuleBase, load_rulebase
-from service.engine.model import REMEDY_KINDS, SEVERITY_RANK, KnowledgeEntry, Recommendation, Rule
-from service.engine.render import fill
-from service.engine.whatif import apply_changes, what_ifs
+from bwdoctor.engine.catalogue import FactCatalogue
+from bwdoctor.engine.derived import derive, inputs_of
+from bwdoctor.engine.errors import FactValidationError, RuleLoadError
+from bwdoctor.engine.expressions import Condition, cel_context, compile_condition
+from bwdoctor.engine.loader import RuleBase, load_rulebase
+from bwdoctor.engine.model import REMEDY_KINDS, SEVERITY_RANK, KnowledgeEntry, Recommendation, Rule
+from bwdoctor.engine.render import fill
+from bwdoctor.engine.whatif import apply_changes, what_ifs
 
 log = logging.getLogger("bwdoctor.engine")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import cel
 
-from service.engine.cost import expression_cost_problem
+from bwdoctor.engine.cost import expression_cost_problem
 
 _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _DOTTED_NAME = re.compile(r"(?<![\w.])([a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)+)(\s*\()?")

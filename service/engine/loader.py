@@ -15,12 +15,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from service.engine.catalogue import FactCatalogue, parse_catalogue
-from service.engine.cost import format_spec_problem
-from service.engine.derived import DERIVED_NAMES, FORMULAS
-from service.engine.errors import RuleLoadError
-from service.engine.expressions import ExpressionError, compile_condition, referenced_facts
-from service.engine.model import (
+from bwdoctor.engine.catalogue import FactCatalogue, parse_catalogue
+from bwdoctor.engine.cost import format_spec_problem
+from bwdoctor.engine.derived import DERIVED_NAMES, FORMULAS
+from bwdoctor.engine.errors import RuleLoadError
+from bwdoctor.engine.expressions import ExpressionError, compile_condition, referenced_facts
+from bwdoctor.engine.model import (
     CATEGORIES,
     LANGUAGES,
     REMEDY_KINDS,
@@ -30,8 +30,8 @@ from service.engine.model import (
     Rule,
     WhatIf,
 )
-from service.engine.render import OPTIONAL
-from service.engine.yamlfile import load_yaml_with_lines, strip_lines
+from bwdoctor.engine.render import OPTIONAL
+from bwdoctor.engine.yamlfile import load_yaml_with_lines, strip_lines
 
 CATALOGUE_FILE = "facts.yaml"
 RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")

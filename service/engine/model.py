@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.engine.expressions import Condition
+from bwdoctor.engine.expressions import Condition
 
 SEVERITIES = ("critical", "warning", "info")
 SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from service.engine.cost import format_spec_problem
+from bwdoctor.engine.cost import format_spec_problem
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_.]*)(?::([^}]*))?\}")
 # `[[ … ]]`: a part of a text shown only when every fact it names is known ("[[; one sync of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.engine.render import format_value
+from bwdoctor.engine.render import format_value
 
 LABELS: dict[str, dict[str, Any]] = {
     "en": {

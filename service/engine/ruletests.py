@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from service.engine.engine import Engine
-from service.engine.errors import EngineError, RuleLoadError
-from service.engine.yamlfile import load_yaml_with_lines, strip_lines
+from bwdoctor.engine.engine import Engine
+from bwdoctor.engine.errors import EngineError, RuleLoadError
+from bwdoctor.engine.yamlfile import load_yaml_with_lines, strip_lines
 
 EXPECT_KEYS = {"fires", "not_fires", "categories", "absent_categories", "derived", "missing"}
 

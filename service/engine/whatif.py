@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.engine.derived import DERIVED_NAMES, derive
-from service.engine.expressions import cel_context, compile_condition
-from service.engine.model import Recommendation
-from service.engine.render import fill
+from bwdoctor.engine.derived import DERIVED_NAMES, derive
+from bwdoctor.engine.expressions import cel_context, compile_condition
+from bwdoctor.engine.model import Recommendation
+from bwdoctor.engine.render import fill
 
 
 def apply_changes(known: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any] | None:

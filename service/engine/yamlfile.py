@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
-from service.engine.errors import RuleLoadError
-from service.engine.safeyaml import BoundedSafeLoader, safe_load
+from bwdoctor.engine.errors import RuleLoadError
+from bwdoctor.engine.safeyaml import BoundedSafeLoader, safe_load
 
 BOOKKEEPING = ("__line__", "__keylines__")
 

@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from service.fabric.topology import Pair, Topology, pair_key
+from bwdoctor.fabric.topology import Pair, Topology, pair_key
 
 SLOW_FRACTION = 0.7  # a pair is slow below this share of the healthy baseline
 MIN_RESULTS_FOR_BASELINE = 3

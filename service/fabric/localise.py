@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypedDict
 
-from service.fabric.analysis import SLOW_FRACTION, PairResult, analyse
-from service.fabric.topology import Topology, element_kind, element_name
+from bwdoctor.fabric.analysis import SLOW_FRACTION, PairResult, analyse
+from bwdoctor.fabric.topology import Topology, element_kind, element_name
 
 MAX_CONFIDENCE = 0.99
 

@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from service.database import Base, JsonType, UTCDateTime
-from service.nodes.models import BigIntPk
+from bwdoctor.database import Base, JsonType, UTCDateTime
+from bwdoctor.nodes.models import BigIntPk
 
 
 class FabricCluster(Base):

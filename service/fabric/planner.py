@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from service.fabric.analysis import Analysis, PairResult, analyse
-from service.fabric.topology import Pair, Topology, pair_key, ring_order
+from bwdoctor.fabric.analysis import Analysis, PairResult, analyse
+from bwdoctor.fabric.topology import Pair, Topology, pair_key, ring_order
 
 MAX_RETESTS = 1  # a pair is measured at most this many extra times
 MAX_ERROR_RETRIES = 1

@@ -15,14 +15,14 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from service.database import utcnow
-from service.fabric.analysis import PairResult
-from service.fabric.localise import Localisation, localisation_findings, localise
-from service.fabric.models import FabricCluster, FabricEndpoint, FabricRun, FabricTest
-from service.fabric.planner import Policy, assign, run_finished, wanted_tests
-from service.fabric.schemas import FabricSettingsIn
-from service.fabric.topology import Placement, Topology, pair_key
-from service.nodes.models import Node, Report
+from bwdoctor.database import utcnow
+from bwdoctor.fabric.analysis import PairResult
+from bwdoctor.fabric.localise import Localisation, localisation_findings, localise
+from bwdoctor.fabric.models import FabricCluster, FabricEndpoint, FabricRun, FabricTest
+from bwdoctor.fabric.planner import Policy, assign, run_finished, wanted_tests
+from bwdoctor.fabric.schemas import FabricSettingsIn
+from bwdoctor.fabric.topology import Placement, Topology, pair_key
+from bwdoctor.nodes.models import Node, Report
 
 LEASE_SLACK_S = 30.0  # a test's result may arrive this long after its duration before it expires
 ENDPOINT_FRESH_S = 300.0  # nodes that asked for a test within this long take part in a new run
@@ -318,7 +318,7 @@ def run_summary(run: FabricRun, *, db_session: Session, lang: str = "en", live: 
 
 def localisation_from_dict(data: dict[str, Any]) -> Localisation:
     """A stored localisation back as the dataclass (for findings and the chat's answer)."""
-    from service.fabric.localise import Suspect
+    from bwdoctor.fabric.localise import Suspect
 
     suspects = [Suspect(**{k: v for k, v in s.items() if k != "slowdown_pct"}) for s in data.get("suspects", [])]
     return Localisation(**{**data, "suspects": suspects})
@@ -338,7 +338,7 @@ def cluster_localisation(cluster: str, *, db_session: Session, lang: str = "en")
 
 def which_link_is_bad(cluster: str, *, db_session: Session, lang: str = "en") -> str:
     """The chat's answer to "which link is bad in cluster X?" (for service/chat to call)."""
-    from service.fabric.localise import bad_link_answer
+    from bwdoctor.fabric.localise import bad_link_answer
 
     run = latest_run(cluster, db_session=db_session)
     if run is None:
@@ -358,7 +358,7 @@ def node_regressions_of(
     node_id: str, *, db_session: Session, limit: int = 2000, lang: str = "en"
 ) -> list[dict[str, Any]]:
     """Lasting worsening in a node's report history (newest `limit` reports), as sentences and data."""
-    from service.fabric.regress import node_regressions
+    from bwdoctor.fabric.regress import node_regressions
 
     rows = db_session.execute(
         select(Report.collected_at, Report.facts)
@@ -396,7 +396,7 @@ def cluster_regressions_of(
     on a large cluster so that at most `max_reports` are read in all (never fewer than 10 a node)."""
     from sqlalchemy import func
 
-    from service.fabric.regress import node_regressions
+    from bwdoctor.fabric.regress import node_regressions
 
     if not node_ids:
         return []
@@ -430,8 +430,8 @@ def node_checkpoint_contention_of(node_id: str, *, db_session: Session, lang: st
     """Regular step-time spikes in the per-step times of the node's newest report that carries them
     (job.step_times_s), matched against the checkpoint interval of that report or of its cluster's job;
     None when there are no such times or no regular spikes."""
-    from service.fabric.regress import checkpoint_spikes
-    from service.jobs.service import job_facts
+    from bwdoctor.fabric.regress import checkpoint_spikes
+    from bwdoctor.jobs.service import job_facts
 
     rows = db_session.execute(
         select(Report.facts).where(Report.node_id == node_id).order_by(Report.collected_at.desc()).limit(20)

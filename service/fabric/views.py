@@ -17,12 +17,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import ValidationError
 
-from service.config import Settings
-from service.database import DbSession
-from service.errors import Conflict, NotFound, Unprocessable
-from service.fabric import service
-from service.fabric.models import FabricRun
-from service.fabric.schemas import (
+from bwdoctor.config import Settings
+from bwdoctor.database import DbSession
+from bwdoctor.errors import Conflict, NotFound, Unprocessable
+from bwdoctor.fabric import service
+from bwdoctor.fabric.models import FabricRun
+from bwdoctor.fabric.schemas import (
     Announce,
     FabricSettingsIn,
     FabricSettingsOut,
@@ -32,10 +32,10 @@ from service.fabric.schemas import (
     TestResultAck,
     TestResultIn,
 )
-from service.nodes.models import Node
-from service.nodes.schemas import ID_PATTERN
-from service.tokens.dependencies import PROBE_TOKEN_REQUIRED
-from service.tokens.scope import require_cluster_scope, require_node_scope
+from bwdoctor.nodes.models import Node
+from bwdoctor.nodes.schemas import ID_PATTERN
+from bwdoctor.tokens.dependencies import PROBE_TOKEN_REQUIRED
+from bwdoctor.tokens.scope import require_cluster_scope, require_node_scope
 
 router = APIRouter(tags=["fabric"])
 NodeId = Annotated[str, Path(pattern=ID_PATTERN, description="stable node name")]

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from service.database import Base, JsonType, UTCDateTime
+from bwdoctor.database import Base, JsonType, UTCDateTime
 
 
 class ClusterJob(Base):

@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from service.database import utcnow
-from service.engine import Engine
-from service.jobs.models import ClusterJob
+from bwdoctor.database import utcnow
+from bwdoctor.engine import Engine
+from bwdoctor.jobs.models import ClusterJob
 
 JOB_PREFIXES = ("job.", "model.")
 CLUSTER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")

@@ -10,16 +10,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Response
 
-from service.database import DbSession
-from service.engine import EngineError
-from service.errors import NotFound, Unprocessable
-from service.facts import EngineDep, check_fact_shape
-from service.jobs.schemas import JobIn, JobOut
-from service.jobs.service import JobFactsError, delete_job, get_job, not_kept_message, set_job, split_job_facts
-from service.nodes.schemas import ID_PATTERN
-from service.tokens.dependencies import PROBE_TOKEN_REQUIRED
-from service.tokens.scope import require_cluster_scope
-from service.unknown_facts import refuse_unknown, unknown_fact_warnings
+from bwdoctor.database import DbSession
+from bwdoctor.engine import EngineError
+from bwdoctor.errors import NotFound, Unprocessable
+from bwdoctor.facts import EngineDep, check_fact_shape
+from bwdoctor.jobs.schemas import JobIn, JobOut
+from bwdoctor.jobs.service import JobFactsError, delete_job, get_job, not_kept_message, set_job, split_job_facts
+from bwdoctor.nodes.schemas import ID_PATTERN
+from bwdoctor.tokens.dependencies import PROBE_TOKEN_REQUIRED
+from bwdoctor.tokens.scope import require_cluster_scope
+from bwdoctor.unknown_facts import refuse_unknown, unknown_fact_warnings
 
 router = APIRouter(prefix="/api/v1/clusters", tags=["clusters"])
 ClusterName = Annotated[str, Path(pattern=ID_PATTERN, description="the node.cluster fact of its nodes")]

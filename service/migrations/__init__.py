@@ -24,7 +24,7 @@ def alembic_config(database_url: str) -> Config:
 
 def upgrade_database(database_url: str, revision: str = "head") -> None:
     """Bring the schema to `revision`; safe to call on every start and from several replicas."""
-    from service.paths import ensure_sqlite_folder
+    from bwdoctor.paths import ensure_sqlite_folder
 
     ensure_sqlite_folder(database_url)  # the default file's per-user folder may not exist yet
     command.upgrade(alembic_config(database_url), revision)

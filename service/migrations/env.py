@@ -6,8 +6,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-import service.models  # noqa: F401  (registers every table on the metadata)
-from service.database import metadata
+import bwdoctor.models  # noqa: F401  (registers every table on the metadata)
+from bwdoctor.database import metadata
 
 config = context.config
 url = str(config.attributes.get("database_url") or config.get_main_option("sqlalchemy.url"))

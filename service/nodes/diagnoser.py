@@ -17,9 +17,9 @@ import time
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.engine import Engine
-from service.metrics import count_findings
-from service.nodes.service import report_findings, store_findings, undiagnosed_facts
+from bwdoctor.engine import Engine
+from bwdoctor.metrics import count_findings
+from bwdoctor.nodes.service import report_findings, store_findings, undiagnosed_facts
 
 log = logging.getLogger("bwdoctor.diagnoser")
 

@@ -25,9 +25,9 @@ import orjson
 from sqlalchemy import Connection, bindparam, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from service.database import utcnow
-from service.nodes.models import Node, Report
-from service.nodes.schemas import ReportAck
+from bwdoctor.database import utcnow
+from bwdoctor.nodes.models import Node, Report
+from bwdoctor.nodes.schemas import ReportAck
 
 PLACEMENT_FACTS = {
     "cluster": "node.cluster",

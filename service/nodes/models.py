@@ -9,7 +9,7 @@ from sqlalchemy import BigInteger, Dialect, ForeignKey, Index, Integer, String, 
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
-from service.database import Base, JsonType, UTCDateTime
+from bwdoctor.database import Base, JsonType, UTCDateTime
 
 # SQLite only auto-increments INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit key.
 BigIntPk = BigInteger().with_variant(Integer(), "sqlite")
@@ -23,7 +23,7 @@ class StoredFacts(TypeDecorator[dict[str, Any]]):
     cache_ok = True
 
     def process_result_value(self, value: Any, dialect: Dialect) -> dict[str, Any] | None:
-        from service.nodes.stored import clean_facts  # the checks import the engine: load it lazily
+        from bwdoctor.nodes.stored import clean_facts  # the checks import the engine: load it lazily
 
         return None if value is None else clean_facts(value)
 

@@ -13,12 +13,12 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
-from service.database import utcnow
-from service.engine import Engine
-from service.nodes.ingest import IngestResult, NewReport, ingest_batch
-from service.nodes.models import Node, Report
-from service.nodes.schemas import NodeDetail, NodeSummary, ReportOut
-from service.nodes.stored import usable_facts
+from bwdoctor.database import utcnow
+from bwdoctor.engine import Engine
+from bwdoctor.nodes.ingest import IngestResult, NewReport, ingest_batch
+from bwdoctor.nodes.models import Node, Report
+from bwdoctor.nodes.schemas import NodeDetail, NodeSummary, ReportOut
+from bwdoctor.nodes.stored import usable_facts
 
 
 def ingest_report(

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from service.engine import Engine, FactValidationError
-from service.facts import MAX_FACTS, MAX_KEY_LENGTH, MAX_LIST_LENGTH, scalar_is_storable
+from bwdoctor.engine import Engine, FactValidationError
+from bwdoctor.facts import MAX_FACTS, MAX_KEY_LENGTH, MAX_LIST_LENGTH, scalar_is_storable
 
 log = logging.getLogger("bwdoctor.nodes")
 

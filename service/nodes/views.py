@@ -10,15 +10,15 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
-from service.database import DbSession, utcnow
-from service.errors import NotFound, Unprocessable
-from service.facts import EngineDep, validate_facts
-from service.metrics import REPORTS
-from service.nodes import service
-from service.nodes.ingest import NewReport
-from service.nodes.schemas import ID_PATTERN, NodeDetail, NodeList, ReportAck, ReportIn
-from service.tokens.dependencies import PROBE_TOKEN_REQUIRED, bearer_token
-from service.tokens.service import hash_token
+from bwdoctor.database import DbSession, utcnow
+from bwdoctor.errors import NotFound, Unprocessable
+from bwdoctor.facts import EngineDep, validate_facts
+from bwdoctor.metrics import REPORTS
+from bwdoctor.nodes import service
+from bwdoctor.nodes.ingest import NewReport
+from bwdoctor.nodes.schemas import ID_PATTERN, NodeDetail, NodeList, ReportAck, ReportIn
+from bwdoctor.tokens.dependencies import PROBE_TOKEN_REQUIRED, bearer_token
+from bwdoctor.tokens.service import hash_token
 
 router = APIRouter(prefix="/api/v1/nodes", tags=["nodes"])
 NodeId = Annotated[str, Path(pattern=ID_PATTERN, description="stable node name")]

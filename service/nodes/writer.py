@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.database import is_database_unavailable
-from service.errors import Forbidden, ServiceError, ServiceUnavailable, Unauthorized
-from service.metrics import INGEST_BATCH
-from service.nodes.ingest import IngestResult, NewReport, ingest_batch
-from service.nodes.models import Node
-from service.tokens.service import active_token_scopes
+from bwdoctor.database import is_database_unavailable
+from bwdoctor.errors import Forbidden, ServiceError, ServiceUnavailable, Unauthorized
+from bwdoctor.metrics import INGEST_BATCH
+from bwdoctor.nodes.ingest import IngestResult, NewReport, ingest_batch
+from bwdoctor.nodes.models import Node
+from bwdoctor.tokens.service import active_token_scopes
 
 log = logging.getLogger("bwdoctor.ingest")
 

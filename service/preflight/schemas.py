@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from service.nodes.schemas import ID_PATTERN
+from bwdoctor.nodes.schemas import ID_PATTERN
 
 Status = Literal["pass", "warning", "critical"]
 

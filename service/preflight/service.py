@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from service.clusters.service import diagnose_cluster
-from service.engine import Engine
+from bwdoctor.clusters.service import diagnose_cluster
+from bwdoctor.engine import Engine
 
 
 def verdict(findings: Iterable[dict[str, Any]]) -> str:

@@ -6,14 +6,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from service.clusters.service import ClusterNotFound
-from service.database import DbSession
-from service.errors import NotFound
-from service.facts import EngineDep, validate_facts
-from service.metrics import count_findings
-from service.preflight.schemas import PreflightIn, PreflightOut
-from service.preflight.service import run_preflight
-from service.unknown_facts import refuse_unknown, unknown_fact_warnings
+from bwdoctor.clusters.service import ClusterNotFound
+from bwdoctor.database import DbSession
+from bwdoctor.errors import NotFound
+from bwdoctor.facts import EngineDep, validate_facts
+from bwdoctor.metrics import count_findings
+from bwdoctor.preflight.schemas import PreflightIn, PreflightOut
+from bwdoctor.preflight.service import run_preflight
+from bwdoctor.unknown_facts import refuse_unknown, unknown_fact_warnings
 
 router = APIRouter(prefix="/api/v1", tags=["preflight"])
 

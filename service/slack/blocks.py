@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.chat.labels import fact_name, fact_value
-from service.i18n import t
+from bwdoctor.chat.labels import fact_name, fact_value
+from bwdoctor.i18n import t
 
 SECTION_LIMIT = 2900  # Slack allows 3000 characters per section text
 FALLBACK_LIMIT = 3000
@@ -19,7 +19,7 @@ MAX_FINDINGS = 8
 MAX_QUESTIONS = 3
 
 EMOJI = {"critical": ":red_circle:", "warning": ":warning:", "info": ":information_source:"}  # severity -> emoji
-# Words: service/messages/slack.yaml, through service.i18n's t("slack.<key>", lang).
+# Words: service/messages/slack.yaml, through bwdoctor.i18n's t("slack.<key>", lang).
 
 
 def escape(text: Any) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from service.config import Settings
+from bwdoctor.config import Settings
 
 log = logging.getLogger("bwdoctor.slack")
 

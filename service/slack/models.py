@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from service.database import Base, UTCDateTime
+from bwdoctor.database import Base, UTCDateTime
 
 
 class SlackThread(Base):

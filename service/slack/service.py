@@ -10,10 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.conversations import service as conversations
-from service.database import utcnow
-from service.i18n import bilingual
-from service.slack.models import SlackThread
+from bwdoctor.conversations import service as conversations
+from bwdoctor.database import utcnow
+from bwdoctor.i18n import bilingual
+from bwdoctor.slack.models import SlackThread
 
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 _LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")

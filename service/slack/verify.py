@@ -11,8 +11,8 @@ from collections.abc import Mapping
 
 from slack_sdk.signature import SignatureVerifier
 
-from service.config import Settings
-from service.errors import ServiceUnavailable, Unauthorized
+from bwdoctor.config import Settings
+from bwdoctor.errors import ServiceUnavailable, Unauthorized
 
 MAX_AGE_S = 5 * 60
 # Unix seconds: ten digits until the year 2286. Anything longer is refused before int() and float

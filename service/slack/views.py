@@ -16,13 +16,13 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, BackgroundTasks, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 
-from service.conversations import service as conversations
-from service.errors import BadRequest
-from service.i18n import bilingual
-from service.slack.blocks import build_reply, escape
-from service.slack.client import post_reply
-from service.slack.service import clean_question, conversation_for_thread, too_long_reply
-from service.slack.verify import verify_slack_request
+from bwdoctor.conversations import service as conversations
+from bwdoctor.errors import BadRequest
+from bwdoctor.i18n import bilingual
+from bwdoctor.slack.blocks import build_reply, escape
+from bwdoctor.slack.client import post_reply
+from bwdoctor.slack.service import clean_question, conversation_for_thread, too_long_reply
+from bwdoctor.slack.verify import verify_slack_request
 
 log = logging.getLogger("bwdoctor.slack")
 

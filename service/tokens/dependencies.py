@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.errors import Unauthorized
+from bwdoctor.errors import Unauthorized
 
 PROBE_TOKEN_SCHEME: dict[str, Any] = {
     "type": "http",

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from service.database import Base, UTCDateTime
+from bwdoctor.database import Base, UTCDateTime
 
 
 class ProbeToken(Base):

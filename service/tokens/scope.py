@@ -7,10 +7,10 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.errors import Forbidden, Unauthorized
-from service.nodes.models import Node
-from service.tokens.dependencies import bearer_token
-from service.tokens.service import TokenScope, active_token_scopes, hash_token
+from bwdoctor.errors import Forbidden, Unauthorized
+from bwdoctor.nodes.models import Node
+from bwdoctor.tokens.dependencies import bearer_token
+from bwdoctor.tokens.service import TokenScope, active_token_scopes, hash_token
 
 
 def _active_scope(authorization: str | None, db_session: Session) -> TokenScope:

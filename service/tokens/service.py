@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
-from service.database import utcnow
-from service.tokens.models import ProbeToken
-from service.tokens.schemas import TokenInfo
+from bwdoctor.database import utcnow
+from bwdoctor.tokens.models import ProbeToken
+from bwdoctor.tokens.schemas import TokenInfo
 
 TOKEN_PREFIX = "bwd_"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")

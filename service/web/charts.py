@@ -2,7 +2,7 @@
 
 Pure functions from facts (and stored reports) to SVG strings, so the pages, the
 /charts/*.svg endpoints and chat answers draw the same pictures. All arithmetic comes from the
-engine's own formulas (`service.engine.derive`, `what_if_figures`); this module
+engine's own formulas (`bwdoctor.engine.derive`, `what_if_figures`); this module
 only chooses scenarios and draws. Every builder takes the page's `lang` (en or zh) and writes its
 words from i18n.py; fact names, numbers and units stay as they are in both languages.
 """
@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from service.engine import LINK_CAPS, derive, what_if_figures
-from service.web import svg
-from service.web.i18n import cluster_strings
+from bwdoctor.engine import LINK_CAPS, derive, what_if_figures
+from bwdoctor.web import svg
+from bwdoctor.web.i18n import cluster_strings
 
 LINK_SPEEDS_GBPS = (10, 25, 100, 200, 400)
 COMPRESSIONS = (("fp16", "ch_wi_fp16"), ("int8", "ch_wi_int8"))  # precision, the i18n key of its label

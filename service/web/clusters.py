@@ -1,7 +1,7 @@
 """Cluster view pages (/clusters, /clusters/{name}, /nodes/{id}) and server-drawn SVG charts (/charts/*.svg).
 
 A thin adapter: data comes from the clusters and nodes domain functions (the same ones the JSON API
-uses, so the page and the API can never disagree), pictures from `service.web.charts`. Each page
+uses, so the page and the API can never disagree), pictures from `bwdoctor.web.charts`. Each page
 has a `/fragment` twin that static/clusters.js re-fetches to refresh it without a full reload.
 
 Everything is in the page language (`page_language`: ?lang=, the toggle's cookie, Accept-Language):
@@ -19,18 +19,18 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from service.clusters.service import ClusterNotFound, diagnose_cluster_with_facts
-from service.database import DbSession, utcnow
-from service.engine import Engine, builtin_catalogue
-from service.errors import NotFound, Unprocessable
-from service.facts import EngineDep, validate_facts
-from service.nodes.schemas import ID_PATTERN
-from service.nodes.service import get_node, list_nodes, localise_findings
-from service.web import charts, svg
-from service.web.fabric_page import fabric_view
-from service.web.i18n import cluster_strings
-from service.web.regressions_page import regressions_view
-from service.web.templating import page_language, render_page
+from bwdoctor.clusters.service import ClusterNotFound, diagnose_cluster_with_facts
+from bwdoctor.database import DbSession, utcnow
+from bwdoctor.engine import Engine, builtin_catalogue
+from bwdoctor.errors import NotFound, Unprocessable
+from bwdoctor.facts import EngineDep, validate_facts
+from bwdoctor.nodes.schemas import ID_PATTERN
+from bwdoctor.nodes.service import get_node, list_nodes, localise_findings
+from bwdoctor.web import charts, svg
+from bwdoctor.web.fabric_page import fabric_view
+from bwdoctor.web.i18n import cluster_strings
+from bwdoctor.web.regressions_page import regressions_view
+from bwdoctor.web.templating import page_language, render_page
 
 router = APIRouter(tags=["web: clusters"])
 
@@ -113,7 +113,7 @@ def clusters_overview(
 
 def _cluster_status(name: str, db_session: Any, engine: Engine, stale_after_s: float) -> dict[str, Any]:
     """A cluster's verdict for the list: status, and how many critical and warning findings."""
-    from service.clusters.service import diagnose_cluster
+    from bwdoctor.clusters.service import diagnose_cluster
 
     try:
         result = diagnose_cluster(name, db_session=db_session, engine=engine, stale_after_s=stale_after_s)
@@ -434,7 +434,7 @@ def whatif_chart(request: Request, engine: EngineDep) -> Response:
     job.nodes, job.step_time_baseline_s (required); job.grad_accum_steps, nic.speed_gbps,
     net.iperf3_gbps, node.instance_bandwidth_gbps (optional); lang=en|zh for the chart's words
     (else the web pages' choice: their language cookie, then Accept-Language, then English)."""
-    from service.web.whatif_page import wants_html, whatif_error_page
+    from bwdoctor.web.whatif_page import wants_html, whatif_error_page
 
     try:
         facts = whatif_facts(list(request.query_params.multi_items()), engine)

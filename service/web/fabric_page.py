@@ -1,6 +1,6 @@
 """The cluster page's fabric section: nodes grouped by leaf switch and rail, the latest pair-test
 run's node×node bandwidth matrix (an SVG, the suspect marked) and its findings, in English or
-Chinese. Reads through service.fabric (never the ORM); text passes through svg.text/attr."""
+Chinese. Reads through bwdoctor.fabric (never the ORM); text passes through svg.text/attr."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from service.fabric.localise import describe_element
-from service.fabric.service import cluster_localisation
-from service.i18n import messages
-from service.web import svg
+from bwdoctor.fabric.localise import describe_element
+from bwdoctor.fabric.service import cluster_localisation
+from bwdoctor.i18n import messages
+from bwdoctor.web import svg
 
 COLOURS = {"ok": "#b7d7ee", "slow": "#fde0a8", "bad": "#f5a48a", "none": "#ffffff"}
 

@@ -1,5 +1,5 @@
 """The web pages' language: their words (service/messages/web.yaml and cluster_pages.yaml, read through
-service.i18n, the project's one way to translate) and choosing between them from Accept-Language.
+bwdoctor.i18n, the project's one way to translate) and choosing between them from Accept-Language.
 
 Answers come in the question's language from the chat core; these are only the page's labels.
 `UI` holds what every page (and the chat script) needs; `CLUSTER_UI` what only the cluster and
@@ -10,7 +10,7 @@ templates, so the value is escaped as text).
 
 from __future__ import annotations
 
-from service.i18n import SUPPORTED, catalogue
+from bwdoctor.i18n import SUPPORTED, catalogue
 
 __all__ = ["CLUSTER_UI", "LANG_COOKIE", "SUPPORTED", "UI", "cluster_strings", "pick_language", "ui_strings"]
 

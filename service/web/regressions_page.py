@@ -1,6 +1,6 @@
 """The cluster page's regressions section: every lasting change for the worse found in its nodes'
 histories — node, since when, how much worse, what changed at the same time — in English or Chinese.
-Reads through service.fabric (the same detection as GET /api/v1/nodes/{id}/regressions)."""
+Reads through bwdoctor.fabric (the same detection as GET /api/v1/nodes/{id}/regressions)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from service.engine import builtin_catalogue
-from service.fabric.service import cluster_regressions_of
-from service.i18n import messages
-from service.web import svg
+from bwdoctor.engine import builtin_catalogue
+from bwdoctor.fabric.service import cluster_regressions_of
+from bwdoctor.i18n import messages
+from bwdoctor.web import svg
 
 PER_NODE = 200
 

@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from service.reference.sources import SourceRef, source_refs
+from bwdoctor.reference.sources import SourceRef, source_refs
 
 _CODE = re.compile(r"`([^`\n]+)`")
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")

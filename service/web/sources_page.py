@@ -6,10 +6,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from service.engine import Engine
-from service.reference.sources import heuristic_sections, source_ref
-from service.web.i18n import cluster_strings
-from service.web.templating import page_language, render_page
+from bwdoctor.engine import Engine
+from bwdoctor.reference.sources import heuristic_sections, source_ref
+from bwdoctor.web.i18n import cluster_strings
+from bwdoctor.web.templating import page_language, render_page
 
 router = APIRouter(tags=["web"])
 

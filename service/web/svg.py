@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from service.web.i18n import cluster_strings
+from bwdoctor.web.i18n import cluster_strings
 
 # Latin, then CJK fonts of every platform, so Chinese labels render wherever any CJK font is installed.
 FONT = (

@@ -13,8 +13,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from service.web.i18n import LANG_COOKIE, SUPPORTED, pick_language, ui_strings
-from service.web.richtext import install_filters
+from bwdoctor.web.i18n import LANG_COOKIE, SUPPORTED, pick_language, ui_strings
+from bwdoctor.web.richtext import install_filters
 
 WEB_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = WEB_DIR / "templates"

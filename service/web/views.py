@@ -6,9 +6,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from service.chat.understanding import MAX_QUESTION_CHARS
-from service.engine import Engine
-from service.web.templating import STATIC_DIR, page_language, render_page
+from bwdoctor.chat.understanding import MAX_QUESTION_CHARS
+from bwdoctor.engine import Engine
+from bwdoctor.web.templating import STATIC_DIR, page_language, render_page
 
 router = APIRouter(tags=["web"])
 router.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")

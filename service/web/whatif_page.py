@@ -6,10 +6,10 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from service.engine import Engine
-from service.errors import ServiceError
-from service.i18n import messages
-from service.web.templating import page_language, render_page
+from bwdoctor.engine import Engine
+from bwdoctor.errors import ServiceError
+from bwdoctor.i18n import messages
+from bwdoctor.web.templating import page_language, render_page
 
 EXAMPLE = "/charts/whatif.svg?job.model_params_b=70&job.precision=bf16&job.nodes=8&job.step_time_baseline_s=2"
 

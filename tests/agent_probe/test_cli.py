@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-PROBE = [sys.executable, "-m", "agent_probe.cli"]
+PROBE = [sys.executable, "-m", "bwdoctor_probe.cli"]
 
 
 def probe(*args, env=None, timeout=60):

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_probe.config import load_config
-from agent_probe.errors import ConfigError
+from bwdoctor_probe.config import load_config
+from bwdoctor_probe.errors import ConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -94,7 +94,7 @@ def test_the_example_names_every_setting_but_the_token():
     import dataclasses
     import re
 
-    from agent_probe.config import ProbeConfig
+    from bwdoctor_probe.config import ProbeConfig
 
     example = (Path(__file__).resolve().parents[2] / "examples" / "agent-probe.yaml").read_text()
     missing = [f.name for f in dataclasses.fields(ProbeConfig) if not re.search(rf"^#? ?{f.name}:", example, re.M)]

@@ -8,11 +8,11 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from agent_probe.client import ProbeClient
-from agent_probe.collect import Report
-from agent_probe.config import load_config
-from agent_probe.runner import Runner
-from agent_probe.spool import Spool
+from bwdoctor_probe.client import ProbeClient
+from bwdoctor_probe.collect import Report
+from bwdoctor_probe.config import load_config
+from bwdoctor_probe.runner import Runner
+from bwdoctor_probe.spool import Spool
 
 
 class Service:

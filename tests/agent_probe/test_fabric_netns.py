@@ -111,20 +111,20 @@ class Fabric:
         return [(ns, "spine") for ns in self.leaves.values()]
 
     def start_service(self) -> None:
-        from service.database import session_scope
-        from service.migrations import upgrade_database
-        from service.tokens.service import create_token
+        from bwdoctor.database import session_scope
+        from bwdoctor.migrations import upgrade_database
+        from bwdoctor.tokens.service import create_token
 
         url = f"sqlite:///{self.tmp / 'fabric.db'}"
         upgrade_database(url)
-        from service.config import Settings
+        from bwdoctor.config import Settings
 
         with session_scope(Settings(_env_file=None, database_url=url), migrate=False) as session:  # type: ignore[call-arg]
             self.token = create_token("fabric-probes", db_session=session)
         port = 18000 + random.randint(0, 999)
         env = {**os.environ, "BWDOCTOR_DATABASE_URL": url, "PYTHONPATH": str(REPO)}
         env.pop("BWDOCTOR_TEST_DATABASE_URL", None)
-        self.spawn([sys.executable, "-m", "service.cli", "serve", "--host", self.host_addr, "--port", str(port),
+        self.spawn([sys.executable, "-m", "bwdoctor.cli", "serve", "--host", self.host_addr, "--port", str(port),
                     "--no-access-log", "--log-level", "warning"], env=env, cwd=self.tmp)
         self.base = f"http://{self.host_addr}:{port}"
         deadline = time.monotonic() + 60
@@ -139,7 +139,7 @@ class Fabric:
     def start_probes(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_PROBE_")}
         env |= {"AGENT_PROBE_TOKEN": self.token, "PYTHONPATH": str(REPO)}
-        probe = [sys.executable, "-m", "agent_probe.cli"]
+        probe = [sys.executable, "-m", "bwdoctor_probe.cli"]
         for node in self.nodes:
             ns = ["ip", "netns", "exec", self.ns[node]]
             self.spawn([*ns, *probe, "serve-iperf", "--port", "5201", "--rtt-port", "0"], env=env, cwd=self.tmp)

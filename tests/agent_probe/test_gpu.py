@@ -10,8 +10,8 @@ import itertools
 import pynvml
 import pytest
 
-from agent_probe.collect import run_samplers
-from agent_probe.collectors.gpu import GpuSampler, reset_nvml
+from bwdoctor_probe.collect import run_samplers
+from bwdoctor_probe.collectors.gpu import GpuSampler, reset_nvml
 
 GIB = 1024**3
 
@@ -198,7 +198,7 @@ def test_unexpected_nvml_failure_is_a_note_not_a_count(monkeypatch):
 
 def test_sampled_over_the_window_through_the_orchestrator(monkeypatch):
     FakeNode(gpus=1, util={0: [10, 50, 90]}).install(monkeypatch)
-    monkeypatch.setattr("agent_probe.collect.TICK_S", 0.05)
+    monkeypatch.setattr("bwdoctor_probe.collect.TICK_S", 0.05)
     result, elapsed = run_samplers([GpuSampler()], 0.22)
     assert elapsed >= 0.2
     assert len(result.details["gpu_util_pct_per_gpu"]) == 1

@@ -3,13 +3,13 @@
 import subprocess
 import sys
 
-HEAVY = ("service", "fastapi", "sqlalchemy", "pydantic", "uvicorn", "starlette", "alembic")
+HEAVY = ("bwdoctor", "fastapi", "sqlalchemy", "pydantic", "uvicorn", "starlette", "alembic")
 
 PROBE_MODULES = [
-    "agent_probe", "agent_probe.cli", "agent_probe.config", "agent_probe.collect", "agent_probe.runner",
-    "agent_probe.client", "agent_probe.spool", "agent_probe.output", "agent_probe.iperf_server",
-    "agent_probe.collectors.gpu", "agent_probe.collectors.nic", "agent_probe.collectors.system",
-    "agent_probe.collectors.peers", "agent_probe.collectors.files", "agent_probe.collectors.placement",
+    "bwdoctor_probe", "bwdoctor_probe.cli", "bwdoctor_probe.config", "bwdoctor_probe.collect", "bwdoctor_probe.runner",
+    "bwdoctor_probe.client", "bwdoctor_probe.spool", "bwdoctor_probe.output", "bwdoctor_probe.iperf_server",
+    "bwdoctor_probe.collectors.gpu", "bwdoctor_probe.collectors.nic", "bwdoctor_probe.collectors.system",
+    "bwdoctor_probe.collectors.peers", "bwdoctor_probe.collectors.files", "bwdoctor_probe.collectors.placement",
 ]
 
 
@@ -28,9 +28,9 @@ def test_agent_probe_pulls_in_no_service_code():
 def test_tool_parsers_import_nothing_of_the_service_or_the_probe():
     loaded = _loaded_after(["tool_parsers." + m for m in (
         "iperf3", "nccl_tests", "nccl_log", "training_log", "procfs", "ibstat", "sysfs_net", "ethtool")])
-    assert sorted(m for m in loaded if m.split(".")[0] in HEAVY + ("agent_probe", "httpx", "yaml")) == []
+    assert sorted(m for m in loaded if m.split(".")[0] in HEAVY + ("bwdoctor_probe", "httpx", "yaml")) == []
 
 
 def test_collect_path_does_not_import_httpx_or_yaml_until_needed():
-    loaded = _loaded_after(["agent_probe.cli", "agent_probe.collect"])
+    loaded = _loaded_after(["bwdoctor_probe.cli", "bwdoctor_probe.collect"])
     assert "httpx" not in loaded and "yaml" not in loaded

@@ -26,7 +26,7 @@ pytestmark = [
     needs(prereqs.ROOT, prereqs.IPROUTE2, prereqs.IPERF3, why="iperf3 between network namespaces shaped with tc"),
 ]
 
-PROBE = [sys.executable, "-m", "agent_probe.cli"]
+PROBE = [sys.executable, "-m", "bwdoctor_probe.cli"]
 
 
 def sh(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -111,7 +111,7 @@ def pair():
 
 def findings(facts: dict) -> list[dict]:
     """The core engine's findings; validate_facts raises on any fact the catalogue would refuse."""
-    from service.engine import load_engine
+    from bwdoctor.engine import load_engine
 
     engine = load_engine()
     return engine.diagnose(engine.validate_facts(facts)).to_dict()["findings"]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_probe.collectors import nic as nic_module
-from agent_probe.collectors.nic import NicSampler
-from agent_probe.collectors.system import SystemSampler
+from bwdoctor_probe.collectors import nic as nic_module
+from bwdoctor_probe.collectors.nic import NicSampler
+from bwdoctor_probe.collectors.system import SystemSampler
 from tests import prereqs
 from tests.prereqs import needs
 

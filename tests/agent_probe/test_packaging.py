@@ -49,8 +49,9 @@ def test_the_probe_installs_alone_into_a_clean_venv_and_collects(tmp_path: Path)
     assert "bandwidth_doctor" not in installed
 
     imports = subprocess.run(
-        [str(python), "-c", "import importlib.util as u, tool_parsers.iperf3, agent_probe.cli; "
-         "print(u.find_spec('service') is None, u.find_spec('fastapi') is None)"],
+        [str(python), "-c", "import importlib.util as u, bwdoctor_parsers.iperf3, bwdoctor_probe.cli; "
+         "print(*(u.find_spec(m) is None for m in ('bwdoctor', 'fastapi', 'service', 'agent_probe', 'tool_parsers')))"],
         capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path,
     )
-    assert imports.stdout.split() == ["True", "True"], imports.stderr
+    # Only the import names: the service's package, and the folders' generic names, are absent.
+    assert imports.stdout.split() == ["True"] * 5, imports.stdout + imports.stderr

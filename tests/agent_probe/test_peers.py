@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agent_probe.collectors.peers import PeerMeasurement, collect_peers, measure_peer, split_host_port, summarise
+from bwdoctor_probe.collectors.peers import PeerMeasurement, collect_peers, measure_peer, split_host_port, summarise
 from tests import prereqs
 from tests.prereqs import needs
 
@@ -102,7 +102,7 @@ def wait_listening(port, timeout=10.0):
 @needs(prereqs.IPERF3, why="a real iperf3 against serve-iperf")
 def test_real_iperf3_against_serve_iperf_on_loopback():
     port, rtt_port = free_port(), free_port()
-    server = subprocess.Popen([sys.executable, "-m", "agent_probe.cli", "serve-iperf", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "bwdoctor_probe.cli", "serve-iperf", "--port", str(port),
                                "--rtt-port", str(rtt_port), "--bind", "127.0.0.1"], stderr=subprocess.PIPE, text=True)
     try:
         wait_listening(rtt_port)

@@ -1,9 +1,9 @@
 import httpx
 import pytest
 
-from agent_probe.collectors.files import collect_nccl_log, collect_nccl_tests, collect_training_log, read_tail
-from agent_probe.collectors.placement import collect_placement
-from agent_probe.config import load_config
+from bwdoctor_probe.collectors.files import collect_nccl_log, collect_nccl_tests, collect_training_log, read_tail
+from bwdoctor_probe.collectors.placement import collect_placement
+from bwdoctor_probe.config import load_config
 
 
 def metadata_transport(routes: dict[tuple[str, str], httpx.Response], seen: list[httpx.Request]):

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from agent_probe.collect import Report, collect_pass, run_samplers
-from agent_probe.config import load_config
+from bwdoctor_probe.collect import Report, collect_pass, run_samplers
+from bwdoctor_probe.config import load_config
 from tests.agent_probe.test_nic_system import Machine, recorded
 
 pytest.importorskip("fastapi")
@@ -26,12 +26,12 @@ def service(tmp_path: Path) -> Iterator[tuple[Any, dict[str, str]]]:
     """The service app on an empty SQLite database, and a probe token's Authorization header."""
     from fastapi.testclient import TestClient
 
-    from service.config import Settings
-    from service.database import make_engine, make_sessionmaker
-    from service.engine import load_engine
-    from service.main import create_app
-    from service.migrations import upgrade_database
-    from service.tokens.service import create_token
+    from bwdoctor.config import Settings
+    from bwdoctor.database import make_engine, make_sessionmaker
+    from bwdoctor.engine import load_engine
+    from bwdoctor.main import create_app
+    from bwdoctor.migrations import upgrade_database
+    from bwdoctor.tokens.service import create_token
 
     url = f"sqlite:///{tmp_path / 'bwdoctor.db'}"
     upgrade_database(url)

@@ -2,11 +2,11 @@
 
 import threading
 
-from agent_probe.collect import Report
-from agent_probe.config import load_config
-from agent_probe.errors import DeliveryError
-from agent_probe.runner import Runner
-from agent_probe.spool import Spool
+from bwdoctor_probe.collect import Report
+from bwdoctor_probe.config import load_config
+from bwdoctor_probe.errors import DeliveryError
+from bwdoctor_probe.runner import Runner
+from bwdoctor_probe.spool import Spool
 
 
 class Clock:

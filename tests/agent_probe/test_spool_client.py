@@ -3,9 +3,9 @@ import json
 import httpx
 import pytest
 
-from agent_probe.client import ProbeClient
-from agent_probe.errors import ConfigError, DeliveryError
-from agent_probe.spool import Spool
+from bwdoctor_probe.client import ProbeClient
+from bwdoctor_probe.errors import ConfigError, DeliveryError
+from bwdoctor_probe.spool import Spool
 
 
 def report(n: int, pad: int = 0) -> dict:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_probe.collectors.files import collect_training_log
-from agent_probe.config import ConfigError, load_config
+from bwdoctor_probe.collectors.files import collect_training_log
+from bwdoctor_probe.config import ConfigError, load_config
 from tests.agent_probe.test_report_accepted import service  # noqa: F401  (the service on a fresh SQLite file)
 from tests.conftest import REPO
 
@@ -62,7 +62,7 @@ def test_step_times_sent_is_a_setting_within_the_services_list_limit(tmp_path):
 
 def probe_collect(log: Path) -> dict:
     done = subprocess.run(
-        [sys.executable, "-m", "agent_probe.cli", "collect", "--format", "json", "--window", "0", "--no-gpu",
+        [sys.executable, "-m", "bwdoctor_probe.cli", "collect", "--format", "json", "--window", "0", "--no-gpu",
          "--training-log", str(log)],
         capture_output=True, text=True, cwd=REPO, timeout=60, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
     )  # fmt: skip

@@ -10,6 +10,6 @@ import pytest
 @pytest.fixture(scope="session")
 def engine():
     """The built-in rule base."""
-    from service.engine import load_engine
+    from bwdoctor.engine import load_engine
 
     return load_engine(extra_dirs=[])

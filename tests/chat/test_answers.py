@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from service.chat import answer_turn
-from service.chat.relevance import UNFILLED, drop_unfilled, inter_node
-from service.chat.verdict import yes_no_kind
+from bwdoctor.chat import answer_turn
+from bwdoctor.chat.relevance import UNFILLED, drop_unfilled, inter_node
+from bwdoctor.chat.verdict import yes_no_kind
 
 NCCL_TESTS = """\
 #                                                              out-of-place                       in-place
@@ -225,7 +225,7 @@ def test_nothing_is_said_twice_and_the_understood_facts_come_last(engine: Any, q
 ])
 def test_which_link_offline_says_politely_it_needs_the_service(engine: Any, question: str, cluster: str,
                                                               words: str) -> None:
-    from service.conversations.service import ask
+    from bwdoctor.conversations.service import ask
 
     r = ask(question, engine=engine)  # `bwdoctor ask`: no database session
     assert r["intent"] == "which_link" and r["cluster"] == cluster

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from service.chat import understand
-from service.chat.commands import read_commands
+from bwdoctor.chat import understand
+from bwdoctor.chat.commands import read_commands
 
 
 def _facts(text: str) -> dict[str, Any]:

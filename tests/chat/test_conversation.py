@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from service.chat import answer_turn, understand
-from service.chat.answer import merge_facts
-from service.chat.compose import collect_recommendations
-from service.chat.extract import Understood
+from bwdoctor.chat import answer_turn, understand
+from bwdoctor.chat.answer import merge_facts
+from bwdoctor.chat.compose import collect_recommendations
+from bwdoctor.chat.extract import Understood
 
 FIRST = "我们用8台机器做数据并行，训练一个100B参数的模型，FP16，网卡是10GbE，GPU利用率只有40%，CPU很闲。为什么这么慢？"
 

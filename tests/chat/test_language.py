@@ -2,7 +2,7 @@
 
 import pytest
 
-from service.chat.language import detect_language, normalise_lang
+from bwdoctor.chat.language import detect_language, normalise_lang
 
 
 @pytest.mark.parametrize(("text", "lang"), [

@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from service.chat.pasted import parse_pasted, split_pasted
-from service.chat.understanding import understand
+from bwdoctor.chat.pasted import parse_pasted, split_pasted
+from bwdoctor.chat.understanding import understand
+from bwdoctor_parsers.iperf3_text import parse_iperf3_text
+from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
 from tests.prereqs import SHARED, needs, shared_dir
-from tool_parsers.iperf3_text import parse_iperf3_text
-from tool_parsers.nvidia_smi import parse_nvidia_smi
 
 IPERF_TEXT = """Connecting to host 10.0.0.2, port 5201
 [  5] local 10.0.0.1 port 51234 connected to 10.0.0.2 port 5201

@@ -3,8 +3,8 @@ NCCL_IB_DISABLE the log shows was not obeyed, iblinkinfo/ibstatus rates and narr
 table beside an older figure, two training logs (single node and multi-node), and notes in the reader's language.
 Line shapes follow NCCL's, rdma-core's and nccl-tests' own format strings."""
 
-from service.chat.pasted import parse_pasted
-from service.chat.understanding import understand
+from bwdoctor.chat.pasted import parse_pasted
+from bwdoctor.chat.understanding import understand
 
 
 def facts(question: str) -> dict:

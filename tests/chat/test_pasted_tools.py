@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.chat.pasted import parse_pasted
-from service.chat.understanding import understand
+from bwdoctor.chat.pasted import parse_pasted
+from bwdoctor.chat.understanding import understand
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tool_output"
 

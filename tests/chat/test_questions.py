@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from service.chat import answer_turn, understand
-from service.engine.loader import builtin_catalogue
+from bwdoctor.chat import answer_turn, understand
+from bwdoctor.engine.loader import builtin_catalogue
 from tests.matching import says
 
 CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "questions.yaml").read_text("utf-8"))["cases"]

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.chat import understand
-from service.chat.commands import read_commands
-from service.chat.comparisons import read_scaling
-from service.chat.counts import read_counts
-from service.chat.entities import find_entities, mask_entities
+from bwdoctor.chat import understand
+from bwdoctor.chat.commands import read_commands
+from bwdoctor.chat.comparisons import read_scaling
+from bwdoctor.chat.counts import read_counts
+from bwdoctor.chat.entities import find_entities, mask_entities
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

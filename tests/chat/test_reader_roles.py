@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.chat import understand
+from bwdoctor.chat import understand
 
 
 def facts(text: str) -> dict[str, object]:

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from service.chat import understand
+from bwdoctor.chat import understand
 
 _MISSING = object()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from service.chat.units import (
+from bwdoctor.chat.units import (
     format_number,
     params_to_billions,
     parse_cn_integer,

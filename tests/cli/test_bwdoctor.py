@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import REPO
 
-BWDOCTOR = [sys.executable, "-m", "service.cli"]
+BWDOCTOR = [sys.executable, "-m", "bwdoctor.cli"]
 ARTICLE = {"job.model_params_b": 100, "job.precision": "fp16", "job.nodes": 8, "nic.speed_gbps": 10}
 
 
@@ -108,14 +108,17 @@ def test_an_installed_wheel_ships_the_rules_and_works_from_any_folder(tmp_path):
     assert build.returncode == 0, build.stderr
     wheel = next(wheel_dir.glob("bandwidth_doctor-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "service/engine/builtin_rules/facts.yaml" in names
-    assert "service/engine/builtin_rules/network.yaml" in names
+    assert "bwdoctor/engine/builtin_rules/facts.yaml" in names
+    assert "bwdoctor/engine/builtin_rules/network.yaml" in names
+    # Installed under distinct import names only (the folders service/, tool_parsers/, agent_probe/ are renamed).
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"bwdoctor", "bwdoctor_parsers", "bwdoctor_probe"}
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     proc = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); from service.cli import main; "
+        [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); from bwdoctor.cli import main; "
          "sys.argv = ['bwdoctor', 'diagnose', '--format', 'json']; main()", str(site)],
         input=json.dumps(ARTICLE),
         capture_output=True,
@@ -128,6 +131,6 @@ def test_an_installed_wheel_ships_the_rules_and_works_from_any_folder(tmp_path):
     assert out["derived"]["comm.grad_gbytes"] == 200
     assert str(site) in subprocess.run(
         [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-         "from service.engine import builtin_rules_dir; print(builtin_rules_dir())", str(site)],
+         "from bwdoctor.engine import builtin_rules_dir; print(builtin_rules_dir())", str(site)],
         capture_output=True, text=True, cwd=elsewhere,
     ).stdout

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.paths import data_home, default_database_url
+from bwdoctor.paths import data_home, default_database_url
 from tests.helpers import REPO, free_port, wait_healthy
 
 BIN = Path(sys.executable).parent
@@ -88,7 +88,7 @@ def test_a_token_created_in_another_folder_is_accepted_by_the_probe(tmp_path):
     for folder in (elsewhere, server_dir, probe_dir):
         folder.mkdir()
     created = subprocess.run(
-        [sys.executable, "-m", "service.cli", "tokens", "create", "fleet"],
+        [sys.executable, "-m", "bwdoctor.cli", "tokens", "create", "fleet"],
         cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
@@ -97,11 +97,11 @@ def test_a_token_created_in_another_folder_is_accepted_by_the_probe(tmp_path):
     token = created.stdout.strip().splitlines()[-1]
 
     port = free_port()
-    server = _start([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], server_dir, env)
+    server = _start([sys.executable, "-m", "bwdoctor.cli", "serve", "--port", str(port)], server_dir, env)
     try:
         wait_healthy(f"http://127.0.0.1:{port}", timeout_s=60, process=server)
         probe = subprocess.run(
-            [sys.executable, "-m", "agent_probe.cli", "run", "--once", "--server", f"http://127.0.0.1:{port}",
+            [sys.executable, "-m", "bwdoctor_probe.cli", "run", "--once", "--server", f"http://127.0.0.1:{port}",
              "--token", token, "--window", "0", "--no-gpu", "--node-id", "first-hour",
              "--spool-dir", str(probe_dir / "spool")],
             cwd=probe_dir, env=env, capture_output=True, text=True, timeout=120,
@@ -119,7 +119,7 @@ def test_a_token_created_in_another_folder_is_accepted_by_the_probe(tmp_path):
 def test_serve_and_tokens_mask_the_password_of_the_database_they_name(tmp_path):
     env = {**_env(tmp_path), "BWDOCTOR_DATABASE_URL": "postgresql://admin:s3cret@127.0.0.1:1/bwd"}
     out = subprocess.run(
-        [sys.executable, "-m", "service.cli", "tokens", "list"], cwd=tmp_path, env=env,
+        [sys.executable, "-m", "bwdoctor.cli", "tokens", "list"], cwd=tmp_path, env=env,
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert "bwdoctor: database postgresql+psycopg://admin:***@127.0.0.1:1/bwd" in out.stdout

@@ -7,14 +7,14 @@ import os
 import subprocess
 import sys
 
-from agent_probe.collectors.job import collect_job_file
+from bwdoctor_probe.collectors.job import collect_job_file
 from tests.helpers import REPO
 
 
 def bwdoctor(*args: str, home) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BWDOCTOR_")}
     env.update({"PYTHONPATH": str(REPO), "BWDOCTOR_HOME": str(home)})
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=home, env=env,
+    return subprocess.run([sys.executable, "-m", "bwdoctor.cli", *args], cwd=home, env=env,
                           capture_output=True, text=True, timeout=120)
 
 

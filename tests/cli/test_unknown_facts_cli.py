@@ -13,7 +13,7 @@ from tests.helpers import REPO
 
 def bwdoctor(*args: str, cwd) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "BWDOCTOR_HOME": str(cwd)}
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "bwdoctor.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
 

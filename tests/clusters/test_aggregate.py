@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.clusters.aggregate import _number, aggregate, find_outliers
-from service.engine import builtin_catalogue
+from bwdoctor.clusters.aggregate import _number, aggregate, find_outliers
+from bwdoctor.engine import builtin_catalogue
 
 # How each fact aggregates is the catalogue's (rules/facts.yaml, `cluster:`).
 CATALOGUE = builtin_catalogue()

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from service.clusters import service as cluster_service
-from service.clusters import views as cluster_views
-from service.clusters.schemas import ClusterDiagnosis, cluster_diagnosis_json
-from service.main import create_app
+from bwdoctor.clusters import service as cluster_service
+from bwdoctor.clusters import views as cluster_views
+from bwdoctor.clusters.schemas import ClusterDiagnosis, cluster_diagnosis_json
+from bwdoctor.main import create_app
 from tests.helpers import assert_error_shape
 
 

@@ -10,12 +10,12 @@ from alembic.migration import MigrationContext
 from pydantic import ValidationError
 from sqlalchemy import create_engine, inspect, select
 
-from service.config import Settings
-from service.conversations import service as conversations
-from service.database import metadata, session_scope
-from service.migrations import upgrade_database
-from service.nodes.models import Report
-from service.nodes.service import ingest_report, prune_reports
+from bwdoctor.config import Settings
+from bwdoctor.conversations import service as conversations
+from bwdoctor.database import metadata, session_scope
+from bwdoctor.migrations import upgrade_database
+from bwdoctor.nodes.models import Report
+from bwdoctor.nodes.service import ingest_report, prune_reports
 
 
 def test_migrations_match_the_models(database_url):

@@ -68,6 +68,7 @@ def test_dockerfile_runs_the_command_the_readme_documents():
     assert re.search(r"^USER (?!root)", dockerfile, re.MULTILINE)
     for folder in ("service", "agent_probe", "tool_parsers", "rules"):
         assert f"COPY {folder} " in dockerfile
+    assert re.search(r"^COPY .*\bhatch_build\.py\b", dockerfile, re.MULTILINE)  # pyproject's build hook
     readme = (REPO / "README.md").read_text()
     assert "bwdoctor serve" in readme
 

@@ -73,7 +73,7 @@ def test_openapi_is_served(client):
 def test_unexpected_errors_are_json_500_without_traceback(settings, engine):
     from fastapi.testclient import TestClient
 
-    from service.main import create_app
+    from bwdoctor.main import create_app
 
     class Broken:
         rules: list = []

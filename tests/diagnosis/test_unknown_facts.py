@@ -3,8 +3,8 @@ in `warnings`, and `strict` makes it a 422 for CI pre-flight."""
 
 from __future__ import annotations
 
-from service.engine import load_engine
-from service.unknown_facts import closest_fact, unknown_fact_warnings
+from bwdoctor.engine import load_engine
+from bwdoctor.unknown_facts import closest_fact, unknown_fact_warnings
 
 TYPO = {"job.nodez": 8, "job.model_params_b": 70, "nic.speed_gbps": 25}
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import CATEGORIES, load_rulebase
-from service.reference.pages import CATEGORY_MEANINGS, pages
-from service.reference.sources import heuristic_sections, source_ref
+from bwdoctor.engine import CATEGORIES, load_rulebase
+from bwdoctor.reference.pages import CATEGORY_MEANINGS, pages
+from bwdoctor.reference.sources import heuristic_sections, source_ref
 
 REPO = Path(__file__).resolve().parents[2]
 MD_LINK = re.compile(r"\]\(([^)\s]+)\)")

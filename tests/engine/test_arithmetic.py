@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.derived import derive
+from bwdoctor.engine.derived import derive
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.derived import derive
+from bwdoctor.engine.derived import derive
 
 DP_BASE = {"job.model_params_b": 10, "job.precision": "bf16", "job.nodes": 8, "nic.speed_gbps": 100}
 

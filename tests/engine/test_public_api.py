@@ -1,4 +1,4 @@
-"""The engine is a library with one public face, `service.engine`: code outside service/engine/ imports
+"""The engine is a library with one public face, `bwdoctor.engine`: code outside service/engine/ imports
 from there only, passes the engine around as `Engine` (never `Any`) and never probes it with getattr."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-import service.engine as engine_api
+import bwdoctor.engine as engine_api
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("service", "agent_probe", "tool_parsers", "benchmarks")
@@ -28,10 +28,10 @@ def _engine_imports(path: Path) -> list[tuple[int, str]]:
     """(line, module) of each import of an engine module other than the package itself."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("service.engine."):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bwdoctor.engine."):
             found.append((node.lineno, node.module))
         elif isinstance(node, ast.Import):
-            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("service.engine.")]
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("bwdoctor.engine.")]
     return found
 
 
@@ -47,7 +47,7 @@ def test_code_outside_the_engine_imports_only_its_public_api() -> None:
         for path in _product_files()
         for line, module in _engine_imports(path)
     ]
-    assert not offenders, "import these from `service.engine` instead:\n" + "\n".join(offenders)
+    assert not offenders, "import these from `bwdoctor.engine` instead:\n" + "\n".join(offenders)
 
 
 def test_the_engine_is_typed_and_not_probed() -> None:
@@ -71,5 +71,5 @@ def test_every_public_name_exists() -> None:
 
 def test_the_scan_would_catch_a_private_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("from service.engine.derived import derive\nimport service.engine.loader\n")
-    assert [m for _, m in _engine_imports(sample)] == ["service.engine.derived", "service.engine.loader"]
+    sample.write_text("from bwdoctor.engine.derived import derive\nimport bwdoctor.engine.loader\n")
+    assert [m for _, m in _engine_imports(sample)] == ["bwdoctor.engine.derived", "bwdoctor.engine.loader"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import load_engine
+from bwdoctor.engine import load_engine
 
 ARTICLE = {
     "job.model_params_b": 100,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from service.engine import load_engine
-from service.engine.loader import lint_paths, load_rulebase
+from bwdoctor.engine import load_engine
+from bwdoctor.engine.loader import lint_paths, load_rulebase
 
 GOOD_RULE = """
 rules:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import FactValidationError
+from bwdoctor.engine import FactValidationError
 
 
 @pytest.mark.parametrize(

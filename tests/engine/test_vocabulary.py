@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import RuleLoadError, builtin_catalogue
-from service.engine.catalogue import parse_catalogue
+from bwdoctor.engine import RuleLoadError, builtin_catalogue
+from bwdoctor.engine.catalogue import parse_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 LITERAL = re.compile(r"""["'`]([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)["'`]""")
@@ -61,7 +61,7 @@ def test_the_old_copies_of_the_vocabulary_are_gone() -> None:
         if REMOVED.search(line)
     ]
     assert not found
-    from service.chat import labels
+    from bwdoctor.chat import labels
 
     assert not hasattr(labels, "FACTS")
 
@@ -97,7 +97,7 @@ def test_a_wrong_aggregation_is_a_load_error(cluster: dict[str, str], message: s
 
 def test_pages_show_the_rating_and_the_negotiated_speed_apart() -> None:
     """A 100 Gb/s NIC negotiated at 25 Gb/s moving 21 Gb/s: 21 % of its rating, not 84 % of '25 rated'."""
-    from service.web import charts
+    from bwdoctor.web import charts
 
     facts = {"nic.max_speed_gbps": 100, "nic.speed_gbps": 25, "net.iperf3_gbps": 21, "gpu.util_pct": 90}
     metrics = charts.node_metrics("n1", facts, stale=False, straggler=False)

@@ -11,10 +11,10 @@ import time
 import pytest
 from sqlalchemy import select
 
-from agent_probe.collectors.peers import PeerMeasurement
-from agent_probe.config import ProbeConfig
-from agent_probe.fabric_tests import PlannedTestWorker, RefusedTest, check_test, iperf_rate_cap
-from service.fabric.models import FabricTest
+from bwdoctor.fabric.models import FabricTest
+from bwdoctor_probe.collectors.peers import PeerMeasurement
+from bwdoctor_probe.config import ProbeConfig
+from bwdoctor_probe.fabric_tests import PlannedTestWorker, RefusedTest, check_test, iperf_rate_cap
 from tests.helpers import live_server
 
 NODES = [f"q{i}" for i in range(6)]

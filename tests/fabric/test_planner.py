@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from service.fabric.analysis import PairResult
-from service.fabric.localise import bad_link_answer, fix_worth, localisation_findings, localise
-from service.fabric.planner import Policy, assign, screen_ring, wanted_tests
-from service.fabric.topology import Placement, Topology
+from bwdoctor.fabric.analysis import PairResult
+from bwdoctor.fabric.localise import bad_link_answer, fix_worth, localisation_findings, localise
+from bwdoctor.fabric.planner import Policy, assign, screen_ring, wanted_tests
+from bwdoctor.fabric.topology import Placement, Topology
 from tests.prereqs import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))

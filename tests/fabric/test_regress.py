@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service.fabric.regress import change_points, checkpoint_spikes, node_regressions
+from bwdoctor.fabric.regress import change_points, checkpoint_spikes, node_regressions
 
 
 def noisy(rng: random.Random, level: float, n: int, cv: float = 0.05) -> list[float]:

@@ -10,9 +10,9 @@ from urllib.parse import urlencode
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from service.conversations.models import Conversation, Turn
-from service.database import utcnow
-from service.main import create_app, prune_once
+from bwdoctor.conversations.models import Conversation, Turn
+from bwdoctor.database import utcnow
+from bwdoctor.main import create_app, prune_once
 from tests.helpers import assert_error_shape
 from tests.slack.conftest import SIGNING_SECRET, sign
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agent_probe.client import ProbeClient
-from agent_probe.errors import DeliveryError
+from bwdoctor_probe.client import ProbeClient
+from bwdoctor_probe.errors import DeliveryError
 from tests.helpers import assert_error_shape, live_server
 
 
@@ -30,7 +30,7 @@ def test_a_report_dated_23_hours_ahead_is_refused_naming_the_clock(client, auth)
 def test_the_allowance_is_a_setting(settings_factory, engine, auth):
     from fastapi.testclient import TestClient
 
-    from service.main import create_app
+    from bwdoctor.main import create_app
 
     app = create_app(settings_factory(max_clock_skew_s=3600), engine=engine)
     with TestClient(app) as client:

@@ -18,11 +18,11 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.cli.jobfile import JobFileError, load_job_file
-from service.documents import DocumentError, parse_document
-from service.engine import EngineError, load_rulebase
-from service.errors import ServiceError
-from service.facts import validate_facts
+from bwdoctor.cli.jobfile import JobFileError, load_job_file
+from bwdoctor.documents import DocumentError, parse_document
+from bwdoctor.engine import EngineError, load_rulebase
+from bwdoctor.errors import ServiceError
+from bwdoctor.facts import validate_facts
 
 ROUTE_EXAMPLES = 200  # requests over all routes together
 FILE_EXAMPLES = 120
@@ -85,12 +85,12 @@ def bodies(draw) -> str:
 
 @pytest.fixture(scope="module")
 def fuzz_client(tmp_path_factory):
-    from service.config import Settings
-    from service.database import session_scope
-    from service.engine import load_engine
-    from service.main import create_app
-    from service.migrations import upgrade_database
-    from service.tokens.service import create_token
+    from bwdoctor.config import Settings
+    from bwdoctor.database import session_scope
+    from bwdoctor.engine import load_engine
+    from bwdoctor.main import create_app
+    from bwdoctor.migrations import upgrade_database
+    from bwdoctor.tokens.service import create_token
 
     url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.db'}"
     upgrade_database(url)
@@ -225,7 +225,7 @@ def rule_files(draw) -> str:
 )
 @given(text=rule_files())
 def test_rule_files_load_or_are_skipped_and_never_crash_a_diagnosis(engine, text):
-    from service.engine.engine import Engine
+    from bwdoctor.engine.engine import Engine
 
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "fuzz.yaml").write_text(text, encoding="utf-8")

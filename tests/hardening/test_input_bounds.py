@@ -9,7 +9,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from service.facts import MAX_INT
+from bwdoctor.facts import MAX_INT
 from tests.helpers import assert_error_shape
 from tests.slack.conftest import SIGNING_SECRET, sign
 
@@ -95,7 +95,7 @@ def test_json_within_the_depth_limit_is_still_parsed(client):
 
 @pytest.fixture
 def slack_client(settings_factory, engine):
-    from service.main import create_app
+    from bwdoctor.main import create_app
 
     app = create_app(settings_factory(slack_signing_secret=SIGNING_SECRET), engine=engine)
     with TestClient(app, raise_server_exceptions=False) as test_client:

@@ -12,9 +12,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from service.cli import cli
-from service.documents import DocumentError, parse_document
-from service.engine import YamlLimitError, safe_load
+from bwdoctor.cli import cli
+from bwdoctor.documents import DocumentError, parse_document
+from bwdoctor.engine import YamlLimitError, safe_load
 
 BWDOCTOR = Path(sys.executable).with_name("bwdoctor")
 

@@ -1,5 +1,5 @@
 """Chat question length (issue 14, defect 1): a question past the chat's own limit
-(service.chat.understanding.MAX_QUESTION_CHARS) is refused whole, naming the limit, before any of it
+(bwdoctor.chat.understanding.MAX_QUESTION_CHARS) is refused whole, naming the limit, before any of it
 is read — on POST /api/v1/ask (422 question_too_long), the Slack slash command and mentions (a reply
 only the asker sees / in the thread: Slack shows no HTTP error body) and `bwdoctor ask` (exit 2, one line)."""
 
@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from service.chat.understanding import MAX_QUESTION_CHARS
-from service.conversations import service as conversations
-from service.conversations.models import Conversation
-from service.main import create_app
+from bwdoctor.chat.understanding import MAX_QUESTION_CHARS
+from bwdoctor.conversations import service as conversations
+from bwdoctor.conversations.models import Conversation
+from bwdoctor.main import create_app
 from tests.conftest import REPO
 from tests.helpers import assert_error_shape
 from tests.slack.conftest import FakeSlack
@@ -78,7 +78,7 @@ def test_the_slash_command_says_so_to_the_asker_only(slack_settings_factory, eng
 
 def test_bwdoctor_ask_exits_2_with_one_line():
     proc = subprocess.run(
-        [sys.executable, "-m", "service.cli", "ask", TOO_LONG], capture_output=True, text=True, cwd=REPO, timeout=60
+        [sys.executable, "-m", "bwdoctor.cli", "ask", TOO_LONG], capture_output=True, text=True, cwd=REPO, timeout=60
     )
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == "" and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr

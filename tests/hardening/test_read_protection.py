@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from service.main import create_app
+from bwdoctor.main import create_app
 from tests.helpers import assert_error_shape
 
 READ = "read-secret-123"

@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from service.migrations import upgrade_database
+from bwdoctor.migrations import upgrade_database
 from tests.helpers import REPO, free_port, wait_healthy
 
 LIMITS = {
@@ -31,7 +31,7 @@ def server(tmp_path_factory):
     upgrade_database(url)
     port = free_port()
     env = {**os.environ, **LIMITS, "BWDOCTOR_DATABASE_URL": url, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    command = [sys.executable, "-m", "bwdoctor.cli", "serve", "--port", str(port), "--log-level", "warning"]
     proc = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:

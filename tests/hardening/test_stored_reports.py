@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import create_engine, text
 
-from service.migrations import upgrade_database
+from bwdoctor.migrations import upgrade_database
 from tests.db_fixtures import PG_URL, pg_schema
 
 POISON = {
@@ -62,7 +62,7 @@ def test_every_read_survives_a_poisoned_stored_report(client, database_url):
 
 
 def test_the_background_diagnoser_survives_a_poisoned_report(app, database_url):
-    from service.nodes.service import diagnose_report
+    from bwdoctor.nodes.service import diagnose_report
 
     insert_report(database_url, "n1", POISON)
     with app.state.sessionmaker() as db_session:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.tokens.service import TokenError, create_token
+from bwdoctor.tokens.service import TokenError, create_token
 from tests.helpers import assert_error_shape
 from tests.tokens.test_token_commands import bwdoctor
 
@@ -44,9 +44,9 @@ def test_a_cluster_bound_token_cannot_write_or_move_another_clusters_node(client
 def test_a_batch_mixes_admitted_and_refused_reports(app, db_session):
     import asyncio
 
-    from service.errors import Forbidden
-    from service.nodes.ingest import NewReport
-    from service.tokens.service import hash_token
+    from bwdoctor.errors import Forbidden
+    from bwdoctor.nodes.ingest import NewReport
+    from bwdoctor.tokens.service import hash_token
 
     make_token(db_session, "free")
     bound_token = create_token("n1-bound", db_session=db_session, node_id="n1")

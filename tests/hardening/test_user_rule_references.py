@@ -10,8 +10,8 @@ import sys
 
 import httpx
 
-from service.engine import lint_paths
-from service.engine.loader import load_rulebase
+from bwdoctor.engine import lint_paths
+from bwdoctor.engine.loader import load_rulebase
 from tests.hardening.test_user_rules import GOOD
 from tests.helpers import REPO, free_port, wait_healthy
 
@@ -60,7 +60,7 @@ def test_bwdoctor_serve_starts_and_says_what_it_skipped(tmp_path):
         "PYTHONPATH": str(REPO),
     }
     env.pop("BWDOCTOR_TEST_DATABASE_URL", None)
-    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--no-access-log"]
+    command = [sys.executable, "-m", "bwdoctor.cli", "serve", "--port", str(port), "--no-access-log"]
     proc = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         base = f"http://127.0.0.1:{port}"

@@ -10,9 +10,9 @@ import time
 import httpx
 import pytest
 
-from service.engine import engine as engine_module
-from service.engine import lint_paths
-from service.engine.loader import load_rulebase
+from bwdoctor.engine import engine as engine_module
+from bwdoctor.engine import lint_paths
+from bwdoctor.engine.loader import load_rulebase
 
 GOOD = """rules:
   - id: user-slow-nic
@@ -92,7 +92,7 @@ def test_the_service_starts_with_a_hostile_rule_folder(folder, tmp_path):
     from tests.helpers import service_process
 
     url = f"sqlite:///{tmp_path / 'bwd.db'}"
-    from service.migrations import upgrade_database
+    from bwdoctor.migrations import upgrade_database
 
     upgrade_database(url)
     with service_process(url, {"BWDOCTOR_RULES_DIRS": str(folder)}) as base:

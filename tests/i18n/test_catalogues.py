@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from service import i18n
-from service.i18n import CatalogueError, bilingual, catalogue, placeholders, t
+from bwdoctor import i18n
+from bwdoctor.i18n import CatalogueError, bilingual, catalogue, placeholders, t
 
 REPO = Path(__file__).resolve().parents[2]
 DOMAINS = sorted(p.stem for p in i18n.MESSAGES_DIR.glob("*.yaml"))
@@ -64,7 +64,7 @@ def test_no_bilingual_word_tables_left_in_code(path: str) -> None:
             if CJK.search(code) and '"""' not in line and "帮助" not in line:
                 found.append(f"{file.relative_to(REPO)}:{number}: {line.strip()}")
     assert not found, ("words written outside the catalogues; move them to service/messages/<domain>.yaml and "
-                       "read them with service.i18n.t / messages:\n" + "\n".join(found))
+                       "read them with bwdoctor.i18n.t / messages:\n" + "\n".join(found))
 
 
 # The chat's readers: their literal Chinese is what they READ (numerals, units, keywords), not what they say.
@@ -107,7 +107,7 @@ def test_the_chat_says_nothing_in_chinese_outside_its_catalogues() -> None:
         found += [f"{file.relative_to(REPO)}:{n}: {lines[n - 1].strip()}"
                   for n in chinese_said_in(file.read_text(encoding="utf-8"))]
     assert not found, ("Chinese the chat says, written outside the catalogues; move it to "
-                       "service/messages/chat.yaml and read it with service.i18n.t:\n" + "\n".join(found))
+                       "service/messages/chat.yaml and read it with bwdoctor.i18n.t:\n" + "\n".join(found))
 
 
 @pytest.mark.parametrize("source, said", [

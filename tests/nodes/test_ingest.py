@@ -9,16 +9,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from service.config import Settings
-from service.database import make_async_engine, make_engine, make_sessionmaker
-from service.errors import ServiceUnavailable, Unauthorized
-from service.metrics import INGEST_BATCH
-from service.nodes.diagnoser import ReportDiagnoser
-from service.nodes.ingest import NewReport, ingest_batch
-from service.nodes.models import Node, Report
-from service.nodes.writer import ReportWriter
-from service.tokens.models import ProbeToken
-from service.tokens.service import hash_token, revoke_token
+from bwdoctor.config import Settings
+from bwdoctor.database import make_async_engine, make_engine, make_sessionmaker
+from bwdoctor.errors import ServiceUnavailable, Unauthorized
+from bwdoctor.metrics import INGEST_BATCH
+from bwdoctor.nodes.diagnoser import ReportDiagnoser
+from bwdoctor.nodes.ingest import NewReport, ingest_batch
+from bwdoctor.nodes.models import Node, Report
+from bwdoctor.nodes.writer import ReportWriter
+from bwdoctor.tokens.models import ProbeToken
+from bwdoctor.tokens.service import hash_token, revoke_token
 from tests.helpers import assert_error_shape
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)

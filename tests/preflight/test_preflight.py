@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from service.cli.jobfile import flatten, load_job_file
-from service.cli.preflight import exit_code, preflight_command
+from bwdoctor.cli.jobfile import flatten, load_job_file
+from bwdoctor.cli.preflight import exit_code, preflight_command
 from tests.helpers import REPO, assert_error_shape, live_server
 
 CRITICAL = {"job.model_params_b": 100, "job.precision": "fp16", "job.nodes": 8, "nic.speed_gbps": 10}
@@ -126,7 +126,7 @@ def test_bwdoctor_preflight_command_line(tmp_path, facts, expected):
     job = tmp_path / "job.json"
     job.write_text(json.dumps(facts))
     proc = subprocess.run(
-        [sys.executable, "-m", "service.cli", "preflight", str(job), "--format", "github"],
+        [sys.executable, "-m", "bwdoctor.cli", "preflight", str(job), "--format", "github"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from service.engine import load_engine
+from bwdoctor.engine import load_engine
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

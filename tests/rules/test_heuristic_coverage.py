@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from service.engine.catalogue import FactCatalogue
-from service.engine.loader import RuleBase, load_rulebase
+from bwdoctor.engine.catalogue import FactCatalogue
+from bwdoctor.engine.loader import RuleBase, load_rulebase
 from tests.prereqs import SHARED, needs, shared_dir
 
 REPO = Path(__file__).resolve().parents[2]

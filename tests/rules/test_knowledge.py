@@ -1,7 +1,7 @@
 """The knowledge base the chat answers from: bilingual, found by the chat itself, and right where the article is wrong.
 
 Which entry answers a question is decided the way the product decides it: `answer_turn` reads the
-question (intent, topics) and calls `service.chat.knowledge.find_answers`; the tests read the ids it
+question (intent, topics) and calls `bwdoctor.chat.knowledge.find_answers`; the tests read the ids it
 quotes (`result["knowledge"]`) and the reply text it gives. Words are matched on word boundaries
 (`says`), and figures are parsed out of the text and checked against each other, so "28" is not
 found inside "280" and an answer whose numbers are changed fails.
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from service.chat import answer_turn
-from service.engine.loader import RuleBase, load_rulebase
-from service.engine.model import KnowledgeEntry
+from bwdoctor.chat import answer_turn
+from bwdoctor.engine.loader import RuleBase, load_rulebase
+from bwdoctor.engine.model import KnowledgeEntry
 from tests.matching import CJK, NUMBER, figures, says
 
 TEMPLATE = re.compile(r"\{[a-z_][a-z0-9_.]*(?::[^}]*)?\}")

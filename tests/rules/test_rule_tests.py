@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.engine import CaseResult, Engine, coverage_gaps, load_rulebase, run_file
+from bwdoctor.engine import CaseResult, Engine, coverage_gaps, load_rulebase, run_file
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"

@@ -14,11 +14,11 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 
-from service.config import Settings
-from service.database import session_scope
-from service.engine import load_engine
-from service.main import create_app
-from service.tokens.service import create_token
+from bwdoctor.config import Settings
+from bwdoctor.database import session_scope
+from bwdoctor.engine import load_engine
+from bwdoctor.main import create_app
+from bwdoctor.tokens.service import create_token
 from tests import prereqs
 from tests.db_fixtures import PG_URL, with_search_path
 from tests.prereqs import needs

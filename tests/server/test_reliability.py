@@ -11,9 +11,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from service.config import Settings
-from service.main import create_app
-from service.nodes.models import Report
+from bwdoctor.config import Settings
+from bwdoctor.main import create_app
+from bwdoctor.nodes.models import Report
 from tests import pg_tmp, prereqs
 from tests.helpers import live_server
 from tests.prereqs import needs
@@ -62,8 +62,8 @@ def test_database_outage_gives_503_and_recovers_without_losing_acknowledged_repo
         app = create_app(settings, engine=engine)
         with live_server(app) as base:
             # The token lives in the fixture database; make one here.
-            from service.database import session_scope
-            from service.tokens.service import create_token
+            from bwdoctor.database import session_scope
+            from bwdoctor.tokens.service import create_token
 
             with session_scope(settings) as db_session:
                 probe_token = create_token("outage", db_session=db_session)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from service.config import Settings
-from service.database import session_scope
-from service.tokens.service import create_token
+from bwdoctor.config import Settings
+from bwdoctor.database import session_scope
+from bwdoctor.tokens.service import create_token
 from tests.db_fixtures import _clean
 from tests.helpers import service_process
 

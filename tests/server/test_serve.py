@@ -18,7 +18,7 @@ def _serve(tmp_path, *options: str) -> tuple[str, str]:
     port = free_port()
     env = {**os.environ, "BWDOCTOR_DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.db'}"}
     env.pop("BWDOCTOR_TEST_DATABASE_URL", None)
-    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), *options]
+    command = [sys.executable, "-m", "bwdoctor.cli", "serve", "--port", str(port), *options]
     env["PYTHONPATH"] = str(REPO)
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -47,7 +47,7 @@ def test_serve_without_access_log_logs_no_requests(tmp_path):
 
 def test_serve_rejects_an_unknown_log_level(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "service.cli", "serve", "--log-level", "loud"],
+        [sys.executable, "-m", "bwdoctor.cli", "serve", "--log-level", "loud"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from service.config import Settings
+from bwdoctor.config import Settings
 
 SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 BOT_TOKEN = "xoxb-test-0000-token"

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from service.chat.answer import answer_turn
-from service.config import Settings
-from service.slack.blocks import build_reply, top_recommendation
-from service.slack.service import clean_question
+from bwdoctor.chat.answer import answer_turn
+from bwdoctor.config import Settings
+from bwdoctor.slack.blocks import build_reply, top_recommendation
+from bwdoctor.slack.service import clean_question
 from tests.slack.test_slack_http import all_text
 
 HOSTILE = "<@U0ADMIN> <!channel> <https://evil.example|click> & <script>alert(1)</script>"
@@ -93,7 +93,7 @@ def test_clean_question(raw: str, expected: str) -> None:
 
 
 def test_unconfigured_slack_is_503_not_500(tmp_path: Any, engine: Any) -> None:
-    from service.main import create_app
+    from bwdoctor.main import create_app
 
     settings = Settings(_env_file=None, database_url=f"sqlite:///{tmp_path / 'x.db'}", diagnose_reports=False)
     with TestClient(create_app(settings, engine=engine)) as client:

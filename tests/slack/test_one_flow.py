@@ -12,9 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from service.config import Settings
-from service.main import create_app
-from service.slack.blocks import build_reply
+from bwdoctor.config import Settings
+from bwdoctor.main import create_app
+from bwdoctor.slack.blocks import build_reply
 from tests.conftest import REPO
 from tests.helpers import live_server
 from tests.slack.test_slack_http import post_command
@@ -36,7 +36,7 @@ def service(slack_settings_factory: Callable[..., Settings], engine: Any) -> Ite
 
 def cli_answer(question: str) -> dict[str, Any]:
     proc = subprocess.run(
-        [sys.executable, "-m", "service.cli", "ask", "--format", "json", question],
+        [sys.executable, "-m", "bwdoctor.cli", "ask", "--format", "json", question],
         capture_output=True,
         text=True,
         cwd=REPO,

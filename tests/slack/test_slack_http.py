@@ -14,8 +14,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from service.config import Settings
-from service.main import create_app
+from bwdoctor.config import Settings
+from bwdoctor.main import create_app
 from tests.helpers import assert_error_shape, live_server
 from tests.slack.conftest import FakeSlack, sign
 
@@ -217,7 +217,7 @@ def test_slash_command_signature_errors_are_401(service: str) -> None:
 
 
 def test_slash_command_never_500s(service: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import service.slack.views as views
+    import bwdoctor.slack.views as views
 
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("chat core exploded")

@@ -15,7 +15,7 @@ from tests.helpers import REPO, service_process
 def bwdoctor(*args: str, database_url: str, cwd) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "BWDOCTOR_DATABASE_URL": database_url, "PYTHONPATH": str(REPO)}
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "bwdoctor.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
     )
 
 

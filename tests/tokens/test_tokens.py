@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from service.tokens.models import ProbeToken
-from service.tokens.service import (
+from bwdoctor.tokens.models import ProbeToken
+from bwdoctor.tokens.service import (
     TokenError,
     active_token_hashes,
     create_token,

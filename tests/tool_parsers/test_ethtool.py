@@ -2,7 +2,7 @@
 
 import pytest
 
-from tool_parsers.ethtool import mode_gbps, parse_ethtool
+from bwdoctor_parsers.ethtool import mode_gbps, parse_ethtool
 
 
 def without_source(text: str) -> str:

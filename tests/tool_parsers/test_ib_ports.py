@@ -1,6 +1,6 @@
 """ibstat / ibstatus / ibv_devinfo (fixtures: real outputs pasted in the threads they cite)."""
 
-from tool_parsers.ibstat import parse_ib_ports, parse_ibv_devinfo
+from bwdoctor_parsers.ibstat import parse_ib_ports, parse_ibv_devinfo
 
 
 def test_ibstat_counts_the_rails_and_reads_the_rate(recorded):

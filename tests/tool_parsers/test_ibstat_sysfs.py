@@ -1,7 +1,7 @@
 import pytest
 
-from tool_parsers.ibstat import parse_ibstat, parse_rate, parse_state
-from tool_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot, speed_gbps
+from bwdoctor_parsers.ibstat import parse_ibstat, parse_rate, parse_state
+from bwdoctor_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot, speed_gbps
 
 
 def test_ibstat_infiniband(fixture_text):

@@ -1,6 +1,6 @@
 import pytest
 
-from tool_parsers.iperf3 import parse_iperf3_json
+from bwdoctor_parsers.iperf3 import parse_iperf3_json
 
 
 def test_tcp_run_reports_what_the_receiver_got(fixture_text):

@@ -1,6 +1,6 @@
 """iperf3 text output, client and server side, with -P parallel streams (recorded on this project's VM)."""
 
-from tool_parsers.iperf3_text import parse_iperf3_text
+from bwdoctor_parsers.iperf3_text import parse_iperf3_text
 
 
 def test_server_side_sum_receiver_line(recorded):

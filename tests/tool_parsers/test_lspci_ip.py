@@ -1,7 +1,7 @@
 """lspci ACS/link lines and ip addr/route (fixtures: public threads they cite, and this project's VM)."""
 
-from tool_parsers.ip_addr import parse_ip_addr
-from tool_parsers.lspci import gen_of, parse_lspci
+from bwdoctor_parsers.ip_addr import parse_ip_addr
+from bwdoctor_parsers.lspci import gen_of, parse_lspci
 
 
 def test_acs_on(recorded):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tool_parsers.nccl_env import parse_nccl_env, truthy
+from bwdoctor_parsers.nccl_env import parse_nccl_env, truthy
 
 
 def test_export_lines(recorded):

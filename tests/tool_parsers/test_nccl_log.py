@@ -4,7 +4,7 @@ The ``*_nccl<N>.log`` / ``*_awsofinccl<N>.log`` fixtures are excerpts of real lo
 thread their ``# SOURCE:`` line names; ``nccl_debug_2_28_*`` were recorded for this project.
 """
 
-from tool_parsers.nccl_log import parse_nccl_log
+from bwdoctor_parsers.nccl_log import parse_nccl_log
 
 
 def test_ib_with_gpudirect_rdma_disabled(fixture_text):

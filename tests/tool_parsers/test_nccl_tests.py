@@ -1,7 +1,7 @@
 import pytest
 
-from tool_parsers.nccl_log import parse_nccl_log
-from tool_parsers.nccl_tests import parse_nccl_tests
+from bwdoctor_parsers.nccl_log import parse_nccl_log
+from bwdoctor_parsers.nccl_tests import parse_nccl_tests
 
 
 def test_new_layout_under_mpirun_with_interleaved_nccl_lines(fixture_text):

@@ -3,20 +3,20 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tool_parsers.ethtool import parse_ethtool
-from tool_parsers.ibstat import parse_ib_ports, parse_ibstat, parse_ibstatus, parse_ibv_devinfo
-from tool_parsers.ip_addr import parse_ip_addr
-from tool_parsers.iperf3 import parse_iperf3_json
-from tool_parsers.iperf3_text import parse_iperf3_text
-from tool_parsers.lspci import parse_lspci
-from tool_parsers.nccl_env import parse_nccl_env
-from tool_parsers.nccl_log import parse_nccl_log
-from tool_parsers.nccl_tests import parse_nccl_tests
-from tool_parsers.nvidia_smi import parse_nvidia_smi
-from tool_parsers.perftest import parse_perftest
-from tool_parsers.procfs import parse_meminfo, parse_net_dev, parse_proc_stat
-from tool_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
-from tool_parsers.training_log import parse_training_log
+from bwdoctor_parsers.ethtool import parse_ethtool
+from bwdoctor_parsers.ibstat import parse_ib_ports, parse_ibstat, parse_ibstatus, parse_ibv_devinfo
+from bwdoctor_parsers.ip_addr import parse_ip_addr
+from bwdoctor_parsers.iperf3 import parse_iperf3_json
+from bwdoctor_parsers.iperf3_text import parse_iperf3_text
+from bwdoctor_parsers.lspci import parse_lspci
+from bwdoctor_parsers.nccl_env import parse_nccl_env
+from bwdoctor_parsers.nccl_log import parse_nccl_log
+from bwdoctor_parsers.nccl_tests import parse_nccl_tests
+from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
+from bwdoctor_parsers.perftest import parse_perftest
+from bwdoctor_parsers.procfs import parse_meminfo, parse_net_dev, parse_proc_stat
+from bwdoctor_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
+from bwdoctor_parsers.training_log import parse_training_log
 
 PARSERS = [parse_iperf3_json, parse_nccl_tests, parse_nccl_log, parse_training_log, parse_ibstat,
            parse_proc_stat, parse_meminfo, parse_net_dev, parse_speed_mbps, parse_sysfs_snapshot, parse_ethtool,

@@ -3,7 +3,7 @@
 Fixtures: real output pasted in the threads they cite, and captures recorded for this project on an H200.
 """
 
-from tool_parsers.nvidia_smi import parse_nvidia_smi
+from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
 
 
 def test_topo_nic_affinity_and_nvlink(recorded):

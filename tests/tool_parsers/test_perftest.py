@@ -2,7 +2,7 @@
 
 import pytest
 
-from tool_parsers.perftest import parse_perftest
+from bwdoctor_parsers.perftest import parse_perftest
 
 
 def test_report_gbits_with_tiny_messages_gives_no_bandwidth(recorded):

@@ -1,6 +1,6 @@
 import pytest
 
-from tool_parsers import procfs
+from bwdoctor_parsers import procfs
 
 
 def _two(fixture_text, name):

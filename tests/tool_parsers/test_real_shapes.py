@@ -7,9 +7,9 @@ import importlib
 
 import pytest
 
-from service.i18n import catalogue
-from tool_parsers.ibstat import parse_ib_ports
-from tool_parsers.nccl_log import parse_nccl_log
+from bwdoctor.i18n import catalogue
+from bwdoctor_parsers.ibstat import parse_ib_ports
+from bwdoctor_parsers.nccl_log import parse_nccl_log
 
 COMM = "gpu-a:2313:2313 [0] NCCL INFO comm 0x55d1c8a0b2f0 rank 0 nRanks {n} nNodes {nodes} localRanks {local} " \
        "localRank 0 MNNVL 0\n"
@@ -81,8 +81,9 @@ def test_iblinkinfo_of_a_switch_counts_no_rails_and_skips_unused_ports():
     assert result.notes() == []
 
 
-MODULES = ["service.chat.pasted", "tool_parsers.nccl_log", "tool_parsers.nccl_tests", "tool_parsers.ibstat",
-           "tool_parsers.lspci", "tool_parsers.ip_addr", "tool_parsers.nvidia_smi", "tool_parsers.perftest"]
+MODULES = ["bwdoctor.chat.pasted", "bwdoctor_parsers.nccl_log", "bwdoctor_parsers.nccl_tests",
+           "bwdoctor_parsers.ibstat", "bwdoctor_parsers.lspci", "bwdoctor_parsers.ip_addr",
+           "bwdoctor_parsers.nvidia_smi", "bwdoctor_parsers.perftest"]
 
 
 @pytest.mark.parametrize("module", MODULES)

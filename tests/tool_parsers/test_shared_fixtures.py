@@ -5,15 +5,15 @@ The expected values are the ones /work/shared/fixtures/README.md states for each
 
 import pytest
 
+from bwdoctor_parsers import procfs
+from bwdoctor_parsers.ibstat import parse_ibstat
+from bwdoctor_parsers.iperf3 import parse_iperf3_json
+from bwdoctor_parsers.nccl_log import parse_nccl_log
+from bwdoctor_parsers.nccl_tests import parse_nccl_tests
+from bwdoctor_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
+from bwdoctor_parsers.training_log import parse_training_log
 from tests.prereqs import SHARED as SHARED_FOLDER
 from tests.prereqs import needs, shared_dir
-from tool_parsers import procfs
-from tool_parsers.ibstat import parse_ibstat
-from tool_parsers.iperf3 import parse_iperf3_json
-from tool_parsers.nccl_log import parse_nccl_log
-from tool_parsers.nccl_tests import parse_nccl_tests
-from tool_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
-from tool_parsers.training_log import parse_training_log
 
 SHARED = shared_dir() / "fixtures"
 pytestmark = needs(SHARED_FOLDER, why="verbatim tool captures in its fixtures/")

@@ -2,7 +2,7 @@ import statistics
 
 import pytest
 
-from tool_parsers.training_log import parse_training_log
+from bwdoctor_parsers.training_log import parse_training_log
 
 MEGATRON_MS = [4210.4, 4198.7, 4231.0, 4402.9, 4187.3, 4225.8, 6012.5, 4199.1, 4208.6, 4214.2]
 

@@ -24,7 +24,7 @@ def probe_command() -> list[str]:
     script = shutil.which("agent-probe", path=str(Path(sys.executable).parent))
     if script:
         return [script]
-    return [sys.executable, "-c", "import sys; from agent_probe.cli import main; sys.exit(main())"]
+    return [sys.executable, "-c", "import sys; from bwdoctor_probe.cli import main; sys.exit(main())"]
 
 
 def write_training_log(path: Path, step_s: float, steps: int = 8) -> Path:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from service.engine import derive
-from service.web import charts
+from bwdoctor.engine import derive
+from bwdoctor.web import charts
 
 NS = "{http://www.w3.org/2000/svg}"
 JOB = {"job.model_params_b": 70, "job.precision": "bf16", "job.nodes": 8, "job.step_time_baseline_s": 2.0}

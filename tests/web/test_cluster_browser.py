@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.web import svg
-from service.web.i18n import CLUSTER_UI
+from bwdoctor.web import svg
+from bwdoctor.web.i18n import CLUSTER_UI
 from tests import prereqs
 from tests.helpers import REPO, live_server
 from tests.prereqs import needs

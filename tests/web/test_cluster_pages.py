@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from service.web import svg
+from bwdoctor.web import svg
 from tests.helpers import assert_error_shape
 from tests.web.feed import put_report
 

@@ -42,7 +42,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home = tmp_path_factory.mktemp("first-hour")
     url = f"sqlite:///{home / 'bwdoctor.db'}"
     env = {**os.environ, "BWDOCTOR_DATABASE_URL": url, "PYTHONPATH": str(REPO)}
-    created = subprocess.run([sys.executable, "-m", "service.cli", "tokens", "create", "pages"], env=env,
+    created = subprocess.run([sys.executable, "-m", "bwdoctor.cli", "tokens", "create", "pages"], env=env,
                              cwd=home, capture_output=True, text=True, timeout=120, check=True)
     token = created.stdout.strip().splitlines()[-1]
     with service_process(url, {"BWDOCTOR_DIAGNOSE_REPORTS": "false"}) as base:

@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 import pytest
 from markupsafe import escape
 
-from service.web.i18n import CLUSTER_UI, UI
+from bwdoctor.web.i18n import CLUSTER_UI, UI
 from tests.web.feed import put_report
 from tests.web.test_cluster_pages import feed_cluster
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from service.config import Settings
-from service.main import create_app
-from service.web.i18n import UI, pick_language
+from bwdoctor.config import Settings
+from bwdoctor.main import create_app
+from bwdoctor.web.i18n import UI, pick_language
 
 
 @pytest.fixture(scope="module")

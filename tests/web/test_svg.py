@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from service.web import svg
+from bwdoctor.web import svg
 
 NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<script>alert("x")</script>&\'"'

@@ -29,7 +29,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("node_id", sa.String(length=128), nullable=True))
         batch.add_column(sa.Column("cluster", sa.String(length=128), nullable=True))
 
-    from service.nodes.stored import clean_poisoned_reports
+    from bwdoctor.nodes.stored import clean_poisoned_reports
 
     clean_poisoned_reports(op.get_bind())
 
