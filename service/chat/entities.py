@@ -23,7 +23,7 @@ INSTANCE_MARK = "▪"
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
-    r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|RTX\s?(?:A\d{4}|\d{4}(?:\s?Ti)?|PRO\s?\d{4})"
+    r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?Ti)?|PRO\s?\d{4})"
     r"|GTX\s?\d{3,4}(?:\s?Ti)?|(?<![A-Za-z])(?:[1-5]0[5-9]0)(?:\s?Ti)?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|。|；|\s|$))"
     r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?)"
     r"(?:[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX))?"
@@ -99,7 +99,8 @@ def find_entities(text: str) -> list[Entity]:
         mem = re.search(r"(\d{2,3})\s?(?:G|GB|GiB)\b", raw[3:] if raw[:1].isalpha() else raw[4:], _IC)
         form = re.search(r"SXM|PCIe|NVL", raw, _IC)
         name = re.sub(r"^(?:NVIDIA|Nvidia|Tesla|GeForce)\s+", "", raw)
-        name = re.sub(r"[\s\-_/(（]*\d{2,3}\s?(?:G|GB|GiB)\b.*$", "", name, flags=_IC)
+        # a memory size after the model ('A100-80G', 'H100 (80GB)'), never the model's own digits ('A10G')
+        name = re.sub(r"(?<=[A-Za-z0-9])[\s\-_/(（]+\d{2,3}\s?(?:G|GB|GiB)\b.*$", "", name, flags=_IC)
         name = re.sub(r"[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX)$", "", name, flags=_IC).strip()
         found.append(Entity("gpu", re.sub(r"\s+", " ", name).upper().replace("TI", "Ti").replace("SUPER", "SUPER"),
                             m.start(), m.end(), float(mem.group(1)) if mem else None,

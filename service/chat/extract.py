@@ -854,6 +854,12 @@ def job_shape(text: str) -> list[Understood]:
                          r"\s*)?"
                          r"(?P<t>socket|sockets|TCP|IB|InfiniBand)", text, _IC):
         hits.append(_hit("nccl.transport", "ib" if m["t"].lower() in {"ib", "infiniband"} else "socket", m))
+    # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
+    for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])",
+                         text, _IC):
+        if not _RDMA_WORDS.search(tx.sentence(text, m.start())) or re.search(r"没有|no |without|not", tx.sentence(
+                text, m.start()), _IC):
+            hits.append(_hit("nccl.transport", "socket", m, weak=True, inferred=True))
     return hits
 
 

@@ -184,7 +184,16 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         elif (driver := _DRIVER.search(text, max(0, e.start - 20), e.end)) and driver.start("v") >= e.start:
             said = text[driver.start():e.end]
             hits.append(Understood("gpu.driver_version", driver["v"], said, driver.start(), e.end))
+    if re.search(r"NCCL", text, re.IGNORECASE):
+        # 'NCCL 2.5 正常，升级到 2.18 之后变慢': the version moved to is the one the job runs now
+        for m in _UPGRADED_TO.finditer(text):
+            hits.append(Understood("nccl.version", m["v"], m.group(0), m.start(), m.end()))
     return hits
+
+
+_UPGRADED_TO = re.compile(r"(?:升级到|升到|换成|换到|更新到|upgraded to|updated to|moved to|switched to|bumped to)\s*"
+                          r"(?:NCCL\s*)?"
+                          r"v?(?P<v>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d.]*\d)", re.IGNORECASE)
 
 
 # 'driver 470.161.03', '驱动 570.124.04', 'Driver Version: 535.129.03'

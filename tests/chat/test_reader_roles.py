@@ -175,3 +175,18 @@ def test_a_launcher_line_in_a_code_block_gives_the_counts() -> None:
 ])
 def test_hardware_and_model_shorthand(text: str, fact: str, value: object) -> None:
     assert facts(text)[fact] == value
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("单机 4xA6000 训练很慢。", "gpu.model", "A6000"),
+    ("单机 4xA6000 训练很慢。", "job.gpus_per_node", 4),
+    ("a g5.12xlarge with 4x A10G", "gpu.model", "A10G"),
+    ("NCCL 2.5 正常，升级到 2.18 之后变慢。", "nccl.version", "2.18"),
+    ("两台机器之间是 TCP 网络（没有 RDMA）。", "nccl.transport", "socket"),
+])
+def test_model_names_versions_and_transport_in_words(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_tcp_beside_rdma_is_no_socket_transport() -> None:
+    assert facts("RoCE v2 RDMA between the nodes; the TCP network is only for ssh.").get("nccl.transport") != "socket"
