@@ -857,8 +857,9 @@ def job_shape(text: str) -> list[Understood]:
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
     for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])",
                          text, _IC):
-        if not _RDMA_WORDS.search(tx.sentence(text, m.start())) or re.search(r"没有|no |without|not", tx.sentence(
-                text, m.start()), _IC):
+        rdma_said = any(not re.search(r"没有|没|无|no |without|not ", text[max(0, r.start() - 10):r.start()], _IC)
+                        for r in _RDMA_WORDS.finditer(text))
+        if not rdma_said:
             hits.append(_hit("nccl.transport", "socket", m, weak=True, inferred=True))
     return hits
 
