@@ -243,7 +243,8 @@ def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
     # one-sided rows (out-of-place only, as some pastes and -z/-R runs show): the first half of a layout
     if len(tokens) == 9 and tokens[4].lstrip("-").isdigit():
         return _NEW_LAYOUT[:9], "new, one-sided (assumed)"
-    if len(tokens) == 8 and tokens[4].lstrip("-").isdigit() and "." in tokens[5]:
+    # eight cells: a root column (new layout, no #wrong) ends in a busbw; the old layout ends in an error ('1e-06')
+    if len(tokens) == 8 and (tokens[4] == "-1" or not re.fullmatch(r"[0-9.]+[eE][-+]?\d+|N/A|0|0\.0+", tokens[7])):
         return _NEW_LAYOUT[:8], "new, one-sided, no #wrong (assumed)"  # size count type redop root time algbw busbw
     if len(tokens) == 8:
         return _OLD_LAYOUT[:8], "old, one-sided (assumed)"

@@ -126,6 +126,20 @@ def _custom(lines: list[str], pattern: re.Pattern[str]) -> list[float]:
     return values
 
 
+# NeMo-RL / many trainers' summaries: "Total step time: 0.85s", "step_time=412.3ms", "avg step time 1.2 s"
+_STEP_TIME_LINE = re.compile(r"(?i)\b(?:total |avg |average |mean )?step[_ ]time\s*(?:\(s\))?\s*[=:]?\s*"
+                             r"([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec|seconds)?\b")
+
+
+def _step_time_lines(lines: list[str]) -> list[float]:
+    values: list[float] = []
+    for line in lines:
+        match = _STEP_TIME_LINE.search(line)
+        if match and (value := _float(match.group(1))) is not None and value > 0:
+            values.append(value / 1000.0 if (match.group(2) or "").lower() == "ms" else value)
+    return values
+
+
 def _megatron(lines: list[str]) -> list[float]:
     seen: set[int] = set()
     values: list[float] = []
@@ -268,6 +282,7 @@ def parse_training_log(
         ("nemo", _nemo, True),
         ("timestamps", _timestamp_deltas, True),
         ("tqdm", _tqdm, False),
+        ("step-time-lines", _step_time_lines, True),
         ("trainer-summary", _hf_summary, False),
     ):
         values = extractor(lines)

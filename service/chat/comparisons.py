@@ -124,7 +124,8 @@ def read_scaling(text: str) -> Scaling:
         else:
             k = parse_number(m["k"] or m["k2"] or m["k3"] or "") or 0.0
         sentence = tx.sentence(text, m.start())
-        if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机", sentence, _IC):
+        if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed", sentence,
+                               _IC):
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_FOR_TIMES.finditer(text):  # '6x the throughput for 8x the compute': the speed-up, said outright

@@ -676,7 +676,7 @@ _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|共享存储|网络�
         r"remote storage|存储服务器|BeeGFS|network[- ]mounted|remote[- ]mounted|mounted (?:over|from) the network|"
         r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
-          r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])"
+          r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])(?!\s*(?:大小|size|cap))"
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
          r"(?<![A-Za-z])SSD(?!s? cache)"
 _STORAGE_KINDS = {"nas": re.compile(_NAS, _IC), "object_store": re.compile(_OBJECT), "local": re.compile(_LOCAL, _IC)}

@@ -351,7 +351,9 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("nccl-env", re.compile(r"NCCL_[A-Z0-9_]+\s*(?:=|:\s|[\"']\s*[\]:,=])|NCCL_[A-Z0-9_]+ set (?:by environment )?to"),
      _nccl_env),
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
-                                r"train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/", re.I), _training_log),
+                                r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/",
+                                re.I),
+     _training_log),
 ]
 
 

@@ -80,7 +80,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     scaling = read_scaling(prose)
     hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
-    hits = _retool_measurements(raw_prose, hits)
+    hits = _retool_measurements(raw_prose, hits, question)
     hits = _instance_caps(prose, hits, entities)
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
@@ -191,7 +191,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     return hits
 
 
-_UPGRADED_TO = re.compile(r"(?:升级到|升到|换成|换到|更新到|upgraded to|updated to|moved to|switched to|bumped to)\s*"
+_UPGRADED_TO = re.compile(r"(?:升级到|升到|换成|换到|更新到|upgraded to|updated to|moved to|switched to|bumped to|"
+                          r"from\s+(?:NCCL\s*)?v?2\.\d{1,2}(?:\.\d{1,2})?\s+to)\s*"
                           r"(?:NCCL\s*)?"
                           r"v?(?P<v>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d.]*\d)", re.IGNORECASE)
 
@@ -208,12 +209,13 @@ _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA 
                     re.IGNORECASE)
 
 
-def _retool_measurements(text: str, hits: list[Understood]) -> list[Understood]:
+def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> list[Understood]:
     """A measured rate credited to the tool that measured it: iperf3, perftest (ib_write_bw) or nccl-tests.
 
     The tool named nearest the figure decides; failing that, the one measuring tool the whole question names
     ('nccl-tests on two hosts … after the BIOS change I get up to 9 GB/s')."""
-    named = {m.lastgroup for m in _TOOLS.finditer(text)} - {"traffic", "algbw"}
+    # the tools the question names, its pasted output included ('# nccl-tests version 2.17.6 …')
+    named = {m.lastgroup for m in _TOOLS.finditer(whole or text)} - {"traffic", "algbw"}
     only_tool = named.pop() if len(named) == 1 else None
     out = []
     for h in hits:

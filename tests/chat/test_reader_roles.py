@@ -190,3 +190,18 @@ def test_model_names_versions_and_transport_in_words(text: str, fact: str, value
 
 def test_tcp_beside_rdma_is_no_socket_transport() -> None:
     assert facts("RoCE v2 RDMA between the nodes; the TCP network is only for ssh.").get("nccl.transport") != "socket"
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("Performance drop from NCCL v2.22 to v2.25; with NCCL_PXN_DISABLE=1 I get ~34GB/s again.\n```\n"
+     "# nccl-tests version 2.17.6 nccl-headers=22703\n```", "nccl.allreduce_busbw_gbytes_per_s", 34),
+    ("Performance drop from NCCL v2.22 to v2.25 with the RING algorithm.", "nccl.version", "2.25"),
+    ("用 KungFu 跑 mnist，单机一个 epoch 2s，两机一个 epoch 要 22s。分布式反而慢了 10 倍。", "job.negative_scaling",
+     True),
+])
+def test_tools_versions_and_slowdowns_said_around_pasted_output(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_a_ddp_bucket_is_not_object_storage() -> None:
+    assert facts("32M、64M、128M 这几个 bucket 大小的性能都很差。").get("job.data_source") != "object_store"

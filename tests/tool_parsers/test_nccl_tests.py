@@ -149,3 +149,13 @@ def test_one_sided_rows_without_a_header_are_read() -> None:
         "# Avg bus bandwidth    : 20.017\n")
     assert result.all_facts()["nccl.allreduce_busbw_gbytes_per_s"] == 44.27
     assert result.cut_rows == 0
+
+
+def test_eight_cells_tell_a_root_column_from_an_error_column() -> None:
+    """'size count type redop time algbw busbw error' (old) against 'size count type redop root time algbw busbw'."""
+    old = parse_nccl_tests("    33554432       8388608   float     sum    43985    0.76    1.48  1e-06\n"
+                           "   134217728      33554432   float     sum   185182    0.72    1.40  1e-06\n")
+    assert old.all_facts()["nccl.allreduce_busbw_gbytes_per_s"] == 1.48
+    new = parse_nccl_tests("   67108864   16777216 float    sum   -1   467.9  143.41  268.90\n"
+                           "  536870912  134217728 float    sum   -1  3218.6  166.80  312.75\n")
+    assert new.all_facts()["nccl.allreduce_busbw_gbytes_per_s"] == 312.75

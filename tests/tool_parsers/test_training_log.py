@@ -99,3 +99,11 @@ def test_rich_progress_bar_of_lightning(recorded):
 def test_tqdm_recorded_with_carriage_returns(recorded):
     result = parse_training_log(recorded("tqdm_4_raw_cr_h200.txt"))
     assert len(result.step_times_s) == 30 and 0.05 <= result.facts()["job.step_time_s"] < 0.06
+
+
+def test_step_time_summary_lines() -> None:
+    """NeMo-RL and similar trainers print a step-time summary line per step, in s or ms."""
+    result = parse_training_log("• Training FLOPS: 344.98 TFLOPS\n• Total step time: 0.85s\n"
+                                "• Total step time: 0.87s\n• Total step time: 850ms\n")
+    assert result.source == "step-time-lines"
+    assert result.step_times_s == [0.85, 0.87, 0.85]
