@@ -284,11 +284,14 @@ _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size
             "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
             "ep_size": "job.ep_degree"}
 _ZERO = {"zero_stage"}
+# the model's shape, which the engine's tensor-parallel volume needs: Megatron's and HF configs' names
+_MODEL_SHAPE = {"num_layers": "model.layers", "num_hidden_layers": "model.layers", "n_layer": "model.layers",
+                "hidden_size": "model.hidden_size", "d_model": "model.hidden_size", "n_embd": "model.hidden_size"}
 _ZERO_CONFIG = {"deepspeed", "deepspeed_config", "ds_config", "deepspeed_config_file", "config_file"}
-_PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision"}
+_PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtype", "dtype"}
 _FSDP = {"fsdp", "use_fsdp"}
 _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
-          | _ZERO_CONFIG | _PRECISION | _FSDP)
+          | _ZERO_CONFIG | _PRECISION | _FSDP | set(_MODEL_SHAPE))
 
 
 def _alternation(names: set[str]) -> str:
@@ -350,6 +353,8 @@ def _precision(key: str, value: str | None) -> str | None:
         return None if v in _FALSE else key
     if key == "mixed_precision":
         return {"bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "no": "fp32"}.get(v)
+    v = {"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "float32": "fp32", "float": "fp32"}.get(
+        v.removeprefix("torch."), v)  # '--torch_dtype bfloat16', 'dtype=torch.float16'
     m = re.fullmatch(r"(bf16|fp16|16|fp32|32|fp8|transformer[-_]engine)(?:[-_](?:mixed|true))?", v)
     if not m:
         return None
@@ -390,6 +395,8 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
             put("job.grad_accum_steps", number)
         elif key in _DEGREES and number:
             put(_DEGREES[key], number if number <= 512 else None)
+        elif key in _MODEL_SHAPE and number:
+            put(_MODEL_SHAPE[key], number if number <= 1_000_000 else None)
         elif (key in _ZERO or (key == "stage" and "zero" in name)) and number is not None:
             put("job.zero_stage", number if number <= 3 else None)
         elif key in _ZERO_CONFIG and value:

@@ -208,3 +208,17 @@ def test_settings_in_a_chinese_sentence() -> None:
 def test_condition_or_question_about_the_job_keeps_its_settings(text: str) -> None:
     facts = _facts(text)
     assert facts.get("job.nodes") == 2 and facts.get("job.gpus_per_node") == 8
+
+
+def test_model_shape_and_dtype_options() -> None:
+    """Megatron's and HF's names for the model's shape (the tensor-parallel volume needs them) and torch dtypes."""
+    got = read_commands("torchrun --nnodes 2 pretrain_gpt.py --num-layers 40 --hidden-size 5120 "
+                        "--tensor-model-parallel-size 4 --torch_dtype bfloat16").facts
+    assert (got["model.layers"], got["model.hidden_size"], got["job.precision"]) == (40, 5120, "bf16")
+
+
+def test_options_in_a_pasted_block_without_a_launcher_describe_the_job() -> None:
+    text = ("两台 8×A800 训练 13B LLaMA，配置：\n```\n--num-layers 40 --hidden-size 5120 --seq-length 2048\n"
+            "--tensor-model-parallel-size 4 --micro-batch-size 4 --global-batch-size 1024\n```\n")
+    got = {u.fact: u.value for u in understand(text).understood}
+    assert (got["job.tp_degree"], got["job.seq_len"], got["job.global_batch_size"]) == (4, 2048, 1024)
