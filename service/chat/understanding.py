@@ -117,6 +117,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _infer_baseline(stated, hits, prose)
     _baseline_machine_gpus(stated, hits)
     _per_nic_speed(stated, hits)
+    _gpu_of_the_job(stated, hits)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
@@ -310,26 +311,27 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
 
 def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """'busbw 28 GB/s with all 8 GPUs; with 4 GPUs I get 35 GB/s': of two measurements by one tool, the one whose
-    clause names a run of another size than the job's describes that other run."""
-    gpus, nodes = stated.get("job.gpus_per_node"), stated.get("job.nodes")
+    clause names a run of another size (or another GPU) than the job's describes that other run."""
+    gpus, nodes, model = stated.get("job.gpus_per_node"), stated.get("job.nodes"), stated.get("gpu.model")
+    total = gpus.value * nodes.value if gpus is not None and nodes is not None else None
+
+    def other_run(h: Understood) -> bool:
+        a, b = tx.clause_bounds(text, h.start)
+        if model is not None and any(g.fact == "gpu.model" and g.value != model.value and a <= g.start < b
+                                     for g in hits):
+            return True  # 'H100 的 NVLS busbw 能到 480 GB/s' beside an H800 job: another GPU's figure
+        for n, _, kind, _, _ in run_sizes(text, a, b):
+            job = gpus if kind == "gpus" else nodes
+            if job is not None and n != job.value and not (kind == "gpus" and n == total):
+                return True
+        return False
+
     for fact in MEASUREMENTS:
         chosen = stated.get(fact)
         if chosen is None or chosen.source != "words":
             continue
         candidates = [h for h in hits if h.fact == fact and h.source == "words" and not h.hypothetical]
-        if len({h.value for h in candidates}) < 2:
-            continue
-
-        def other_run(h: Understood) -> bool:
-            a, b = tx.clause_bounds(text, h.start)
-            total = gpus.value * nodes.value if gpus is not None and nodes is not None else None
-            for n, _, kind, _, _ in run_sizes(text, a, b):
-                job = gpus if kind == "gpus" else nodes
-                if job is not None and n != job.value and not (kind == "gpus" and n == total):
-                    return True
-            return False
-
-        if other_run(chosen):
+        if len({h.value for h in candidates}) >= 2 and other_run(chosen):
             mine = [h for h in candidates if not other_run(h)]
             if mine:
                 stated[fact] = mine[-1]
@@ -373,6 +375,18 @@ _LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|hor
                        r"swift (?:sft|pt|rlhf)|llamafactory-cli|"
                        r"python3? -m torch\.distributed\.(?:launch|run))(?![\w-])|"
                        r"(?<![\w-])--[a-z][\w-]+[ =][^\s-][^\n]*?\s--[a-z][\w-]+[ =][^\s-]")
+
+
+def _gpu_of_the_job(stated: dict[str, Understood], hits: list[Understood]) -> None:
+    """Of several GPU models named, the job's is the one its counts are said with ('2 台 8×H800 … H100 的 NVLS busbw
+    480 GB/s'), failing that the first named (a setup is described before what it is compared with)."""
+    chosen = stated.get("gpu.model")
+    models = [h for h in hits if h.fact == "gpu.model" and not h.hypothetical]
+    if chosen is None or chosen.source != "words" or len({h.value for h in models}) < 2:
+        return
+    counts = [stated[k] for k in ("job.gpus_per_node", "job.nodes") if k in stated and stated[k].source == "words"]
+    with_counts = [h for h in models if any(c.start <= h.start < c.end for c in counts)]
+    stated["gpu.model"] = with_counts[0] if with_counts else min(models, key=lambda h: h.start)
 
 
 def _only_spans(text: str, spans: list[tuple[int, int]]) -> str:

@@ -205,3 +205,10 @@ def test_tools_versions_and_slowdowns_said_around_pasted_output(text: str, fact:
 
 def test_a_ddp_bucket_is_not_object_storage() -> None:
     assert facts("32M、64M、128M 这几个 bucket 大小的性能都很差。").get("job.data_source") != "object_store"
+
+
+def test_the_jobs_gpu_and_another_gpus_figure() -> None:
+    got = facts("单机 8 卡 H800 跑 all_reduce_perf，测出来 allreduce busBW 是 215 GB/s。H800 的 NVLink 单向峰值是 "
+                "200 GB/s。GTC 上讲 H100 的 NVLS busbw 能到 480 GB/s。这个 215 正常吗？")
+    assert got["gpu.model"] == "H800"
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 215
