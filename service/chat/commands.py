@@ -31,8 +31,10 @@ _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovod
 _LINE_COMMAND = re.compile(rf"^[ \t]*(?:\$\s*|#\s*|>\s*)?(?P<cmd>{_LAUNCHER}[^\n]*)$", re.M)
 _BACKTICK = re.compile(r"`(?P<cmd>[^`\n]+)`")
 # A launcher inside a sentence: the command runs to the end of the clause of arguments.
-_INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?:[= ][^\s,，。;；?？]+)?|"
-                     rf"[^\s,，。;；?？]*[/=.:_\-\d][^\s,，。;；?？]*|[A-Za-z_]+\.py))+)")
+# (a comma inside an argument, '-H a:8,b:8', is part of it; a comma before a space ends the clause)
+_ARG = r"(?:[^\s,，。;；?？]|,(?=\S))"
+_INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?:[= ]{_ARG}+)?|"
+                     rf"{_ARG}*[/=.:_\-\d]{_ARG}*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
                   r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|"
@@ -69,6 +71,11 @@ def read_commands(text: str) -> Commands:
             if pattern is _BACKTICK and not (re.match(_LAUNCHER, body.strip()) or _ENV.search(body)
                                              or body.strip().startswith("-")):
                 continue
+            if pattern is _LINE_COMMAND and not _looks_like_command(body):
+                # a command line that ran into the next sentence when line breaks were softened: keep its arguments
+                sentence = re.search(r"\s+(?:[A-Za-z\u4e00-\u9fff]{2,}[,.;:]?\s+){2,}", body)
+                if sentence and _looks_like_command(body[:sentence.start()]):
+                    body, b = body[:sentence.start()], a + sentence.start()
             if any(a < e and s < b for s, e in spans) or not _looks_like_command(body):
                 continue
             spans.append((a, b))

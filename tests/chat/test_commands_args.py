@@ -222,3 +222,13 @@ def test_options_in_a_pasted_block_without_a_launcher_describe_the_job() -> None
             "--tensor-model-parallel-size 4 --micro-batch-size 4 --global-batch-size 1024\n```\n")
     got = {u.fact: u.value for u in understand(text).understood}
     assert (got["job.tp_degree"], got["job.seq_len"], got["job.global_batch_size"]) == (4, 2048, 1024)
+
+
+def test_a_continued_command_line_keeps_its_arguments_and_not_the_sentence_after_it() -> None:
+    text = ("After the BIOS change I get up to 9GB/s:\n"
+            "  mpirun -np 2 -H 192.168.160.111:1,192.168.160.112:1 --bind-to numa \\\n"
+            "    -x NCCL_NET_GDR_LEVEL=2 /nccl-tests/build/all_reduce_perf -b 8 -e 1G -f 2 -g 1\n"
+            "I still cannot tell whether this value is normal.")
+    got = _facts(text)
+    assert (got["job.nodes"], got["job.gpus_per_node"]) == (2, 1)
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 9  # '-e 1G' is an argument, not a result
