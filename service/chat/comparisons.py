@@ -61,7 +61,7 @@ _DURATION = re.compile(r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小�
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
                    r"it|its|iters?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
-                   r"samples? per second|images? per second|tokens? per second|it/s|s/it)", _IC)
+                   r"samples? per second|images? per second|tokens? per second|it/s|s/it|secs?/it|sec/iter|s/iter)", _IC)
 # 'the wps is just over 10k', 'throughput drops to 850 samples/s': the unit named before the figure
 _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
@@ -207,7 +207,7 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
             if value <= 0:
                 continue
             value *= 1000 if m["k"] else 1
-            if re.match(r"s/it", m["unit"], _IC):
+            if re.match(r"s/it|secs?/it|s(?:ec)?/iter", m["unit"], _IC):
                 quantities.append(("step", value, m.start(), m.end()))
             elif re.match(r"it/s", m["unit"], _IC):
                 quantities.append(("step", 1 / value, m.start(), m.end()))
