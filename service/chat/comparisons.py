@@ -128,6 +128,9 @@ def read_scaling(text: str) -> Scaling:
                                _IC):
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _GOES_UP.finditer(text):  # 'when I add 2 GPUs from a second machine … the epoch goes up to 22 hours'
+        if _ADDING.search(text, max(0, m.start() - 400), m.start()):
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_FOR_TIMES.finditer(text):  # '6x the throughput for 8x the compute': the speed-up, said outright
         said, more = float(m["k"] or m["k2"]), float(m["n"] or m["n2"])
         if 0 < said and more > 1:
@@ -146,6 +149,12 @@ def read_scaling(text: str) -> Scaling:
     return found
 
 
+_GOES_UP = re.compile(r"(?:epoch|step|iteration|training|run)(?:\s*time)?\s+(?:\w+\s+){0,2}?(?:goes|went|jumps?|jumped|rises?|rose|"
+                      r"increases?|increased|grows?|grew|climbs?|climbed)\s+(?:up\s+)?to|"
+                      r"(?:epoch|step|迭代|训练)[^，。,;；\n]{0,12}?(?:反而)?(?:涨到|增加到|升到|变成了?|延长到)", _IC)
+_ADDING = re.compile(r"(?:when|once|after|if)\s+(?:I|we)\s+add|adding\s+(?:a\s+)?(?:second|another|more|\d+)|"
+                     r"(?:a second|another) (?:machine|node|server|box)|加(?:了|上)?(?:一台|第二台|机器|节点)|"
+                     r"(?:增加|扩展)到\s*(?:两|2|多)\s*(?:台|机|个节点)", _IC)
 _TIMES_FOR_TIMES = re.compile(
     r"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times)\s+(?:the\s+)?(?:throughput|speed|performance|samples/s|tokens/s)\s+"
     r"(?:for|with|from|on|using)\s+(?P<n>\d+(?:\.\d+)?)\s*(?:x|×|times)\s+(?:the\s+)?(?:compute|GPUs|nodes|machines|"

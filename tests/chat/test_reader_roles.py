@@ -212,3 +212,12 @@ def test_the_jobs_gpu_and_another_gpus_figure() -> None:
                 "200 GB/s。GTC 上讲 H100 的 NVLS busbw 能到 480 GB/s。这个 215 正常吗？")
     assert got["gpu.model"] == "H800"
     assert got["nccl.allreduce_busbw_gbytes_per_s"] == 215
+
+
+@pytest.mark.parametrize("text", [
+    "On one server 4 GPUs cut an epoch from 21 hours to 9. When I add 2 GPUs from a second machine the epoch goes up "
+    "to about 22 hours.",
+    "单机一个 epoch 20 分钟，加了一台机器以后 epoch 反而涨到 35 分钟。",
+])
+def test_time_that_grows_when_a_machine_is_added(text: str) -> None:
+    assert facts(text)["job.negative_scaling"] is True
