@@ -57,7 +57,12 @@ class NvidiaSmiResult:
     nic_legend: dict[str, str] = field(default_factory=dict)  # "NIC0" → "mlx5_0"
 
     def facts(self) -> dict[str, Any]:
-        """gpu.count, gpu.model, gpu.util_pct (mean), gpu.util_min_pct, gpu.mem_used_pct, gpu.nvlink."""
+        """gpu.count, gpu.model, gpu.util_pct (mean), gpu.util_min_pct, gpu.mem_used_pct, gpu.nvlink, gpu.nic_path.
+
+        ``gpu.nic_path`` is the farthest of the GPUs' nearest-NIC paths (``sys`` when one GPU must cross the
+        sockets to reach any NIC), lower-case as the catalogue spells it: the GPU that is worst placed sets the
+        ring's pace.
+        """
         out: dict[str, Any] = {}
         if self.gpus:
             out["gpu.count"] = len(self.gpus)
@@ -74,6 +79,9 @@ class NvidiaSmiResult:
                 out["gpu.mem_used_pct"] = round(statistics.fmean(mems), 2)
         if self.nvlink is not None:
             out["gpu.nvlink"] = self.nvlink
+        if self.nic_paths:
+            worst = max(self.nic_paths.values(), key=lambda p: _PATH_RANK[p])
+            out["gpu.nic_path"] = "sys" if worst == "SOC" else worst.lower()
         if self.gpu_count and "gpu.count" not in out:
             out["gpu.count"] = self.gpu_count
         for key, values, pick in (("gpu.pcie_gen", self.pcie_gen, min), ("gpu.pcie_width", self.pcie_width, min),
