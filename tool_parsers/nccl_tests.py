@@ -51,6 +51,7 @@ class NcclTestsRow:
     algbw_out: float | None = None
     time_us_out: float | None = None
     algbw_in: float | None = None
+    redop: str | None = None  # "sum", "prod", ...; "none" for collectives that reduce nothing
 
     @property
     def busbw_best(self) -> float | None:
@@ -93,6 +94,19 @@ class NcclTestsResult:
         """Highest algorithm bandwidth (size / time) among the largest sizes."""
         values = [r.algbw_best for r in self._large() if r.algbw_best is not None]
         return max(values) if values else None
+
+    @property
+    def reduces(self) -> bool | None:
+        """False when every row's redop is ``none`` (alltoall, all_gather, broadcast, sendrecv reduce nothing, so
+        the table is no all-reduce whatever its collective's name); True when some row names an operation."""
+        ops = {r.redop for r in self.rows if r.redop}
+        return None if not ops else ops != {"none"}
+
+    def is_allreduce(self) -> bool:
+        """The table measured all_reduce: named so, or (unnamed, as in a bare pasted table) rows that reduce."""
+        if self.collective is not None:
+            return self.collective == "all_reduce"
+        return self.reduces is not False
 
     @property
     def min_size_bytes(self) -> int | None:
@@ -141,11 +155,15 @@ class NcclTestsResult:
         return max((r.size_bytes for r in self.rows), default=None)
 
     def facts(self) -> dict[str, Any]:
-        """``nccl.allreduce_busbw_gbytes_per_s`` for an all-reduce table (or one of unknown kind)."""
+        """``nccl.allreduce_busbw_gbytes_per_s`` for an all-reduce table (or one of unknown kind whose rows reduce).
+
+        An alltoall or all_gather table (named by its ``*_perf`` command or ``Collective test starting:``, or rows
+        with redop ``none``) gives none: its bus bandwidth is another collective's.
+        """
         peak = self.peak_busbw_large_gbytes_per_s
         if peak is None and self.avg_busbw_gbytes_per_s:
             peak = self.avg_busbw_gbytes_per_s  # no row pasted: the footer is all there is (see busbw_source)
-        if peak is None or self.collective not in (None, "all_reduce"):
+        if peak is None or not self.is_allreduce():
             return {}
         return {"nccl.allreduce_busbw_gbytes_per_s": peak}
 
@@ -226,6 +244,7 @@ def _row(tokens: list[str], columns: list[str]) -> NcclTestsRow | None:
         algbw_out=_number(tokens[algbw[0]]) if algbw else None,
         time_us_out=_number(tokens[times[0]]) if times else None,
         algbw_in=_number(tokens[algbw[1]]) if len(algbw) > 1 else None,
+        redop=tokens[columns.index("redop")].lower() if "redop" in columns else None,
     )
 
 

@@ -35,6 +35,43 @@ def test_other_collectives_do_not_count_as_allreduce(fixture_text):
     assert result.facts() == {}
 
 
+# alltoall_perf as nccl-tests ≥ 2.13 prints it ("Collective test starting", redop "none", root -1).
+ALLTOALL = """\
+# Collective test starting: alltoall_perf
+# nThread 1 nGpus 1 minBytes 1073741824 maxBytes 4294967296 step: 2(factor) warmup iters: 10 iters: 100
+#
+#                                                              out-of-place                       in-place
+#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+  1073741824      16777216     float    none      -1    52210   20.57   19.28      0    52107   20.61   19.32    N/A
+  4294967296      67108864     float    none      -1   207380   20.71   19.42      0   207102   20.74   19.44    N/A
+# Avg bus bandwidth    : 19.365
+"""
+
+
+def test_a_named_alltoall_table_gives_no_allreduce_busbw():
+    result = parse_nccl_tests(ALLTOALL)
+    assert result.collective == "alltoall" and result.peak_busbw_large_gbytes_per_s == pytest.approx(19.44)
+    assert result.all_facts() == {}
+
+
+@pytest.mark.parametrize("name", ["alltoall_perf", "all_gather_perf", "broadcast_perf"])
+def test_the_perf_binary_on_the_command_line_names_the_collective(name):
+    text = (f"mpirun -np 16 -H n1:8,n2:8 ./build/{name} -b 8M -e 4G -f 2 -g 1\n"
+            + "\n".join(ALLTOALL.splitlines()[2:]))
+    assert parse_nccl_tests(text).facts() == {}
+
+
+def test_an_unnamed_table_whose_rows_reduce_nothing_is_not_an_allreduce():
+    # The rows alone, pasted without the banner: redop "none" is alltoall, all_gather, broadcast or sendrecv.
+    rows = ("    16777216       4194304  bfloat16    none      -1    108.8  154.20   77.10      0\n"
+            "   100663296      25165824  bfloat16    none      -1    400.9  251.11  125.56      0\n")
+    result = parse_nccl_tests(rows)
+    assert result.collective is None and result.reduces is False and result.facts() == {}
+    summed = rows.replace("none", " sum")
+    assert parse_nccl_tests(summed).facts() == {"nccl.allreduce_busbw_gbytes_per_s": 125.56}
+
+
 def test_table_tail_without_header_uses_the_column_count():
     tail = (
         "   268435456   67108864  float  sum  -1   4980.1  53.90  101.06  0   4975.3  53.95  101.16  0\n"
