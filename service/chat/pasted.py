@@ -79,7 +79,14 @@ _TOOL_LINE = re.compile(
     r"^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+(?:via|dev)\s|"
     r"^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+(?:\d{1,3}(?:\.\d{1,3}){3}/\d|[0-9a-f:]+/\d|$)|"
     # Rich progress bars.
-    r"━|\d+/\d+\s+\d+:\d{2}:\d{2}\s*•")
+    r"━|\d+/\d+\s+\d+:\d{2}:\d{2}\s*•|"
+    # A collective benchmark's result lines (alpa/cupy: 'AllReduce: [[0, 1, 2, 3]]  Bytes: 2.00000 GB  Time: 0.01403 s
+    # Bandwidth: 213.81 GB/s'): its GB/s are not an iperf3 figure the words would take them for.
+    r"^\s*\w+:\s*\[\[[\d,\s\[\]]*\]\]\s+Bytes:|\bBytes:\s*[\d.]+\s*[KMGT]?i?B\s+Time:\s*[\d.]+\s*[mu]?s\s+Bandwidth:")
+# A line NCCL printed, alone on its line ('  NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0''): all of
+# it is NCCL's, none the asker's, so the words must not read it ('RDMA Disabled' is not 'no RDMA').
+_LOG_LINE = re.compile(r"\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:)?\s*(?:[\w.\-]+:\d+:\d+\s+\[\d+\]\s+)?"
+                       r"NCCL (?:INFO|WARN)\b")
 _FENCE = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
 # Lines outside the pasted blocks that set NCCL_* variables for a run: the settings are read from
 # them too (a command line stays in the prose for the word readers). A question ("should I set
@@ -156,7 +163,8 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e])]
     prose = list(text)
     for s, e in spans:
-        if "\n" not in text[s:e].rstrip("\n") and not text[s:e].lstrip().startswith(("{", "```")):
+        one_line = "\n" not in text[s:e].rstrip("\n")
+        if one_line and not text[s:e].lstrip().startswith(("{", "```")) and not _LOG_LINE.match(text[s:e]):
             continue  # one line of output amid prose ("Megatron log: elapsed … on 4 nodes"): words read it too
         for i in range(s, e):
             if prose[i] != "\n":
@@ -259,7 +267,9 @@ def _nccl_log(block: str) -> Parsed:
     result = parse_nccl_log(block)
     facts = result.all_facts()
     # The log also says which fabric NCCL found; record what the parser saw but did not turn into facts.
-    if result.transport == "ib":
+    # 'GPU Direct RDMA Disabled/Enabled for HCA 0 'mlx5_0'': NCCL's IB transport checked an RDMA device (HCA); GDR off
+    # means the NIC does RDMA to host memory only, so the device is RDMA-capable all the same.
+    if result.transport == "ib" or result.gdr_disabled_hcas or result.gdr_enabled_hcas:
         facts.setdefault("nic.rdma", True)
         if result.ib_link_layer in {"ib", "roce"}:
             facts.setdefault("nic.kind", "infiniband" if result.ib_link_layer == "ib" else "roce")

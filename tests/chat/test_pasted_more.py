@@ -110,3 +110,63 @@ def test_notes_are_said_in_the_readers_language():
     assert any("interval lines" in n for n in zh.notes_in("en"))
     _, en = parse_pasted("NCCL settings:\nNCCL_IB_HCA\nNCCL_SOCKET_IFNAME=eth0\n")
     assert all(n.isascii() for n in en.notes)
+
+
+def test_topo_matrix_with_a_gpu_across_the_sockets_from_its_nic_gives_the_path():
+    question = ("Two nodes, 2x A40 each, allreduce over 100G RoCE is slow. nvidia-smi topo -m:\n"
+                "        GPU0    GPU1    NIC0    CPU Affinity    NUMA Affinity   GPU NUMA ID\n"
+                "GPU0     X      SYS     SYS     0-23,48-71      0               N/A\n"
+                "GPU1    SYS      X      PIX     24-47,72-95     1               N/A\n"
+                "NIC0    SYS     PIX      X\n\n"
+                "NIC Legend:\n\n  NIC0: mlx5_0\n"
+                "Is the placement the problem?")
+    got = facts(question)
+    assert got["gpu.nic_path"] == "sys" and got["gpu.nvlink"] is False
+    assert got["job.nodes"] == 2  # the prose around the matrix is still read
+
+
+def test_gdr_disabled_for_an_hca_keeps_the_nic_rdma_capable():
+    # NCCL's net_ib line, alone among the asker's sentences (nccl#1939): GPUDirect is off, the HCA still does RDMA.
+    question = ("`ib_write_bw -d mlx5_0 -x 3 --use_cuda=0 192.168.1.32` works, yet NCCL prints:\n"
+                "  NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n"
+                "Does that mean peermem is loaded but not registered?")
+    got = facts(question)
+    assert got["nccl.gdr_disabled"] is True and got["nic.rdma"] is True
+
+
+def test_a_single_nccl_line_is_not_read_by_the_words():
+    prose, pasted = parse_pasted("we see\nnode1:2313:2313 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 "
+                                 "'mlx5_0'\nwhy?")
+    assert "RDMA" not in prose and pasted.facts["nic.rdma"] is True
+
+
+def test_a_collective_benchmarks_result_lines_are_not_iperf3():
+    # alpa/cupy's profile_communication lines (FastChat#9): GB/s of an all-reduce group, not a TCP measurement.
+    question = ("在 GCP 上把训练从一台 A100-80G:4 扩到两台 A100-80G:4，完全没有加速。用 cupy 测了一下通信：\n"
+                "AllReduce: [[0, 1, 2, 3, 4, 5, 6, 7]]  Bytes: 2.00000 GB  Time: 0.68834 s  Bandwidth: 5.08 GB/s\n"
+                "AllReduce: [[0, 1, 2, 3]]  Bytes: 2.00000 GB  Time: 0.01403 s  Bandwidth: 213.81 GB/s\n"
+                "SendRecv: [[0, 1]]  Bytes: 2.00000 GB  Time: 0.00814 s  Bandwidth: 245.77 GB/s\n"
+                "是跨机带宽的问题吗？")
+    got = facts(question)
+    assert "net.iperf3_gbps" not in got and got.get("nccl.allreduce_busbw_gbytes_per_s") != 213.81
+    assert got["job.nodes"] == 2
+
+
+def test_an_alltoall_table_is_not_an_allreduce_busbw():
+    question = ("alltoall_perf on 2 nodes, each 8x A100 and 4x 200Gbps NICs:\n"
+                "# Collective test starting: alltoall_perf\n"
+                "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw"
+                "   busbw #wrong\n"
+                "  4294967296      67108864     float    none      -1   207380   20.71   19.42      0   207102   20.74"
+                "   19.44    N/A\n"
+                "Why doesn't alltoall reach peak?")
+    got = facts(question)
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in got and "nccl.allreduce_algbw_gbytes_per_s" not in got
+
+
+def test_bare_rows_that_reduce_nothing_are_not_an_allreduce_busbw():
+    question = ("2 GPUs on one node, NCCL 2.19:\n"
+                "    16777216       4194304  bfloat16    none      -1    108.8  154.20   77.10      0\n"
+                "   100663296      25165824  bfloat16    none      -1    400.9  251.11  125.56      0\n"
+                "GPU0-GPU1 is much slower than GPU6-GPU7, why?")
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in facts(question)
