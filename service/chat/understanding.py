@@ -81,6 +81,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits, question)
+    hits = _was_and_now(prose, hits)
     hits = _instance_caps(prose, hits, entities)
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
@@ -226,7 +227,9 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
         a, _ = tx.sentence_bounds(text, h.start)
         tool = None
         for m in _TOOLS.finditer(text, max(a, h.start - 120), h.start):
-            tool = m.lastgroup
+            # 'the algbw of nccl-tests was 104 Gbps': the figure's own name outranks the tool named after it
+            if not (tool == "algbw" and m.lastgroup == "busbw" and "bus" not in m.group(0).lower()):
+                tool = m.lastgroup
         if tool is None:  # '12 GB/s with nccl-tests': the tool named right after the figure
             ca, cb = tx.clause_bounds(text, h.end)
             after = _TOOLS.search(text, h.end, min(cb, h.end + 30))
@@ -240,6 +243,36 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
                 "algbw": "nccl.allreduce_algbw_gbytes_per_s", "iperf": "net.iperf3_gbps"}.get(tool or "", h.fact)
         value = round(gbps / 8, 6) if fact.startswith("nccl.") else round(gbps, 6)
         out.append(Understood(fact, value, h.text, h.start, h.end, h.source, h.inferred, h.weak, h.hypothetical))
+    return out
+
+
+_WAS = re.compile(r"(?<![A-Za-z])(?:was|were|used to be|had been)(?![A-Za-z])|之前是?|以前是?|原来是?", re.IGNORECASE)
+_NOW = re.compile(r"(?<![A-Za-z])(?:it is|it's|now|is now|drops? to|dropped to|fell to)(?![A-Za-z])|现在(?:是|只有)?|"
+                  r"变成了?|降到了?", re.IGNORECASE)
+_GBPS_FACTS = {"nic.speed_gbps", "net.iperf3_gbps", "net.rdma_bw_gbps"}
+
+
+def _was_and_now(text: str, hits: list[Understood]) -> list[Understood]:
+    """'The max algbw was 104 Gbps. With EFA 1.7.1 it is 65 Gbps': the figure now is the job's and the same kind of
+    figure as the one it was; the past one is set aside."""
+    out = list(hits)
+    for h in hits:
+        if h.fact not in MEASUREMENTS or h.source != "words" or not _WAS.search(text, max(0, h.start - 30), h.start):
+            continue
+        later = [x for x in out if x.source == "words" and (x.fact in MEASUREMENTS or x.fact in _GBPS_FACTS)
+                 and h.end < x.start < h.end + 160 and _NOW.search(text, max(h.end, x.start - 30), x.start)]
+        if not later:
+            continue
+        now = later[0]
+        value = now.value
+        if h.fact.startswith("nccl.") and now.fact in _GBPS_FACTS:
+            value = round(value / 8, 6)
+        elif not h.fact.startswith("nccl.") and now.fact.startswith("nccl."):
+            value = round(value * 8, 6)
+        out = [Understood(x.fact, x.value, x.text, x.start, x.end, x.source, x.inferred, True, x.hypothetical)
+               if x is h else x for x in out if not (x.start == now.start and x.fact in _GBPS_FACTS | MEASUREMENTS)]
+        out.append(Understood(h.fact, value, now.text, now.start, now.end, now.source, now.inferred, now.weak,
+                              now.hypothetical))
     return out
 
 

@@ -221,3 +221,9 @@ def test_the_jobs_gpu_and_another_gpus_figure() -> None:
 ])
 def test_time_that_grows_when_a_machine_is_added(text: str) -> None:
     assert facts(text)["job.negative_scaling"] is True
+
+
+def test_the_figure_now_is_the_jobs_and_of_the_kind_it_was() -> None:
+    got = facts("Early this year the max out-of-place algbw of nccl-tests was 104 Gbps. With EFA 1.7.1 it is 65 Gbps.")
+    assert got["nccl.allreduce_algbw_gbytes_per_s"] == pytest.approx(8.125)
+    assert "nic.speed_gbps" not in got
