@@ -55,6 +55,7 @@ class IbPort:
     link_layer: str | None = None  # "InfiniBand" | "Ethernet"
     width: int | None = None  # lanes trained (1, 2, 4, ...), where the tool shows it
     max_rate_gbps: float | None = None  # the rate at full width, where the port runs narrower
+    host: str | None = None  # iblinkinfo's CA description names its host ("gpu-v100-3 HCA-1")
 
     @property
     def kind(self) -> str | None:
@@ -108,10 +109,21 @@ class IbstatResult:
             if best.rate_gbps:
                 out["nic.speed_gbps"] = best.rate_gbps
                 if not self.fabric:
-                    out["nic.count"] = len(rails)
+                    out["nic.count"] = self._rails_per_host(rails)
             if best.max_rate_gbps and best.rate_gbps and best.max_rate_gbps > best.rate_gbps:
                 out["nic.max_speed_gbps"] = best.max_rate_gbps
         return out
+
+    @staticmethod
+    def _rails_per_host(rails: list[IbPort]) -> int:
+        """Rails of one node: iblinkinfo lists every CA of the fabric, each named by its host, so the CAs of two
+        hosts are one rail each on two nodes, not two rails ('CA: gpu-v100-3 HCA-1:', 'CA: gpu-v100-0 HCA-1:')."""
+        per_host: dict[str, int] = {}
+        for port in rails:
+            if port.host is None:
+                return len(rails)
+            per_host[port.host] = per_host.get(port.host, 0) + 1
+        return max(per_host.values())
 
     def coded_notes(self) -> list[Note]:
         """Ports down, mixed rates, narrow links, a cut listing; each with a stable code."""
@@ -207,8 +219,10 @@ def parse_iblinkinfo(text: str) -> IbstatResult:
         name = node_name
         if lm := _LINE_MODE_NODE.match(line):
             name = lm.group(1)
-        port = IbPort(device=name.split()[-1] if name.split() else "", port=int(m.group(1)),
-                      state=parse_state(m.group(4)), link_layer="InfiniBand")
+        words = name.split()
+        port = IbPort(device=words[-1] if words else "", port=int(m.group(1)),
+                      state=parse_state(m.group(4)), link_layer="InfiniBand",
+                      host=words[0] if node_kind == "CA" and len(words) >= 2 else None)
         if m.group(2) and m.group(3):
             port.width = int(m.group(2))
             signal = float(m.group(3))

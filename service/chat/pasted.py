@@ -44,7 +44,7 @@ _TOOL_LINE = re.compile(
     r"^\s*\[\s*(?:\d+|SUM|ID)\]\s|^\s*[|+][-=+| ]|^\s*\|.*\|\s*$|NVIDIA-SMI|"
     r"elapsed time per iteration|^\s*iteration\s+\d+/|\d+/\d+\s*\[[\d:]+<[\d:?]+|'loss':|\"loss\":|global_step|"
     r"^\s*step:\s*\d+|train_runtime|Connecting to host|^iperf3?:|Accepted connection|Server listening|"
-    r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^(?:CA|Switch):\s|"
+    r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^\s*(?:CA|Switch):\s|"
     r"^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
     r"utilization\.gpu|^\s*\d+\s*%,\s*\d+\s*MiB|^\s*[{}\[\]]\s*$|^\s*\"[\w.]+\"\s*:|"

@@ -170,3 +170,19 @@ def test_bare_rows_that_reduce_nothing_are_not_an_allreduce_busbw():
                 "   100663296      25165824  bfloat16    none      -1    400.9  251.11  125.56      0\n"
                 "GPU0-GPU1 is much slower than GPU6-GPU7, why?")
     assert "nccl.allreduce_busbw_gbytes_per_s" not in facts(question)
+
+
+def test_indented_iblinkinfo_ca_sections_are_one_paste_read_as_100g():
+    # nccl-tests#71: each '==( 4X 25.78125 Gbps' line alone would be left to the words, which read its lane rate.
+    question = ("4 nodes with V100 GPUs, interconnected with a 100Gb network (Mellanox MQM8700 switch). iblinkinfo:\n"
+                "  CA: gpu-v100-3 HCA-1:\n"
+                "        0xb88303ffff7f61c4      6    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>"
+                "       3    3[  ]"
+                " \"MF0;ibswitch254:MQM8700/U1\"\n"
+                "  CA: gpu-v100-0 HCA-1:\n"
+                "        0xb88303ffff9f4f6c      1    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>"
+                "       3    1[  ]"
+                " \"MF0;ibswitch254:MQM8700/U1\"\n"
+                "all_reduce_perf across the four nodes prints '# Avg bus bandwidth : 0'. Why zero?")
+    got = facts(question)
+    assert got["nic.speed_gbps"] == 100 and got["job.nodes"] == 4 and got.get("nic.count", 1) == 1

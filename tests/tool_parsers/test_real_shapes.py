@@ -81,6 +81,24 @@ def test_iblinkinfo_of_a_switch_counts_no_rails_and_skips_unused_ports():
     assert result.notes() == []
 
 
+# iblinkinfo lists every CA of the fabric, each described as "<host> <HCA>" (nccl-tests#71): one rail on each of
+# two hosts, not two rails on one; the 4X of 25.78125 Gb/s lanes is a 100 Gb/s EDR port.
+IBLINKINFO_TWO_HOSTS = (
+    "  CA: gpu-v100-3 HCA-1:\n"
+    "        0xb88303ffff7f61c4      6    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       3    3[  ] "
+    "\"MF0;ibswitch254:MQM8700/U1\" ( )\n"
+    "  CA: gpu-v100-0 HCA-1:\n"
+    "        0xb88303ffff9f4f6c      1    1[  ] ==( 4X      25.78125 Gbps Active/  LinkUp)==>       3    1[  ] "
+    "\"MF0;ibswitch254:MQM8700/U1\" ( )\n")
+
+
+def test_iblinkinfo_cas_of_several_hosts_count_the_rails_of_one():
+    facts = parse_ib_ports(IBLINKINFO_TWO_HOSTS).facts()
+    assert facts["nic.count"] == 1 and facts["nic.speed_gbps"] == 100.0
+    two_rails = IBLINKINFO_TWO_HOSTS.replace("gpu-v100-0 HCA-1", "gpu-v100-3 HCA-2")
+    assert parse_ib_ports(two_rails).facts()["nic.count"] == 2
+
+
 MODULES = ["bwdoctor.chat.pasted", "bwdoctor_parsers.nccl_log", "bwdoctor_parsers.nccl_tests",
            "bwdoctor_parsers.ibstat", "bwdoctor_parsers.lspci", "bwdoctor_parsers.ip_addr",
            "bwdoctor_parsers.nvidia_smi", "bwdoctor_parsers.perftest"]
