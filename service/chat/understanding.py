@@ -119,6 +119,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _baseline_machine_gpus(stated, hits)
     _per_nic_speed(stated, hits)
     _gpu_of_the_job(stated, hits)
+    _gpus_the_machine_has(stated)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
@@ -408,6 +409,16 @@ _LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|hor
                        r"swift (?:sft|pt|rlhf)|llamafactory-cli|"
                        r"python3? -m torch\.distributed\.(?:launch|run))(?![\w-])|"
                        r"(?<![\w-])--[a-z][\w-]+[ =][^\s-][^\n]*?\s--[a-z][\w-]+[ =][^\s-]")
+
+
+def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:
+    """'单机 8 卡 H800', 'one server with 8x RTX 4090': on one machine, the GPUs the job runs on are the GPUs it has
+    (gpu.count, what a probe would see), unless the question said otherwise ('每台 6 张，各用 1 张')."""
+    gpus, nodes = stated.get("job.gpus_per_node"), stated.get("job.nodes")
+    if gpus is None or "gpu.count" in stated or gpus.weak or nodes is None or nodes.value != 1:
+        return
+    stated["gpu.count"] = Understood("gpu.count", gpus.value, gpus.text, gpus.start, gpus.end, gpus.source,
+                                     inferred=True)
 
 
 def _gpu_of_the_job(stated: dict[str, Understood], hits: list[Understood]) -> None:

@@ -227,3 +227,9 @@ def test_the_figure_now_is_the_jobs_and_of_the_kind_it_was() -> None:
     got = facts("Early this year the max out-of-place algbw of nccl-tests was 104 Gbps. With EFA 1.7.1 it is 65 Gbps.")
     assert got["nccl.allreduce_algbw_gbytes_per_s"] == pytest.approx(8.125)
     assert "nic.speed_gbps" not in got
+
+
+def test_one_machines_gpus_are_the_gpus_it_has() -> None:
+    assert facts("单机 8 卡 H800 跑 all_reduce_perf，busbw 215 GB/s。")["gpu.count"] == 8
+    assert facts("两台机器各用 1 张 GPU 跑 nccl-tests，每台机器 6 张 GPU。")["gpu.count"] == 6  # said apart
+    assert "gpu.count" not in facts("2 nodes with 8 A100 each over 100G RoCE.")
