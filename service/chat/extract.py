@@ -241,7 +241,9 @@ def precision(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- parallelism
 _PARALLEL = {
     "hybrid": re.compile(r"混合并行|hybrid(?![_ -]?shard)(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", _IC),
-    "fsdp": re.compile(r"FSDP|ZeRO(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|zero[- ]?[123]|ZeRO-Infinity|fully[_ ]sharded|"
+    # 'ZeRO' as DeepSpeed writes it ('Why zero?' is no ZeRO); 'zero-3', 'zero2' with their stage
+    "fsdp": re.compile(r"FSDP|(?<![A-Za-z])(?-i:ZeRO)(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|(?<![A-Za-z])zero[- ]?[123]|"
+                       r"(?-i:ZeRO)-Infinity|fully[_ ]sharded|"
                        r"full[_ ]shard|shard[_ ]grad[_ ]op|hybrid[_ ]shard|sharded data parallel", _IC),
     "tensor": re.compile(r"张量并行|模型并行|tensor[- ](?:model[- ])?parallel\w*|model[- ]parallel\w*|(?<![A-Za-z])TP"
                          r"(?:\s*[=:]?\s*\d+)?(?![A-Za-z])|tensor_model_parallel_size", _IC),

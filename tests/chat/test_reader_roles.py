@@ -233,3 +233,8 @@ def test_one_machines_gpus_are_the_gpus_it_has() -> None:
     assert facts("单机 8 卡 H800 跑 all_reduce_perf，busbw 215 GB/s。")["gpu.count"] == 8
     assert facts("两台机器各用 1 张 GPU 跑 nccl-tests，每台机器 6 张 GPU。")["gpu.count"] == 6  # said apart
     assert "gpu.count" not in facts("2 nodes with 8 A100 each over 100G RoCE.")
+
+
+def test_the_word_zero_is_no_zero_stage() -> None:
+    assert "job.parallelism" not in facts("all_reduce_perf across 4 nodes prints Avg bus bandwidth : 0. Why zero?")
+    assert facts("DeepSpeed ZeRO-3 on 2 nodes")["job.parallelism"] == "fsdp"
