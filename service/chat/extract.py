@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bwdoctor.chat import text as tx
-from bwdoctor.chat.instances import known_bandwidth_gbps
+from bwdoctor.chat.instances import known_bandwidth_gbps, known_gpus
 from bwdoctor.chat.units import (
     NUMBER,
     params_to_billions,
@@ -985,6 +985,9 @@ def instance_type(text: str) -> list[Understood]:
         cap = known_bandwidth_gbps(name)
         if cap is not None:
             hits.append(_hit("node.instance_bandwidth_gbps", cap, m, inferred=True, weak=True))
+        gpus = known_gpus(name)
+        if gpus is not None:  # weak: a count the question states outranks the type's
+            hits.append(_hit("job.gpus_per_node", gpus, m, inferred=True, weak=True))
     return hits
 
 

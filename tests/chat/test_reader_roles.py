@@ -238,3 +238,8 @@ def test_one_machines_gpus_are_the_gpus_it_has() -> None:
 def test_the_word_zero_is_no_zero_stage() -> None:
     assert "job.parallelism" not in facts("all_reduce_perf across 4 nodes prints Avg bus bandwidth : 0. Why zero?")
     assert facts("DeepSpeed ZeRO-3 on 2 nodes")["job.parallelism"] == "fsdp"
+
+
+def test_an_instance_type_gives_its_gpus_unless_the_question_says_otherwise() -> None:
+    assert facts("two p3dn.24xlarge over EFA")["job.gpus_per_node"] == 8
+    assert facts("4 x p4d.24xlarge, each running 4 GPUs only")["job.gpus_per_node"] == 4
