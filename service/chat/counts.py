@@ -255,9 +255,10 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             return None
         if _is_gpu_context(text, a):
             return None
-        # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
         threshold = bool(re.search(r"(?:超过|多于|大于|以上的?|more than|over|above|beyond|past|>)\s*$", text[max(0, a - 10):a], _IC))
-        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or threshold))
+        if threshold:
+            return None  # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         if g.get("sg"):
             out.append(_hit("job.gpus_per_node", 1, text, a, b))
     elif shape == "single-gpu":
@@ -349,6 +350,8 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '100 Gbps NIC' is a rate, not a hundred NICs
         if re.match(r"\s*G", between) or re.match(r"\d", between.strip()[:1] or "x") and "G" in between[:3]:
             continue
+        if re.search(r"还是\s*$", masked[max(0, m.start() - 4):m.start()]) or re.match(r"\s*还是", masked[m.end():]):
+            continue  # '是单口还是双口？': the choice asked about, neither side a count
         if _BUSY_NICS.match(masked, m.end()) or re.search(r"(?:只有|仅有|only)\s*$", masked[max(0, m.start() - 6):m.start()], _IC) \
                 and _BUSY_NICS.match(masked, m.end()):
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
