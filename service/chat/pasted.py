@@ -41,6 +41,8 @@ _TOOL_LINE = re.compile(
     r"NCCL (?:INFO|WARN)|[\w.\-]+:\d+:\d+\s+\[\d+\]\s+(?:NCCL\s+)?(?:INFO|WARN)\b|"
     r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*#|"
     r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|uint8|int32|double|fp8\w*)\s|"
+    # nccl-tests' column header pasted without its '#' ('   size   count  type  redop root  time  algbw  busbw').
+    r"^\s*size\s+count\s+type\s+redop\b|"
     r"^\s*\[\s*(?:\d+|SUM|ID)\]\s|^\s*[|+][-=+| ]|^\s*\|.*\|\s*$|NVIDIA-SMI|"
     r"elapsed time per iteration|^\s*iteration\s+\d+/|\d+/\d+\s*\[[\d:]+<[\d:?]+|'loss':|\"loss\":|global_step|"
     r"^\s*step:\s*\d+|train_runtime|Connecting to host|^iperf3?:|Accepted connection|Server listening|"
@@ -110,6 +112,8 @@ class Pasted:
     sources: dict[str, str] = field(default_factory=dict)
     partial: bool = False
     coded: list[Note] = field(default_factory=list)  # the notes with their codes, in `notes`' order
+    # facts read from output that shows only part of the measurement: the words' figure for it should win
+    partial_facts: set[str] = field(default_factory=set)
     language: str = "en"  # the language `notes` are said in
 
     def notes_in(self, lang: str) -> list[str]:
@@ -132,7 +136,8 @@ class Pasted:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for the turn's record."""
         return {"spans": [list(s) for s in self.spans], "kinds": self.kinds, "facts": self.facts,
-                "notes": self.notes, "sources": self.sources, "partial": self.partial}
+                "notes": self.notes, "sources": self.sources, "partial": self.partial,
+                "partial_facts": sorted(self.partial_facts)}
 
 
 def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -220,6 +225,10 @@ NOTES = {
     "pasted.training_steps": "training log: {count} step times ({source})",
     "pasted.training_baseline": "training log: two runs pasted; {baseline:g} s per step after “{label}” is the "
                                 "single-node baseline, {job:g} s per step the job",
+    "pasted.baseline_block": "{kind}: the output after “{label}” is a single-node baseline, not the multi-node job; "
+                             "its figures were not taken as the job's",
+    "pasted.after_change_block": "{kind}: the output after “{label}” shows the state after a change, not the job's "
+                                 "problem; its figures were not taken as the job's",
     "pasted.nvidia_smi_snapshot": "nvidia-smi: one snapshot; utilisation over a minute of training is steadier",
     "pasted.ethtool_negotiated_lower": "ethtool: {nic} negotiated {speed:g} Gb/s but supports {rating:g} Gb/s",
 }
@@ -383,19 +392,10 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
         body = text[s:e]
         fence = _FENCE.fullmatch(body.strip())
         bodies.append(fence["body"] if fence else body)
-    body = "\n".join(bodies)
+    blocks = _blocks(text, prose, spans, bodies)
+    body = "\n".join(b.body for b in blocks if b.role == "job")
     settings = _setting_lines(text, spans)
-    two_runs = _two_runs(text, spans, bodies)
-    if two_runs:
-        pasted.kinds.append("training-log")
-        for key, value in two_runs[0].items():
-            pasted.facts[key] = value
-            pasted.sources[key] = "training-log"
-        for item in two_runs[1]:
-            pasted.add(item)
     for kind, pattern, parser in _ROUTES:
-        if kind == "training-log" and two_runs:
-            continue  # read block by block above
         given = body + "\n" + settings if kind == "nccl-env" and settings else body
         if not pattern.search(given):
             continue
@@ -414,6 +414,8 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
             for item in notes:
                 pasted.add(item)
             pasted.partial = pasted.partial or partial
+    _set_aside(pasted, blocks)
+    _mark_partial_measurements(pasted, blocks, prose)
     if text.count("```") % 2:
         pasted.partial = True  # a code fence opened and never closed: the paste was cut
     if pasted.partial:
@@ -421,13 +423,65 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     return prose, pasted
 
 
-# Words just before a pasted training log that say it is the single-node run (the baseline) or the multi-node one.
+# Words just before a pasted block that say it is a single-node run, within one machine (a baseline when the question is
+# about several nodes), or a run across several nodes (the job).
 _SINGLE_NODE_LABEL = re.compile(
-    r"单机|单节点|单台|一台机器|(?<![\d.])1\s*台|\bsingle[- ]?(?:node|machine|host|server)\b|"
-    r"\bone (?:node|machine|host|server)\b|\b1[- ]?(?:node|machine)\b|\bbaseline\b|基线", re.IGNORECASE)
+    r"单机|单节点|单台|一台机器|(?<![\d.])1\s*台|机内|节点内|同一(?:台)?(?:机器|节点)|"
+    r"\bsingle[- ]?(?:node|machine|host|server)\b|\bone (?:node|machine|host|server)\b|\b1[- ]?(?:node|machine)\b|"
+    r"\b(?:within|inside|in) (?:a |one |the same |a single |each )?(?:node|machine|host|server)\b|"
+    r"\bintra[- ]?(?:node|machine|host)\b|\bbaseline\b|基线", re.IGNORECASE)
 _MULTI_NODE_LABEL = re.compile(
-    r"多机|多节点|多台|双机|两台|[2-9二三四五六七八]\s*台|\bmulti[- ]?(?:node|machine|host)s?\b|"
-    r"\b(?:[2-9]|\d{2,}|two|four|eight)[- ]?(?:nodes|machines|hosts|servers)\b", re.IGNORECASE)
+    r"多机|多节点|多台|双机|两台|[2-9二三四五六七八]\s*台|跨机|跨节点|机间|节点间|"
+    r"\bmulti[- ]?(?:node|machine|host)s?\b|"
+    r"\b(?:[2-9]|\d{2,}|two|four|eight)[- ]?(?:\w+[- ])?(?:nodes|machines|hosts|servers)\b|"
+    r"\b(?:across|between) (?:the |all |two |\d+ )?(?:nodes|machines|hosts|servers)\b|\binter[- ]?(?:node|host)\b",
+    re.IGNORECASE)
+# Words just before a pasted block that say it shows the state after a change the user tried or proposes ('after the
+# fix is applied:', '修复后：', 'if I set NCCL_ALGO=Ring:'): the job's problem state is another block of that tool.
+# Turning on NCCL's debug log is how the output was got, not a change to the job.
+_AFTER_CHANGE_LABEL = re.compile(
+    r"\bafter (?:the |this |that |a |our |my |your )?(?:fix|patch|change|upgrade|update|workaround)|"
+    r"\bafter (?:applying|installing|upgrading|updating|setting|exporting|changing|switching|adding|removing|"
+    r"disabling|enabling|rebuilding|building|patching|fixing)\b(?!.{0,30}(?:NCCL_DEBUG|debug|log))|"
+    r"\bwith (?:the |this |that |your )?(?:fix|patch|workaround)\b|\b(?:fixed|patched) (?:version|build|run)\b|"
+    r"\b(?:if|when|once) (?:I|we|you) (?:set|change|switch|export|add|use|disable|enable|apply|remove)\b"
+    r"(?!.{0,30}(?:NCCL_DEBUG|debug|log))|"
+    r"修复后|修复之后|修好后|补丁后|打了补丁|打补丁后|应用补丁|升级(?:之)?后|"
+    r"(?:改成|改为|换成|设成|设为|设置为|加上|去掉|关掉|打开).{0,40}?(?:之后|以后|后)|如果(?:我|我们)?(?:设|改|把|加|关|开)",
+    re.IGNORECASE)
+# Words that say a pasted table is only part of the output ('Part of the all_reduce_perf output:', '部分输出：').
+_PART_LABEL = re.compile(r"\b(?:part of|parts of|some of|an? (?:excerpt|snippet|extract)|excerpt|snippet|partial|"
+                         r"truncated|(?:first|last|a few) (?:lines|rows))\b|部分|节选|片段|截取|摘录|前几行|后几行",
+                         re.IGNORECASE)
+# A message size the words talk about ('4GB all-reduce', 'at 8 GB', '1G 消息'), to compare with the table's rows.
+_NAMED_SIZE = re.compile(r"(?:\b(?:at|@|size|sizes|message|messages|msg|buffer|up to)\s+(?:of\s+)?|消息|大小|数据量)"
+                         r"\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>[KMG])i?B?\b(?!\s*/\s*s)|"
+                         r"(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>[KMG])i?B?\s*(?:messages?|msgs?|buffers?|all[- ]?reduce|"
+                         r"allreduce|消息)", re.IGNORECASE)
+_MEASURED = ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s")
+# The tools whose output is a measurement of one run, which a single-node run gives as a baseline; a log or a listing
+# describes the job's own setup ('看 NCCL 日志发现只有一台机器用上了 GDRDMA：' introduces the job's log).
+_MEASUREMENTS = {"nccl-tests", "training-log", "perftest", "iperf3", "iperf3-json"}
+
+
+@dataclass
+class _Block:
+    """One pasted block, the words that introduce it, and whose state it shows.
+
+    ``role``: ``"job"`` (the job's problem state, read for facts), ``"baseline"`` (a single-node run beside a multi-node
+    job) or ``"after"`` (the state after a change the user tried or proposes).
+    """
+
+    start: int
+    body: str
+    label: str
+    kind: str | None
+    role: str = "job"
+
+
+def _kind_of(body: str) -> str | None:
+    """The first route whose pattern the block matches: the tool it is output of."""
+    return next((kind for kind, pattern, _ in _ROUTES if pattern.search(body)), None)
 
 
 def _label_before(text: str, start: int, floor: int) -> str:
@@ -438,29 +492,68 @@ def _label_before(text: str, start: int, floor: int) -> str:
     return clauses[-1].strip()[-120:] if clauses else ""
 
 
-def _two_runs(text: str, spans: list[tuple[int, int]], bodies: list[str]) -> tuple[dict[str, Any], list[Note]] | None:
-    """Two training logs pasted one after the other, one labelled the single-node run: its step time is the
-    baseline (job.step_time_baseline_s), the other one's the job's. None unless exactly that is clear."""
-    runs = []
+def _blocks(text: str, prose: str, spans: list[tuple[int, int]], bodies: list[str]) -> list[_Block]:
+    """Each block with its label and role. Several blocks of one tool are told apart by the words before each:
+    a single-node measurement ('Within one node:', '单机：') is a baseline when the question is about several nodes or
+    another run of that tool is not single-node; a block after a change ('after the fix is applied:', '修复后：')
+    is set aside when another run of that tool shows the state before it. Anything not clear stays the job's."""
+    blocks = []
     floor = 0
     for (start, end), body in zip(spans, bodies, strict=True):
-        label = _label_before(text, start, floor)
+        blocks.append(_Block(start, body, _label_before(text, start, floor), _kind_of(body)))
         floor = end
-        result = parse_training_log(body)
-        if result.source and result.median_s:
-            runs.append((label, result))
-    if len(runs) != 2:
-        return None
-    single = [i for i, (label, _) in enumerate(runs)
-              if _SINGLE_NODE_LABEL.search(label) and not _MULTI_NODE_LABEL.search(label)]
-    if len(single) != 1 or _SINGLE_NODE_LABEL.search(runs[1 - single[0]][0]):
-        return None
-    (label, baseline), (_, job) = runs[single[0]], runs[1 - single[0]]
-    facts = {k: v for k, v in job.facts().items()}
-    facts["job.step_time_baseline_s"] = baseline.facts()["job.step_time_s"]
-    notes = [note("pasted.training_baseline", baseline=facts["job.step_time_baseline_s"], label=label[-40:],
-                  job=facts["job.step_time_s"])]
-    return facts, notes
+    several_nodes = bool(_MULTI_NODE_LABEL.search(prose))
+    single = [bool(_SINGLE_NODE_LABEL.search(b.label) and not _MULTI_NODE_LABEL.search(b.label)) for b in blocks]
+    for i, block in enumerate(blocks):
+        if block.kind is None:
+            continue
+        others = [j for j, b in enumerate(blocks) if j != i and b.kind == block.kind]
+        if single[i] and block.kind in _MEASUREMENTS and (several_nodes or any(not single[j] for j in others)):
+            block.role = "baseline"
+    for i, block in enumerate(blocks):
+        if block.kind is not None and block.role == "job" and _AFTER_CHANGE_LABEL.search(block.label) and any(
+                b.kind == block.kind and b.role == "job" and not _AFTER_CHANGE_LABEL.search(b.label)
+                for j, b in enumerate(blocks) if j != i):
+            block.role = "after"
+    return blocks
+
+
+def _set_aside(pasted: Pasted, blocks: list[_Block]) -> None:
+    """What the blocks that are not the job's problem state give: a single-node training log's step time is the
+    baseline (job.step_time_baseline_s); every such block gets a note saying its figures were not taken as the job's."""
+    baselines = [parse_training_log(b.body) for b in blocks if b.role == "baseline" and b.kind == "training-log"]
+    timed = [r for r in baselines if r.source and r.median_s]
+    for block in blocks:
+        if block.role == "job":
+            continue
+        label = block.label[-40:]
+        if block.role == "baseline" and block.kind == "training-log" and len(timed) == 1:
+            baseline = timed[0].facts()["job.step_time_s"]
+            pasted.facts.setdefault("job.step_time_baseline_s", baseline)
+            pasted.sources.setdefault("job.step_time_baseline_s", "training-log")
+            if "job.step_time_s" in pasted.facts:
+                pasted.add(note("pasted.training_baseline", baseline=baseline, label=label,
+                                job=pasted.facts["job.step_time_s"]))
+                continue
+        code = "pasted.baseline_block" if block.role == "baseline" else "pasted.after_change_block"
+        pasted.add(note(code, kind=block.kind, label=label))
+
+
+def _mark_partial_measurements(pasted: Pasted, blocks: list[_Block], prose: str) -> None:
+    """nccl-tests figures from a table that shows only part of the run ('Part of the output:', a cut table, rows that
+    stop before the message size the words talk about) go into `partial_facts`: a figure the words state for the same
+    measurement is the whole run's and should win over them."""
+    tables = [b for b in blocks if b.role == "job" and b.kind == "nccl-tests"]
+    if not tables or not any(pasted.sources.get(k) == "nccl-tests" for k in _MEASURED):
+        return
+    result = parse_nccl_tests("\n".join(b.body for b in tables))
+    largest = result.max_size_bytes or 0
+    named = [float(m["a"] or m["b"]) * _UNIT[(m["ua"] or m["ub"]).upper()] for m in _NAMED_SIZE.finditer(prose)]
+    if result.partial or any(_PART_LABEL.search(b.label) for b in tables) or any(n > largest for n in named):
+        pasted.partial_facts.update(k for k in _MEASURED if pasted.sources.get(k) == "nccl-tests")
+
+
+_UNIT = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
 def _setting_lines(text: str, spans: list[tuple[int, int]]) -> str:

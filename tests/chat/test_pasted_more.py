@@ -186,3 +186,88 @@ def test_indented_iblinkinfo_ca_sections_are_one_paste_read_as_100g():
                 "all_reduce_perf across the four nodes prints '# Avg bus bandwidth : 0'. Why zero?")
     got = facts(question)
     assert got["nic.speed_gbps"] == 100 and got["job.nodes"] == 4 and got.get("nic.count", 1) == 1
+
+
+# Several blocks of one tool, told apart by the words before each (pasted.py's _blocks).
+_ROW = "{size}    {count}   float     sum    -1    {time}  {algbw}  {busbw}\n"
+_HEADER = "      size         count    type   redop  root     time   algbw   busbw\n"
+
+
+def _table(algbw: float, busbw: float, size: int = 4294967296) -> str:
+    return "```\n" + _HEADER + _ROW.format(size=size, count=size // 4, time=81146, algbw=algbw, busbw=busbw) + "```\n"
+
+
+def test_block_after_the_fix_is_not_the_jobs_state():
+    question = ("NCCL 2.19.3: NVLSTree all-reduce is slow on 8 P5 nodes. 4GB all-reduce:\n" + _table(52.93, 104.2)
+                + "after the fix (NVIDIA/nccl#1112) is applied:\n" + _table(142.11, 279.78)
+                + "Should we build NCCL from source with the fix?")
+    got = facts(question)
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 104.2 and got["nccl.allreduce_algbw_gbytes_per_s"] == 52.93
+    _, pasted = parse_pasted(question)
+    assert any(n.code == "pasted.after_change_block" for n in pasted.coded)
+
+
+def test_block_after_the_fix_in_chinese_and_before_it():
+    question = ("两台机器 all_reduce_perf 很慢：\n" + _table(20.1, 37.69) + "改成 NCCL_ALGO=Ring 之后：\n"
+                + _table(45.0, 84.38) + "为什么默认算法这么慢？")
+    assert facts(question)["nccl.allreduce_busbw_gbytes_per_s"] == 37.69
+    question = "修复后：\n" + _table(45.0, 84.38) + "修复前：\n" + _table(20.1, 37.69) + "两台机器，还有提升空间吗？"
+    assert facts(question)["nccl.allreduce_busbw_gbytes_per_s"] == 37.69
+
+
+def test_a_lone_block_after_a_change_is_the_job_state():
+    # nothing else of that tool shows the state before: what was pasted is what the job does now
+    question = "After applying the patch busbw on 2 nodes is still low:\n" + _table(20.1, 37.69) + "Why?"
+    assert facts(question)["nccl.allreduce_busbw_gbytes_per_s"] == 37.69
+
+
+def test_turning_on_the_debug_log_is_not_a_change():
+    question = ("Two nodes, slow.\n" + _table(20.1, 37.69) + "After setting NCCL_DEBUG=INFO the run shows:\n"
+                + _table(20.3, 38.06) + "What is wrong?")
+    assert facts(question)["nccl.allreduce_busbw_gbytes_per_s"] == 38.06  # both the job's: the last one, as before
+
+
+def test_within_one_node_block_is_a_baseline_in_a_multi_node_question():
+    question = ("Average bus BW drops to essentially half when running multi-node NCCL tests on two H100 nodes\n"
+                "(8 GPUs / 4 NICs per node). Within one node:\n" + _table(273.95, 479.41, 8589934592)
+                + "Across the two nodes the average bus BW is essentially half. How do we fix it?")
+    got = facts(question)
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in got and got["job.nodes"] == 2
+    _, pasted = parse_pasted(question)
+    assert any(n.code == "pasted.baseline_block" for n in pasted.coded)
+
+
+def test_intra_node_and_cross_node_blocks_zh():
+    question = ("两台 H800 训练慢。单机内：\n" + _table(240.0, 450.0) + "跨机：\n" + _table(50.0, 93.75)
+                + "跨机 busbw 只有这么点，正常吗？")
+    assert facts(question)["nccl.allreduce_busbw_gbytes_per_s"] == 93.75
+
+
+def test_single_node_block_alone_in_a_single_node_question_is_the_job():
+    question = "On a single node with 8 A100:\n" + _table(130.0, 230.0) + "Is this busbw normal?"
+    assert facts(question)["nccl.allreduce_busbw_gbytes_per_s"] == 230.0
+
+
+def test_part_of_the_output_marks_its_busbw_partial():
+    rows = "".join(_ROW.format(size=s, count=s // 4, time=1000, algbw=a, busbw=b)
+                   for s, a, b in ((134217728, 121.14, 227.14), (536870912, 166.8, 312.75)))
+    question = ("2 nodes, 16 H20 GPUs, allreduce with NVLS reaches 343 GB/s busbw. Part of the output:\n"
+                + _HEADER + rows + "Why the dip around 128 MB?")
+    prose, pasted = parse_pasted(question)
+    assert pasted.facts["nccl.allreduce_busbw_gbytes_per_s"] == 312.75
+    assert "nccl.allreduce_busbw_gbytes_per_s" in pasted.partial_facts
+    assert "redop" not in prose  # the header line without '#' is the tool's, not the asker's
+    # the whole table, its sizes reaching what the words talk about: its figure is the run's
+    _, whole = parse_pasted("2 nodes, busbw at 512MB messages:\n" + _HEADER + rows)
+    assert not whole.partial_facts
+    # rows stopping before the message size the words name
+    _, short = parse_pasted("2 nodes, 4GB all-reduce gets 343 GB/s busbw:\n" + _HEADER + rows)
+    assert "nccl.allreduce_busbw_gbytes_per_s" in short.partial_facts
+
+
+def test_a_log_introduced_by_one_machine_is_still_the_jobs():
+    question = ("两个节点，每个节点 8 张 GPU。看 NCCL 日志发现只有一台机器用上了 GDRDMA：\n"
+                "```\n9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
+                "9[1a000] -> 2[6b000] [receive] via NET/IB/1\n```\n"
+                "这是什么原因？")
+    assert facts(question)["nccl.transport"] == "ib"
