@@ -13,6 +13,8 @@ made with `_hit`, reads the polarity of what it names itself ('no PFC', 'ECN 没
     figures, falls to a fraction now and then, or collapses at large sizes → nccl.busbw_unstable
   - the cloud's NCCL plugin absent: GCP's GPUDirect-TCPX/TCPXO → nccl.tcpx_plugin_missing, AWS's aws-ofi-nccl
     → nccl.net_plugin_missing
+  - where the NIC sits from the GPU, in words: 'on different NUMA nodes', '跨 NUMA', 'through the CPU (PHB)', 'under
+    the same PCIe switch' → gpu.nic_path
 """
 
 from __future__ import annotations
@@ -357,3 +359,86 @@ def cloud_plugins(text: str) -> list[Understood]:
             elif _PRESENT_AFTER.match(after) or _PRESENT_BEFORE.search(before):
                 hits.append(_hit(fact, False, m))
     return hits
+
+
+# --------------------------------------------------------------------------- where the NIC sits from the GPU
+# What `nvidia-smi topo -m` would show, said in words. Read only where the sentence names both a GPU and a NIC:
+# 'GPUs on different sockets' is GPU to GPU, and 'NUMA nodes per socket set to 4' (NPS, a BIOS setting) is no path.
+# (a device's own name, 'mlx5_0', reaches the readers masked as '······')
+_NIC_WORD = re.compile(r"(?<![A-Za-z])(?:NICs?|HCAs?|mlx5_\d+|ConnectX[-\w]*|CX-?\d|"
+                       r"(?:network|IB|RDMA|RoCE|InfiniBand)\s+(?:cards?|adapters?|devices?|interfaces?)|Mellanox|"
+                       r"网卡|IB\s*卡|RDMA\s*卡)|·{4,}", _IC)
+_GPU_WORD = re.compile(r"(?<![A-Za-z])(?:GPUs?\d*|GPU\s?\d+)(?![A-Za-z])|显卡|(?<!网)(?<!IB)(?<!RDMA)卡", _IC)
+_SOCKET = (r"(?:CPU\s+)?(?:sockets?|NUMA(?:\s+(?:nodes?|domains?|regions?))?|CPUs?|processors?|root complex(?:es)?)"
+           r"(?!\s*(?:models?|types?|frequenc|generations?|vendors?|cores?|usage|load|governor))")
+_SOCKET_ZH = r"(?:CPU|NUMA|插槽|socket|处理器|路\s*CPU)"
+_SWITCH = r"PCIe\s*(?:switch|bridge|交换芯片|交换机|桥)|PLX|PEX\s?\d*"
+_PATHS: list[tuple[str, re.Pattern[str]]] = [
+    # across the link between sockets: 'on different NUMA nodes', 'cross-NUMA', '跨 NUMA', '不在同一个 CPU 下'
+    ("sys", re.compile(rf"(?:on|in|under|attached to|connected to|behind|hang(?:s|ing)? off|belong to|sit on)?\s*"
+                       rf"(?:two\s+)?(?:different|separate|opposite|other)\s+{_SOCKET}|"
+                       rf"cross[- ]?(?:NUMA|socket|CPU)|across\s+(?:the\s+)?(?:two\s+)?(?:CPU\s+)?(?:sockets|NUMA"
+                       rf"(?:\s+nodes|\s+domains)?|CPUs)|inter[- ]socket|remote\s+(?:NUMA|socket)|"
+                       rf"(?:over|through|via|across)\s+(?:the\s+)?(?:UPI|QPI|xGMI|Infinity Fabric|SMP interconnect|"
+                       rf"socket interconnect)|"
+                       rf"跨\s*(?:两个|两颗|两路)?\s*{_SOCKET_ZH}|不在同一(?:个|颗|路)?\s*{_SOCKET_ZH}|"
+                       rf"(?:分别)?(?:挂|接|插|位于|在)\s*(?:在)?\s*不同(?:的)?\s*{_SOCKET_ZH}|"
+                       rf"另一(?:个|颗|路)\s*{_SOCKET_ZH}", _IC)),
+    # through the CPU's host bridge: 'go through the CPU (PHB)', '之间隔着一个 CPU', 'not under the same PCIe switch'
+    ("phb", re.compile(rf"(?:go(?:es)?|goes|going|routed|traffic|path|has to go|pass(?:es)?)\s+(?:only\s+)?(?:through|"
+                       rf"via)\s+(?:the\s+)?(?:CPU(?:'s)?|host bridge|root complex|root port)(?:\s+(?:host bridge|root "
+                       rf"complex|root port))?(?!\s*(?:memory|RAM|DRAM|buffer))|"
+                       rf"(?:not|n't)\s+(?:\w+\s+)?(?:under|behind|on|share|sharing|attached to|connected to)\s+"
+                       rf"(?:the\s+|a\s+)?(?:same\s+)?(?:{_SWITCH})|"
+                       rf"(?:attached|connected|wired)\s+(?:directly\s+)?to\s+the\s+same\s+(?:CPU|socket|root complex)"
+                       rf"(?!\s*(?:memory|RAM))|"
+                       rf"(?:隔着|经过|通过|经由|要过|走)\s*(?:一个|一颗|了)?\s*CPU(?!\s*(?:内存|的内存))|"
+                       rf"不在同一(?:个|颗)?\s*(?:{_SWITCH})|"
+                       rf"(?:挂|接|插)\s*(?:在)?\s*同一(?:个|颗|路)?\s*CPU\s*(?:下|上)", _IC)),
+    # under one PCIe switch: 'behind the same PCIe switch', '在同一个 PCIe switch 下'
+    ("pxb", re.compile(rf"(?:under|behind|on|share|sharing|shares|attached to|connected to|hang(?:s|ing)? off)\s+"
+                       rf"(?:the\s+|a\s+|one\s+)?(?:same\s+|single\s+|common\s+)?(?:{_SWITCH})|"
+                       rf"同一(?:个|颗|块)?\s*(?:{_SWITCH})", _IC)),
+]
+# nvidia-smi topo -m's own words in prose: 'GPU0 to mlx5_0 is SYS', '(PHB)'
+_TOPO_WORD = re.compile(r"(?<![A-Za-z_])(?P<v>PIX|PXB|PHB|NODE|SYS|SOC)(?![A-Za-z_])")
+_NOT_BEFORE = re.compile(r"(?:not|n't|never|no longer|instead of|rather than|不是|并不|并非|没有|而不是)\s*"
+                         r"(?:\w+\s+)?$", _IC)
+_HEDGE = re.compile(r"suspect|maybe|perhaps|probably|possibly|might|may be|I think|I guess|likely|怀疑|可能|估计|好像|"
+                    r"似乎|大概|猜", _IC)
+_DASH = re.compile(r"\s[—–-]{1,2}\s|——")
+_WORST_FIRST = ["sys", "node", "phb", "pxb", "pix"]
+
+
+def _clause_asks(text: str, pos: int) -> bool:
+    """Like _asks, with a dash also ending the clause: 'we suspect cross-NUMA traffic — how do we confirm it?'."""
+    a, b = tx.clause_bounds(text, pos)
+    dashes = [m for m in _DASH.finditer(text, a, b)]
+    a = max([a] + [m.end() for m in dashes if m.end() <= pos])
+    b = min([b] + [m.start() for m in dashes if m.start() >= pos])
+    return bool(_ASKS.search(text, a, b))
+
+
+@extractor
+def gpu_nic_path(text: str) -> list[Understood]:
+    """'the NIC and the GPU are on different NUMA nodes', '跨 NUMA', 'through the CPU (PHB)', 'under the same PCIe
+    switch' → gpu.nic_path, the farthest one said (the fact is the worst-placed GPU's)."""
+    hits: list[Understood] = []
+    found = [(value, m) for value, pattern in _PATHS for m in pattern.finditer(text)]
+    found += [(m["v"].lower().replace("soc", "sys"), m) for m in _TOPO_WORD.finditer(text)]
+    for value, m in found:
+        s = tx.sentence(text, m.start())
+        if not (_NIC_WORD.search(s) and _GPU_WORD.search(s)) or _clause_asks(text, m.start()):
+            continue
+        if _NOT_BEFORE.search(tx.before(text, m.start(), 24)) and not m.group(0).lower().startswith("not"):
+            continue  # 'not on different sockets': not SYS, and which other path is not said
+        if any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits):
+            continue
+        hedged = bool(_HEDGE.search(tx.before(text, m.start(), 60)))
+        inferred = hedged or value == "phb" and not m.group(0).upper() == "PHB"
+        hits.append(_hit("gpu.nic_path", value, m, inferred=inferred))
+    if len({h.value for h in hits}) > 1:
+        worst = min(hits, key=lambda h: _WORST_FIRST.index(h.value))
+        hits = [h for h in hits if h.value == worst.value]
+    return hits
+

@@ -150,3 +150,35 @@ def test_swings_without_a_collective_are_not_busbw() -> None:
 ])
 def test_cloud_plugins(text: str, fact: str, value: bool) -> None:
     assert _read(text, fact) is value
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("The NIC and the GPU are on different sockets.", "sys"),
+    ("GPU0 and mlx5_0 sit on different NUMA nodes, so traffic crosses the UPI.", "sys"),
+    ("网卡和 GPU 不在同一个 CPU 下", "sys"),
+    ("GPU 和网卡跨 NUMA", "sys"),
+    ("GPU and NIC go through the CPU (PHB).", "phb"),
+    ("The GPU and the NIC are not under the same PCIe switch.", "phb"),     # through the CPU at best
+    ("GPU0 和 Mellanox 网卡挂在同一个 CPU 下", "phb"),
+    ("GPU 和网卡之间隔着一个 CPU", "phb"),
+    ("GPU0 and mlx5_0 are under the same PCIe switch.", "pxb"),
+    ("每张 GPU 和它的网卡在同一个 PCIe switch 下", "pxb"),
+    ("In topo -m GPU4 shows SYS to the NIC.", "sys"),
+    ("GPU0 is PIX to mlx5_0 but GPU4 is SYS to it.", "sys"),               # the worst-placed GPU's
+])
+def test_gpu_nic_path(text: str, value: str) -> None:
+    assert _read(text, "gpu.nic_path") == value
+
+
+@pytest.mark.parametrize("text", [
+    "We set NUMA nodes per socket to 4 (NPS4) on the EPYC hosts with 8 GPUs and 4 NICs.",  # a BIOS setting
+    "The GPUs are on different sockets.",                                   # GPU to GPU: no NIC
+    "Are the GPU and the NIC on different NUMA nodes?",                     # asked
+    "网卡和 GPU 是不是跨 NUMA？",
+    "The NIC and GPU are not on different sockets.",                        # not SYS, the path itself unsaid
+    "The nodes have different CPU models, 8 GPUs and 2 NICs.",
+    "Without GDR the data from the GPU goes through the CPU memory before the NIC sends it.",  # staging
+])
+def test_no_gpu_nic_path_read(text: str) -> None:
+    assert _read(text, "gpu.nic_path") is _MISSING
+
