@@ -15,6 +15,8 @@ made with `_hit`, reads the polarity of what it names itself ('no PFC', 'ECN 没
     → nccl.net_plugin_missing
   - where the NIC sits from the GPU, in words: 'on different NUMA nodes', '跨 NUMA', 'through the CPU (PHB)', 'under
     the same PCIe switch' → gpu.nic_path
+  - many small collectives: '980 small reduce-scatters per step', 'each all-reduce is only a few KB', '小消息很多',
+    'latency dominates' → job.small_messages
 """
 
 from __future__ import annotations
@@ -442,3 +444,80 @@ def gpu_nic_path(text: str) -> list[Understood]:
         hits = [h for h in hits if h.value == worst.value]
     return hits
 
+
+# --------------------------------------------------------------------------- many small collectives
+# The count or the size of the job's collectives, or latency said to dominate: '980 small reduce-scatters per step',
+# 'thousands of tiny all-reduces', 'each all-reduce is only a few KB', '小消息很多', 'latency dominates'. Not what
+# nccl-tests shows at its small sizes (latency-bound by design), which is about the benchmark, not the job.
+_COLL = (r"(?:all[- _]?reduce|reduce[- _]?scatter|all[- _]?gather|all[- _]?to[- _]?all|broadcast|collective|"
+         r"NCCL (?:call|kernel|op)|send/recv|p2p (?:send|op))s?")
+_PIECES = (rf"(?:{_COLL}|messages?|tensors?|buckets?|packets?|transfers?|calls?|ops|operations|kernels?|"
+           r"chunks?)")
+_MANY = (r"(?:many|lots of|a lot of|a large number of|large numbers of|numerous|thousands of|hundreds of|tons of|"
+         r"\d[\d,]*k?)")
+_SMALL_EN = re.compile(rf"(?<![\w.]){_MANY}\s+(?:very\s+)?(?:small|tiny|little|short)\s+(?:\S+\s+)?{_PIECES}"
+                       rf"(?![A-Za-z])|"
+                       rf"(?:small|tiny)\s+(?:messages?|{_COLL}|buckets?|packets?)\s+(?:dominate|are the "
+                       rf"(?:norm|bulk))|"
+                       r"latency[- ](?:bound|dominated|limited)|latency (?:dominates|is dominating|is the bottleneck)|"
+                       r"(?:dominated|bound|limited) by (?:the\s+)?(?:network\s+)?latency", _IC)
+# a count of collectives without 'small': '980 reduce-scatter calls', 'thousands of all-reduces per step'
+_COUNT_EN = re.compile(rf"(?<![\w.])(?P<n>\d[\d,]*|thousands|hundreds|tens of thousands)\s+(?:of\s+)?"
+                       rf"(?:separate\s+|individual\s+)?{_COLL}(?P<calls>\s+(?:calls?|ops|operations|launches|kernels|"
+                       r"invocations))?(?![A-Za-z])", _IC)
+_PER_STEP = re.compile(r"per (?:step|iteration|batch|micro-?batch|group(?: launch)?|launch|bucket|forward|backward)|"
+                       r"(?:each|every|one|a single) (?:step|iteration|group launch|launch|bucket)|每(?:个|一)?\s*"
+                       r"(?:step|步|迭代|轮|iter)", _IC)
+_FEW_KB = re.compile(r"(?:(?:only|just|merely|about|around|~|under|less than)\s*)?(?:a few|few|several|a couple of|"
+                     r"\d+(?:\.\d+)?)\s*(?:KB|KiB|kB|K|bytes)(?![A-Za-z])|"
+                     r"(?:只有|才|仅|就)\s*(?:几|\d+(?:\.\d+)?)\s*(?:KB|KiB|K|字节)", _IC)
+_EACH = re.compile(rf"(?:each|every|per|one)\s+(?:\w+\s+)?(?:{_PIECES}|message)|"
+                   rf"(?:{_PIECES})\s+(?:of|is|are|were|carry|carries)\s+(?:only|just|merely)|"
+                   r"(?:每次|每个|每条)\s*(?:all-?reduce|通信|消息|集合通信)?", _IC)
+_SMALL_ZH = re.compile(r"(?:小消息|小包|小数据包|小张量|(?:小|很小)的\s*(?:all-?reduce|通信|集合通信|消息|包|张量|"
+                       r"bucket|桶))"
+                       r"[^，,。；;\n]{0,6}?(?:很多|太多|特别多|非常多|较多|频繁|居多|为主|多)|"
+                       r"(?:大量|很多|许多|频繁的?|成千上万|上千|几千|数千|上百|几百)\s*(?:个|次|条)?\s*(?:的)?\s*"
+                       r"(?:很小的|小的|小)\s*(?:消息|包|数据包|张量|通信|集合通信|all-?reduce|allreduce|"
+                       r"reduce-?scatter|all-?gather|bucket|桶|梯度桶)|"
+                       r"延迟(?:占主导|为主|主导|是瓶颈|成为瓶颈|占大头)|受(?:网络)?延迟(?:限制|制约)|"
+                       r"latency\s*bound", _IC)
+_COUNT_ZH = re.compile(rf"(?:上千|几千|数千|上百|几百|成千上万|\d[\d,]*)\s*(?:次|个)\s*(?:的)?\s*{_COLL}", _IC)
+_NOT_SMALL = re.compile(rf"(?:no|not many|few|without)\s+(?:small|tiny)\s+(?:messages|{_COLL}|packets)|"
+                        r"not\s+latency[- ](?:bound|dominated|limited)|latency\s+(?:is\s+not|isn't)\s+(?:the\s+)?"
+                        rf"(?:issue|problem|bottleneck)|(?:messages|buckets|{_COLL})\s+are\s+(?:all\s+)?(?:large|big|"
+                        r"hundreds of MB)|"
+                        r"没有(?:很多)?小消息|不是小消息|消息都(?:很|比较)?大|不是延迟(?:的问题|瓶颈)|延迟不是(?:问题|"
+                        r"瓶颈)", _IC)
+_BENCH = re.compile(r"busbw|algbw|bus ?bandwidth|nccl-tests|[a-z_]+_perf\b|ib_\w+_(?:lat|bw)|osu_|small (?:message )?"
+                    r"sizes|小(?:消息)?尺寸|sweep", _IC)
+
+
+@extractor
+def small_messages(text: str) -> list[Understood]:
+    """'980 small reduce-scatters per step', 'thousands of tiny all-reduces', 'each all-reduce is only a few KB',
+    '小消息很多', 'latency dominates' → job.small_messages (False: 'not latency-bound', '消息都很大')."""
+    hits = [_hit("job.small_messages", False, m) for m in _NOT_SMALL.finditer(text) if not _asks(text, m.start())]
+
+    def add(m: re.Match[str]) -> None:
+        if _asks(text, m.start()) or _BENCH.search(tx.sentence(text, m.start())):
+            return  # 'is it latency-bound?'; nccl-tests is latency-bound at small sizes by design
+        if not any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits):
+            hits.append(_hit("job.small_messages", True, m))
+
+    for m in list(_SMALL_EN.finditer(text)) + list(_SMALL_ZH.finditer(text)):
+        n = re.match(r"\d[\d,]*", m.group(0))
+        if n is None or int(n.group(0).replace(",", "")) >= 50:
+            add(m)
+    for m in list(_COUNT_EN.finditer(text)) + list(_COUNT_ZH.finditer(text)):
+        digits = re.match(r"\d[\d,]*", m.group(0))
+        if digits is not None and int(digits.group(0).replace(",", "")) < 100:
+            continue  # '8 all-reduces': a handful
+        sentence = tx.sentence(text, m.start())
+        if m.groupdict().get("calls") or _PER_STEP.search(sentence):
+            add(m)
+    for m in _FEW_KB.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        if _EACH.search(text, a, b) and re.search(rf"{_COLL}|message|通信|消息", text[a:b], _IC):
+            add(m)
+    return hits

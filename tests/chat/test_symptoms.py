@@ -182,3 +182,31 @@ def test_gpu_nic_path(text: str, value: str) -> None:
 def test_no_gpu_nic_path_read(text: str) -> None:
     assert _read(text, "gpu.nic_path") is _MISSING
 
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("We issue 980 small reduce-scatters per step.", True),
+    ("Backward launches thousands of tiny all-reduces.", True),
+    ("With bias-only training one group launch carries 980 reduce-scatter calls.", True),
+    ("Each all-reduce is only a few KB.", True),
+    ("Profiling shows latency dominates the step.", True),
+    ("小消息很多，带宽根本跑不满", True),
+    ("我们每个 step 有几千次 all-reduce", True),
+    ("每次 all-reduce 只有几 KB", True),
+    ("通信里延迟占主导", True),
+    ("We are not latency-bound: the buckets are 25 MB.", False),
+    ("消息都很大，没有小消息", False),
+])
+def test_small_messages(text: str, value: bool) -> None:
+    assert _read(text, "job.small_messages") is value
+
+
+@pytest.mark.parametrize("text", [
+    "Is it latency-bound?",                                                  # asked
+    "Are many small all-reduces the problem?",
+    "busbw at small sizes is latency-bound, which nccl-tests always is.",   # the benchmark, not the job
+    "We run 8 all-reduces per step.",                                        # a handful
+    "all_reduce_perf -b 8 -e 128M: at 8 bytes each all-reduce takes 30 us.",
+    "The model is small and the data set has 980 images.",
+])
+def test_no_small_messages_read(text: str) -> None:
+    assert _read(text, "job.small_messages") is _MISSING
