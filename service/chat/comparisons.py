@@ -66,7 +66,7 @@ _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<
 _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
                           r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
-                          r"[A-Za-z]+/s))", _IC)
+                          r"[A-Za-z]+/s|nodes?|machines?|servers?|GPUs?|cards?|台|机|卡|节点|张))", _IC)
 # '单节点一个 step 几十秒', '要半个小时': durations said in round words, approximate (ratios only when they are clear)
 _ROUGH_DURATION = re.compile(r"(?P<w>十几|几十|几百|几)\s*(?:个)?\s*(?P<unit>秒|分钟|小时|天)|(?P<n>[一两二三四五六七八九十\d]{1,3})?\s*个?半\s*(?:个)?\s*小时")
 _ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}

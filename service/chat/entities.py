@@ -31,6 +31,15 @@ _GPU_NAME = (
     r"(?:[\s-]?(?:SXM\d?|PCIe|NVL))?"
 )
 # A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.
+def _canonical(name: str) -> str:
+    """One spelling per model: 'RTX3090', '3090', 'rtx 3090' → 'RTX 3090'; 'GTX1080' → 'GTX 1080'; 'A100' as is."""
+    name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
+    name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
+    if re.fullmatch(r"[1-5]0[5-9]0(?: Ti)?", name):  # GeForce cards named by number alone
+        name = ("GTX " if name.startswith("10") else "RTX ") + name
+    return name
+
+
 _GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
     r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
@@ -102,7 +111,7 @@ def find_entities(text: str) -> list[Entity]:
         # a memory size after the model ('A100-80G', 'H100 (80GB)'), never the model's own digits ('A10G')
         name = re.sub(r"(?<=[A-Za-z0-9])[\s\-_/(（]+\d{2,3}\s?(?:G|GB|GiB)\b.*$", "", name, flags=_IC)
         name = re.sub(r"[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX)$", "", name, flags=_IC).strip()
-        found.append(Entity("gpu", re.sub(r"\s+", " ", name).upper().replace("TI", "Ti").replace("SUPER", "SUPER"),
+        found.append(Entity("gpu", _canonical(name),
                             m.start(), m.end(), float(mem.group(1)) if mem else None,
                             form.group(0).upper().replace("PCIE", "PCIe") if form else None))
         taken.append((m.start(), m.end()))

@@ -243,6 +243,7 @@ _PARALLEL = {
     "hybrid": re.compile(r"混合并行|hybrid(?![_ -]?shard)(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", _IC),
     # 'ZeRO' as DeepSpeed writes it ('Why zero?' is no ZeRO); 'zero-3', 'zero2' with their stage
     "fsdp": re.compile(r"FSDP|(?<![A-Za-z])(?-i:ZeRO)(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|(?<![A-Za-z])zero[- ]?[123]|"
+                       r"zero_(?:optimization|stage)|"
                        r"(?-i:ZeRO)-Infinity|fully[_ ]sharded|"
                        r"full[_ ]shard|shard[_ ]grad[_ ]op|hybrid[_ ]shard|sharded data parallel", _IC),
     "tensor": re.compile(r"张量并行|模型并行|tensor[- ](?:model[- ])?parallel\w*|model[- ]parallel\w*|(?<![A-Za-z])TP"
@@ -288,7 +289,7 @@ def parallelism(text: str) -> list[Understood]:
 _RATE = re.compile(
     rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER})(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
-    r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|"
+    r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|"
     r"[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"

@@ -165,7 +165,8 @@ _CONDITIONAL = re.compile(r"[?？]|吗|么|会不会|能不能|能否|是否|可
                           r"is it worth|worth it|如果|假如|要是|if\b", _IC)
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
 _WOULD_IT_HELP = re.compile(
-    r"(?:^|\b)(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"
+    # ('how do we confirm and fix it?' asks for help with the job; it proposes no change)
+    r"(?:^|\b)(?<!how )(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"
     r"reduce|cut)\b|(?:会不会|能不能|能否|是否|可不可以|可以)[^。，,]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
     r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。，,]*(?:吗|么)", _IC)
 # What follows 'our'/'我们的' in a would-it-help question is the job as it is.

@@ -244,3 +244,20 @@ def test_the_word_zero_is_no_zero_stage() -> None:
 def test_an_instance_type_gives_its_gpus_unless_the_question_says_otherwise() -> None:
     assert facts("two p3dn.24xlarge over EFA")["job.gpus_per_node"] == 8
     assert facts("4 x p4d.24xlarge, each running 4 GPUs only")["job.gpus_per_node"] == 4
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("用 ib_write_bw 测出来 190 Gb/sec，但是 nccl-tests 只有 8 GB/s。", "net.rdma_bw_gbps", 190),
+    ("Throughput: 1 node 3000 tokens/s, 2 nodes 3500 tokens/s.", "job.speedup", pytest.approx(1.1667, abs=1e-3)),
+    ("两台机器各 4 张 3090", "gpu.model", "RTX 3090"),
+    ("RTX3090 x 2", "gpu.model", "RTX 3090"),
+    ("GTX1080 ti", "gpu.model", "GTX 1080"),
+])
+def test_units_lists_and_gpu_spellings(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_asking_how_to_fix_it_keeps_the_symptom_the_jobs() -> None:
+    text = ("Two nodes, 8 H100 each; nccl-tests busbw is half of what we expect. We suspect the NIC and the GPU are "
+            "on different NUMA nodes — how do we confirm and fix it?")
+    assert facts(text).get("gpu.nic_path") == "sys"
