@@ -81,6 +81,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 'V100*8', 'A800*8*80G', 'H100 x 8': a machine's GPUs, the count after the model
     ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?![\d.])(?!\s*(?:nodes?|machines?|servers?|台|节点))",
                               _IC)),
+    # 'a3-highgpu-8g x 4', 'p4d.24xlarge * 2': instances of a type, counted after it
+    ("instance-times", re.compile(rf"{INSTANCE_MARK}+\s*[x×*]\s*(?P<n>\d{{1,4}})(?![\d.])")),
     # GCP's accelerator notation: A100-80G:4 (four per machine)
     ("accel", re.compile(rf"{_MARK}:(?P<m>\d{{1,2}})(?!\d)")),
     # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
@@ -250,6 +252,10 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             out.append(_hit("job.gpus_per_node", 1, text, a, b, weak=True))
         elif per:
             out.append(_hit("job.gpus_per_node", per, text, a, b, weak=True))
+    elif shape == "instance-times":
+        if not n:
+            return None
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
     elif shape == "nodes":
         if not n:
             return None

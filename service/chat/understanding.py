@@ -119,6 +119,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _infer_baseline(stated, hits, prose)
     _baseline_machine_gpus(stated, hits)
     _per_nic_speed(stated, hits)
+    _rated_and_negotiated(stated, hits, prose)
     _gpu_of_the_job(stated, hits)
     _gpus_the_machine_has(stated)
     _measurement_of_the_job(stated, hits, prose)
@@ -440,6 +441,27 @@ def _only_spans(text: str, spans: list[tuple[int, int]]) -> str:
     for a, b in spans:
         keep[a:b] = b"\x01" * (b - a)
     return "".join(ch if keep[i] or ch == "\n" else " " for i, ch in enumerate(text))
+
+
+_NEGOTIATED = re.compile(r"协商|negotiat\w*|ethtool|Speed\s*:|linked at|link(?:s)? (?:is |came )?up at|link is at|"
+                         r"instead of|而不是", re.IGNORECASE)
+
+
+def _rated_and_negotiated(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
+    """'ConnectX-6 200Gb 网卡，ethtool 看协商速率只有 100000Mb/s', 'negotiated at 25000Mb/s instead of 100G': the lower
+    speed said as negotiated is the link's (nic.speed_gbps); the higher one is the NIC's rating (nic.max_speed_gbps)."""
+    speeds = [h for h in hits if h.fact == "nic.speed_gbps" and h.source == "words" and not h.hypothetical]
+    if len({h.value for h in speeds}) < 2:
+        return
+    said = [h for h in speeds if not h.weak and _NEGOTIATED.search(text, max(0, h.start - 30), h.start)]
+    if not said:
+        return
+    low = min(said, key=lambda h: h.value)
+    high = max(speeds, key=lambda h: h.value)
+    if high.value > low.value:
+        stated["nic.speed_gbps"] = low
+        if "nic.max_speed_gbps" not in stated or stated["nic.max_speed_gbps"].weak:
+            stated["nic.max_speed_gbps"] = Understood("nic.max_speed_gbps", high.value, high.text, high.start, high.end)
 
 
 def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:

@@ -261,3 +261,17 @@ def test_asking_how_to_fix_it_keeps_the_symptom_the_jobs() -> None:
     text = ("Two nodes, 8 H100 each; nccl-tests busbw is half of what we expect. We suspect the NIC and the GPU are "
             "on different NUMA nodes — how do we confirm and fix it?")
     assert facts(text).get("gpu.nic_path") == "sys"
+
+
+@pytest.mark.parametrize(("text", "speed", "rating"), [
+    ("网卡是 ConnectX-6 200Gb，但是 ethtool 看协商速率只有 100000Mb/s。", 100, 200),
+    ("The link negotiated at 25000Mb/s instead of 100G.", 25, 100),
+])
+def test_a_negotiated_speed_below_the_rating(text: str, speed: float, rating: float) -> None:
+    got = facts(text)
+    assert (got["nic.speed_gbps"], got["nic.max_speed_gbps"]) == (speed, rating)
+
+
+def test_instances_counted_after_the_type() -> None:
+    got = facts("We're on GCP a3-highgpu-8g x 4, NCCL falls back to socket.")
+    assert (got["job.nodes"], got["job.gpus_per_node"]) == (4, 8)
