@@ -38,7 +38,8 @@ from bwdoctor_parsers.training_log import parse_training_log
 # A line that belongs to tool output rather than to a sentence someone typed.
 _TOOL_LINE = re.compile(
     # NCCL's line prefix host:pid:tid [cuda-dev]; before 2.3 the words after it lacked "NCCL".
-    r"NCCL (?:INFO|WARN)|[\w.\-]+:\d+:\d+\s+\[\d+\]\s+(?:NCCL\s+)?(?:INFO|WARN)\b|"
+    # (the host name bounded and starting a token: a long run of word characters costs linear time, not quadratic)
+    r"NCCL (?:INFO|WARN)|(?<![\w.\-])[\w.\-]{1,80}:\d+:\d+\s+\[\d+\]\s+(?:NCCL\s+)?(?:INFO|WARN)\b|"
     r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*#|"
     r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:)?\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|uint8|int32|double|fp8\w*)\s|"
     # nccl-tests' column header pasted without its '#' ('   size   count  type  redop root  time  algbw  busbw').

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.extract import Understood
@@ -240,12 +241,17 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
             cues.append((m.start(), m.end()))
     out = []
     asks: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
+    cues.sort(key=lambda c: c[1])
+    ends = [c_end for _, c_end in cues]
     for h in hits:
         ca, cb = tx.clause_bounds(text, h.start)
         sa, sb = tx.sentence_bounds(text, h.start)
-        in_cue = bool(cues) and any((ca <= c_end <= h.start or (sa <= c_start and c_end <= h.start and not _OWN.search(
-            text[c_end:h.start]))) and not _FOR_THE_JOB.search(text[c_end:h.end])
-            for c_start, c_end in cues if c_start >= sa and c_end <= sb)
+        # the nearest cue before the fact decides: an earlier one has more text between, so it fails wherever
+        # the nearest does (linear time in a long run of what-ifs)
+        i = bisect_right(ends, h.start) - 1
+        c_start, c_end = cues[i] if i >= 0 else (-1, -1)
+        in_cue = i >= 0 and c_start >= sa and c_end <= sb and (
+            ca <= c_end <= h.start or not _OWN.search(text, c_end, h.start)) and not _FOR_THE_JOB.search(text, c_end, h.end)
         if (ca, cb) not in asks:
             asks[(ca, cb)] = bool(_WOULD_IT_HELP.search(text, ca, cb))
         if not in_cue and asks[(ca, cb)]:

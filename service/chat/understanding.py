@@ -308,7 +308,12 @@ def _largest_run_is_the_job(hits: list[Understood], text: str) -> list[Understoo
     """'12机 > 6机 > 2机 > 1机', '2x8A100 or 4x8A100 is slow': in a question that compares runs, the largest is the job
     asked about (the others are its baselines), whatever order they are named in."""
     nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical]
-    also = [h for h in nodes if _ALSO_THE_SAME.search(text, *tx.clause_bounds(text, h.start))]
+    same_said: dict[tuple[int, int], bool] = {}  # one search per clause, however many counts it holds
+    for h in nodes:
+        bounds = tx.clause_bounds(text, h.start)
+        if bounds not in same_said:
+            same_said[bounds] = bool(_ALSO_THE_SAME.search(text, *bounds))
+    also = [h for h in nodes if same_said[tx.clause_bounds(text, h.start)]]
     if also and len(also) < len(nodes):
         # '2 台 HGX … 跑得慢，4 台的时候也差不多': a run named to say it behaves the same is not the one asked about
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
