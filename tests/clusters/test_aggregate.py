@@ -27,7 +27,9 @@ def test_the_catalogue_says_how_link_facts_aggregate() -> None:
     """A ring runs at its weakest link: the slowest NIC, the longest round trip, any socket transport."""
     assert {"nic.speed_gbps", "net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s"} <= MIN_FACTS
     assert {"net.rtt_ms", "job.step_time_s"} <= MAX_FACTS
-    assert WORST_VALUE == {"nccl.transport": ("socket", "other", "ib")}
+    # the worst GPU↔NIC path of any node is the cluster's (every ring crosses it)
+    assert WORST_VALUE == {"nccl.transport": ("socket", "other", "ib"),
+                           "gpu.nic_path": ("sys", "node", "phb", "pxb", "pix")}
     assert OUTLIER_FACTS["gpu.util_pct"] == "low" and OUTLIER_FACTS["job.step_time_s"] == "high"
     assert {"node.id", "node.zone", "nic.name"} <= PER_NODE_FACTS
     nodes = {"a": {"nccl.transport": "ib", "net.rtt_ms": 1}, "b": {"nccl.transport": "socket", "net.rtt_ms": 9}}
