@@ -37,6 +37,13 @@ _HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?")
 _SAMPLES_PER_S = re.compile(r"CurrSamplesPerSec=([0-9.]+)")
 _TPS = re.compile(r"\btps:\s*([0-9,]+)")
 _MFU = re.compile(r"\bmfu:\s*([0-9.]+)%")
+# The run's shape as trainers print it: Megatron's '| global batch size:   128 |', torchtitan's 'with local batch
+# size 1, global batch size 32, sequence length 8192'; the last said stands.
+_RUN_SETTINGS = (
+    ("job.global_batch_size", re.compile(r"(?i)\bglobal[ _]batch[ _]size\s*[:=]?\s*(\d{1,7})(?![\d.])")),
+    ("job.micro_batch_size", re.compile(r"(?i)\b(?:local|micro)[ _]batch[ _]size\s*[:=]?\s*(\d{1,5})(?![\d.])")),
+    ("job.seq_len", re.compile(r"(?i)\b(?:sequence[ _]length|seq[ _]len(?:gth)?)\s*[:=]?\s*(\d{2,7})(?![\d.])")),
+)
 _MAX_GAP_S = 3600.0  # longer than an hour between step lines is a restart or a pause, not a step
 
 
@@ -49,6 +56,7 @@ class TrainingLogResult:
     per_step: bool = False
     last_n: int = DEFAULT_LAST_N
     extra: dict[str, float] = field(default_factory=dict)
+    settings: dict[str, int] = field(default_factory=dict)  # batch sizes and sequence length the log states
     error: str | None = None
 
     @property
@@ -69,8 +77,9 @@ class TrainingLogResult:
         return statistics.pstdev(values) / mean if mean > 0 else None
 
     def facts(self) -> dict[str, Any]:
-        """``job.step_time_s`` (median) and ``job.step_time_cv`` where the log supports them."""
-        out: dict[str, Any] = {}
+        """``job.step_time_s`` (median) and ``job.step_time_cv`` where the log supports them, and the batch sizes and
+        sequence length it states."""
+        out: dict[str, Any] = dict(self.settings)
         median = self.median_s
         if median is not None and median > 0:
             out["job.step_time_s"] = _significant(median)
@@ -258,6 +267,15 @@ def _extras(lines: list[str]) -> dict[str, float]:
     return extra
 
 
+def _run_settings(lines: list[str]) -> dict[str, int]:
+    settings: dict[str, int] = {}
+    for line in lines:
+        for fact, pattern in _RUN_SETTINGS:
+            if (match := pattern.search(line)) and int(match.group(1)) > 0:
+                settings[fact] = int(match.group(1))
+    return settings
+
+
 def parse_training_log(
     text: str, *, step_regex: str | re.Pattern[str] | None = None, last_n: int = DEFAULT_LAST_N
 ) -> TrainingLogResult:
@@ -267,6 +285,7 @@ def parse_training_log(
         return result
     lines = _lines(text)
     result.extra = _extras(lines)
+    result.settings = _run_settings(lines)
     if step_regex is not None:
         try:
             pattern = compile_step_regex(step_regex) if isinstance(step_regex, str) else step_regex

@@ -86,7 +86,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # GCP's accelerator notation: A100-80G:4 (four per machine)
     ("accel", re.compile(rf"{_MARK}:(?P<m>\d{{1,2}})(?!\d)")),
     # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
-    ("per-node", re.compile(rf"(?<![\d.])(?P<m>\d{{1,2}})\s*[x×*]\s*{_MARK}\s*(?:-?\s*(?:based\s*)?{_NODE_EN}|机器|服务器|节点)",
+    ("per-node", re.compile(rf"(?<![\d.])(?P<m>\d{{1,2}})\s*[x×*]\s*{_MARK}\s*(?:-?\s*(?:based\s*)?{_ADJ}{_NODE_EN}|机器|服务器|节点)",
                             _IC)),
     # 8 GPUs per node, 每台8卡, 每台机器 8 张 A100, each node has 8 GPUs, 8 cards each
     ("per-node2", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}\s*(?:{_EACH})(?![A-Za-z])", _IC)),
@@ -246,6 +246,8 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
         if not per or per > 64:
             return None
         out.append(_hit("job.gpus_per_node", per, text, a, b))
+        if shape == "per-node" and _ONE_MACHINE.search(text, max(0, a - 12), a) and not re.search(r"s\s*$", m.group(0)):
+            out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # 'on a 4xA6000 Lambda instance': one machine
     elif shape == "single":
         out.append(_hit("job.nodes", 1, text, a, b, weak=True))
         if g.get("one"):
@@ -284,6 +286,9 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per // n, text, a, b, weak=per == n == 1))
     return out
+
+
+_ONE_MACHINE = re.compile(r"(?<![A-Za-z])(?:an?|one|single|a single)\s+$", _IC)
 
 
 def _is_gpu_context(text: str, pos: int) -> bool:

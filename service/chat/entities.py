@@ -51,7 +51,10 @@ _OTHER_NAMES = [
     # NIC models, devices, ports and interfaces: ConnectX-6, CX7, mlx5_0:1, BlueField-3, eth0, ens8f0np0, bond0, ib0
     r"NVL\d+|NVSwitch\s?v?\d|ConnectX[- ]?\d\w*(?:\s?(?:Dx|Lx|VPI|EN))?|CX-?\d(?:\s?(?:Dx|Lx))?(?![\w])|BlueField[- ]?\d|mlx\d_\w+(?::\d+)?",
     r"(?<![A-Za-z])(?:eth|ens|enp|eno|ib|bond|ib[pP]|em|p\d?p|rdma|efa|hsn|net|veth|docker|br)\d+\w*(?![\w])",
-    r"nvidia-nccl-cu\d+\s+v?\d+(?:\.\d+)+|NCCL\s*(?:version|版本|ver\.?)\s*(?:is|为|是)?\s*[:：]?\s*v?\d+(?:\.\d+)+[\w.+\-]*",
+    r"nvidia-nccl-cu\d+\s*(?:==|=)?\s*v?\d+(?:\.\d+)+|NCCL\s*(?:version|版本|ver\.?)\s*(?:is|为|是)?\s*[:：]?\s*v?\d+(?:\.\d+)+[\w.+\-]*",
+    # packages: libnccl2_2.4.8-1+cuda10.0_amd64.deb, libnccl2=2.7.3-1+cuda10.1, libnccl-dev 2.18.3; NCCL's version code
+    # as torch prints it (NCCL 2708 is 2.7.8, 21805 is 2.18.5)
+    r"(?<![\w])libnccl(?:2|-dev)?[_=\s]\s*v?\d+\.\d+(?:\.\d+)?[\w.+\-]*|(?<![\w])NCCL[\s:]*(?:version\s*)?2\d{3,4}(?![\d.])",
     # versions: NCCL 2.18.3, v2.19.1, CUDA 12.1, torch 2.1.0, driver 535.104.05, python3.10, Ubuntu 22.04, NCCL2.21
     r"(?:NCCL|nccl|CUDA|cuda|cuDNN|torch|PyTorch|pytorch|DeepSpeed|deepspeed|Megatron(?:-LM)?|transformers|driver|"
     r"Driver|OFED|MLNX_OFED|MOFED|aws-ofi-nccl|libfabric|Ubuntu|CentOS|RHEL|Debian|Rocky|AlmaLinux|SLES|openEuler|Kylin|"

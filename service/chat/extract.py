@@ -798,10 +798,18 @@ def job_shape(text: str) -> list[Understood]:
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))
     for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
-                         r"(?:instantaneous )?batch size per (?:device|GPU)|每卡\s*batch(?:\s*size)?|单卡\s*batch(?:\s*size)?)"
-                         rf"\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}", text, _IC):
+                         r"(?:instantaneous )?batch size per (?:device|GPU|card|rank)|(?:per[- ](?:GPU|device|rank)|local)\s+"
+                         r"batch(?:[_ ]size)?|(?:每张卡|每卡|单卡|每块卡|每个\s*GPU|每个\s*rank|每张\s*GPU)\s*(?:的|上)?\s*"
+                         r"(?:batch(?:[_ ]?size)?|bs|批大小))"
+                         rf"\s*(?:is|of|=|:|：|为|是|设为|设成|开到)?\s*{_NUM}", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
+            hits.append(_hit("job.micro_batch_size", int(n), m))
+    # 'batch size 4 per GPU', 'bs=8/卡': the count before the 'per device' words
+    for m in re.finditer(rf"(?:batch[_ ]?size|\bbs)\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}\s*(?:per (?:GPU|device|card|rank)|/\s*(?:GPU|卡|card)|"
+                         r"each GPU|on each GPU)(?![A-Za-z])", text, _IC):
+        n = parse_number(m["num"])
+        if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
                          r"ps[-/]worker|BytePS", text, _IC):

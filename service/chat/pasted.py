@@ -358,7 +358,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place|^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
                               r"uint8|int32|uint32|int64|uint64|double|fp8\w*)\s+(?:sum|prod|min|max|avg|none)\b",
                               re.I | re.M), _nccl_tests),
-    ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"
+    ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|NCCL version \d|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"
                             r"INFO Using internal Network"), _nccl_log),
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
      _ib_ports),

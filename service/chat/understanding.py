@@ -93,7 +93,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         a, b = commands.fact_spans[key]
         if key not in stated or stated[key].weak:
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
-    launch_blocks = [(a, b) for a, b in pasted.spans if _LAUNCHER.search(question, a, b)]
+    launch_blocks = [(a, b) for a, b in pasted.spans
+                     if _LAUNCHER.search(question, a, b) or _SETTING_LINE.search(question, a, b)]
     boxed = read_commands(_only_spans(question, launch_blocks)) if launch_blocks else None
     for key, value in (boxed.facts if boxed else {}).items():
         # a launcher line inside a code block ('mpirun -np 16 -H node1:8,node2:8 … all_reduce_perf') describes the
@@ -157,8 +158,30 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     )
 
 
-_NCCL_VERSION = re.compile(r"(?:nvidia-)?NCCL(?:-cu\d+)?\s*(?:version|版本|ver\.?)?\s*(?:is|为|是)?\s*[:：]?\s*"
-                           r"v?(?P<v>\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
+_NCCL_VERSION = re.compile(r"(?:nvidia-|lib)?NCCL(?:2|-dev)?(?:-cu\d+)?[\s_=]*(?:version|版本|ver\.?)?\s*"
+                           r"(?:is|为|是)?\s*[:：]?\s*v?(?:(?P<v>\d+\.\d+(?:\.\d+)?)|(?P<code>2\d{3,4})(?![\d.]))",
+                           re.IGNORECASE)
+
+
+def _nccl_version(m: re.Match[str]) -> str:
+    """'2.18.3' as said; NCCL's version code as torch prints it: 2708 is 2.7.8 (before 2.9), 21805 is 2.18.5."""
+    if m["v"]:
+        return m["v"]
+    code = int(m["code"])
+    major, rest = (code // 1000, code % 1000) if code < 10000 else (code // 10000, code % 10000)
+    return f"{major}.{rest // 100}.{rest % 100}"
+
+
+# 'NCCL 2.6.4 就没问题', '2.18.3 works fine', 'all versions < 2.23 are fine': a version said to work is a reference,
+# not the one the job runs (when another is named)
+_WORKS = re.compile(r"就?(?:没问题|没有问题|正常|好了|可以|不慢|很快)|(?:works?|worked|is fine|are fine|was fine|"
+                    r"were fine|no (?:problem|issue)|runs? fine|is ok|are ok|is normal|are normal)(?![A-Za-z])",
+                    re.IGNORECASE)
+# '现在用的是 2.21.5', 'we are on 2.21.5': the version the job runs now, said without the word NCCL
+_CURRENT_VERSION = re.compile(r"(?:现在|目前|当前)(?:用的是|用的|是|跑的是|装的是|版本是)\s*(?:NCCL\s*)?|"
+                              r"(?:currently|now)\s+(?:on|using|running)\s+(?:NCCL\s*)?|"
+                              r"(?:we're|we are|I'm|I am) on\s+",
+                              re.IGNORECASE)
 
 
 # No quantity has more than 15 digits or 8 Chinese numerals; longer runs are noise (or an attack on the readers'
@@ -185,7 +208,10 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             hits = [Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
                                h.weak) if h.start < e.start else h for h in hits]
         elif version := _NCCL_VERSION.match(words):
-            hits.append(Understood("nccl.version", version["v"], words, e.start, e.end))
+            hits.append(Understood("nccl.version", _nccl_version(version), words, e.start, e.end))
+        elif re.fullmatch(r"v?2\.\d{1,2}\.\d{1,2}", words) and re.search(r"NCCL", text, re.IGNORECASE) \
+                and _CURRENT_VERSION.search(text, max(0, e.start - 14), e.start):
+            hits.append(Understood("nccl.version", words.lstrip("v"), words, e.start, e.end))
         elif (driver := _DRIVER.search(text, max(0, e.start - 20), e.end)) and driver.start("v") >= e.start:
             said = text[driver.start():e.end]
             hits.append(Understood("gpu.driver_version", driver["v"], said, driver.start(), e.end))
@@ -193,6 +219,11 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         # 'NCCL 2.5 正常，升级到 2.18 之后变慢': the version moved to is the one the job runs now
         for m in _UPGRADED_TO.finditer(text):
             hits.append(Understood("nccl.version", m["v"], m.group(0), m.start(), m.end()))
+    versions = [h for h in hits if h.fact == "nccl.version"]
+    if len({h.value for h in versions}) > 1:
+        works = [h for h in versions if _WORKS.search(text, h.end, tx.clause_bounds(text, h.start)[1])]
+        hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+                if h in works else h for h in hits]
     return hits
 
 
@@ -416,6 +447,10 @@ _LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|hor
                        r"swift (?:sft|pt|rlhf)|llamafactory-cli|"
                        r"python3? -m torch\.distributed\.(?:launch|run))(?![\w-])|"
                        r"(?<![\w-])--[a-z][\w-]+[ =][^\s-][^\n]*?\s--[a-z][\w-]+[ =][^\s-]")
+
+
+# A code or config block's setting line: 'batch_size = 32', '"train_micro_batch_size_per_gpu": 4', 'cutoff_len: 2048'.
+_SETTING_LINE = re.compile(r"(?m)^[ \t]*[\"']?[A-Za-z_][\w.]*[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]+")
 
 
 def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:

@@ -1,0 +1,80 @@
+"""Versions, batch sizes and machine shapes said the many ways real threads say them: package names and version
+codes, the version said to work beside the one the job runs, per-GPU batch sizes in words, code blocks and logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from bwdoctor.chat import understand
+from bwdoctor_parsers.training_log import parse_training_log
+
+
+def facts(text: str) -> dict[str, object]:
+    return {u.fact: u.value for u in understand(text).understood}
+
+
+@pytest.mark.parametrize(("text", "version"), [
+    ("装的是自己编的 libnccl2_2.4.8-1+cuda10.0_amd64.deb，两台机器跑 DDP 很慢。", "2.4.8"),
+    ("docker 镜像里 apt 装的 libnccl2=2.7.3-1+cuda10.1，多卡一跑就报错。", "2.7.3"),
+    ("PyTorch 1.9.0 + CUDA 11.1 + NCCL 2708, two p3.2xlarge nodes are slower than one.", "2.7.8"),
+    ("torch.cuda.nccl.version() prints NCCL 21805 and the all-reduce is slow across nodes.", "2.18.5"),
+    ("pip shows nvidia-nccl-cu12==2.21.5 and multi-node training stalls.", "2.21.5"),
+])
+def test_nccl_version_from_packages_and_version_codes(text: str, version: str) -> None:
+    assert facts(text)["nccl.version"] == version
+
+
+def test_the_version_said_to_work_is_not_the_jobs() -> None:
+    got = facts("一台机器 4 张卡，装的 libnccl2=2.7.3。同一个镜像换成 NCCL 2.6.4 就没问题。")
+    assert got["nccl.version"] == "2.7.3"
+    got = facts("NCCL 2.18.3 is fine, but with NCCL 2.21.5 all-gather is twice as slow.")
+    assert got["nccl.version"] == "2.21.5"
+
+
+def test_the_version_the_job_runs_now_without_the_word_nccl() -> None:
+    assert facts("换了 NCCL 版本之后变慢了。现在用的是 2.21.5，同样的代码慢了一倍。")["nccl.version"] == "2.21.5"
+    # without NCCL in the question a bare version is not NCCL's
+    assert "nccl.version" not in facts("现在用的是 2.21.5，训练慢了一倍。")
+
+
+def test_nccl_version_from_an_error_pasted_without_info_lines() -> None:
+    got = facts("一台 8 卡机器上一跑就报错：\n```\ntorch.distributed.DistBackendError: NCCL error in: "
+                "NCCLUtils.hpp:268, unhandled system error, NCCL version 2.21.5\nLast error:\n"
+                "Error while creating shared memory segment\n```\n")
+    assert got["nccl.version"] == "2.21.5"
+
+
+@pytest.mark.parametrize(("text", "micro"), [
+    ("单机两张 2080Ti，每张卡 batch size 15，梯度累积 40。", 15),
+    ("We train with a per-GPU batch size of 4 on two nodes.", 4),
+    ("batch size 8 per GPU, 16 GPUs across 2 nodes.", 8),
+    ("两台机器，每台 1 张 GPU：\n```\nbatch_size = 32\nworld_size = 2\n```\n很慢。", 32),
+])
+def test_per_gpu_batch_sizes(text: str, micro: int) -> None:
+    assert facts(text)["job.micro_batch_size"] == micro
+
+
+def test_a_batch_size_that_is_not_per_gpu_is_not_the_micro_batch() -> None:
+    assert "job.micro_batch_size" not in facts("The global batch size is 512 on 4 nodes.")
+
+
+def test_training_logs_state_the_runs_shape() -> None:
+    titan = parse_training_log("Training starts at step 1, with local batch size 1, global batch size 32, sequence "
+                               "length 8192, total steps 1000\nstep: 10  loss:  1.5568  wps: 1,786\n")
+    assert titan.facts()["job.micro_batch_size"] == 1
+    assert titan.facts()["job.global_batch_size"] == 32
+    assert titan.facts()["job.seq_len"] == 8192
+    megatron = parse_training_log(" iteration       10/  500000 | consumed samples:         1280 | elapsed time per "
+                                  "iteration (ms): 9496.4 | global batch size:   128 |\n")
+    assert megatron.facts()["job.global_batch_size"] == 128
+    assert megatron.facts()["job.step_time_s"] == pytest.approx(9.4964)
+
+
+@pytest.mark.parametrize(("text", "gpus", "nodes"), [
+    ("fine-tuning a small LLM on a 4xA6000 Lambda instance is 2x slower after the upgrade", 4, 1),
+    ("we rent two 8xA100 nodes", 8, 2),
+])
+def test_gpus_times_model_before_a_machine_word(text: str, gpus: int, nodes: int) -> None:
+    got = facts(text)
+    assert got.get("job.gpus_per_node", got.get("gpu.count")) == gpus
+    assert got["job.nodes"] == nodes
