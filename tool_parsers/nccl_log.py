@@ -46,6 +46,7 @@ _NET_IB = re.compile(r"NET/IB\s*:\s*Using\s+(.*)$")
 _BOOTSTRAP = re.compile(r"Bootstrap\s*:\s*Using\s+(.*)$")
 # "[0]mlx5_0:1/IB"; NCCL ≥ 2.23 may add a rail / plane id ("[0]mlx5_0:1:0/RoCE", "[1]mlx5_1:1::1/IB").
 _IB_DEVICE = re.compile(r"\[\d+\]([\w.\-]+):(\d+)(?::\d*)*/(IB|RoCE)\b", re.IGNORECASE)
+_IB_INDEX = re.compile(r"\[(\d+)\][\w.\-]+:\d+(?::\d*)*/(?:IB|RoCE)\b", re.IGNORECASE)
 _IFACE = re.compile(r"(?:\[\d+\])?([\w.\-@]+):[\d.:a-fA-F%\[\]]+<\d+>")
 _VIA = re.compile(r"via NET/([A-Za-z][\w ]*?)/(\d+)(/GDRDMA)?")
 _VIA_LOCAL = re.compile(r"via (P2P|SHM|CollNet|NVLS)\b(?:/([\w ]+))?")
@@ -83,6 +84,7 @@ class NcclLogResult:
     ib_devices: list[str] = field(default_factory=list)  # "mlx5_0:1"
     ib_link_layer: str | None = None  # "ib" | "roce"
     ib_disabled: bool | None = None
+    ib_device_count: int = 0  # devices in "NET/IB : Using [0]… [7]…" (the highest index + 1: logs elide the middle)
     ib_unavailable: bool = False  # "NET/IB : No device found", libibverbs missing, IB plugin failed
     gdr_disabled: bool = False  # some "GPU Direct RDMA Disabled for HCA" line
     gdr_disabled_hcas: list[str] = field(default_factory=list)
@@ -188,6 +190,8 @@ class NcclLogResult:
             out["nic.efa"] = True
         if "NVL" in self.graph_intra:
             out["gpu.nvlink"] = True
+        if self.ib_device_count > 1 and "NCCL_IB_HCA" not in self.env:
+            out["nic.count"] = self.ib_device_count  # NCCL opens every RDMA NIC unless told which
         shape = self.shape()
         if shape:
             out["job.nodes"], out["job.gpus_per_node"] = shape
@@ -280,6 +284,8 @@ def parse_nccl_log(text: str) -> NcclLogResult:
                 ib_initialised = True  # "NET/IB : Using [RO]; OOB eth0" (2.2x, no device) does not count
                 _add(result.ib_devices, f"{dev}:{port}")
                 result.ib_link_layer = "roce" if layer.lower() == "roce" else "ib"
+            indices = [int(i) for i in _IB_INDEX.findall(m.group(1))]
+            result.ib_device_count = max([result.ib_device_count, *(i + 1 for i in indices)])
         if _NO_IB_DEVICE.search(line):
             result.ib_unavailable = True
             result.evidence.append(line.strip())
@@ -367,7 +373,9 @@ def _conclude(result: NcclLogResult, via_kinds: list[str], plugin_names: list[st
     if result.transport is None and ib_initialised:
         result.transport = "ib"
         result.network_name = "IB"
-    if result.transport is None and result.socket_ifnames:
+    if result.transport is None and (result.socket_ifnames or result.ib_unavailable and not result.plugin_loaded
+                                     and not result.ib_devices):
+        # "NET/IB : No device found." and no plugin: NCCL falls back to its socket transport
         result.transport = "socket"
         result.network_name = "Socket"
     if result.transport == "other" and result.network_name and "libfabric" in result.network_name.lower():

@@ -289,7 +289,7 @@ _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size
             "tp_size": "job.tp_degree", "pipeline_model_parallel_size": "job.pp_degree",
             "pipeline_parallel_size": "job.pp_degree", "pp_size": "job.pp_degree",
             "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
-            "ep_size": "job.ep_degree"}
+            "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
 _ZERO = {"zero_stage"}
 # the model's shape, which the engine's tensor-parallel volume needs: Megatron's and HF configs' names
 _MODEL_SHAPE = {"num_layers": "model.layers", "num_hidden_layers": "model.layers", "n_layer": "model.layers",

@@ -49,7 +49,7 @@ _MARK = rf"{GPU_MARK}+"
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|IB|InfiniBand|"
         r"RoCE|RDMA|network|Ethernet|"
         r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
-        r"iterations?|days?|weeks?)\b)(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+)\s+){0,3}?")
+        r"iterations?|days?|weeks?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
@@ -62,6 +62,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?P<each0>each\s*(?:with|has|having|:)?|[x×*]|with|having|"
                       rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
                       rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}(?:\s*(?P<each>{_EACH}))?", _IC)),
+    # 2 nodes x H100 x 8: machines, then the model and how many of it each holds
+    ("en-mark", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*(?:[x×*,]|with|of)\s*{_MARK}s?\s*[x×*]\s*"
+                           rf"(?P<m>\d{{1,2}})(?!\d|\.\d)", _IC)),
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
     ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
@@ -79,10 +82,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 4 Pod 4 Cards 2 Machine: GPUs then machines, side by side: a total over those machines
     ("gpus-nodes", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_EN}\s*,?\s*(?P<n>{COUNT})\s*{_NODE_EN}(?![A-Za-z])", _IC)),
     # 'V100*8', 'A800*8*80G', 'H100 x 8': a machine's GPUs, the count after the model
-    ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?![\d.])(?!\s*(?:nodes?|machines?|servers?|台|节点))",
+    ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)(?!\s*(?:nodes?|machines?|servers?|台|节点))",
                               _IC)),
     # 'a3-highgpu-8g x 4', 'p4d.24xlarge * 2': instances of a type, counted after it
-    ("instance-times", re.compile(rf"{INSTANCE_MARK}+\s*[x×*]\s*(?P<n>\d{{1,4}})(?![\d.])")),
+    ("instance-times", re.compile(rf"{INSTANCE_MARK}+\s*[x×*]\s*(?P<n>\d{{1,4}})(?!\d|\.\d)")),
     # GCP's accelerator notation: A100-80G:4 (four per machine)
     ("accel", re.compile(rf"{_MARK}:(?P<m>\d{{1,2}})(?!\d)")),
     # 8xA100 nodes, 4xH100-80G servers (no machine count: GPUs per node only)
@@ -208,7 +211,7 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
     return [h for h in out if not (h in used and h.weak)]
 
 
-_FULL_SHAPES = {"zh", "zh-rev", "en", "nxm", "n-m-node", "total", "gpus-nodes"}
+_FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "n-m-node", "total", "gpus-nodes"}
 
 
 def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
@@ -222,7 +225,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out
-    if shape in {"zh", "zh-rev", "en", "nxm", "n-m-node"}:
+    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "n-m-node"}:
         if not n or not per:
             return None
         if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per >= n and per % n == 0:
@@ -266,7 +269,9 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
         threshold = bool(re.search(r"(?:超过|多于|大于|以上的?|more than|over|above|beyond|past|>)\s*$", text[max(0, a - 10):a], _IC))
         if threshold:
             return None  # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
-        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        # '搭了一个 3 节点的 CaffeOnSpark 集群', 'our 16-node cluster': what the cluster has, which a run may not all use
+        cluster = bool(_CLUSTER_AFTER.match(text, b))
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or cluster))
         if g.get("sg"):
             out.append(_hit("job.gpus_per_node", 1, text, a, b))
     elif shape == "single-gpu":
@@ -288,6 +293,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
     return out
 
 
+_CLUSTER_AFTER = re.compile(r"\s*(?:的)?\s*(?:[A-Za-z][\w-]{0,20}\s*){0,2}(?:集群|cluster)", _IC)
 _ONE_MACHINE = re.compile(r"(?<![A-Za-z])(?:an?|one|single|a single)\s+$", _IC)
 
 

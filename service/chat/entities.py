@@ -23,8 +23,8 @@ INSTANCE_MARK = "▪"
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
-    r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?Ti)?|PRO\s?\d{4})"
-    r"|GTX\s?\d{3,4}(?:\s?Ti)?|(?<![A-Za-z])(?:[1-5]0[5-9]0)(?:\s?Ti)?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|。|；|\s|$))"
+    r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?(?:Ti|ti))?|PRO\s?\d{4})"
+    r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?<![A-Za-z])(?:[1-5]0[5-9]0)(?:\s?(?:Ti|ti|TI))?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|。|；|\s|$))"
     r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?)"
     r"(?:[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX))?"
     r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:G|GB|GiB)(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
@@ -32,9 +32,11 @@ _GPU_NAME = (
 )
 # A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.
 def _canonical(name: str) -> str:
-    """One spelling per model: 'RTX3090', '3090', 'rtx 3090' → 'RTX 3090'; 'GTX1080' → 'GTX 1080'; 'A100' as is."""
+    """One spelling per model: 'RTX3090', '3090', 'rtx 3090' → 'RTX 3090'; 'GTX1080' → 'GTX 1080'; '2080ti' → 'RTX 2080 Ti';
+    'A100' as is."""
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
     name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
+    name = re.sub(r"(?<=\d)\s?Ti$", " Ti", name)  # '2080Ti', '2080ti' → '2080 Ti'
     if re.fullmatch(r"[1-5]0[5-9]0(?: Ti)?", name):  # GeForce cards named by number alone
         name = ("GTX " if name.startswith("10") else "RTX ") + name
     return name

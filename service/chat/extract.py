@@ -473,7 +473,7 @@ def nic_kind(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- link below its rating, MTU
-_G = r"\s*G(?:bE|b/s|bps|bit|b)?(?![A-Za-z])"  # '25G', '25 Gb/s', '25GbE'
+_G = r"\s*G(?:(?-i:b)E|(?-i:b)/s|(?-i:b)ps|bit|(?-i:b))?(?![A-Za-z/])"  # '25G', '25 Gb/s', '25GbE'; never '40GB/s'
 _RATING = re.compile(rf"(?P<cue>rated (?:for |at )?|capable of |rating (?:is |of )?|标称|额定|最高支持)\s*"
                      rf"(?:is|为|是)?\s*(?P<max>\d+(?:\.\d+)?){_G}", _IC)
 _SPEED_WORD = re.compile(r"Speed:\s*(?P<mbps>\d{4,7})\s*Mb/s")  # ethtool's own line
@@ -796,6 +796,18 @@ def job_shape(text: str) -> list[Understood]:
         for m in re.finditer(rf"(?<![A-Za-z])(?:{words})\s*(?:=|:|：|of|为|是|设为)?\s*(?P<num>\d{{1,3}})(?![\d.])", text, _IC):
             n = int(m["num"])
             if 1 <= n <= 512:
+                hits.append(_hit(fact, n, m))
+    # '8 卡张量并行', '2-way tensor parallel', 'tensor parallelism over both GPUs', 'TP across 4 GPUs'
+    for fact, words in (("job.tp_degree", r"tensor[- ]parallel(?:ism)?|TP|张量并行"),
+                        ("job.pp_degree", r"pipeline[- ]parallel(?:ism)?|PP|流水线并行"),
+                        ("job.ep_degree", r"expert[- ]parallel(?:ism)?|EP|专家并行")):
+        for m in re.finditer(rf"(?<![\w.])(?P<num>\d{{1,3}})\s*(?:[- ]?way|路|卡|张卡|GPUs?|个\s*GPU)\s*(?:的)?\s*(?:{words})"
+                             rf"(?![A-Za-z])|(?<![A-Za-z])(?:{words})\s*(?:over|across|on|with|用了?|跨)\s*(?:all\s+)?"
+                             rf"(?P<w>\d{{1,3}}|both|two|four|eight|两|四|八)\s*(?:(?:of the|of our|the)\s+)?"
+                             rf"(?:GPUs|cards|卡|张卡|个\s*GPU)", text, _IC):
+            n = {"both": 2, "two": 2, "两": 2, "four": 4, "四": 4, "eight": 8, "八": 8}.get((m["w"] or "").lower()) \
+                or int(m["num"] or m["w"])
+            if 2 <= n <= 512 and not _overlaps(m, hits):
                 hits.append(_hit(fact, n, m))
     for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
                          r"(?:instantaneous )?batch size per (?:device|GPU|card|rank)|(?:per[- ](?:GPU|device|rank)|local)\s+"

@@ -241,7 +241,9 @@ _DRIVER = re.compile(r"(?:driver|驱动)\s*(?:version|版本|ver\.?)?\s*(?:is|�
 # Which tool a measured figure came from, by the nearest tool named before it in its sentence.
 _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA (?:bandwidth|bw) test)|"
                     r"(?P<busbw>nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth|总线带宽)|(?P<algbw>algbw)|"
-                    r"(?P<iperf>iperf3?|netperf|qperf)|(?P<traffic>nload|iftop|sar -n|bmon|ifstat|网卡流量|traffic)",
+                    r"(?P<iperf>iperf3?|netperf|qperf)|(?P<traffic>nload|iftop|sar -n|bmon|ifstat|网卡流量|traffic)|"
+                    r"(?P<collective>(?<![A-Za-z])(?:all[-_ ]?gather|reduce[-_ ]?scatter|all[-_ ]?to[-_ ]?all|"
+                    r"broadcast|sendrecv)(?:_perf)?(?![A-Za-z]))",
                     re.IGNORECASE)
 
 
@@ -251,7 +253,7 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
     The tool named nearest the figure decides; failing that, the one measuring tool the whole question names
     ('nccl-tests on two hosts … after the BIOS change I get up to 9 GB/s')."""
     # the tools the question names, its pasted output included ('# nccl-tests version 2.17.6 …')
-    named = {m.lastgroup for m in _TOOLS.finditer(whole or text)} - {"traffic", "algbw"}
+    named = {m.lastgroup for m in _TOOLS.finditer(whole or text)} - {"traffic", "algbw", "collective"}
     only_tool = named.pop() if len(named) == 1 else None
     out = []
     for h in hits:
@@ -269,6 +271,8 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
             after = _TOOLS.search(text, h.end, min(cb, h.end + 30))
             tool = after.lastgroup if after else only_tool
         gbps = h.value * 8 if h.fact.startswith("nccl.") else h.value
+        if tool == "collective":  # 'all_gather 能到 40GB/s': another collective's bandwidth, no fact of ours
+            continue
         if tool == "traffic":  # what the NIC carried during training, not what it can carry
             out.append(Understood("nic.rx_gbps", round(gbps, 6), h.text, h.start, h.end, h.source, h.inferred, h.weak,
                                   h.hypothetical))

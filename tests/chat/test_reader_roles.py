@@ -251,7 +251,7 @@ def test_an_instance_type_gives_its_gpus_unless_the_question_says_otherwise() ->
     ("Throughput: 1 node 3000 tokens/s, 2 nodes 3500 tokens/s.", "job.speedup", pytest.approx(1.1667, abs=1e-3)),
     ("两台机器各 4 张 3090", "gpu.model", "RTX 3090"),
     ("RTX3090 x 2", "gpu.model", "RTX 3090"),
-    ("GTX1080 ti", "gpu.model", "GTX 1080"),
+    ("GTX1080 ti", "gpu.model", "GTX 1080 Ti"),
 ])
 def test_units_lists_and_gpu_spellings(text: str, fact: str, value: object) -> None:
     assert facts(text)[fact] == value

@@ -78,3 +78,44 @@ def test_gpus_times_model_before_a_machine_word(text: str, gpus: int, nodes: int
     got = facts(text)
     assert got.get("job.gpus_per_node", got.get("gpu.count")) == gpus
     assert got["job.nodes"] == nodes
+
+
+@pytest.mark.parametrize(("text", "tp"), [
+    ("8 张 V100，用 8 卡张量并行反而比单卡慢十几倍。", 8),
+    ("Two V100s with NVLink: with tensor parallelism over both GPUs it drops to 17 tokens/s.", 2),
+    ("We run 4-way tensor parallel on one node.", 4),
+    ("python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-R1 --tp 16 --nnodes 2 --node-rank 1", 16),
+])
+def test_tensor_parallel_degree_in_words_and_short_options(text: str, tp: int) -> None:
+    assert facts(text)["job.tp_degree"] == tp
+
+
+@pytest.mark.parametrize(("text", "nodes", "gpus"), [
+    ("Slow inference on 2 nodes x H100 x 8.", 2, 8),
+    ("I'm running NCCL on two GCP `a3-megagpu-8g` instances with 8 NICs attached.", 2, None),
+])
+def test_machines_then_model_times_count_and_quoted_instance_types(text: str, nodes: int, gpus: int | None) -> None:
+    got = facts(text)
+    assert got["job.nodes"] == nodes
+    if gpus:
+        assert got["job.gpus_per_node"] == gpus
+
+
+def test_geforce_ti_in_any_case_is_one_name() -> None:
+    for text in ("用 2080ti 多卡训练", "两张 RTX2080Ti", "4 x RTX 2080 Ti"):
+        assert facts(text)["gpu.model"] == "RTX 2080 Ti"
+
+
+def test_the_clusters_size_yields_to_the_runs() -> None:
+    got = facts("我搭了一个 3 节点的集群。1 个节点 45 秒，2 个节点 3 分 47 秒，为什么加一个节点反而慢了？")
+    assert got["job.nodes"] == 2
+
+
+def test_another_collectives_bandwidth_is_no_link_speed_or_iperf3() -> None:
+    got = facts("三台服务器，每台 1 张 400Gbps 网卡。任意两台之间跑 all_gather 都能到 40GB/s，"
+                "但是三台一起跑就掉到 20GB/s。")
+    assert got["nic.speed_gbps"] == 400
+    assert "nic.max_speed_gbps" not in got
+    assert "net.iperf3_gbps" not in got
+    unread = [n["text"] for n in understand("两台跑 all_gather 都能到 40GB/s。").not_understood]
+    assert "40" in unread

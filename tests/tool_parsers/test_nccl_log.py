@@ -157,3 +157,17 @@ def test_ib_disable_zero_is_false_and_text_without_nccl_is_empty():
         "nccl.ib_disabled": False}
     assert parse_nccl_log("epoch 1 loss 2.3\nNET/ nothing").all_facts() == {}
     assert parse_nccl_log("").all_facts() == {}
+
+
+def test_no_ib_device_and_no_plugin_means_sockets() -> None:
+    result = parse_nccl_log("node013:37715:38896 [0] NCCL INFO NET/IB : No device found.\n"
+                            "node013:37715:38896 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 0.\n")
+    assert result.facts()["nccl.transport"] == "socket"
+
+
+def test_the_rdma_nics_nccl_opens_are_counted_from_the_highest_index() -> None:
+    log = ("NCCL INFO NET/IB : Using [0]mlx5_0:1/IB/SHARP [1]mlx5_1:1/IB/SHARP ... [7]mlx5_7:1/IB/SHARP ; "
+           "OOB eth0:10.0.1.2<0>\nNCCL INFO Using network IBext\n")
+    assert parse_nccl_log(log).all_facts()["nic.count"] == 8
+    pinned = log + "NCCL INFO NCCL_IB_HCA set by environment to mlx5_0\n"
+    assert "nic.count" not in parse_nccl_log(pinned).all_facts()
