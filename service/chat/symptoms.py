@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from bwdoctor.chat import text as tx
-from bwdoctor.chat.extract import Understood, _hit, extractor
+from bwdoctor.chat.extract import Understood, _hit, _hit_span, extractor
 
 _IC = re.IGNORECASE
 _ASKS = re.compile(r"要不要|是否|能否|能不能|可不可以|会不会|有没有|吗|[?？]|(?<![A-Za-z])(?:should|would|could|"
@@ -521,3 +521,205 @@ def small_messages(text: str) -> list[Understood]:
         if _EACH.search(text, a, b) and re.search(rf"{_COLL}|message|通信|消息", text[a:b], _IC):
             add(m)
     return hits
+
+
+# --------------------------------------------------------------------------- communication's share of a step, measured
+# What a profile shows: 'NCCL takes 75% of the step', 'allreduce accounts for 40% of iteration time', 'Nsight 里 NCCL
+# 通信占了 75% 的时间', '60% 的时间花在 all-reduce 上'. Not a bandwidth share ('NCCL reaches 75% of line rate'), nor GPU
+# utilisation.
+_COMM_WHO = (r"(?:NCCL(?:\s+(?:kernels?|calls?|communication|collectives?|all-?reduce))?|communication|comms?|"
+             r"all-?reduces?|allreduce|reduce-?scatter|all-?gather|collectives?|gradient (?:sync|exchange)|"
+             r"ncclDevKernel\w*|ncclKernel\w*)")
+_PCT = r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"
+_ABOUT = r"(?:(?:about|around|roughly|nearly|almost|over|more than|~|≈|up to)\s*)?"
+_SHARE_OF = (r"(?:of\s+(?:the\s+|each\s+|every\s+|total\s+|all\s+)?(?:\w+\s+)?(?:step|iteration|iter|time|runtime|"
+             r"run ?time|wall[- ]?(?:clock )?time|training time|GPU time|timeline|trace|profile|total))")
+_COMM_SHARE_EN = [
+    re.compile(rf"(?<![A-Za-z]){_COMM_WHO}\s+(?:\w+\s+){{0,2}}?(?:takes?|took|taking|accounts? for|accounted for|"
+               rf"occup(?:ies|y|ied)|consumes?|consumed|eats?(?: up)?|ate|uses?|used|is|are|was|were|makes? up|"
+               rf"dominates? with)\s+{_ABOUT}{_PCT}\s*{_SHARE_OF}", _IC),
+    re.compile(rf"{_ABOUT}{_PCT}\s*{_SHARE_OF}?\s*(?:is|was|goes|went|are|were)?\s*(?:spent\s+)?(?:in|on|to|waiting "
+               rf"(?:for|on))\s+(?:the\s+)?{_COMM_WHO}(?![A-Za-z])", _IC),
+]
+_COMM_SHARE_ZH = [
+    re.compile(rf"(?:NCCL|通信|all-?reduce|allreduce|集合通信|梯度同步|reduce-?scatter|all-?gather)\s*(?:通信|kernel|"
+               rf"操作|调用)?[^，,。；;\n%]{{0,6}}?(?:占了?|占用了?|占到了?|花了|用了)\s*(?:大约|约|近|将近|差不多|超过)?\s*"
+               rf"{_PCT}(?:\s*(?:的)?\s*(?:时间|耗时|step|时长|运行时间|训练时间))?", _IC),
+    re.compile(rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*(?:NCCL|通信|"
+               rf"all-?reduce|allreduce|集合通信|梯度同步)", _IC),
+]
+# a share of bandwidth or of a device's capacity, not of time: 'NCCL reaches 75% of line rate', 'GPU util 75%'
+_NOT_TIME_SHARE = re.compile(r"line[- ]?rate|bandwidth|peak|bus ?bw|busbw|algbw|Gb/s|GB/s|util|利用率|带宽|线速|"
+                             r"theoretical|理论", _IC)
+
+
+@extractor
+def comm_share(text: str) -> list[Understood]:
+    """'NCCL takes 75% of the step', 'Nsight 里 NCCL 通信占了 75% 的时间' → job.comm_time_pct."""
+    hits: list[Understood] = []
+    for pattern in _COMM_SHARE_EN + _COMM_SHARE_ZH:
+        for m in pattern.finditer(text):
+            pct = float(m["pct"])
+            if not 0 < pct <= 100 or _asks(text, m.start()):
+                continue
+            near = text[max(m.start(), m.start("pct") - 12):min(len(text), m.end("pct") + 24)]
+            if _NOT_TIME_SHARE.search(near) or _NOT_TIME_SHARE.search(m.group(0)):
+                continue
+            if any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits):
+                continue
+            hits.append(_hit("job.comm_time_pct", pct, m, "pct"))
+    return hits
+
+
+# --------------------------------------------------------------------------- little compute per GPU and step
+# The compute/communication ratio: a small model (the MNIST / CIFAR examples, LeNet, ResNet-18/50, MobileNet), or a
+# per-GPU batch of a few samples of such a model. VGG and AlexNet are left out (their large fully connected layers make
+# them heavy on bytes), and so are models of a billion parameters and language models, whose batch of 1 is no light
+# step.
+_SMALL_NET = re.compile(
+    r"(?<![A-Za-z])(?:(?:fashion[-_ ]?)?mnist|cifar[-_ ]?(?:10|100)?|lenet(?:[-_]?5)?|"
+    r"resnet[-_ ]?(?:18|20|32|34|50|56)|"
+    r"mobilenet(?:[-_ ]?v[123])?|squeezenet|shufflenet|efficientnet[-_ ]?b0)(?![A-Za-z0-9])", _IC)
+_SMALL_SAID = re.compile(
+    r"(?<![A-Za-z])(?:(?:a|the|our|my|this|very|quite|rather|relatively)\s+)?(?:small|tiny|toy|little|simple|"
+    r"lightweight)\s+(?:CNN|MLP|model|network|net|convnet)(?![A-Za-z])|"
+    r"(?:the\s+)?model\s+is\s+(?:very\s+|quite\s+|pretty\s+|rather\s+)?(?:small|tiny)|"
+    r"(?:compute|computation)\s+(?:per\s+(?:step|GPU|iteration)\s+)?is\s+(?:very\s+|tiny|so\s+)?"
+    r"(?:small|tiny|light|short)|"
+    r"小模型|模型(?:很|比较|非常|太|特别)?小|(?:计算量|计算)(?:很|比较|非常|太|特别)?(?:小|少|轻)", _IC)
+_TINY_BATCH = re.compile(
+    r"(?:per[- ](?:GPU|device|card|rank)|each GPU'?s?|每(?:张|个)?(?:卡|GPU)|单卡)\s*(?:micro[-_ ]?)?"
+    r"(?:batch(?:[-_ ]?size)?|bs)"
+    r"\s*(?:of|=|:|：|is|was|为|是|只有|才|仅)?\s*(?P<n>[1-4])(?![\d.])|"
+    r"(?:micro[-_ ]?)?(?:batch[-_ ]?size|bs)\s*(?:of|=|:|：|is|was|为|是|只有|才|仅)?\s*(?P<n2>[1-4])\s*"
+    r"(?:per|each|/)\s*"
+    r"(?:GPU|device|card|rank)|每卡\s*(?P<n3>[1-4])\s*(?:个样本|张图|条)", _IC)
+_HEAVY = re.compile(r"(?<![A-Za-z])(?:LLM|GPT|Llama|LLaMA|Qwen|Mistral|Mixtral|BERT|T5|transformer|tokens?|"
+                    r"seq(?:uence)?"
+                    r"[-_ ]?len\w*|\d+(?:\.\d+)?\s?[Bb](?![A-Za-z])|billion)|大模型|亿参数|VGG|AlexNet", _IC)
+# 'unlike ResNet-50', 'even ResNet-50 would', 'a model larger than ResNet-50', '比 ResNet-50 大': another model
+_OTHER_MODEL = re.compile(r"(?:unlike|even|than|e\.g\.|such as|like|比|不像|例如|比如)\s*$", _IC)
+_NOT_SMALL_MODEL = re.compile(r"(?:not|isn't|is not|no)\s+(?:a\s+)?(?:small|tiny|toy)\s+model|"
+                              r"model\s+is\s+(?:not|n't)\s+"
+                              r"(?:small|tiny)|不是小模型|模型(?:并)?不小|模型(?:很|比较|非常)大", _IC)
+
+
+def light_model_name(name: str) -> bool:
+    """A model name that is a light step per GPU ('ResNet50', 'resnet18', 'MobileNetV2', 'LeNet-5'): for the entity
+    reader, since names with digits reach the word readers masked."""
+    return bool(_SMALL_NET.fullmatch(name.strip()))
+
+
+@extractor
+def light_compute(text: str) -> list[Understood]:
+    """'tf1_mnist_keras.py', 'a small CNN on CIFAR-10', '每卡 batch 只有 2', '计算量很小' → job.light_compute."""
+    hits = [_hit("job.light_compute", False, m) for m in _NOT_SMALL_MODEL.finditer(text) if not _asks(text, m.start())]
+    if hits or _HEAVY.search(text):
+        return hits
+    for pattern in (_SMALL_NET, _SMALL_SAID, _TINY_BATCH):
+        for m in pattern.finditer(text):
+            if _asks(text, m.start()) or _OTHER_MODEL.search(tx.before(text, m.start(), 12)):
+                continue
+            hits.append(_hit("job.light_compute", True, m))
+            return hits
+    return hits
+
+
+# --------------------------------------------------------------------------- the pod network and a service mesh
+# Kubernetes: NCCL in pods on the default pod network runs over the CNI's overlay ('Flannel', 'Calico', 'pods without
+# hostNetwork', '默认 CNI 网络，没开 hostNetwork'); hostNetwork: true, '--net=host' say it does not.
+_CNI = re.compile(r"(?<![A-Za-z])(?:flannel|calico|weave[- ]?net|cilium|antrea|kube-router)(?![A-Za-z])|"
+                  r"(?<![A-Za-z])(?:CNI|pod|overlay|容器|Pod)\s*(?:overlay\s*)?(?:networks?|networking|网络)|"
+                  r"(?<![A-Za-z])(?:CNI|VXLAN)\s*overlay|覆盖网络", _IC)
+_HOSTNET = re.compile(r"(?<![A-Za-z])(?:hostNetwork|host[- ]network(?:ing)?|--net(?:work)?[= ]host)(?![A-Za-z])|"
+                      r"主机网络|宿主机网络", _IC)
+_HOSTNET_ON_AFTER = re.compile(r"^\s*(?:mode\s*)?(?:[:=]\s*)?[\"']?(?:true|enabled|on)\b|"
+                               r"^\s*(?:is\s+|was\s+)?(?:enabled|"
+                               r"turned on|on)\b|^\s*(?:模式)?\s*(?:已|已经)?(?:开启|打开|开了|启用)", _IC)
+_HOSTNET_OFF_AFTER = re.compile(r"^\s*(?:[:=]\s*)?[\"']?(?:false|disabled|off)\b|"
+                                r"^\s*(?:is\s+|was\s+)?(?:disabled|off|not "
+                                r"(?:set|enabled|used))\b|^\s*(?:没开|未开启|关闭|没有开)", _IC)
+_HOSTNET_OFF_BEFORE = re.compile(r"(?:without|no|not (?:using|on|with)|don't use|do not use|没开|没有开|没用|未开启|"
+                                 r"不用|没有)\s*(?:the\s+)?$", _IC)
+_HOSTNET_ON_BEFORE = re.compile(r"(?:with|using|use|uses|enabled|turned on|开了|开启了?|用了|使用)\s*(?:the\s+)?$", _IC)
+_NOT_OURS = re.compile(r"(?:instead of|rather than|switched (?:away )?from|moved (?:away )?from|no longer|not|without|"
+                       r"而不是|不再|换掉了?|不用)\s*(?:the\s+)?(?:default\s+)?$", _IC)
+
+
+@extractor
+def pod_network(text: str) -> list[Understood]:
+    """'Flannel', 'pods without hostNetwork talk over the CNI overlay', '默认 CNI 网络，没开 hostNetwork' →
+    net.pod_overlay True; 'hostNetwork: true', '--net=host' → False."""
+    hits: list[Understood] = []
+    for m in _HOSTNET.finditer(text):
+        if _asks(text, m.start()):
+            continue
+        after, before = tx.after(text, m.end(), 24), tx.before(text, m.start(), 24)
+        if _HOSTNET_OFF_AFTER.match(after) or _HOSTNET_OFF_BEFORE.search(before):
+            hits.append(_hit("net.pod_overlay", True, m))
+        elif (m.group(0).lower().startswith("--net") or _HOSTNET_ON_AFTER.match(after)
+              or _HOSTNET_ON_BEFORE.search(before)):
+            hits.append(_hit("net.pod_overlay", False, m))
+    if any(h.value is False for h in hits):
+        return [h for h in hits if h.value is False] if not any(h.value for h in hits) else []
+    for m in _CNI.finditer(text):
+        if _asks(text, m.start()) or _NOT_OURS.search(tx.before(text, m.start(), 24)):
+            continue
+        if not any(h.start <= m.start() < h.end for h in hits):
+            hits.append(_hit("net.pod_overlay", True, m))
+    return hits
+
+
+_MESH = re.compile(r"(?<![A-Za-z])(?:istio|envoy|linkerd|service[- ]mesh|服务网格)(?![A-Za-z])", _IC)
+_MESH_OFF = re.compile(r"istio-injection\s*[=:]\s*disabled|sidecar\.istio\.io/inject\s*[=:]\s*[\"']?false|"
+                       r"linkerd\.io/inject\s*[=:]\s*disabled|"
+                       r"(?:without|no|not using|disabled|turned off|removed|没有|没用|关闭了?|关掉了?|去掉了?)\s+"
+                       r"(?:the\s+)?"
+                       r"(?:istio|envoy|linkerd|service[- ]mesh|sidecars?)(?:\s+(?:injection|sidecars?|proxy))?|"
+                       r"(?:istio|sidecar)(?:[- ]injection)?\s+(?:is\s+|was\s+)?(?:disabled|turned off|off)|"
+                       r"(?:istio|sidecar)\s*(?:注入)?\s*(?:已|已经)?(?:关闭|关掉|禁用|没开)", _IC)
+
+
+@extractor
+def sidecar_proxy(text: str) -> list[Understood]:
+    """'The namespace has Istio injection turned on', 'an Envoy sidecar in every pod' → net.sidecar_proxy True;
+    'istio-injection=disabled', 'sidecar.istio.io/inject: "false"' → False."""
+    off = [_hit("net.sidecar_proxy", False, m) for m in _MESH_OFF.finditer(text) if not _asks(text, m.start())]
+    if off:
+        return off
+    for m in _MESH.finditer(text):
+        if _asks(text, m.start()) or _NOT_OURS.search(tx.before(text, m.start(), 24)):
+            continue
+        return [_hit("net.sidecar_proxy", True, m)]
+    return []
+
+
+# --------------------------------------------------------------------------- fine on one machine, slow across machines
+# The scaling said in words, without figures: '单机多卡没问题，一上多机就训得非常慢', 'works fine on a single node
+# but is very slow across nodes' → diag.poor_scaling. (With figures, comparisons.py reads the speed-up itself.)
+_ONE_OK_EN = re.compile(r"(?:fine|OK|okay|well|fast|normal(?:ly)?|great)\s+(?:on|with|in)\s+(?:a\s+)?"
+                        r"(?:single|one|1)[- ]?(?:node|machine|server|host|box)|"
+                        r"(?:single|one)[- ](?:node|machine|server)\s+(?:training\s+)?"
+                        r"(?:is|runs|works|was)\s+(?:\w+\s+)?(?:fine|OK|okay|fast|normal)", _IC)
+_MANY_SLOW_EN = re.compile(r"(?:multi[- ]?node|multiple (?:nodes|machines|servers)|across (?:nodes|machines|servers)|"
+                           r"two (?:nodes|machines|servers)|more (?:nodes|machines)|distributed)[^.;!?\n]{0,40}?"
+                           r"(?:very |extremely |really |much |terribly |painfully |super )?(?:slow|slower|crawls)",
+                           _IC)
+_ONE_OK_ZH = re.compile(r"(?:单机|单节点|单台)(?:多卡|单卡)?[^，,。；;\n]{0,8}?"
+                        r"(?:没问题|正常|很快|挺快|没毛病|速度(?:还)?(?:可以|正常)|OK|ok)")
+_MANY_SLOW_ZH = re.compile(r"(?:多机|多节点|两机|双机|跨机|跨节点|分布式)[^，,。；;\n]{0,12}?"
+                           r"(?:非常|很|特别|极其|巨|太|超级)?慢")
+
+
+@extractor
+def slow_only_across_nodes(text: str) -> list[Understood]:
+    """'单机多卡没问题，一上多机就训得非常慢', 'fine on one node but very slow across nodes' → diag.poor_scaling."""
+    for one, many in ((_ONE_OK_ZH, _MANY_SLOW_ZH), (_ONE_OK_EN, _MANY_SLOW_EN)):
+        for m in one.finditer(text):
+            if _asks(text, m.start()):
+                continue
+            a, b = tx.sentence_bounds(text, m.start())
+            slow = many.search(text, m.end(), b)
+            if slow is not None and not _asks(text, slow.start()):
+                return [_hit_span("diag.poor_scaling", True, text, m.start(), slow.end())]
+    return []

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from bwdoctor.chat import understand
+from bwdoctor.chat import symptoms, understand
 
 _MISSING = object()
 
@@ -210,3 +210,118 @@ def test_small_messages(text: str, value: bool) -> None:
 ])
 def test_no_small_messages_read(text: str) -> None:
     assert _read(text, "job.small_messages") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "pct"), [
+    ("Nsight Systems 里看 NCCL 通信占了 75% 的时间，而且是实打实占着 GPU 的 kernel。", 75),
+    ("In the profile NCCL takes 60% of the step time.", 60),
+    ("The all-reduce accounts for about 40% of each iteration.", 40),
+    ("60% of the iteration is spent in all-reduce.", 60),
+    ("profiler 显示 allreduce 占用了 55% 的耗时", 55),
+    ("一半以上时间都在通信，大概 70% 的时间花在 NCCL 上", 70),
+])
+def test_comm_share(text: str, pct: float) -> None:
+    assert _read(text, "job.comm_time_pct") == pct
+
+
+@pytest.mark.parametrize("text", [
+    "NCCL reaches 75% of line rate.",                      # a share of bandwidth, not of time
+    "all-reduce busbw is 80% of the theoretical peak",
+    "GPU utilisation is 75% and NCCL uses IB.",
+    "通信带宽只有 40%",
+    "Does NCCL take 60% of the step?",                     # asked
+])
+def test_no_comm_share_read(text: str) -> None:
+    assert _read(text, "job.comm_time_pct") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("用 KungFu 跑 tf1_mnist_keras.py 例子，两台机器。", True),
+    ("Comparing DDP under PyTorchJob with bare metal (resnet18 on mnist, batch size 64).", True),
+    ("单机 2 张 RTX3090，训练 LeNet，只跑了 1 个 epoch。", True),
+    ("It's a small CNN on CIFAR-10.", True),
+    ("模型很小，每卡 batch 只有 2", True),
+    ("We train with a per-GPU batch of 2 images.", True),
+    ("This is not a small model: the backbone is wide.", False),
+])
+def test_light_compute(text: str, value: bool) -> None:
+    assert _read(text, "job.light_compute") is value
+
+
+@pytest.mark.parametrize(("name", "light"), [
+    ("ResNet50", True), ("resnet-18", True), ("MobileNetV2", True), ("LeNet-5", True),
+    ("ResNet-152", False), ("VGG16", False), ("GPT-2", False),
+])
+def test_light_model_name(name: str, light: bool) -> None:
+    assert symptoms.light_model_name(name) is light
+
+
+@pytest.mark.parametrize("text", [
+    "Training a 7B Llama with a per-GPU batch of 1 across 4 nodes.",    # a language model's batch of 1 is no light step
+    "VGG16 on ImageNet across two machines is slow.",                   # large fully connected layers: heavy on bytes
+    "Even ResNet-50 would take 0.8 s per sync over 1 Gb/s.",            # another model, for comparison
+    "Is the model too small to scale?",                                 # asked
+])
+def test_no_light_compute_read(text: str) -> None:
+    assert _read(text, "job.light_compute") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("My Kubernetes cluster uses a simple 1GbE switch and Flannel.", True),
+    ("pod 用的是默认 CNI 网络，没开 hostNetwork。", True),
+    ("Pods without hostNetwork talk over the CNI overlay. Can I run the PyTorchJob with hostNetwork?", True),
+    ("We use Calico with IP-in-IP between the GPU nodes.", True),
+    ("The pods run with hostNetwork: true.", False),
+    ("训练 Pod 开了 hostNetwork", False),
+    ("The workers use the host network.", False),
+])
+def test_pod_overlay(text: str, value: bool) -> None:
+    assert _read(text, "net.pod_overlay") is value
+
+
+@pytest.mark.parametrize("text", [
+    "Should we use hostNetwork?",                          # asked
+    "Does Flannel slow down NCCL?",
+    "We moved away from flannel to SR-IOV last month.",    # no longer ours
+    "The neural network trains slowly.",
+])
+def test_no_pod_overlay_read(text: str) -> None:
+    assert _read(text, "net.pod_overlay") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("The namespace has Istio injection turned on, and RDMA was not set up.", True),
+    ("Every training pod gets an Envoy sidecar.", True),
+    ("命名空间开了 istio 注入，pod 里有 sidecar", True),
+    ("We set sidecar.istio.io/inject: \"false\" on the training pods.", False),
+    ("The namespace is labelled istio-injection=disabled.", False),
+    ("Istio injection is disabled for the job.", False),
+])
+def test_sidecar_proxy(text: str, value: bool) -> None:
+    assert _read(text, "net.sidecar_proxy") is value
+
+
+@pytest.mark.parametrize("text", [
+    "Does an Istio sidecar affect NCCL?",                  # asked
+    "Two nodes with 8 A100 each over RoCE.",
+])
+def test_no_sidecar_read(text: str) -> None:
+    assert _read(text, "net.sidecar_proxy") is _MISSING
+
+
+@pytest.mark.parametrize("text", [
+    "单机多卡没问题，一上多机就训得非常慢。",
+    "Training works fine on a single node but multi-node training is very slow.",
+    "单机训练速度正常，多机特别慢",
+])
+def test_slow_only_across_nodes(text: str) -> None:
+    assert _read(text, "diag.poor_scaling") is True
+
+
+@pytest.mark.parametrize("text", [
+    "Multi-node training is very slow.",                   # no single-node contrast
+    "单机没问题。多机会不会慢？",                             # asked
+    "It works fine on one node.",
+])
+def test_no_slow_only_across_nodes_read(text: str) -> None:
+    assert _read(text, "diag.poor_scaling") is _MISSING
