@@ -723,3 +723,35 @@ def slow_only_across_nodes(text: str) -> list[Understood]:
             if slow is not None and not _asks(text, slow.start()):
                 return [_hit_span("diag.poor_scaling", True, text, m.start(), slow.end())]
     return []
+
+
+# --------------------------------------------------------------------------- one NIC of several carries the traffic
+# 'NCCL only uses one of them', 'UCX picked only eth1 for TCP', 'only one NIC is used', '只走了一张网卡'. Names of
+# interfaces reach the readers masked ('······'), so any short token stands for the one named.
+_LIB = r"(?:NCCL|UCX|Gloo|MPI|NIXL|it|traffic|the job|training|the transfer|all traffic)"
+_ONE_NIC = (r"(?:one|1|a single)\s+(?:of\s+(?:them|the\s+(?:\w+\s+)?(?:NICs|interfaces|HCAs|ports|rails|cards))|"
+            r"(?:NIC|interface|HCA|port|rail|network card|network interface)(?![A-Za-z]))")
+_ONE_NIC_EN = re.compile(
+    rf"(?<![A-Za-z]){_LIB}\s+(?:\w+\s+){{0,2}}?(?:only|just)\s+(?:uses?|used|using|picks?|picked|selects?|selected|"
+    rf"chose|goes over|went over|sends? over|sent over)\s+{_ONE_NIC}|"
+    rf"(?:picked|picks|selected|selects|chose|uses|used)\s+only\s+(?:{_ONE_NIC}|[\w·-]{{2,16}}\s+(?:for|as)\s+"
+    r"(?:TCP|data|traffic|RDMA|the transport|transport))|"
+    r"only\s+(?:one|1|a single)\s+(?:of\s+the\s+(?:\w+\s+)?)?(?:NICs?|interfaces?|HCAs?|ports?|rails?)\s+"
+    r"(?:is|are|was|were|gets?|got|shows?|showed|carries|carried)\s+(?:being\s+)?(?:used|active|busy|traffic|"
+    r"carrying)", _IC)
+_ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)了?\s*(?:一|1)\s*(?:张|块|个|条)\s*(?:网卡|网口|HCA|rail)|"
+                         r"(?:只有|仅|仅有)\s*(?:一|1)\s*(?:张|块|个)\s*(?:网卡|网口|HCA)\s*(?:有流量|在用|被用|在跑|在传)")
+_ALL_NICS = re.compile(r"(?:uses?|used|using|over)\s+all\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(?:NICs|interfaces|HCAs|"
+                       r"rails)|所有(?:的)?网卡都(?:有流量|用上了|在用)", _IC)
+
+
+@extractor
+def one_nic_used(text: str) -> list[Understood]:
+    """'NCCL only uses one of them', 'UCX picked only eth1 for TCP', '只走了一张网卡' → net.one_nic_used True;
+    'NCCL uses all eight NICs' → False."""
+    for value, patterns in ((False, (_ALL_NICS,)), (True, (_ONE_NIC_EN, _ONE_NIC_ZH))):
+        for pattern in patterns:
+            for m in pattern.finditer(text):
+                if not _asks(text, m.start()):
+                    return [_hit("net.one_nic_used", value, m)]
+    return []

@@ -279,6 +279,7 @@ def test_pod_overlay(text: str, value: bool) -> None:
     assert _read(text, "net.pod_overlay") is value
 
 
+
 @pytest.mark.parametrize("text", [
     "Should we use hostNetwork?",                          # asked
     "Does Flannel slow down NCCL?",
@@ -325,3 +326,24 @@ def test_slow_only_across_nodes(text: str) -> None:
 ])
 def test_no_slow_only_across_nodes_read(text: str) -> None:
     assert _read(text, "diag.poor_scaling") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I'm running NCCL on two instances with 8 NICs attached, but NCCL only uses one of them.", True),
+    ("From the logs UCX picked only eth1 for TCP, whereas TCPX uses eth1-eth4 for data.", True),
+    ("Only one of the four NICs is carrying traffic.", True),
+    ("监控上看只走了一张网卡", True),
+    ("NCCL uses all eight NICs.", False),
+    ("所有网卡都有流量", False),
+])
+def test_one_nic_used(text: str, value: bool) -> None:
+    assert _read(text, "net.one_nic_used") is value
+
+
+@pytest.mark.parametrize("text", [
+    "Does NCCL only use one NIC?",                         # asked
+    "The job only uses one GPU.",                          # a GPU, not a NIC
+    "Each node has one NIC.",
+])
+def test_no_one_nic_read(text: str) -> None:
+    assert _read(text, "net.one_nic_used") is _MISSING
