@@ -26,6 +26,13 @@ _COLLECTIVE = re.compile(
 _STARTING = re.compile(r"Collective test starting:\s*(\w+?)(?:_perf)?\b")
 _AVG = re.compile(r"Avg bus bandwidth\s*:\s*([0-9.]+)")
 _MAX_BYTES = re.compile(r"maxBytes\s+(\d+)")
+# The banner: '# nccl-tests version 2.17.6 nccl-headers=22803 nccl-library=22803' (NCCL's version code), then a line per
+# rank: '#  Rank  0 Group  0 Pid 1935208 on  spark device  0 [000f:01:00] NVIDIA GB10'.
+_LIBRARY = re.compile(r"nccl-library=(\d{4,6})\b")
+_RANK = re.compile(r"^#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]"
+                   r"\s+(.*?)\s*$")
+_GPU_NAME = re.compile(r"(?:RTX\s?(?:A|PRO\s?)?\d{4}(?:\s?Ti)?|(?:GB|[ABHLVPTK])\d{1,4}[A-Z]?|A[2-6]000|MI\d{3}[XA]?)"
+                       r"(?![\w])")
 _SYNONYMS = {"bytes": "size", "N": "count", "op": "redop", "res": "error"}  # nccl-tests 1.x header names
 _TYPES = {
     "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16",
@@ -75,6 +82,31 @@ class NcclTestsResult:
     max_bytes_requested: int | None = None  # "maxBytes" of the run's banner line
     header_without_rows: bool = False
     cut_rows: int = 0  # lines that start like a row of the table but stop short
+    nccl_version: str | None = None  # from the banner's nccl-library version code
+    ranks: dict[int, tuple[str, str]] = field(default_factory=dict)  # rank → (host, GPU name) from the banner
+
+    def shape(self) -> tuple[int, int] | None:
+        """(nodes, GPUs per node) when the banner lists every rank and the hosts hold the same number of them."""
+        if not self.ranks or sorted(self.ranks) != list(range(len(self.ranks))):
+            return None
+        per_host: dict[str, int] = {}
+        for host, _gpu in self.ranks.values():
+            per_host[host] = per_host.get(host, 0) + 1
+        counts = set(per_host.values())
+        return (len(per_host), counts.pop()) if len(counts) == 1 else None
+
+    def header_facts(self) -> dict[str, Any]:
+        """What the banner says of the run: ``nccl.version``, ``gpu.model``, ``job.nodes``, ``job.gpus_per_node``."""
+        out: dict[str, Any] = {}
+        if self.nccl_version:
+            out["nccl.version"] = self.nccl_version
+        models = {m.group(0).replace(" ", "") for _h, gpu in self.ranks.values() if (m := _GPU_NAME.search(gpu))}
+        if len(models) == 1:
+            model = models.pop()
+            out["gpu.model"] = re.sub(r"^RTX(?=\d)", "RTX ", model).replace("Ti", " Ti")
+        if shape := self.shape():
+            out["job.nodes"], out["job.gpus_per_node"] = shape
+        return out
 
     def _large(self) -> list[NcclTestsRow]:
         sized = [r for r in self.rows if r.size_bytes > 0 and r.busbw_best is not None]
@@ -168,12 +200,12 @@ class NcclTestsResult:
         return {"nccl.allreduce_busbw_gbytes_per_s": peak}
 
     def all_facts(self) -> dict[str, Any]:
-        """:meth:`facts` and ``nccl.allreduce_algbw_gbytes_per_s`` (algbw at the largest sizes)."""
+        """:meth:`facts`, ``nccl.allreduce_algbw_gbytes_per_s`` (algbw at the largest sizes) and the banner's facts."""
         out = self.facts()
         algbw = self.peak_algbw_large_gbytes_per_s
         if out and algbw is not None:
             out["nccl.allreduce_algbw_gbytes_per_s"] = algbw
-        return out
+        return {**self.header_facts(), **out}
 
 
 NOTES = {
@@ -270,6 +302,12 @@ def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
     return None
 
 
+def _version_of_code(code: int) -> str:
+    """NCCL_VERSION_CODE: 2708 is 2.7.8 (before 2.9), 22803 is 2.28.3."""
+    major, rest = (code // 1000, code % 1000) if code < 10000 else (code // 10000, code % 10000)
+    return f"{major}.{rest // 100}.{rest % 100}"
+
+
 def parse_nccl_tests(text: str) -> NcclTestsResult:
     """Parse the last nccl-tests table in ``text``; no table gives an empty result."""
     result = NcclTestsResult()
@@ -285,6 +323,10 @@ def parse_nccl_tests(text: str) -> NcclTestsResult:
             collective = found.group(1)
         if "nThread" in line and (m := _MAX_BYTES.search(line)):
             result.max_bytes_requested = int(m.group(1))
+        if m := _LIBRARY.search(line):
+            result.nccl_version = _version_of_code(int(m.group(1)))
+        if m := _RANK.match(line.strip()):
+            result.ranks[int(m.group(1))] = (m.group(2), m.group(3))
         header = _header_columns(line)
         if header:
             if current:

@@ -44,7 +44,7 @@ def _canonical(name: str) -> str:
 
 _GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
-    r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
+    r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
     r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU)",
     _IC)
 

@@ -355,7 +355,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("iperf3-json", re.compile(r"\"(?:end|start|intervals)\"\s*:|\"error\"\s*:\s*\"", re.S), _iperf3_json),
     ("iperf3", re.compile(r"bits/sec"), _iperf3_text),
     ("perftest", re.compile(r"#bytes\s+#iterations|BW average\["), _perftest),
-    ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place|^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
+    ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place|nccl-tests version|Collective test starting|"
+                              r"^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
                               r"uint8|int32|uint32|int64|uint64|double|fp8\w*)\s+(?:sum|prod|min|max|avg|none)\b",
                               re.I | re.M), _nccl_tests),
     ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|NCCL version \d|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"

@@ -156,8 +156,9 @@ _WHAT_IF_CUE = re.compile(
     r"如何(?:才能)?(?:跑到|达到)|"
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
-    r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要(?:上|换|用|加)|需不需要|是否需要|"
-    r"do (?:i|we) need|should (?:i|we) (?:use|get|buy|add|move)", _IC)
+    r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要|需不需要|是否需要|"
+    r"do (?:i|we) need|should (?:i|we|the \w+) (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
+    _IC)
 # Change verbs ('upgrade to', '换成', '改成') are a what-if only in a question or a conditional clause: '只把 X 改成 Y，
 # 结果慢了' and 'we moved to 100G last week' tell what was done.
 _CHANGE_VERB = re.compile(r"upgrad(?:e|ing) to|mov(?:e|ing) to|switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|"

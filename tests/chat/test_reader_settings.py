@@ -119,3 +119,8 @@ def test_another_collectives_bandwidth_is_no_link_speed_or_iperf3() -> None:
     assert "net.iperf3_gbps" not in got
     unread = [n["text"] for n in understand("两台跑 all_gather 都能到 40GB/s。").not_understood]
     assert "40" in unread
+
+
+def test_a_setting_asked_about_is_not_the_jobs() -> None:
+    got = facts("两台 DGX Spark 直连，要不要在 up 之前先加一句 `sudo ip link set dev enp1s0f1np1 mtu 9000`？")
+    assert "nic.mtu" not in got

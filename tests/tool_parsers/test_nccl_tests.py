@@ -109,7 +109,9 @@ def test_garbage_gives_empty(text):
 
 def test_algbw_at_the_largest_sizes_and_the_footer_note(fixture_text):
     result = parse_nccl_tests(fixture_text("nccl_tests_allreduce_socket_mpirun.txt"))
-    assert result.all_facts() == {"nccl.allreduce_busbw_gbytes_per_s": 5.89, "nccl.allreduce_algbw_gbytes_per_s": 3.14}
+    assert result.all_facts() == {"nccl.allreduce_busbw_gbytes_per_s": 5.89, "nccl.allreduce_algbw_gbytes_per_s": 3.14,
+                                  # the banner: two hosts, one rank each
+                                  "gpu.model": "A100", "job.nodes": 2, "job.gpus_per_node": 1}
     (note,) = result.notes()
     assert "means little" in note and "8 B" in note and "5.89" in note
     assert not result.partial
@@ -196,3 +198,21 @@ def test_eight_cells_tell_a_root_column_from_an_error_column() -> None:
     new = parse_nccl_tests("   67108864   16777216 float    sum   -1   467.9  143.41  268.90\n"
                            "  536870912  134217728 float    sum   -1  3218.6  166.80  312.75\n")
     assert new.all_facts()["nccl.allreduce_busbw_gbytes_per_s"] == 312.75
+
+
+def test_the_banner_gives_the_version_the_gpus_and_the_shape() -> None:
+    text = ("# nccl-tests version 2.17.6 nccl-headers=22803 nccl-library=22803\n"
+            "# Collective test starting: all_gather_perf\n"
+            "#  Rank  0 Group  0 Pid 1935208 on      spark device  0 [000f:01:00] NVIDIA GB10\n"
+            "#  Rank  1 Group  0 Pid 1278829 on spark-3995 device  0 [000f:01:00] NVIDIA GB10\n"
+            " 17179869184    2147483648     float    none      -1   453650   37.87   18.94       0   410049   41.90"
+            "   20.95       0\n")
+    facts = parse_nccl_tests(text).all_facts()
+    assert facts == {"nccl.version": "2.28.3", "gpu.model": "GB10", "job.nodes": 2, "job.gpus_per_node": 1}
+
+
+def test_a_banner_missing_ranks_gives_no_shape() -> None:
+    text = ("#  Rank  0 Pid  12345 on   gpu01 device  0 [0x1a] Tesla V100-SXM2-32GB\n"
+            "#  Rank  2 Pid  12345 on   gpu02 device  0 [0x1a] Tesla V100-SXM2-32GB\n")
+    facts = parse_nccl_tests(text).header_facts()
+    assert facts == {"gpu.model": "V100"}
