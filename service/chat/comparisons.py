@@ -11,6 +11,7 @@ The baseline side's counts are returned too, so the caller keeps them from overr
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from bwdoctor.chat import text as tx
@@ -73,7 +74,10 @@ _ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}
 _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|machines?|servers?|boxes|box|hosts?|instances?|"
                    rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+)|(?P<single>单机|单节点|单卡|单台|一台|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
-                   rf"server|box|GPU))", _IC)
+                   rf"server|box|GPU))"
+                   # GPUs named by a model the masks leave alone ('dual P4', 'single P4 GPU', '4 T4'): a letter and digits
+                   rf"|(?P<gn>{COUNT}|a single|single)\s*(?:[x×]\s*)?(?:Tesla\s+)?(?P<gm>[PTKAL]\d{{1,3}})(?![\w.-])"
+                   rf"(?:\s*(?:GPUs?|cards?))?", _IC)
 
 
 @dataclass
@@ -146,6 +150,8 @@ def read_scaling(text: str) -> Scaling:
             if speedup < 1:
                 found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     found.hits.extend(_pairs(text, found))
+    found.hits.extend(_series(text, found))
+    found.hits.extend(_respectively(text, found))
     return found
 
 
@@ -184,6 +190,11 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
     """(value, position, 'nodes'|'gpus', start, end) of the run sizes named in text[a:b]."""
     out = []
     for m in _SIZE.finditer(text, a, b):
+        if m["gm"]:
+            n = 1 if "single" in m["gn"].lower() else _count(m["gn"])
+            if n:
+                out.append((n, m.start(), "gpus", m.start(), m.end()))
+            continue
         if m["single"]:
             kind = "gpus" if re.search(r"GPU|卡", m["single"], _IC) else "nodes"
             out.append((1, m.start(), kind, m.start(), m.end()))
@@ -200,44 +211,7 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
     """'3 hours on one box, 5 hours on two' / '单机 20 分钟，两台 35 分钟' / '128 img/s on one node, 17 on two'."""
     hits: list[Understood] = []
     for start, end in _sentence_spans(text):
-        quantities = []
-        for m in _DURATION.finditer(text, start, end):
-            if m["hh"]:
-                day = re.search(r"天|day", m.group(0), _IC)
-                first = float(m["hh"]) * (86400 if day else 3600)
-                quantities.append(("time", first + float(m["mm"]) * (3600 if day else 60), m.start(), m.end()))
-                continue
-            unit = m["unit"].lower()
-            seconds = time_to_seconds(float(m["num"]), unit)
-            if seconds and not re.search(r"RTT|ping|latency|延迟|时延|timeout|超时", tx.before(text, m.start(), 14), _IC):
-                quantities.append(("time", seconds, m.start(), m.end()))
-        for m in _RATE.finditer(text, start, end):
-            value = float(m["num"])
-            if value <= 0:
-                continue
-            value *= 1000 if m["k"] else 1
-            if re.match(r"s/it|secs?/it|s(?:ec)?/iter", m["unit"], _IC):
-                quantities.append(("step", value, m.start(), m.end()))
-            elif re.match(r"it/s", m["unit"], _IC):
-                quantities.append(("step", 1 / value, m.start(), m.end()))
-            elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]):
-                quantities.append(("rate-per-gpu", value, m.start(), m.end()))
-            else:
-                quantities.append(("rate", value, m.start(), m.end()))
-        for m in _RATE_BEFORE.finditer(text, start, end):
-            value = float(m["num"]) * (1000 if m["k"] else 1)
-            if value > 0 and not any(q[2] <= m.start("num") < q[3] for q in quantities):
-                quantities.append(("rate", value, m.start(), m.end()))
-        rough: set[int] = set()
-        for m in _ROUGH_DURATION.finditer(text, start, end):
-            if m["w"]:
-                seconds = _ROUGH[m["w"]] * {"秒": 1, "分钟": 60, "小时": 3600, "天": 86400}[m["unit"]]
-            else:
-                whole = parse_number(m["n"]) if m["n"] else 0
-                seconds = ((whole or 0) + 0.5) * 3600
-            quantities.append(("time", float(seconds), m.start(), m.end()))
-            rough.add(m.start())
-        quantities.sort(key=lambda q: q[2])
+        quantities, rough = _quantities(text, start, end)
         for kind in ("time", "step", "rate", "rate-per-gpu"):
             same = [q for q in quantities if q[0] == kind]
             if len(same) != 2:
@@ -276,6 +250,56 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
             if s1[2] == "nodes":
                 hits.append(Understood("job.nodes", big_n, text[big_span[0]:big_span[1]], *big_span))
     return hits
+
+
+Quantity = tuple[str, float, int, int]
+
+
+def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[int]]:
+    """The durations, step times and rates in text[start:end], as (kind, value, start, end), and the starts of
+    those said in round words ('几十秒')."""
+    quantities: list[Quantity] = []
+    for m in _DURATION.finditer(text, start, end):
+        if m["hh"]:
+            day = re.search(r"天|day", m.group(0), _IC)
+            first = float(m["hh"]) * (86400 if day else 3600)
+            quantities.append(("time", first + float(m["mm"]) * (3600 if day else 60), m.start(), m.end()))
+            continue
+        unit = m["unit"].lower()
+        seconds = time_to_seconds(float(m["num"]), unit)
+        if seconds and not re.search(r"RTT|ping|latency|延迟|时延|timeout|超时", tx.before(text, m.start(), 14), _IC):
+            quantities.append(("time", seconds, m.start(), m.end()))
+    for m in _RATE.finditer(text, start, end):
+        value = float(m["num"])
+        if value <= 0:
+            continue
+        value *= 1000 if m["k"] else 1
+        if re.match(r"s/it|secs?/it|s(?:ec)?/iter", m["unit"], _IC):
+            quantities.append(("step", value, m.start(), m.end()))
+        elif re.match(r"it/s", m["unit"], _IC):
+            quantities.append(("step", 1 / value, m.start(), m.end()))
+        elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]):
+            quantities.append(("rate-per-gpu", value, m.start(), m.end()))
+        else:
+            quantities.append(("rate", value, m.start(), m.end()))
+    quantities.sort(key=lambda q: q[2])
+    starts = [q[2] for q in quantities]
+    for m in _RATE_BEFORE.finditer(text, start, end):
+        value = float(m["num"]) * (1000 if m["k"] else 1)
+        i = bisect_right(starts, m.start("num")) - 1  # the quantity starting last before the figure holds it, if any
+        if value > 0 and not (i >= 0 and quantities[i][2] <= m.start("num") < quantities[i][3]):
+            quantities.append(("rate", value, m.start(), m.end()))
+    rough: set[int] = set()
+    for m in _ROUGH_DURATION.finditer(text, start, end):
+        if m["w"]:
+            seconds = _ROUGH[m["w"]] * {"秒": 1, "分钟": 60, "小时": 3600, "天": 86400}[m["unit"]]
+        else:
+            whole = parse_number(m["n"]) if m["n"] else 0
+            seconds = ((whole or 0) + 0.5) * 3600
+        quantities.append(("time", float(seconds), m.start(), m.end()))
+        rough.add(m.start())
+    quantities.sort(key=lambda q: q[2])
+    return quantities, rough
 
 
 _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?:step|iteration|iter)|step[_ ]?time|"
@@ -335,3 +359,202 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
         pos = max(b, pos + 1)
     # Two short sentences often hold the two sides ("On one box: 3 h. On two: 5 h."): pair neighbours too.
     return spans + [(spans[i][0], spans[i + 1][1]) for i in range(len(spans) - 1)]
+
+
+# ----------------------------------------------------------------------------------------- series of three runs or more
+# '1 node 3000 tok/s, 2 nodes 3500, 4 nodes 3600', a numbered list of runs one per line, '1/2/4 机分别是 …': each run a
+# clause naming its size and one figure (a later run may leave the unit, or the size's word, to the first). The job
+# asked about is the largest run, the baseline the smallest; the runs between are neither.
+_BARE = re.compile(r"(?<![\w.·])(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]))?(?![\w%/·]|\.\d)"
+                   r"(?!\s*(?:%|×|倍|x(?![A-Za-z])|[A-Za-z]+\s*/|[KMGTkmgt]i?[Bb](?![A-Za-z])|(?:ms|s|secs?|seconds?|mins?|"
+                   r"minutes?|h|hrs?|hours?|days?|GPUs?|cards?|nodes?|machines?)(?![A-Za-z])|秒|分|小时|天|台|卡|机|节点|个))")
+_LIST_MARK = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)、]?|[（(]\d{1,2}[)）]|and|or|then|和|以及|而)?\s*", _IC)
+
+
+@dataclass
+class Run:
+    """One run of a comparison: its size, the kind of figure measured and the figure, where each was said."""
+
+    n: int
+    kind: str  # 'nodes' | 'gpus'
+    size_span: tuple[int, int]
+    measure: str  # 'time' | 'step' | 'rate' | 'rate-per-gpu'
+    value: float
+    span: tuple[int, int]
+    efficiency: float | None = None
+    machines: Size | None = None  # the machines a run sized in GPUs spreads over ('quad P4 (two hosts)')
+
+
+def _clause_spans(text: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    while pos < len(text):
+        a, b = tx.clause_bounds(text, pos)
+        spans.append((a, b))
+        pos = max(b, pos + 1)
+    return spans
+
+
+def _series(text: str, found: Scaling) -> list[Understood]:
+    """Three runs or more, one clause each, side by side: the facts of the comparison of the largest with the smallest."""
+    quantities, rough = _quantities(text, 0, len(text))
+    sizes = run_sizes(text, 0, len(text))
+    q_starts, s_starts = [q[2] for q in quantities], [s[3] for s in sizes]
+    hits: list[Understood] = []
+    series: list[Entry] = []
+
+    def close() -> None:
+        if len(series) >= 3:
+            hits.extend(_facts_of_runs(text, _runs_of(series), found))
+        series.clear()
+
+    for a, b in _clause_spans(text):
+        qs = [q for q in quantities[bisect_right(q_starts, a - 1):bisect_right(q_starts, b - 1)] if q[2] not in rough]
+        ss = sizes[bisect_right(s_starts, a - 1):bisect_right(s_starts, b - 1)]
+        if series and "\n\n" in text[series[-1][2][1] - 1:a + 1]:
+            close()  # a blank line ends a list
+        if not series:
+            if len(qs) == 1 and ss and not any(s[3] <= qs[0][2] < s[4] for s in ss):
+                series.append((ss, qs[0], (a, b)))
+            continue
+        entry = _next_run(text, a, b, qs, ss, series[-1])
+        if entry is not None:
+            series.append(entry)
+        elif len(qs) == 1 and ss and not any(s[3] <= qs[0][2] < s[4] for s in ss):
+            close()  # a run measured in another way starts a series of its own
+            series.append((ss, qs[0], (a, b)))
+        elif not _LIST_MARK.fullmatch(text, a, b if text[b - 1:b] not in ",，、;；.。\n" else b - 1):
+            close()
+    close()
+    return hits
+
+
+_INVERSE = re.compile(r"(?:it|its|iters?|iterations?|steps?)\s*/\s*s", _IC)
+Entry = tuple[list["Size"], Quantity, tuple[int, int]]
+
+
+def _next_run(text: str, a: int, b: int, qs: list[Quantity], ss: list[Size], last: Entry) -> Entry | None:
+    """The clause text[a:b] as the next run of a series: a size (or a bare count after 'on', in the last run's kind) and
+    one figure of the last run's kind (or a bare number in its unit)."""
+    kind = last[1][0]
+    if len(qs) > 1 or (qs and qs[0][0] != kind):
+        return None
+    sizes = [s for s in ss if not (qs and s[3] <= qs[0][2] < s[4])]
+    if not sizes:
+        ell = list(_ELLIPTIC.finditer(text, a, b))
+        n = _count(ell[0]["n"]) if len(ell) == 1 else None
+        if not n:
+            return None
+        sizes = [(n, ell[0].start("n"), last[0][0][2], ell[0].start("n"), ell[0].end("n"))]
+    if qs:
+        return sizes, qs[0], (a, b)
+    bare = [m for m in _BARE.finditer(text, a, b) if not any(s[3] <= m.start() < s[4] for s in sizes)]
+    if len(bare) != 1:
+        return None
+    m = bare[0]  # '…, 2 nodes 3500': the figure in the unit said first
+    value = float(m["num"]) * (1000 if m["k"] else 1)
+    if value <= 0:
+        return None
+    if _INVERSE.search(text, last[1][2], last[1][3]):
+        value = 1 / value  # '1.8 it/s, … 2.6': steps per second, a step's time the inverse
+    return sizes, (kind, value, m.start(), m.end()), (a, b)
+
+
+def _runs_of(series: list[Entry]) -> list[Run]:
+    """The runs of a series, sized in the one kind (machines, else GPUs) every one of them names."""
+    for kind in ("nodes", "gpus"):
+        chosen = [next((s for s in ss if s[2] == kind), None) for ss, _, _ in series]
+        if all(chosen):
+            return [Run(s[0], kind, (s[3], s[4]), q[0], q[1], (min(s[3], q[2]), max(s[4], q[3])),
+                        machines=next((m for m in ss if m[2] == "nodes"), None) if kind == "gpus" else None)
+                    for s, (ss, q, _) in zip(chosen, series, strict=True) if s]
+    return []
+
+
+def _facts_of_runs(text: str, runs: list[Run], found: Scaling) -> list[Understood]:
+    """The comparison of the largest run (the job) with the smallest (its baseline); runs of one size twice, or
+    measured two ways, say no scaling."""
+    if len(runs) < 2 or len({r.n for r in runs}) < len(runs) or len({r.measure for r in runs}) > 1:
+        return []
+    small, big = min(runs, key=lambda r: r.n), max(runs, key=lambda r: r.n)
+    measure = big.measure
+    if small.value <= 0 or big.value <= 0 or (measure == "rate-per-gpu" and big.kind != "gpus"):
+        return []
+    speedup = big.value / small.value if measure.startswith("rate") else small.value / big.value
+    per_step = measure == "step" or (measure == "time" and (_per_step(text, small.span[0]) or _per_step(text, big.span[0])))
+    if measure == "rate-per-gpu" or per_step:
+        speedup *= big.n / small.n  # a step on more GPUs does more work; a rate per GPU times the GPUs
+    a, b = min(r.span[0] for r in runs), max(r.span[1] for r in runs)
+    words = text[a:b]
+    hits = [Understood("job.speedup", round(speedup, 4), words, a, b)]
+    base = "job.baseline_gpus" if big.kind == "gpus" else "job.baseline_nodes"
+    hits.append(Understood(base, small.n, text[slice(*small.size_span)], *small.size_span))
+    found.baseline_spans.extend(r.size_span for r in runs if r is not big)
+    if speedup < 1:
+        hits.append(Understood("job.negative_scaling", True, words, a, b))
+    if big.kind == "nodes":
+        hits.append(Understood("job.nodes", big.n, text[slice(*big.size_span)], *big.size_span))
+    elif big.machines is not None and big.machines[0] > 1 and big.n % big.machines[0] == 0:
+        m = big.machines  # 'quad P4 (two hosts)': four GPUs over two machines, two in each
+        hits.append(Understood("job.nodes", m[0], text[m[3]:m[4]], m[3], m[4]))
+        hits.append(Understood("job.gpus_per_node", big.n // m[0], text[slice(*big.span)], *big.span, inferred=True))
+    if per_step:
+        hits.append(Understood("job.step_time_s", round(big.value, 6), text[slice(*big.span)], *big.span))
+        hits.append(Understood("job.step_time_baseline_s", round(small.value, 6), text[slice(*small.span)],
+                               *small.span))
+    if big.efficiency is not None:
+        hits.append(Understood("job.scaling_efficiency_pct", big.efficiency, text[slice(*big.span)], *big.span))
+    return hits
+
+
+# '1/2/4 机分别是 3000/3500/3600 tokens/s', 'on 1, 2 and 4 nodes: 3000, 3500 and 3600 samples/s respectively'
+_AND = r"\s*(?:/|、|,|，|和|及|and|or|,\s*and)\s*"
+_SIZE_LIST = re.compile(rf"(?P<list>{COUNT}(?:{_AND}{COUNT}){{2,7}})\s*(?:-|\s)?(?:个|台)?\s*"
+                        rf"(?P<w>nodes?|machines?|servers?|GPUs?|cards?|台(?:机器|服务器)?|机器?|节点|卡|张卡)", _IC)
+_FIGURE = r"\d+(?:\.\d+)?\s*[kK]?(?![\w.])"
+_FIGURE_LIST = re.compile(rf"(?<![\w.])(?P<list>{_FIGURE}(?:{_AND}{_FIGURE}){{2,7}})", _IC)
+_RATE_WORD = re.compile(r"throughput|吞吐|speed|速度|tokens?/s|samples?/s|img/s", _IC)
+
+
+def _respectively(text: str, found: Scaling) -> list[Understood]:
+    """A list of run sizes and, in the same sentence, a list of as many figures: one run per pair, in order."""
+    hits: list[Understood] = []
+    for m in _SIZE_LIST.finditer(text):
+        counts = [c for c in re.finditer(COUNT, m["list"], _IC) if _count(c.group(0))]
+        a, b = tx.sentence_bounds(text, m.start())
+        b = tx.sentence_bounds(text, b)[1] if b < len(text) else b  # 'We tried 1, 2 and 4 nodes; 3000, 3500 and …'
+        a, b = max(a, m.start() - 160), min(b, m.end() + 160)  # near the sizes: one bounded look per list
+        figures = [f for f in _FIGURE_LIST.finditer(text, a, b) if not m.start() <= f.start() < m.end()]
+        if len(figures) != 1:
+            continue
+        f = figures[0]
+        values = list(re.finditer(_FIGURE, f["list"]))
+        if len(values) != len(counts):
+            continue
+        last = f.start("list") + values[-1].start()
+        unit = _RATE.match(text, last) or _DURATION.match(text, last)
+        quantities, _ = _quantities(text, last, unit.end()) if unit else ([], set())
+        if quantities:
+            measure, inverse = quantities[0][0], bool(_INVERSE.search(text, last, unit.end() if unit else last))
+        elif _RATE_WORD.search(text, a, b):
+            measure, inverse = "rate", False
+        else:
+            continue
+        kind = "gpus" if re.search(rf"GPU|card|卡|{GPU_MARK}", m["w"], _IC) else "nodes"
+        runs = []
+        said = [_figure_value(v.group(0)) for v in values]
+        scale = quantities[0][1] / said[-1] if quantities and not inverse and said[-1] else 1.0  # '… 3 ms': seconds
+        for c, v, value in zip(counts, values, said, strict=True):
+            value = 1 / value if inverse and value else value * scale
+            size_span = (m.start("list") + c.start(), m.start("list") + c.end())
+            run_span = (f.start("list") + v.start(), f.start("list") + v.end())
+            runs.append(Run(_count(c.group(0)) or 0, kind, size_span, measure, value, run_span))
+        facts = _facts_of_runs(text, runs, found)
+        for h in facts:  # the words of a list are the whole sentence's two lists
+            hits.append(Understood(h.fact, h.value, text[min(m.start(), f.start()):max(m.end(), f.end())],
+                                   min(m.start(), f.start()), max(m.end(), f.end())) if h.fact == "job.speedup" else h)
+    return hits
+
+
+def _figure_value(said: str) -> float:
+    said = said.strip()
+    return float(said.rstrip("kK ").strip()) * (1000 if said.endswith(("k", "K")) else 1)
