@@ -142,6 +142,9 @@ _SUBJECTS = {
     "mem.used_pct": re.compile(r"(?<!GPU )(?<!显)内存|\bRAM\b|(?<!GPU )memory|\bmem\b", _IC),
 }
 _PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:-|~|到|至|–)\s*(?P<hi>\d+(?:\.\d+)?))?\s*%")
+# '带宽利用率只有 45%', 'link utilization 45%': a share of a link, not of a GPU
+_OTHER_UTIL = re.compile(r"(?:带宽|网卡|网络|链路|端口|bandwidth|NIC|network|link|port|PCIe|IB)\s*(?:的)?\s*"
+                         r"(?:利用率|使用率|占用率|util\w*|usage)", _IC)
 _NOT_UTIL = re.compile(r"效率|efficien|时间|time|占比|of the (?:step|time|training)|loss|准确率|accuracy|"
                        r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销", _IC)
 
@@ -164,7 +167,7 @@ def utilisation(text: str) -> list[Understood]:
                 if subject.match(tail.strip()) or re.match(r"\s*(?:的)?\s*" + subject.pattern, tail, _IC):
                     best = (0, fact)
                     break
-        if best is None and re.search(r"利用率|util", window + tail, _IC):
+        if best is None and re.search(r"利用率|util", window + tail, _IC) and not _OTHER_UTIL.search(window + tail):
             best = (0, "gpu.util_pct")
         if best is None:
             continue

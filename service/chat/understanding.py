@@ -122,6 +122,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _per_nic_speed(stated, hits)
     _rated_and_negotiated(stated, hits, prose)
     _gpu_of_the_job(stated, hits)
+    _one_machine_when_none_is_named(stated, question)
     _gpus_the_machine_has(stated)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
@@ -455,6 +456,24 @@ _LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|hor
 
 # A code or config block's setting line: 'batch_size = 32', '"train_micro_batch_size_per_gpu": 4', 'cutoff_len: 2048'.
 _SETTING_LINE = re.compile(r"(?m)^[ \t]*[\"']?[A-Za-z_][\w.]*[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]+")
+
+
+# Words that put a question on more than one machine, or on the network between machines.
+_MACHINES_NAMED = re.compile(
+    r"(?<![A-Za-z])(?:nodes?|machines?|servers?|hosts?|box(?:es)?|instances?|VMs?|workers?|clusters?|pods?|rigs?|"
+    r"workstations?|computers?|PCs?|multi-?node|inter-?node|cross-?node|MASTER_ADDR|node_rank|nnodes|"
+    r"InfiniBand|IB|RoCE|RDMA|EFA|NICs?|HCAs?|ethernet|GbE|iperf3?|ib_\w+_bw|mpirun|horovodrun|srun|slurm|k8s|"
+    r"kubernetes|DGX|HGX|p\d\w*\.\w+|a\d-\w+)(?![A-Za-z])|集群|多机|多节点|跨机|跨节点|机器|节点|台|机间|网卡|交换机|万兆|千兆",
+    re.IGNORECASE)
+
+
+def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str) -> None:
+    """'two T4 GPUs on Kaggle', '8 张 3090 跑 DDP': GPUs counted and no machine, network or launcher across machines
+    named anywhere — one machine, as an expert would read it."""
+    gpus = stated.get("job.gpus_per_node")
+    if "job.nodes" in stated or gpus is None or gpus.weak or _MACHINES_NAMED.search(question):
+        return
+    stated["job.nodes"] = Understood("job.nodes", 1, gpus.text, gpus.start, gpus.end, gpus.source, inferred=True)
 
 
 def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:

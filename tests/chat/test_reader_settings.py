@@ -124,3 +124,15 @@ def test_another_collectives_bandwidth_is_no_link_speed_or_iperf3() -> None:
 def test_a_setting_asked_about_is_not_the_jobs() -> None:
     got = facts("两台 DGX Spark 直连，要不要在 up 之前先加一句 `sudo ip link set dev enp1s0f1np1 mtu 9000`？")
     assert "nic.mtu" not in got
+
+
+def test_a_links_utilisation_is_not_the_gpus() -> None:
+    assert "gpu.util_pct" not in facts("16 节点的训练任务，后端是 nccl，现在带宽利用率只有 45% 左右。")
+    assert facts("16 节点训练，GPU 利用率只有 45% 左右。")["gpu.util_pct"] == 45
+
+
+def test_gpus_counted_with_no_machine_or_network_named_are_one_machine() -> None:
+    got = facts("I ran nanoGPT across two T4 GPUs on Kaggle with PyTorch DDP; it is slower than one GPU.")
+    assert got["job.nodes"] == 1
+    assert "job.nodes" not in facts("Two T4 GPUs per node, DDP over InfiniBand is slower than one GPU.")
+    assert facts("8 张 3090 分在两台机器上跑 DDP 很慢。").get("job.nodes") != 1
