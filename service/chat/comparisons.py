@@ -38,7 +38,8 @@ _FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|w
                           r"(?:faster|quicker)\s+than\s+(?P<b>[^,.;:!?，。；\n]{1,30})"
                           r"|(?P<a2>[^，。,;；！？?!\n]{1,16}?)比(?P<b2>[^，。,;；！？?!\n]{1,16}?)(?:还|更|要)?(?:快|短)", _IC)
 # '两台反而要 1 小时 45 分钟', '4 卡并行反而接近 3 小时', '反而更慢'
-_INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
+_INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:每(?:个)?\s*(?:step|步|iter|iteration|迭代|epoch|轮)|速度|训练|时间|耗时|用时|"
+                      r"(?:step|epoch)\s*(?:time|耗时|时间)?)?\s*(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
 _WORSE_WITH_MORE = re.compile(
     r"(?:gets?|got|getting|becomes?|grows?)\s+(?:even\s+)?(?:worse|slower|longer)\s+(?:with|for)\s+(?:every|each)\s+"
     r"(?:node|machine|server|GPU|worker)|(?:the more|more) (?:nodes|machines|GPUs|servers)[^.。]{0,30}(?:slower|worse|"
@@ -61,8 +62,9 @@ _DURATION = re.compile(r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小�
                        r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
-                   r"it|its|iters?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
-                   r"samples? per second|images? per second|tokens? per second|it/s|s/it|secs?/it|sec/iter|s/iter)", _IC)
+                   r"it|its|iters?|iterations?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
+                   r"samples? per second|images? per second|tokens? per second|it/s|s/it|secs?/it|sec/iter|s/iter|"
+                   r"(?:s|secs?|seconds?)\s*/\s*(?:iteration|step)|iterations? per second|steps? per second)", _IC)
 # 'the wps is just over 10k', 'throughput drops to 850 samples/s': the unit named before the figure
 _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
@@ -152,7 +154,42 @@ def read_scaling(text: str) -> Scaling:
     found.hits.extend(_pairs(text, found))
     found.hits.extend(_series(text, found))
     found.hits.extend(_respectively(text, found))
+    for m in _SAME_AS.finditer(text):  # '训练时间跟只用一个 node 差不多', 'no faster than a single node'
+        group = "obj" if m["obj"] else "obj2" if m["obj2"] else "obj3"
+        obj = m[group] or ""
+        size = _run_size(obj)
+        if size is None or not _PACE.search(tx.clause(text, m.start())):
+            continue
+        start = m.start(group)
+        fact = "job.baseline_gpus" if size[1] == "gpus" else "job.baseline_nodes"
+        found.hits.append(Understood(fact, size[0], m.group(0), m.start(), m.end()))
+        found.baseline_spans.append((start, start + len(obj)))
+    found.hits.extend(_standalone(text, found))
     return found
+
+
+# The larger run is no faster than a smaller one: the smaller one is the baseline of the comparison.
+_SAME_AS = re.compile(r"(?:the\s+)?same\s+(?:speed|time|throughput|pace|step time|performance)?\s*as\s+(?:on\s+|with\s+|using\s+)?"
+                      r"(?P<obj>[^,.;:!?，。；：\n]{1,30})|(?:no|not any|not)\s+faster\s+than\s+(?:on\s+|with\s+)?"
+                      r"(?P<obj3>[^,.;:!?，。；：\n]{1,30})|"
+                      r"(?:跟|和|与|同)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:的)?\s*(?:速度|时间|耗时|用时|吞吐)?\s*(?:差不多|一样|一致|"
+                      r"相当|相同|相近|持平|没(?:什么|啥)?(?:区别|差别))(?!的)", _IC)
+_PACE = re.compile(r"速度|时间|耗时|用时|吞吐|慢|快|time|speed|throughput|fast|slow|epoch|step|iter|tok/s|samples/s", _IC)
+
+
+# 'Standalone without kvstore: … On 3 machines each node is 10 times slower': a run on one machine alone, named with no
+# count, is the baseline of a comparison the question makes with a larger run.
+_STANDALONE = re.compile(r"(?<![\w-])(?:stand-?alone|non-distributed|undistributed)(?![\w-])|单机版|单机模式", _IC)
+
+
+def _standalone(text: str, found: Scaling) -> list[Understood]:
+    facts = {h.fact for h in found.hits}
+    if not facts & {"job.negative_scaling", "job.speedup"} or facts & {"job.baseline_nodes", "job.baseline_gpus"}:
+        return []
+    if not any(n > 1 for n, _, kind, _, _ in run_sizes(text, 0, len(text)) if kind == "nodes"):
+        return []
+    m = _STANDALONE.search(text)
+    return [Understood("job.baseline_nodes", 1, m.group(0), m.start(), m.end())] if m else []
 
 
 _GOES_UP = re.compile(r"(?:epoch|step|iteration|training|run)(?:\s*time)?\s+(?:\w+\s+){0,2}?(?:goes|went|jumps?|jumped|rises?|rose|"
@@ -210,6 +247,7 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
 def _pairs(text: str, found: Scaling) -> list[Understood]:
     """'3 hours on one box, 5 hours on two' / '单机 20 分钟，两台 35 分钟' / '128 img/s on one node, 17 on two'."""
     hits: list[Understood] = []
+    fixed = bool(_FIXED_GLOBAL_BATCH.search(text))
     for start, end in _sentence_spans(text):
         quantities, rough = _quantities(text, start, end)
         for kind in ("time", "step", "rate", "rate-per-gpu"):
@@ -232,7 +270,7 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 if s1[2] != "gpus":
                     continue  # per-GPU rates of runs sized in machines: the GPUs per machine are needed
                 speedup *= big_n / small_n
-            if kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2))):
+            if (kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2)))) and not fixed:
                 # A step on more GPUs does more work (same per-GPU batch): throughput is steps × size.
                 speedup *= big_n / small_n
             span = (min(a1, a2), max(b1, b2))
@@ -249,6 +287,10 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 hits.append(Understood("job.negative_scaling", True, words, *span))
             if s1[2] == "nodes":
                 hits.append(Understood("job.nodes", big_n, text[big_span[0]:big_span[1]], *big_span))
+            if kind == "step" and a1 not in rough and a2 not in rough:  # 'Single node: 2 it/s. Two nodes: 4 s/it.'
+                (small_q, big_q) = ((a1, b1), (a2, b2)) if s1[0] < s2[0] else ((a2, b2), (a1, b1))
+                hits.append(Understood("job.step_time_s", round(big_v, 6), text[slice(*big_q)], *big_q))
+                hits.append(Understood("job.step_time_baseline_s", round(small_v, 6), text[slice(*small_q)], *small_q))
     return hits
 
 
@@ -274,9 +316,9 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
         if value <= 0:
             continue
         value *= 1000 if m["k"] else 1
-        if re.match(r"s/it|secs?/it|s(?:ec)?/iter", m["unit"], _IC):
+        if re.match(r"(?:s|secs?|seconds?)\s*/", m["unit"], _IC):
             quantities.append(("step", value, m.start(), m.end()))
-        elif re.match(r"it/s", m["unit"], _IC):
+        elif _INVERSE.match(m["unit"]):
             quantities.append(("step", 1 / value, m.start(), m.end()))
         elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]):
             quantities.append(("rate-per-gpu", value, m.start(), m.end()))
@@ -306,6 +348,10 @@ _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?
                        r"iteration time|(?:a|each|one) (?:step|iteration)|一个\s*(?:step|iter)|(?:step|迭代)\s*(?:耗时|时间)", _IC)
 
 
+# 'global batch size unchanged', '保持全局 batch 不变': strong scaling, a step does the same work on any number of GPUs
+_FIXED_GLOBAL_BATCH = re.compile(r"global[ _]batch(?:[ _]size)?\s*(?:is\s*|was\s*|kept\s*|stays?\s*|remains?\s*)?"
+                                 r"(?:unchanged|fixed|the same|constant|identical)|(?:same|fixed|constant|unchanged) global[ _]batch|"
+                                 r"(?:全局|global)\s*(?:batch|批)(?:[ _]?size|大小)?\s*(?:保持)?(?:不变|固定|一样|相同)", _IC)
 _PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|单卡", _IC)
 
 
@@ -428,7 +474,7 @@ def _series(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
-_INVERSE = re.compile(r"(?:it|its|iters?|iterations?|steps?)\s*/\s*s", _IC)
+_INVERSE = re.compile(r"(?:it|its|iters?|iterations?|steps?)\s*(?:/\s*s|per second)", _IC)
 Entry = tuple[list["Size"], Quantity, tuple[int, int]]
 
 
@@ -481,7 +527,7 @@ def _facts_of_runs(text: str, runs: list[Run], found: Scaling) -> list[Understoo
         return []
     speedup = big.value / small.value if measure.startswith("rate") else small.value / big.value
     per_step = measure == "step" or (measure == "time" and (_per_step(text, small.span[0]) or _per_step(text, big.span[0])))
-    if measure == "rate-per-gpu" or per_step:
+    if measure == "rate-per-gpu" or (per_step and not _FIXED_GLOBAL_BATCH.search(text)):
         speedup *= big.n / small.n  # a step on more GPUs does more work; a rate per GPU times the GPUs
     a, b = min(r.span[0] for r in runs), max(r.span[1] for r in runs)
     words = text[a:b]

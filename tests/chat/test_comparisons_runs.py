@@ -52,3 +52,34 @@ def test_no_series_where_none_is_said(text: str) -> None:
 def test_every_number_of_a_series_is_accounted_for() -> None:
     u = understand("Throughput: 1 node 3000 tokens/s, 2 nodes 3500, 4 nodes 3600. 1/2/4 机分别是 1/2/3 s/it")
     assert not u.not_understood, u.not_understood
+
+
+def test_a_pair_of_step_rates_gives_both_step_times() -> None:
+    facts = understand("Single node: about 2 iterations/sec. Two nodes: 4 sec/iteration.").facts
+    assert facts["job.step_time_baseline_s"] == 0.5 and facts["job.step_time_s"] == 4.0
+    assert facts["job.baseline_nodes"] == 1 and facts["job.negative_scaling"] is True
+
+
+def test_a_fixed_global_batch_makes_steps_per_second_the_throughput() -> None:
+    text = "With the global batch size unchanged, 2 nodes give 2.35 steps/sec, a single node 2.94 steps/sec."
+    facts = understand(text).facts
+    assert facts["job.speedup"] == pytest.approx(0.7993, abs=1e-3) and facts["job.negative_scaling"] is True
+
+
+@pytest.mark.parametrize(("text", "base"), [
+    ("为什么两台反而每步更慢？", "job.negative_scaling"),
+    ("训练时间跟只用一个 node 差不多，我有三个节点", "job.baseline_nodes"),
+    ("4 nodes are no faster than a single node.", "job.baseline_nodes"),
+    ("Two nodes run at about the same speed as one node.", "job.baseline_nodes"),
+])
+def test_comparisons_said_in_words(text: str, base: str) -> None:
+    assert base in _scaling(text)
+
+
+def test_sameness_of_a_setup_is_no_comparison_of_speed() -> None:
+    assert "job.baseline_nodes" not in _scaling("每台机器跟单机一样的配置")
+
+
+def test_a_standalone_run_is_the_baseline_of_a_slowdown() -> None:
+    facts = _scaling("Standalone without kvstore: fast. On 3 machines with mpi, each node is 10 times slower.")
+    assert facts["job.baseline_nodes"] == 1 and facts["job.speedup"] == 0.1
