@@ -253,6 +253,11 @@ def _command_facts(body: str) -> dict[str, Any]:
         facts["container.shm_gbytes"] = round(size, 6)
     if re.search(r"--ipc[= ]host", body):
         facts["container.ipc_host"] = True
+    # the interface MPI's TCP transport is pinned to ('--mca btl_tcp_if_include eth0'), or Horovod's
+    iface = re.search(r"(?:-?-mca\s+btl_tcp_if_include|--network-interface(?:s)?)[= ]\s*"
+                      r"(?P<nic>[A-Za-z][\w.\-]*)(?![\w,/])", body)
+    if iface and iface["nic"] not in {"lo", "docker0"}:
+        facts["nic.name"] = iface["nic"]
     facts.pop("job.nodes", None)
     facts.pop("job.gpus_per_node", None)
     if nodes:

@@ -373,12 +373,12 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
                 and _BUSY_NICS.match(masked, m.end()):
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
         hits.append(Understood("nic.count", n, unmasked[m.start():m.end()], m.start(), m.end()))
-    for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them
+    for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them (a NIC's rating, not '31 Gbps x 2' measured)
         hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     return hits
 
 
-_RATE_TIMES = re.compile(r"(?<![\d.])\d{2,3}\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?![\d.])",
+_RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?![\d.])",
                          _IC)
 
 

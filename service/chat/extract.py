@@ -309,7 +309,8 @@ _RATE_CUES = {
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"(?<![A-Za-z])(?:I|we) (?:get|see|saw|obtain(?:ed)?)(?![A-Za-z])|"
-                           r"(?<![A-Za-z])(?:sees|seeing|saw|plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
+                           r"(?<![A-Za-z])(?:sees|seeing|saw|gets|gives|gave|yields|delivers|manages|"
+                           r"plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
                            r"caps? out|capped out)(?![A-Za-z])|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
@@ -322,7 +323,8 @@ _RATE_CUES = {
     "storage": re.compile(r"读取|读|存储|加载|磁盘|(?<![A-Za-z])(?:read(?:s|ing)?|NAS|NFS|storage|loading|OSS|S3|IO|I/O|"
                           r"disks?)(?![A-Za-z])", _IC),
 }
-_MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |got|achiev|reach|"
+_MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
+                        r"yields|delivers|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
 _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"

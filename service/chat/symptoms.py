@@ -604,10 +604,12 @@ _NOT_SMALL_MODEL = re.compile(r"(?:not|isn't|is not|no)\s+(?:a\s+)?(?:small|tiny
                               r"(?:small|tiny)|不是小模型|模型(?:并)?不小|模型(?:很|比较|非常)大", _IC)
 
 
-def light_model_name(name: str) -> bool:
-    """A model name that is a light step per GPU ('ResNet50', 'resnet18', 'MobileNetV2', 'LeNet-5'): for the entity
-    reader, since names with digits reach the word readers masked."""
-    return bool(_SMALL_NET.fullmatch(name.strip()))
+def light_model_name(name: str, text: str = "", start: int = 0) -> bool:
+    """A model name that is a light step per GPU ('ResNet50', 'resnet18', 'MobileNetV2', 'LeNet-5'), in a question that
+    names no heavy model beside it and not as another model ('even ResNet-50 would …'): for the entity reader, since
+    names with digits reach the word readers masked."""
+    return (bool(_SMALL_NET.fullmatch(name.strip())) and not _HEAVY.search(text) and not _NOT_SMALL_MODEL.search(text)
+            and not _OTHER_MODEL.search(text[max(0, start - 12):start]))
 
 
 @extractor

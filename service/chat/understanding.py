@@ -31,6 +31,7 @@ from bwdoctor.chat.language import detect_language, normalise_lang
 from bwdoctor.chat.pasted import Pasted, parse_pasted
 from bwdoctor.chat.sanity import Conflict, reconcile
 from bwdoctor.chat.scopes import MEASUREMENTS, apply_negation, drop_alternatives, drop_references, mark_hypothetical
+from bwdoctor.chat.symptoms import light_model_name
 from bwdoctor.chat.text import soften_line_breaks
 
 #: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
@@ -208,6 +209,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             hits.extend(instance_type(words))
             hits = [Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
                                h.weak) if h.start < e.start else h for h in hits]
+        elif light_model_name(words, text, e.start):  # 'resnet18 on 2 nodes': little compute per step
+            hits.append(Understood("job.light_compute", True, words, e.start, e.end, weak=True))
         elif version := _NCCL_VERSION.match(words):
             hits.append(Understood("nccl.version", _nccl_version(version), words, e.start, e.end))
         elif re.fullmatch(r"v?2\.\d{1,2}\.\d{1,2}", words) and re.search(r"NCCL", text, re.IGNORECASE) \
@@ -412,6 +415,19 @@ def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood
             mine = [h for h in candidates if not other_run(h)]
             if mine:
                 stated[fact] = mine[-1]
+            continue
+        pairs = [h for h in candidates if not h.weak and _PAIR.search(text, *tx.clause_bounds(text, h.start))]
+        if len({h.value for h in pairs}) >= 2 and len(pairs) == len([h for h in candidates if not h.weak]):
+            # 'between node 1 and node 2 it gives 25 GB/s, between node 1 and node 3 39 GB/s': the same test on
+            # several pairs of machines; the slow pair is the one asked about
+            stated[fact] = min(pairs, key=lambda h: h.value)
+
+
+# 'between node 1 and node 2', 'node1 ↔ node3', '节点 1 和节点 3 之间': a measurement of one pair of machines
+_PAIR = re.compile(r"between\s+(?:node|host|server|machine)?\s*\w{1,12}\s+and\s+(?:node|host|server|machine)?\s*"
+                   r"\w{1,12}|"
+                   r"(?:节点|机器|node|host)\s*\w{0,8}\s*(?:和|与|跟|到|->|<->|↔)\s*(?:节点|机器|node|host)?\s*\w{1,8}\s*(?:之间)?",
+                   re.IGNORECASE)
 
 
 _IFACE = r"(?<![\w.-])(?:eth|eno|ens|enp|em|ib|bond|p\d+p)\w{0,14}(?![\w-])"

@@ -136,3 +136,29 @@ def test_gpus_counted_with_no_machine_or_network_named_are_one_machine() -> None
     assert got["job.nodes"] == 1
     assert "job.nodes" not in facts("Two T4 GPUs per node, DDP over InfiniBand is slower than one GPU.")
     assert facts("8 张 3090 分在两台机器上跑 DDP 很慢。").get("job.nodes") != 1
+
+
+def test_mpis_tcp_interface_option_names_the_nic() -> None:
+    got = facts("多机这样起的：\n`mpiexec --mca btl_tcp_if_include eth0 -hostfile hostfile python3 train.py`\n很慢。")
+    assert got["nic.name"] == "eth0"
+
+
+def test_a_measured_rate_times_two_is_not_two_nics() -> None:
+    got = facts("Two nodes, 8 x H100 and 4 x ConnectX-6 NICs per node. all_reduce_perf caps at about 31 Gbps x 2 "
+                "(~62 Gbps) aggregate, while a plain `ib_write_bw --use_cuda` over a single link consistently "
+                "gets ~95 Gbps.")
+    assert got["nic.count"] == 4
+    assert got["net.rdma_bw_gbps"] == 95
+    assert "nic.speed_gbps" not in got
+    assert facts("每台 IB 200Gb * 4，两台机器。")["nic.count"] == 4
+
+
+def test_the_slow_pair_of_machines_is_the_one_asked_about() -> None:
+    got = facts("Three IB nodes. all_reduce_perf between node 1 and node 2 gives 25 GB/s, between node 1 and node 3 it "
+                "gives 39 GB/s.")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 25
+
+
+def test_a_small_vision_model_named_with_digits_is_light_compute() -> None:
+    assert facts("resnet18 on 2 nodes is 10x slower than on one node")["job.light_compute"] is True
+    assert "job.light_compute" not in facts("ResNet-50 and a 7B LLM both train slowly on 2 nodes")
