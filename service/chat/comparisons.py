@@ -90,8 +90,12 @@ class Scaling:
     baseline_spans: list[tuple[int, int]] = field(default_factory=list)
 
 
-def read_scaling(text: str) -> Scaling:
-    """Negative scaling, a speed-up from a pair of times or rates, and the baseline's size."""
+def read_scaling(text: str, lines: str | None = None) -> Scaling:
+    """Negative scaling, a speed-up from a pair of times or rates, and the baseline's size.
+
+    `lines` is the same text with the line breaks it was typed with (the readers see wrapped lines joined); tables of
+    runs are read from it.
+    """
     found = Scaling()
     for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj")):
         for m in pattern.finditer(text):
@@ -154,6 +158,7 @@ def read_scaling(text: str) -> Scaling:
     found.hits.extend(_pairs(text, found))
     found.hits.extend(_series(text, found))
     found.hits.extend(_respectively(text, found))
+    found.hits.extend(_tables(lines if lines and len(lines) == len(text) else text, found))
     for m in _SAME_AS.finditer(text):  # '训练时间跟只用一个 node 差不多', 'no faster than a single node'
         group = "obj" if m["obj"] else "obj2" if m["obj2"] else "obj3"
         obj = m[group] or ""
@@ -523,7 +528,7 @@ def _facts_of_runs(text: str, runs: list[Run], found: Scaling) -> list[Understoo
         return []
     small, big = min(runs, key=lambda r: r.n), max(runs, key=lambda r: r.n)
     measure = big.measure
-    if small.value <= 0 or big.value <= 0 or (measure == "rate-per-gpu" and big.kind != "gpus"):
+    if small.n < 1 or small.value <= 0 or big.value <= 0 or (measure == "rate-per-gpu" and big.kind != "gpus"):
         return []
     speedup = big.value / small.value if measure.startswith("rate") else small.value / big.value
     per_step = measure == "step" or (measure == "time" and (_per_step(text, small.span[0]) or _per_step(text, big.span[0])))
@@ -604,3 +609,23 @@ def _respectively(text: str, found: Scaling) -> list[Understood]:
 def _figure_value(said: str) -> float:
     said = said.strip()
     return float(said.rstrip("kK ").strip()) * (1000 if said.endswith(("k", "K")) else 1)
+
+
+def _tables(text: str, found: Scaling, start: int = 0, end: int | None = None) -> list[Understood]:
+    """A table of runs typed in the question ('| nodes | step time |', '节点数 | 吞吐'): one run per row."""
+    from bwdoctor.chat.tables import read_table_runs  # the tables reader builds on this module's run sizes
+
+    hits: list[Understood] = []
+    for rows in read_table_runs(text, start, end):
+        runs = [Run(n, kind, size_span, measure, value, span, efficiency)
+                for n, kind, size_span, measure, value, span, efficiency in rows]
+        hits.extend(_facts_of_runs(text, runs, found))
+    return hits
+
+
+def read_tables(text: str, spans: list[tuple[int, int]]) -> Scaling:
+    """The tables of runs inside pasted blocks (text[a:b] for each span), for a caller that reads blocks apart."""
+    found = Scaling()
+    for a, b in spans:
+        found.hits.extend(_tables(text, found, a, b))
+    return found

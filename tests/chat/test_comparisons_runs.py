@@ -3,7 +3,7 @@
 import pytest
 
 from bwdoctor.chat import understand
-from bwdoctor.chat.comparisons import read_scaling
+from bwdoctor.chat.comparisons import read_scaling, read_tables
 from bwdoctor.chat.entities import find_entities, mask_entities
 
 
@@ -83,3 +83,45 @@ def test_sameness_of_a_setup_is_no_comparison_of_speed() -> None:
 def test_a_standalone_run_is_the_baseline_of_a_slowdown() -> None:
     facts = _scaling("Standalone without kvstore: fast. On 3 machines with mpi, each node is 10 times slower.")
     assert facts["job.baseline_nodes"] == 1 and facts["job.speedup"] == 0.1
+
+
+def test_a_markdown_table_of_runs_read_by_its_headers() -> None:
+    text = ("Scaling looks bad:\n\n| nodes | step time (s) | tokens/s |\n|-------|---------------|----------|\n"
+            "| 1     | 0.50          | 3000     |\n| 2     | 0.62          | 4800     |\n"
+            "| 4     | 0.90          | 6700     |\n"
+            "\nIs the network the problem?")
+    u = understand(text)
+    assert u.facts["job.nodes"] == 4 and u.facts["job.baseline_nodes"] == 1
+    assert u.facts["job.speedup"] == pytest.approx(6700 / 3000, abs=1e-3)
+    assert not u.not_understood
+
+
+def test_a_table_cell_keeps_its_own_units() -> None:
+    facts = _scaling("| GPUs | time per epoch |\n|---|---|\n| 8 | 1h 20 mins |\n| 16 | 50 mins |\n| 32 | 40 mins |\n")
+    assert facts["job.baseline_gpus"] == 8 and facts["job.speedup"] == pytest.approx(2.0)
+
+
+def test_a_table_typed_without_pipes_at_the_edges_is_read_from_its_lines() -> None:
+    lines = "节点数 | 吞吐 (tokens/s)\n1 | 3000\n2 | 3500\n4 | 3600\n为什么扩展这么差？"
+    hits = read_scaling(lines.replace("\n", " "), lines=lines).hits
+    facts = {h.fact: h.value for h in hits}
+    assert facts["job.baseline_nodes"] == 1 and facts["job.nodes"] == 4 and facts["job.speedup"] == 1.2
+
+
+def test_a_pasted_table_without_headers_is_read_by_its_cells() -> None:
+    text = ("```\n8 Gpus     750.3/gpu   6001.19/total    100%\n16 Gpus    693.3/gpu   11090.10/total   92.4%\n"
+            "32 Gpus    584.3/gpu   18695.00/total   77.88%\n```")
+    facts = {h.fact: h.value for h in read_tables(text, [(0, len(text))]).hits}
+    assert facts["job.scaling_efficiency_pct"] == 77.88 and facts["job.baseline_gpus"] == 8
+    assert facts["job.speedup"] == pytest.approx(18695.0 / 6001.19, abs=1e-3)
+
+
+@pytest.mark.parametrize("text", [
+    "| GPU | Temp | Util |\n|---|---|---|\n| 0 | 60C | 90% |\n| 1 | 61C | 95% |\n| 2 | 59C | 93% |\n",
+    "| size | time | algbw | busbw |\n|---|---|---|---|\n| 8M | 120 | 70 | 131 |\n| 16M | 230 | 73 | 136 |\n",
+    "| node | IP |\n|---|---|\n| 1 | 10.0.0.1 |\n| 2 | 10.0.0.2 |\n",
+    "| GPU | step time |\n|---|---|\n| 0 | 0.5 |\n| 1 | 0.6 |\n| 2 | 0.9 |\n",  # one run's GPUs, numbered
+    "| node | step time |\n|---|---|\n| 1 | 0.5 |\n| 2 | 0.6 |\n| 3 | 0.9 |\n",
+])
+def test_tables_that_are_no_runs_give_no_comparison(text: str) -> None:
+    assert "job.speedup" not in _scaling(text)
