@@ -98,7 +98,10 @@ _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置
                            # what a README, paper or blog reports is their run, not the asker's
                            r"(?:README|论文|文章|博客|官方文档)\s*(?:里|中|上)?\s*(?:说|写|提到|给出|声称|报告)|"
                            r"(?:according to|per) the (?:README|paper|blog|docs)|"
-                           r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)", _IC)
+                           r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)|"
+                           # reported speech: '看到有人说 V100 要 100Gbps 才够', 'someone said P100 needs 25-50Gbps'
+                           r"(?:看到|听)?有人说|网上(?:有人)?说|someone (?:said|says|mentioned|suggested|wrote)|"
+                           r"(?:I|we)(?:'ve| have)? (?:read|heard) (?:that|somewhere|online)|people (?:say|said)", _IC)
 # An earlier run described in passing ('(an earlier 0.5B run on one node was fine)'): what follows, to the end of its
 # clause, is not the job's.
 _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|old) (?=(?:[\w.·-]+ ){0,2}run)|"

@@ -162,3 +162,10 @@ def test_the_slow_pair_of_machines_is_the_one_asked_about() -> None:
 def test_a_small_vision_model_named_with_digits_is_light_compute() -> None:
     assert facts("resnet18 on 2 nodes is 10x slower than on one node")["job.light_compute"] is True
     assert "job.light_compute" not in facts("ResNet-50 and a 7B LLM both train slowly on 2 nodes")
+
+
+def test_what_someone_else_said_is_not_the_jobs() -> None:
+    got = facts("4 台机器，每台 2 张 GTX1080，机器之间就是千兆局域网。"
+                "看到有人说 P100 要 25-50Gbps、V100 要 100Gbps 才够。")
+    assert got["nic.speed_gbps"] == 1
+    assert "net.iperf3_gbps" not in got
