@@ -21,7 +21,7 @@ from typing import Any
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.accounting import unaccounted
 from bwdoctor.chat.commands import blank, read_commands
-from bwdoctor.chat.comparisons import read_scaling, run_sizes
+from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import Understood, extract_facts, instance_type, resolve
@@ -73,12 +73,17 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     question = question[:MAX_QUESTION_CHARS]
     raw_prose, pasted = parse_pasted(_mask_long_runs(question, _ABSURD_RUN), normalise_lang(lang))
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
+    typed_breaks = [i for i, ch in enumerate(raw_prose) if ch == "\n"]  # tables are read line by line
     raw_prose = _mask_long_runs(soften_line_breaks(raw_prose), _LONG_RUN)
     commands = read_commands(raw_prose)
     unmasked = blank(raw_prose, commands.spans)
     entities = find_entities(unmasked)
     prose = mask_entities(unmasked, entities)
-    scaling = read_scaling(prose)
+    lines = list(prose)
+    for i in typed_breaks:
+        lines[i] = "\n"
+    scaling = read_scaling(prose, lines="".join(lines))
+    scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits, question)
