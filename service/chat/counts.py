@@ -71,6 +71,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
     ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?(?:{_GPU_EN}|卡)"
                             rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
+    # two DGX Sparks, our two RDMA-linked DGX Spark boxes: a desktop machine with one GPU each
+    ("spark", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]|台|个)?\s*(?:[A-Za-z][\w-]{{0,20}}\s+){{0,3}}?DGX[- ]?Sparks?"
+                         rf"(?![A-Za-z])", _IC)),
     # two DGX A100 nodes, two HGX-H100: a DGX (or an HGX board) holds eight GPUs
     ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?[DH]GX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
                        rf"(?:{_NODE_EN}|机器|服务器|节点)?", _IC)),
@@ -220,6 +223,8 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
     n = _count(g.get("n") or g.get("n2"))
     per = _count(g.get("m") or g.get("m2"))
     out: list[Understood] = []
+    if shape == "spark":
+        return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", 1, text, a, b)] if n else None
     if shape == "dgx":
         out = [_hit("job.gpus_per_node", 8, text, a, b)]
         if n:

@@ -145,6 +145,8 @@ _PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:-|~|到|至|–)\s*
 # '带宽利用率只有 45%', 'link utilization 45%': a share of a link, not of a GPU
 _OTHER_UTIL = re.compile(r"(?:带宽|网卡|网络|链路|端口|bandwidth|NIC|network|link|port|PCIe|IB)\s*(?:的)?\s*"
                          r"(?:利用率|使用率|占用率|util\w*|usage)", _IC)
+_MEAN_OF = re.compile(r"(?:均值|平均值?|平均在|mean|average|avg|on average)\s*(?:是|为|约|大约|of|is|about|around|~|≈|:|：)?\s*$",
+                      _IC)
 _NOT_UTIL = re.compile(r"效率|efficien|时间|time|占比|of the (?:step|time|training)|loss|准确率|accuracy|"
                        r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销", _IC)
 
@@ -157,6 +159,12 @@ def utilisation(text: str) -> list[Understood]:
         a = tx.clause_bounds(text, m.start())[0]
         window = text[max(a, m.start() - 40):m.start()]
         tail = tx.after(text, m.end(), 20)
+        if hits and _MEAN_OF.search(text, max(0, m.start() - 10), m.start()) \
+                and tx.sentence_bounds(text, hits[-1].start) == tx.sentence_bounds(text, m.start()) \
+                and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()):
+            # 'GPU 利用率在 0-50% 之间波动（均值 30% 左右）': the mean said after a range is that figure's
+            hits.append(_hit(hits[-1].fact, float(m["num"]), m))
+            continue
         best: tuple[int, str] | None = None
         for fact, subject in _SUBJECTS.items():
             for s in subject.finditer(window):

@@ -169,3 +169,14 @@ def test_what_someone_else_said_is_not_the_jobs() -> None:
                 "看到有人说 P100 要 25-50Gbps、V100 要 100Gbps 才够。")
     assert got["nic.speed_gbps"] == 1
     assert "net.iperf3_gbps" not in got
+
+
+def test_the_mean_said_after_a_range_is_that_figures() -> None:
+    assert facts("GPU 利用率在 0-50% 之间波动（均值 30% 左右），CPU 利用率很低")["gpu.util_pct"] == 30
+    assert facts("GPU util 80%, CPU average 20%")["gpu.util_pct"] == 80
+
+
+def test_dgx_sparks_are_machines_of_one_gpu() -> None:
+    for text in ("Spike findings on our two RDMA-linked DGX Sparks before we span a workload", "两台 DGX Spark 直连"):
+        got = facts(text)
+        assert (got["job.nodes"], got["job.gpus_per_node"]) == (2, 1)
