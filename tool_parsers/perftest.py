@@ -4,7 +4,9 @@ The table's unit is in its header: ``BW average[MB/sec]`` by default (MB = 2^20 
 arithmetic), ``BW average[Gb/sec]`` with ``--report_gbits``, ``[MiB/sec]`` in some builds. With ``-a``
 there is one row per message size; the largest sizes are what the link sustains, so the fact is
 the best average among them. The banner (``RDMA_Write BW Test``, ``Link type : Ethernet``,
-``Device : mlx5_0``) says which test and which link ran.
+``Device : mlx5_0``, ``GID index : 3``) says which test and which link ran, and so does the command line pasted with
+it (``ib_write_bw -d mlx5_0 -x 3 -R``: ``-x``/``--gid-index`` is the RoCE GID index, ``-R`` connects through rdma_cm).
+A banner or a command line without the table still tells those.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from bwdoctor_parsers.notes import Note, make
 _TEST = re.compile(r"(RDMA_Write|RDMA_Read|Send|Atomic)\s+(?:Post List\s+)?BW Test", re.IGNORECASE)
 _HEADER = re.compile(r"#bytes\s+#iterations\s+BW peak\[(?P<unit>[A-Za-z]+)/sec\]\s+BW average\[(?P=unit)/sec\]")
 _ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)(?:\s+([0-9.]+))?\s*$")
-_FIELD = re.compile(r"(?:^|\s)(Device|Link type)\s*:\s*(\S+)", re.IGNORECASE)
+_FIELD = re.compile(r"(?:^|\s)(Device|Link type|GID index)\s*:\s*(\S+)", re.IGNORECASE)
+# The command that ran the test, with its GID index option ('ib_write_bw 10.0.0.2 -d mlx5_0 -x 3 --report_gbits').
+_COMMAND = re.compile(r"\bib_(?:write|read|send|atomic)_(?:bw|lat)\b(?P<args>[^\n|;&]*)")
+_GID_OPTION = re.compile(r"(?:^|\s)(?:-x\s*|--gid-index[=\s]\s*)(\d{1,3})(?!\S)")
 # Gb/s per unit/s: perftest divides bytes by 2^20 for "MB" and multiplies by 8 and 1e-9 for "Gb".
 _TO_GBPS = {"MB": 8 * 1048576 / 1e9, "MiB": 8 * 1048576 / 1e9, "Gb": 1.0, "GB": 8.0, "Mb": 1e-3}
 LARGE_SIZE_FRACTION = 0.25
@@ -42,6 +47,7 @@ class PerftestResult:
     rows: list[PerftestRow] = field(default_factory=list)
     device: str | None = None
     link_type: str | None = None  # "IB" | "Ethernet"
+    gid_index: int | None = None  # the banner's 'GID index', else the command line's -x
     header_seen: bool = False
     cut: bool = False  # a row that stops short after the header
 
@@ -75,6 +81,8 @@ class PerftestResult:
                 out["nic.kind"] = "roce"
             if kind in ("ib", "ethernet"):
                 out["nic.rdma"] = True
+        if self.gid_index is not None and (self.link_type or "").lower() != "ib" and self.gid_index <= 255:
+            out["nic.gid_index"] = self.gid_index  # a GID index is RoCE's; InfiniBand routes by LID
         return out
 
     def coded_notes(self) -> list[Note]:
@@ -103,18 +111,24 @@ NOTES = {
 def parse_perftest(text: str) -> PerftestResult:
     """Parse ib_write_bw/ib_send_bw/ib_read_bw output; anything else gives an empty result."""
     result = PerftestResult()
-    if not isinstance(text, str) or "#bytes" not in text:
+    if not isinstance(text, str) or not ("#bytes" in text or "BW Test" in text or "Link type" in text
+                                         or _COMMAND.search(text)):
         return result
     in_table = False
+    option = None
     for raw in text.splitlines():
         line = raw.replace("\r", "")
         if m := _TEST.search(line):
             result.test = m.group(1)
+        if (m := _COMMAND.search(line)) and (gid := _GID_OPTION.search(m.group("args"))):
+            option = int(gid.group(1))
         for key, value in _FIELD.findall(line):
             if key.lower() == "device":
                 result.device = value
-            else:
+            elif key.lower() == "link type":
                 result.link_type = value
+            elif value.isdigit():
+                result.gid_index = int(value)
         if m := _HEADER.search(line):
             result.unit, result.rows, in_table, result.header_seen = m.group("unit"), [], True, True
             result.cut = False
@@ -131,4 +145,6 @@ def parse_perftest(text: str) -> PerftestResult:
             in_table = False
         elif re.match(r"^\s*\d+\s+\d+", line):
             result.cut = True
+    if result.gid_index is None:
+        result.gid_index = option
     return result

@@ -3,9 +3,12 @@
 Recognised, most trustworthy first: a configurable regular expression; Megatron-LM /
 Megatron-DeepSpeed ``elapsed time per iteration (ms)``; NeMo ``train_step_timing in s``;
 the wall time between consecutive timestamped step lines (DeepSpeed, torchtitan, ...);
-tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) and Rich progress bars (Lightning's
-RichProgressBar: ``Epoch 1/1 ━━━━ 98/100 0:00:02 • 0:00:01 40.26it/s``) in ``it/s`` or ``s/it``; the
-Trainer's final ``train_steps_per_second``. Only per-step sources give a coefficient of
+a step function timed by hand (``self.run_step()=0.1298``); detectron2 / fast-reid / mmcv / mmengine metric lines
+(``iter: 19  total_loss: 0.66  time: 0.4544  data_time: 0.0008``: ``time`` is seconds per iteration over the
+logging window, ``data_time`` its wait for data); tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) and
+Rich progress bars (Lightning's RichProgressBar: ``Epoch 1/1 ━━━━ 98/100 0:00:02 • 0:00:01 40.26it/s``) in ``it/s``
+or ``s/it``; the Trainer's final ``train_steps_per_second`` and ms-swift's ``'train_speed(iter/s)': 0.19`` (steps
+per second since the start). Only per-step sources give a coefficient of
 variation: tqdm rates are smoothed averages and would understate the jitter.
 """
 
@@ -33,7 +36,16 @@ _STEP_COUNTERS = (
 _TQDM = re.compile(r"(\d+)/(\d+|\?)\s*\[[0-9:]+<[0-9:?]+,\s*([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
 _RICH = re.compile(r"(\d+)/(\d+)\s+\d+:\d{2}:\d{2}\s*•\s*(?:-?[\d:-]+\s+)?([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
 _TQDM_SKIP = ("Validation", "Sanity Checking", "Testing", "Predicting", "Evaluating")
-_HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?")
+_HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?|"
+                             r"[\"']train_speed\(iter/s\)[\"']\s*:\s*'?([0-9.eE+-]+)'?")
+# detectron2's CommonMetricPrinter, fast-reid, mmcv and mmengine: 'iter: 19 … time: 0.4544  last_time: 0.45
+# data_time: 0.0008' / 'Epoch [1][50/1000] … time: 0.200, data_time: 0.050'. 'last_time' and 'data_time' are not it.
+_WINDOW_TIME = re.compile(r"(?<![\w.])time:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
+_DATA_TIME = re.compile(r"(?<![\w.])data_time:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
+_METRIC_LINE = re.compile(r"\bdata_time:\s*\d|\biter:\s*\d+\s|\b(?:Epoch|Iter)\s*(?:\(\w+\))?\s*\[\s*\d")
+# A step function timed by hand and printed as 'name()=seconds' ('****self.run_step()=0.12989', 'train_step(): 1.2').
+_STEP_CALL = re.compile(r"(?<![\w])[A-Za-z_]\w*step\w*\(\)\s*[=:]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
+                        r"\s*(ms|s|sec|seconds)?(?![\w.])", re.IGNORECASE)
 _SAMPLES_PER_S = re.compile(r"CurrSamplesPerSec=([0-9.]+)")
 _TPS = re.compile(r"\btps:\s*([0-9,]+)")
 _MFU = re.compile(r"\bmfu:\s*([0-9.]+)%")
@@ -86,6 +98,8 @@ class TrainingLogResult:
         cv = self.cv
         if cv is not None:
             out["job.step_time_cv"] = _significant(cv)
+        if self.source == "metric-lines" and (wait := self.extra.get("data_wait_pct")) is not None:
+            out["job.data_wait_pct"] = wait
         return out
 
 
@@ -244,12 +258,48 @@ def _tqdm(lines: list[str]) -> list[float]:
     return values
 
 
+def _step_calls(lines: list[str]) -> list[float]:
+    values: list[float] = []
+    for line in lines:
+        for match in _STEP_CALL.finditer(line):
+            value = _float(match.group(1))
+            if value is not None and 0 < value <= _MAX_GAP_S * 1000:
+                values.append(value / 1000.0 if (match.group(2) or "").lower() == "ms" else value)
+    return [v for v in values if v <= _MAX_GAP_S]
+
+
+def _metric_lines(lines: list[str]) -> list[tuple[float, float | None]]:
+    """(time, data_time) of each detectron2/mmcv metric line, in seconds."""
+    out: list[tuple[float, float | None]] = []
+    for line in lines:
+        if not _METRIC_LINE.search(line) or not (match := _WINDOW_TIME.search(line)):
+            continue
+        value = _float(match.group(1))
+        if value is None or value <= 0:
+            continue
+        data = _DATA_TIME.search(line)
+        out.append((value, _float(data.group(1)) if data else None))
+    return out
+
+
+def _window_times(lines: list[str]) -> list[float]:
+    return [value for value, _ in _metric_lines(lines)]
+
+
+def _data_wait_pct(lines: list[str]) -> float | None:
+    """Share of the step spent waiting for data: median data_time ÷ median time over the lines that give both."""
+    pairs = [(t, d) for t, d in _metric_lines(lines) if d is not None and 0 <= d <= t]
+    if not pairs:
+        return None
+    return round(100.0 * statistics.median(d for _, d in pairs) / statistics.median(t for t, _ in pairs), 2)
+
+
 def _hf_summary(lines: list[str]) -> list[float]:
     values: list[float] = []
     for line in lines:
         match = _HF_STEPS_PER_S.search(line)
         if match:
-            rate = _float(match.group(1))
+            rate = _float(match.group(1) or match.group(2))
             if rate is not None and rate > 0:
                 values.append(1.0 / rate)
     return values
@@ -300,6 +350,8 @@ def parse_training_log(
         ("megatron", _megatron, True),
         ("nemo", _nemo, True),
         ("timestamps", _timestamp_deltas, True),
+        ("step-calls", _step_calls, True),
+        ("metric-lines", _window_times, False),
         ("tqdm", _tqdm, False),
         ("step-time-lines", _step_time_lines, True),
         ("trainer-summary", _hf_summary, False),
@@ -307,5 +359,7 @@ def parse_training_log(
         values = extractor(lines)
         if values:
             result.source, result.step_times_s, result.per_step = source, values, per_step
+            if source == "metric-lines" and (wait := _data_wait_pct(lines)) is not None:
+                result.extra["data_wait_pct"] = wait
             return result
     return result

@@ -46,7 +46,9 @@ _TOOL_LINE = re.compile(
     r"^\s*size\s+count\s+type\s+redop\b|"
     r"^\s*\[\s*(?:\d+|SUM|ID)\]\s|^\s*[|+][-=+| ]|^\s*\|.*\|\s*$|NVIDIA-SMI|"
     r"elapsed time per iteration|^\s*iteration\s+\d+/|\d+/\d+\s*\[[\d:]+<[\d:?]+|'loss':|\"loss\":|global_step|"
-    r"^\s*step:\s*\d+|train_runtime|Connecting to host|^iperf3?:|Accepted connection|Server listening|"
+    r"^\s*step:\s*\d+|train_runtime|Connecting to host|"
+    # detectron2 / fast-reid's logger prefix ('[01/09 10:46:29 d2.utils.events]:').
+    r"\[\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.]+\]:|^iperf3?:|Accepted connection|Server listening|"
     r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^\s*(?:CA|Switch):\s|"
     r"^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
@@ -354,7 +356,9 @@ def _ethtool(block: str) -> Parsed:
 _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("iperf3-json", re.compile(r"\"(?:end|start|intervals)\"\s*:|\"error\"\s*:\s*\"", re.S), _iperf3_json),
     ("iperf3", re.compile(r"bits/sec"), _iperf3_text),
-    ("perftest", re.compile(r"#bytes\s+#iterations|BW average\["), _perftest),
+    ("perftest", re.compile(r"#bytes\s+#iterations|BW average\[|BW Test\s*$|^\s*GID index\s*:\s*\d|"
+                            r"\bib_(?:write|read|send)_(?:bw|lat)\s.*(?:-x\s*|--gid-index[=\s]\s*)\d", re.M),
+     _perftest),
     ("nccl-tests", re.compile(r"busbw|Avg bus bandwidth|out-of-place|nccl-tests version|Collective test starting|"
                               r"^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
                               r"uint8|int32|uint32|int64|uint64|double|fp8\w*)\s+(?:sum|prod|min|max|avg|none)\b",
@@ -372,7 +376,9 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("nccl-env", re.compile(r"NCCL_[A-Z0-9_]+\s*(?:=|:\s|[\"']\s*[\]:,=])|NCCL_[A-Z0-9_]+ set (?:by environment )?to"),
      _nccl_env),
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
-                                r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/",
+                                r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/|"
+                                r"train_speed\(iter/s\)|(?<![\w.])data_time:\s*\d|\biter:\s*\d+\s.*\btime:\s*\d|"
+                                r"step\w*\(\)\s*[=:]\s*\d",
                                 re.I),
      _training_log),
 ]
@@ -431,12 +437,15 @@ _SINGLE_NODE_LABEL = re.compile(
     r"单机|单节点|单台|一台机器|(?<![\d.])1\s*台|机内|节点内|同一(?:台)?(?:机器|节点)|"
     r"\bsingle[- ]?(?:node|machine|host|server)\b|\bone (?:node|machine|host|server)\b|\b1[- ]?(?:node|machine)\b|"
     r"\b(?:within|inside|in) (?:a |one |the same |a single |each )?(?:node|machine|host|server)\b|"
-    r"\bintra[- ]?(?:node|machine|host)\b|\bbaseline\b|基线", re.IGNORECASE)
+    r"\bintra[- ]?(?:node|machine|host)\b|\bbaseline\b|基线|"
+    # a launcher's or config's node count ('nnodes=1', '--nnodes 1', 'trainer.nnodes=1', 'NNODES=1', 'num_nodes: 1')
+    r"\b(?:n_?nodes|num_?nodes|num_machines|node_count)\s*[=:]?\s*1(?![\d.])", re.IGNORECASE)
 _MULTI_NODE_LABEL = re.compile(
     r"多机|多节点|多台|双机|两台|[2-9二三四五六七八]\s*台|跨机|跨节点|机间|节点间|"
     r"\bmulti[- ]?(?:node|machine|host)s?\b|"
     r"\b(?:[2-9]|\d{2,}|two|four|eight)[- ]?(?:\w+[- ])?(?:nodes|machines|hosts|servers)\b|"
-    r"\b(?:across|between) (?:the |all |two |\d+ )?(?:nodes|machines|hosts|servers)\b|\binter[- ]?(?:node|host)\b",
+    r"\b(?:across|between) (?:the |all |two |\d+ )?(?:nodes|machines|hosts|servers)\b|\binter[- ]?(?:node|host)\b|"
+    r"\b(?:n_?nodes|num_?nodes|num_machines|node_count)\s*[=:]?\s*(?:[2-9]|\d{2,})(?![\d.])",
     re.IGNORECASE)
 # Words just before a pasted block that say it shows the state after a change the user tried or proposes ('after the
 # fix is applied:', '修复后：', 'if I set NCCL_ALGO=Ring:'): the job's problem state is another block of that tool.

@@ -9,8 +9,9 @@ def test_report_gbits_with_tiny_messages_gives_no_bandwidth(recorded):
     result = parse_perftest(recorded("perftest_ib_write_bw_gbits_8b_perftest273.txt"))
     assert result.test == "RDMA_Write" and result.unit == "Gb" and result.device == "ib0"
     assert result.rows[0].average == 0.48
-    # 8-byte messages measure the message rate: no net.rdma_bw_gbps, a note instead; the banner still tells RoCE.
-    assert result.facts() == {"nic.kind": "roce", "nic.rdma": True}
+    # 8-byte messages measure the message rate: no net.rdma_bw_gbps, a note instead; the banner still tells RoCE
+    # and its GID index.
+    assert result.facts() == {"nic.kind": "roce", "nic.rdma": True, "nic.gid_index": 2}
     assert "message rate" in result.notes()[0]
 
 

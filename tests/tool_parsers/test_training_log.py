@@ -107,3 +107,24 @@ def test_step_time_summary_lines() -> None:
                                 "• Total step time: 0.87s\n• Total step time: 850ms\n")
     assert result.source == "step-time-lines"
     assert result.step_times_s == [0.85, 0.87, 0.85]
+
+
+def test_detectron2_and_mmengine_metric_lines() -> None:
+    d2 = ("[09/24 15:33:13 d2.utils.events]:  eta: 0:12:07  iter: 19  total_loss: 2.139  time: 0.3755  "
+          "last_time: 0.3688  data_time: 0.0145  last_data_time: 0.0053   lr: 0.00039962  max_mem: 2710M\n"
+          "[09/24 15:33:21 d2.utils.events]:  eta: 0:12:00  iter: 39  total_loss: 1.9  time: 0.3855  "
+          "last_time: 0.39  data_time: 0.0155  last_data_time: 0.0053   lr: 0.0008  max_mem: 2710M\n")
+    result = parse_training_log(d2)
+    assert result.source == "metric-lines" and result.step_times_s == [0.3755, 0.3855] and not result.per_step
+    assert result.facts()["job.data_wait_pct"] == pytest.approx(3.94, abs=0.01)
+    mm = ("Epoch(train) [1][  50/1000]  lr: 2.0e-02  eta: 0:10:00  time: 0.6000  data_time: 0.3000  memory: 3000\n")
+    assert parse_training_log(mm).facts() == {"job.step_time_s": 0.6, "job.data_wait_pct": 50.0}
+    # a 'time:' in a line that is no trainer's metric line is not a step time
+    assert parse_training_log("boot time: 12.5\nuptime: 3").facts() == {}
+
+
+def test_hand_timed_step_and_ms_swift_speed() -> None:
+    assert parse_training_log("****self.run_step()=0.5\n****self.run_step()=1.5\n").step_times_s == [0.5, 1.5]
+    assert parse_training_log("train_step(): 250 ms").step_times_s == [0.25]
+    line = "{'loss': 0.4, 'train_speed(iter/s)': 0.25, 'global_step/max_steps': '300/4491'}"
+    assert parse_training_log(line).facts() == {"job.step_time_s": 4.0}
