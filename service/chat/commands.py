@@ -302,8 +302,9 @@ _MODEL_SHAPE = {"num_layers": "model.layers", "num_hidden_layers": "model.layers
 _ZERO_CONFIG = {"deepspeed", "deepspeed_config", "ds_config", "deepspeed_config_file", "config_file"}
 _PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtype", "dtype"}
 _FSDP = {"fsdp", "use_fsdp"}
+_STRATEGY = {"strategy", "distributed_type", "sharding_strategy", "fsdp_sharding_strategy"}
 _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
-          | _ZERO_CONFIG | _PRECISION | _FSDP | set(_MODEL_SHAPE))
+          | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE))
 
 
 def _alternation(names: set[str]) -> str:
@@ -417,6 +418,10 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
             put("job.precision", _precision(key, value))
         elif key in _FSDP and (value or "").lower() not in _FALSE:
             put("_fsdp", True)
+        elif key in _STRATEGY and re.match(r"[\"']?(?:fsdp2?|FULL_SHARD|SHARD_GRAD_OP|HYBRID_SHARD|deepspeed_stage_3)",
+                                           value or "", re.IGNORECASE):
+            put("_fsdp", True)  # verl's 'actor.strategy=fsdp2', Lightning's 'strategy=fsdp', accelerate's 'FSDP'
+
     kinds = set()
     if facts.pop("_fsdp", None) or (facts.get("job.zero_stage") or 0) >= 1:
         kinds.add("fsdp")

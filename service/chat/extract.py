@@ -304,7 +304,8 @@ _RATE = re.compile(
     r"[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
-                        r"RoCE|RDMA|EFA|HDR|NDR|uplink|互联|带宽网卡)(?![A-Za-z])")
+                        r"RoCE|RDMA|EFA|HDR|NDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线)"
+                        r"(?![A-Za-z])")
 _KIND_AFTER = {
     "infiniband": re.compile(r"\s*(?:的)?\s*(?:IB|InfiniBand|infiniband|HDR|NDR|EDR)(?![A-Za-z])"),
     "roce": re.compile(r"\s*(?:的)?\s*RoCE", _IC),

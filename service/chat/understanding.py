@@ -476,7 +476,9 @@ _LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|hor
 
 
 # A code or config block's setting line: 'batch_size = 32', '"train_micro_batch_size_per_gpu": 4', 'cutoff_len: 2048'.
-_SETTING_LINE = re.compile(r"(?m)^[ \t]*[\"']?[A-Za-z_][\w.]*[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]+")
+_SETTING_LINE = re.compile(r"(?m)^[ \t]*[\"']?[A-Za-z_][\w.]*[\"']?[ \t]*[:=][ \t]*[\"']?[\w.\-]+|"
+                           r"(?<=[ \t])[A-Za-z_]\w{0,40}(?:\.\w{1,40}){1,6}=\S")  # hydra-style 'actor.strategy=fsdp2'
+
 
 
 # Words that put a question on more than one machine, or on the network between machines.

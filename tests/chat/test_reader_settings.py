@@ -180,3 +180,16 @@ def test_dgx_sparks_are_machines_of_one_gpu() -> None:
     for text in ("Spike findings on our two RDMA-linked DGX Sparks before we span a workload", "两台 DGX Spark 直连"):
         got = facts(text)
         assert (got["job.nodes"], got["job.gpus_per_node"]) == (2, 1)
+
+
+def test_a_rate_before_a_hardware_word_is_a_rating() -> None:
+    assert facts("Testing throughput on a 100G interface between two hosts.")["nic.speed_gbps"] == 100
+
+
+@pytest.mark.parametrize("text", [
+    "verl 多节点：\n```\npython -m verl.trainer.main_ppo actor_rollout_ref.actor.strategy=\"fsdp2\" "
+    "data.gen_batch_size=128\n```\n",
+    "Lightning Trainer(strategy='fsdp', devices=8, num_nodes=2) is slow across nodes.",
+])
+def test_a_sharded_strategy_setting_is_fsdp(text: str) -> None:
+    assert facts(text).get("job.parallelism") == "fsdp"
