@@ -102,6 +102,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             obj = m[group] or m.groupdict().get("obj2") or ""
             size = _run_size(obj)
             if size is None:
+                if _STANDALONE.search(obj):  # 'slower than the non-distributed run': its size is left to _standalone
+                    found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
                 continue
             n, kind = size
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
@@ -170,6 +172,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         found.hits.append(Understood(fact, size[0], m.group(0), m.start(), m.end()))
         found.baseline_spans.append((start, start + len(obj)))
     found.hits.extend(_standalone(text, found))
+    found.hits.extend(_fine_alone(text, found))
     return found
 
 
@@ -195,6 +198,30 @@ def _standalone(text: str, found: Scaling) -> list[Understood]:
         return []
     m = _STANDALONE.search(text)
     return [Understood("job.baseline_nodes", 1, m.group(0), m.start(), m.end())] if m else []
+
+
+# '同样的代码在单台 8 卡上用 MirroredStrategy 就很快', 'on a single node it runs fine': a smaller run said to go well
+_FINE = re.compile(r"(?:(?:很|挺|非常|比较|就|都|跑得|速度)(?:快|正常)|正常)(?![^，。,;；]*(?:吗|么|\?|？))|没(?:有|什么|啥)?问题|"
+                   r"(?<![\w-])(?:runs?|ran|works?|worked|trains?|trained|is|was|goes|went)\s+(?:\w+\s+)?"
+                   r"(?:fine|fast|well|quickly|normally|great|ok|okay)(?![\w-])", _IC)
+_NOT_FINE = re.compile(r"不|没|未|也慢|not|n't|never|no\b", _IC)
+
+
+def _fine_alone(text: str, found: Scaling) -> list[Understood]:
+    """A run on one machine said to go well, in a question about a larger one: that machine is the baseline."""
+    if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
+        return []
+    if not any(n > 1 for n, _, kind, _, _ in run_sizes(text, 0, len(text)) if kind == "nodes"):
+        return []
+    for m in _FINE.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        ones = [s for s in run_sizes(text, a, m.start()) if s[2] == "nodes"]
+        if len(ones) == 1 and ones[0][0] == 1 and not _NOT_FINE.search(text, ones[0][4], m.start()) \
+                and not _NOT_FINE.search(m.group(0)):
+            one = ones[0]
+            found.baseline_spans.append((one[3], one[4]))
+            return [Understood("job.baseline_nodes", 1, text[one[3]:m.end()], one[3], m.end())]
+    return []
 
 
 _GOES_UP = re.compile(r"(?:epoch|step|iteration|training|run)(?:\s*time)?\s+(?:\w+\s+){0,2}?(?:goes|went|jumps?|jumped|rises?|rose|"
@@ -264,8 +291,12 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
             sentence1, sentence2 = tx.sentence_bounds(text, a1), tx.sentence_bounds(text, a2)
             if sentence1 != sentence2:  # one side per sentence: each side's run is named anywhere in its sentence
                 left_end, right_start = sentence1[1], sentence2[0]
-            s1, s2 = _matching_sizes(_sizes_near(text, a1, b1, start, max(b1, min(left_end, a2))),
-                                     _sizes_near(text, a2, b2, min(a2, max(right_start, b1)), end))
+            left, right = (start, max(b1, min(left_end, a2))), (min(a2, max(right_start, b1)), end)
+            s1, s2 = _matching_sizes(_sizes_near(text, a1, b1, *left), _sizes_near(text, a2, b2, *right))
+            if s1 is None or s2 is None or s1[0] == s2[0]:
+                # '单机 8 卡训练 60h；2 台机器、每台 8 卡训练 40h': the GPUs are alike, the machines named a clause away differ
+                s1, s2 = _matching_sizes(_sizes_near(text, a1, b1, *left, wide=True),
+                                         _sizes_near(text, a2, b2, *right, wide=True))
             if s1 is None or s2 is None or s1[0] == s2[0]:
                 continue
             (small_n, small_v, small_span), (big_n, big_v, big_span) = sorted(
@@ -275,7 +306,8 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 if s1[2] != "gpus":
                     continue  # per-GPU rates of runs sized in machines: the GPUs per machine are needed
                 speedup *= big_n / small_n
-            if (kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2)))) and not fixed:
+            per_step = kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2)))
+            if per_step and not fixed:
                 # A step on more GPUs does more work (same per-GPU batch): throughput is steps × size.
                 speedup *= big_n / small_n
             span = (min(a1, a2), max(b1, b2))
@@ -292,7 +324,7 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 hits.append(Understood("job.negative_scaling", True, words, *span))
             if s1[2] == "nodes":
                 hits.append(Understood("job.nodes", big_n, text[big_span[0]:big_span[1]], *big_span))
-            if kind == "step" and a1 not in rough and a2 not in rough:  # 'Single node: 2 it/s. Two nodes: 4 s/it.'
+            if per_step and a1 not in rough and a2 not in rough:  # 'Single node: 2 it/s. Two nodes: 4 s/it.'
                 (small_q, big_q) = ((a1, b1), (a2, b2)) if s1[0] < s2[0] else ((a2, b2), (a1, b1))
                 hits.append(Understood("job.step_time_s", round(big_v, 6), text[slice(*big_q)], *big_q))
                 hits.append(Understood("job.step_time_baseline_s", round(small_v, 6), text[slice(*small_q)], *small_q))
@@ -369,14 +401,20 @@ def _per_step(text: str, pos: int) -> bool:
 _ELLIPTIC = re.compile(rf"(?:on|with|across|using|over|用|在)\s*(?P<n>{COUNT})(?![\w.])", _IC)
 
 
-def _sizes_near(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int, str, int, int]]:
+def _sizes_near(text: str, a: int, b: int, lo: int, hi: int, wide: bool = False) -> list[tuple[int, int, str, int, int]]:
     """The run sizes around a quantity within its half of the sentence, its own clause first, nearest first.
 
     '3 hours on one box, 5 hours on two': a bare count after 'on' is a run of the same kind as the other side's
-    (marked '?' here and settled by _matching_sizes).
+    (marked '?' here and settled by _matching_sizes). `wide`: the sizes of its own clause, then those of the rest of
+    its half, for a side whose clause names a size of one kind only.
     """
     ca, cb = tx.clause_bounds(text, a)
-    sizes = run_sizes(text, max(lo, ca), min(hi, cb)) or run_sizes(text, lo, hi)
+    sizes = run_sizes(text, max(lo, ca), min(hi, cb))
+    if wide:
+        near = sorted(sizes, key=lambda s: min(abs(s[1] - a), abs(s[1] - b)))
+        rest = [s for s in run_sizes(text, lo, hi) if s not in sizes]
+        return near + sorted(rest, key=lambda s: min(abs(s[1] - a), abs(s[1] - b)))
+    sizes = sizes or run_sizes(text, lo, hi)
     if not sizes:
         for m in _ELLIPTIC.finditer(text, max(lo, ca), min(hi, cb)):
             n = _count(m["n"])
@@ -406,7 +444,8 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
     spans, pos = [], 0
     while pos < len(text):
         a, b = tx.sentence_bounds(text, pos)
-        spans.append((a, b))
+        if text[a:b].strip():  # a line break after '；' is no sentence of its own: neighbours stay neighbours
+            spans.append((a, b))
         pos = max(b, pos + 1)
     # Two short sentences often hold the two sides ("On one box: 3 h. On two: 5 h."): pair neighbours too.
     return spans + [(spans[i][0], spans[i + 1][1]) for i in range(len(spans) - 1)]
@@ -611,15 +650,19 @@ def _figure_value(said: str) -> float:
     return float(said.rstrip("kK ").strip()) * (1000 if said.endswith(("k", "K")) else 1)
 
 
-def _tables(text: str, found: Scaling, start: int = 0, end: int | None = None) -> list[Understood]:
+def _tables(text: str, found: Scaling, start: int = 0, end: int | None = None, source: str = "table") -> list[Understood]:
     """A table of runs typed in the question ('| nodes | step time |', '节点数 | 吞吐'): one run per row."""
-    from bwdoctor.chat.tables import read_table_runs  # the tables reader builds on this module's run sizes
+    from bwdoctor.chat.tables import read_link_tables, read_table_runs  # they build on this module's run sizes
 
     hits: list[Understood] = []
     for rows in read_table_runs(text, start, end):
         runs = [Run(n, kind, size_span, measure, value, span, efficiency)
                 for n, kind, size_span, measure, value, span, efficiency in rows]
         hits.extend(_facts_of_runs(text, runs, found))
+    # a table of links or tests ('| link | spec | iperf3 |'): the rating and the measurement of the job's row
+    # (the table's reader names each figure's tool: no later reader re-credits it)
+    hits.extend(Understood(fact, value, text[a:b], a, b, source)
+                for fact, value, a, b in read_link_tables(text, start, end))
     return hits
 
 
@@ -627,5 +670,5 @@ def read_tables(text: str, spans: list[tuple[int, int]]) -> Scaling:
     """The tables of runs inside pasted blocks (text[a:b] for each span), for a caller that reads blocks apart."""
     found = Scaling()
     for a, b in spans:
-        found.hits.extend(_tables(text, found, a, b))
+        found.hits.extend(_tables(text, found, a, b, "pasted:table"))
     return found

@@ -175,3 +175,188 @@ def _in_seconds(value: float, measure: str, header: str, cell: str) -> float:
         return 1 / value if value else value
     unit = _TIME_UNIT.search(cell) or _TIME_UNIT.search(header)
     return value * _TIME_UNITS.get(unit.group(1).lower(), 1.0) if unit else value
+
+
+# ------------------------------------------------------------------------------------------------ tables of links
+# '| link | spec | iperf3 |', '| test | pair | result | per NIC |', '节点对 | 带宽': one row per link or per test, a
+# rated column (the NIC's speed) and a measured one (what the tool the header or the words before the table name got).
+_RATED_HEAD = re.compile(r"spec|rated|rating|nominal|line[ _]?rate|link[ _]?speed|port[ _]?speed|"
+                         r"标称|规格|额定|理论|速率", _IC)
+_PER_NIC_HEAD = re.compile(r"per[ _-]?(?:NIC|HCA|port|link|rail)|/\s*(?:NIC|HCA|port)|每(?:张)?网卡|单网卡|每口", _IC)
+_MEASURED_HEAD = re.compile(r"iperf|ib_(?:write|read|send)_bw|perftest|busbw|all[_-]?reduce|measured|result|"
+                            r"bandwidth|throughput|实测|结果|带宽|吞吐", _IC)
+_TOOLS: list[tuple[str, re.Pattern[str]]] = [
+    ("nccl.allreduce_busbw_gbytes_per_s", re.compile(r"all[_ -]?reduce|busbw|nccl[_ -]?tests?|NCCL", _IC)),
+    ("net.rdma_bw_gbps", re.compile(r"ib_(?:write|read|send)_bw|perftest|RDMA (?:bandwidth|test)", _IC)),
+    ("net.iperf3_gbps", re.compile(r"iperf3?(?![\w])", _IC)),
+]
+_BANDWIDTH = re.compile(r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*"
+                        r"(?P<unit>GB/s|GBps|Gb/s|Gbps|Gbit/s|Gbits/sec|Gbit|G(?![A-Za-z])|MB/s|Mb/s|Mbps|Mbits/sec)?"
+                        r"(?![\w%.])", _IC)
+_CROSS_ROW = re.compile(r"cross|inter[ _-]?node|\d+[ -]?nodes?|multi[ -]?node|two[ -]nodes|"
+                        r"跨(?:机|节点)|多机|两机|双机|<->|↔|-->|\b\w+\d+\s*-\s*\w+\d+\b", _IC)
+_SINGLE_ROW = re.compile(r"single[ -]?node|one node|intra[ _-]?node|same node|1[ -]node|"
+                         r"单机|单节点|机内|本机", _IC)
+_AGGREGATE_ROW = re.compile(r"\ball\b|\[\d+\s*-\s*\d+\]|total|aggregate|sum|合计|总|全部", _IC)
+_COMPLAINT = re.compile(r"asking about|slow|worse|low|only|why|problem|issue|bottleneck|问|慢|低|差|为什么|瓶颈", _IC)
+_TOOL_BEFORE = 240  # how far before a table its words may name the tool
+_MAX_LINK_ROWS = 16  # a table of links or tests is short; a longer one is a log, and reading it row by row is no time
+
+
+def _gbps(num: str, unit: str | None, fact: str) -> float:
+    """A cell's figure in the fact's unit: Gb/s for links, GB/s for NCCL's bus bandwidth; a bare 'G' is Gb/s."""
+    value = float(num.replace(",", ""))
+    u = (unit or "").lower()
+    if u.startswith("m"):
+        value /= 1000
+    byte = bool(unit) and "B" in (unit or "") and "bit" not in u
+    if fact.startswith("nccl."):
+        return value if (byte or not unit) else value / 8
+    return value * 8 if byte else value
+
+
+def _rate_cell(cell: str) -> bool:
+    """A cell that says a rate with its unit ('395.08 Gb/s'), as a column without a header must."""
+    m = _BANDWIDTH.search(cell)
+    return bool(m and re.search(r"/s|ps|/sec", m["unit"] or "") and "%" not in cell)
+
+
+def _tool_of(header: str, before: str) -> str | None:
+    for fact, pattern in _TOOLS:
+        if pattern.search(header):
+            return fact
+    named = [(m.start(), fact) for fact, pattern in _TOOLS for m in pattern.finditer(before)]
+    return max(named)[1] if named else None
+
+
+def _label_words(cells: list[str]) -> set[str]:
+    return {w.lower() for c in cells for w in re.findall(r"[A-Za-z]{3,}|[\u4e00-\u9fff]{2,}", c)}
+
+
+def read_link_tables(text: str, start: int = 0, end: int | None = None,
+                     prose: str | None = None) -> list[tuple[str, object, int, int]]:
+    """(fact, value, start, end) for each table of links or measurements in text[start:end].
+
+    The row that stands for the job, in this order:
+    1. the one whose own words the question's complaint names ('I'm asking about the Thunderbolt link', 'why is it
+       slower on …'): of several links measured, the one asked about;
+    2. else the cross-node rows over single-node ones ('| Single node | 474 GB/s |' against '| 2-node | 155 GB/s |'):
+       the job crosses machines, a single node's figure is NVLink's;
+    3. among those, a per-NIC row over an aggregate of every NIC ('ALL 8 NICs', 'mlx5_[0-7]'): the measurement facts
+       are per link (the aggregate gives the NIC count instead);
+    4. the worst of the like rows left: the slowest link limits the job.
+    `prose`: the question's words around the table, to find the complaint in (the text itself when not given).
+    """
+    end = len(text) if end is None else end
+    out: list[tuple[str, object, int, int]] = []
+    for block in table_blocks(text, start, end):
+        header = [c for c, _ in block[0][1]]
+        has_header = not any(_BANDWIDTH.search(c) and _BANDWIDTH.search(c)["unit"] for c in header) and not any(
+            re.fullmatch(r"\s*\d+(?:\.\d+)?\s*G?\s*", c) for c in header)
+        rows = block[1:] if has_header else block
+        if not rows or len(rows) > _MAX_LINK_ROWS:
+            continue
+        width = len(header)
+        if has_header and any(_role(h) in ("nodes", "gpus", "step", "rate", "time") and not _MEASURED_HEAD.search(h)
+                              and not _RATED_HEAD.search(h) for h in header[1:]):
+            continue  # a table of runs
+        rated = next((i for i, h in enumerate(header) if has_header and _RATED_HEAD.search(h)), None)
+        measured = [i for i in range(width) if i != rated and (
+            (has_header and (_MEASURED_HEAD.search(header[i]) or _PER_NIC_HEAD.search(header[i])))
+            or (not has_header and all(_rate_cell(r[1][i][0]) for r in rows)))]
+        measured = [i for i in measured if all(_BANDWIDTH.search(r[1][i][0]) for r in rows)]
+        if not measured:
+            continue
+        per_nic = next((i for i in measured if has_header and _PER_NIC_HEAD.search(header[i])), measured[0])
+        table_start = block[0][0]
+        before = text[max(0, table_start - _TOOL_BEFORE):table_start]
+        tool = _tool_of(header[per_nic] if has_header else "", before)
+        if tool is None:
+            continue
+        labels = [i for i in range(width) if i not in measured and i != rated]
+        row_text = [" ".join(r[1][i][0] for i in labels) for r in rows]
+        chosen = _job_row(rows, row_text, labels, text, prose, rated, per_nic)
+        if chosen is None:
+            continue
+        _, cells = rows[chosen]
+        cell, at = cells[per_nic]
+        m = _BANDWIDTH.search(cell)
+        unit = m["unit"] or (header[per_nic] if has_header else "")
+        unit_m = re.search(r"GB/s|Gb/s|Gbps|MB/s|Mb/s|\bG\b", unit) if not m["unit"] else None
+        value = _gbps(m["num"], m["unit"] or (unit_m.group(0) if unit_m else None), tool)
+        if value > 0:
+            out.append((tool, round(value, 3), at + m.start("num"), at + m.end()))
+        if rated is not None:
+            cell, at = cells[rated]
+            r = _BANDWIDTH.search(cell)
+            if r and r["unit"] not in (None, "") and float(r["num"].replace(",", "")) > 0:
+                out.append(("nic.speed_gbps", _gbps(r["num"], r["unit"], "nic.speed_gbps"), at + r.start("num"),
+                            at + r.end()))
+        out.extend(_row_sizes(rows, chosen, labels, text))
+    return out
+
+
+def _job_row(rows: list[tuple[int, list[tuple[str, int]]]], row_text: list[str], labels: list[int], text: str,
+             prose: str | None, rated: int | None, measured: int) -> int | None:
+    """Which row stands for the job (see read_link_tables); None when none can be told."""
+    if len(rows) == 1:
+        return 0
+    words = prose if prose is not None else text[:rows[0][0]] + " " + text[rows[-1][0]:]
+    own = [_label_words([r[1][i][0] for i in labels]) for r in rows]
+    scores = []
+    for k, mine in enumerate(own):
+        distinct = mine - set().union(*(o for j, o in enumerate(own) if j != k))
+        said = 0
+        for w in distinct:
+            for m in re.finditer(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", words, _IC):
+                a = max(0, m.start() - 60)
+                if _COMPLAINT.search(words, a, m.end() + 60):
+                    said += 1
+        scores.append(said)
+    best = max(scores)
+    if best > 0 and scores.count(best) == 1:
+        return scores.index(best)
+    left = list(range(len(rows)))
+    cross = [k for k in left if _CROSS_ROW.search(row_text[k]) and not _SINGLE_ROW.search(row_text[k])]
+    if cross and len(cross) < len(left) and all(_SINGLE_ROW.search(row_text[k]) for k in left if k not in cross):
+        left = cross
+    single_nic = [k for k in left if not _AGGREGATE_ROW.search(row_text[k])]
+    if single_nic and len(single_nic) < len(left):
+        left = single_nic
+    if rated is not None and len({rows[k][1][rated][0].strip().lower() for k in left}) > 1:
+        return None  # links of several ratings, none asked about: which one the job uses is not said
+    values = [_BANDWIDTH.search(rows[k][1][measured][0]) for k in left]
+    # several like rows (node pairs, NICs): the slowest limits the job
+    return min(left, key=lambda k: float(values[left.index(k)]["num"].replace(",", "")))  # type: ignore[index]
+
+
+_ROW_NODES = re.compile(r"(?<![\w.])(?P<n>\d{1,3})[ -]?nodes?\b|(?P<m>\d{1,3})\s*(?:台|机)(?!器)", _IC)
+_ROW_GPUS = re.compile(r"(?<![\w.])(?P<n>\d{1,4})\s*(?:GPUs?|cards?|卡)", _IC)
+_ROW_NICS = re.compile(r"(?<![\w.])(?P<n>\d{1,2})\s*(?:NICs?|HCAs?|网卡)", _IC)
+_ROW_IB = re.compile(r"(?<![A-Za-z])(?:IB|InfiniBand)(?![A-Za-z])", _IC)
+
+
+def _row_sizes(rows: list[tuple[int, list[tuple[str, int]]]], chosen: int, labels: list[int],
+               text: str) -> list[tuple[str, object, int, int]]:
+    """What the job's row says of the job ('2-node (16 GPUs)', 'NVLink + IB fabric') and an aggregate row of the
+    NICs ('ALL 8 NICs')."""
+    out: list[tuple[str, object, int, int]] = []
+    _, cells = rows[chosen]
+    for cell, at in cells:
+        nodes, gpus = _ROW_NODES.search(cell), _ROW_GPUS.search(cell)
+        if nodes:
+            n = int(nodes["n"] or nodes["m"])
+            out.append(("job.nodes", n, at + nodes.start(), at + nodes.end()))
+            if gpus and n > 1 and int(gpus["n"]) % n == 0:
+                out.append(("job.gpus_per_node", int(gpus["n"]) // n, at + gpus.start(), at + gpus.end()))
+        ib = _ROW_IB.search(cell)
+        if ib:
+            out.append(("nic.kind", "infiniband", at + ib.start(), at + ib.end()))
+    for k, (_, cells) in enumerate(rows):
+        if k == chosen:
+            continue
+        for cell, at in cells:
+            nics = _ROW_NICS.search(cell)
+            if nics and _AGGREGATE_ROW.search(cell) and int(nics["n"]) > 1:
+                out.append(("nic.count", int(nics["n"]), at + nics.start(), at + nics.end()))
+    return out
