@@ -57,7 +57,7 @@ _TIMES_SLOWER = re.compile(
 _FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半": 2, "half": 2}
 
 # A duration or a rate, with the size of the run it belongs to nearby.
-_DURATION = re.compile(r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
+_DURATION = re.compile(r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*,?\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
                        r"小时|h)(?![A-Za-z])|(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
                        r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
@@ -475,19 +475,22 @@ class Run:
     machines: Size | None = None  # the machines a run sized in GPUs spreads over ('quad P4 (two hosts)')
 
 
-def _clause_spans(text: str) -> list[tuple[int, int]]:
-    spans, pos = [], 0
-    while pos < len(text):
+def _clause_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    end = len(text) if end is None else end
+    spans, pos = [], start
+    while pos < end:
         a, b = tx.clause_bounds(text, pos)
+        a, b = max(a, start), min(b, end)
         spans.append((a, b))
         pos = max(b, pos + 1)
     return spans
 
 
-def _series(text: str, found: Scaling) -> list[Understood]:
+def _series(text: str, found: Scaling, start: int = 0, end: int | None = None) -> list[Understood]:
     """Three runs or more, one clause each, side by side: the facts of the comparison of the largest with the smallest."""
-    quantities, rough = _quantities(text, 0, len(text))
-    sizes = run_sizes(text, 0, len(text))
+    end = len(text) if end is None else end
+    quantities, rough = _quantities(text, start, end)
+    sizes = run_sizes(text, start, end)
     q_starts, s_starts = [q[2] for q in quantities], [s[3] for s in sizes]
     hits: list[Understood] = []
     series: list[Entry] = []
@@ -497,11 +500,13 @@ def _series(text: str, found: Scaling) -> list[Understood]:
             hits.extend(_facts_of_runs(text, _runs_of(series), found))
         series.clear()
 
-    for a, b in _clause_spans(text):
+    for a, b in _clause_spans(text, start, end):
         qs = [q for q in quantities[bisect_right(q_starts, a - 1):bisect_right(q_starts, b - 1)] if q[2] not in rough]
         ss = sizes[bisect_right(s_starts, a - 1):bisect_right(s_starts, b - 1)]
         if series and "\n\n" in text[series[-1][2][1] - 1:a + 1]:
             close()  # a blank line ends a list
+        if series and a < series[-1][1][3]:
+            continue  # the rest of the last run's figure ('2h, 30 min')
         if not series:
             if len(qs) == 1 and ss and not any(s[3] <= qs[0][2] < s[4] for s in ss):
                 series.append((ss, qs[0], (a, b)))
@@ -581,8 +586,15 @@ def _facts_of_runs(text: str, runs: list[Run], found: Scaling) -> list[Understoo
     found.baseline_spans.extend(r.size_span for r in runs if r is not big)
     if speedup < 1:
         hits.append(Understood("job.negative_scaling", True, words, a, b))
+    per_node = _gpus_per_node_said(text) if big.kind == "gpus" else None
     if big.kind == "nodes":
         hits.append(Understood("job.nodes", big.n, text[slice(*big.size_span)], *big.size_span))
+    elif per_node and big.n % per_node[0] == 0 and small.n % per_node[0] == 0 and big.machines is None:
+        # 'an HPC machine with 4 GPUs per node … 4 GPU: 2h30, … 32 GPU: 2h46': runs of whole machines, 8 and 1 of them
+        g, a_, b_ = per_node
+        hits.append(Understood("job.nodes", big.n // g, text[slice(*big.size_span)], *big.size_span, inferred=True))
+        hits.append(Understood("job.baseline_nodes", small.n // g, text[slice(*small.size_span)], *small.size_span,
+                               inferred=True))
     elif big.machines is not None and big.machines[0] > 1 and big.n % big.machines[0] == 0:
         m = big.machines  # 'quad P4 (two hosts)': four GPUs over two machines, two in each
         hits.append(Understood("job.nodes", m[0], text[m[3]:m[4]], m[3], m[4]))
@@ -594,6 +606,17 @@ def _facts_of_runs(text: str, runs: list[Run], found: Scaling) -> list[Understoo
     if big.efficiency is not None:
         hits.append(Understood("job.scaling_efficiency_pct", big.efficiency, text[slice(*big.span)], *big.span))
     return hits
+
+
+_PER_NODE = re.compile(rf"(?P<n>{COUNT})\s*(?:GPUs?|cards?|{GPU_MARK}+)\s*(?:per|each|a|/)\s*(?:node|machine|server|host|box)"
+                       rf"|每(?:台|个节点|节点|机)\s*(?P<n2>{COUNT})\s*(?:张|块)?(?:卡|GPU)", _IC)
+
+
+def _gpus_per_node_said(text: str) -> tuple[int, int, int] | None:
+    """The GPUs each machine holds, said once ('4 GPUs per node', '每台 8 卡'), and where; None if said otherwise."""
+    said = {(_count(m["n"] or m["n2"]) or 0, m.start(), m.end()) for m in _PER_NODE.finditer(text)}
+    values = {v for v, _, _ in said}
+    return min(said) if len(values) == 1 and 0 not in values else None
 
 
 # '1/2/4 机分别是 3000/3500/3600 tokens/s', 'on 1, 2 and 4 nodes: 3000, 3500 and 3600 samples/s respectively'
@@ -671,4 +694,7 @@ def read_tables(text: str, spans: list[tuple[int, int]]) -> Scaling:
     found = Scaling()
     for a, b in spans:
         found.hits.extend(_tables(text, found, a, b, "pasted:table"))
+        # a series of runs one per line in a code block ('4 GPU: 2h, 30 min' … '32 GPU: 2h 46 min')
+        found.hits.extend(Understood(h.fact, h.value, h.text, h.start, h.end, "pasted:table", h.inferred)
+                          for h in _series(text, found, a, b))
     return found

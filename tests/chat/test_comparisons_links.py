@@ -67,3 +67,12 @@ def test_scaling_said_in_words(text: str, facts: dict[str, object]) -> None:
 def test_a_single_machine_said_slow_too_is_no_fine_baseline() -> None:
     hits = read_scaling("两台主机跑得很慢，单台也不快，瓶颈在哪？").hits
     assert not hits
+
+
+def test_a_series_in_a_code_block_sized_in_gpus_of_whole_machines() -> None:
+    text = ("Training on an HPC machine with 4 GPUs per node, 100 epochs each:\n```\n"
+            "4 GPU: 2h, 30 min\n8 GPU: 2h 21 min\n"
+            "16 GPU: 2h 25 min\n32 GPU: 2h 46 min\n```\nWhy doesn't training time scale?")
+    facts = understand(text).facts
+    assert facts.get("job.nodes") == 8 and facts.get("job.baseline_nodes") == 1, facts
+    assert facts.get("job.baseline_gpus") == 4 and facts.get("job.negative_scaling") is True, facts
