@@ -61,7 +61,8 @@ _TOOL_LINE = re.compile(
     r"^\s*(?:Dual-port|Number of qps|Connection type|PCIe relax order|ibv_wr\* API|TX depth|CQ Moderation|Mtu|"
     r"Link type|GID index|Max inline data|rdma_cm QPs|Data ex\. method|local address|remote address|GID)\s*:|"
     # ibstatus and ibv_devinfo.
-    r"^Infiniband device '|^hca_id:|^\s+(?:default gid|base lid|sm lid|phys state|rate|link_layer|transport|fw_ver|"
+    r"^\s*Infiniband device '|^\s*hca_id:|"
+    r"^\s+(?:default gid|base lid|sm lid|phys state|rate|link_layer|transport|fw_ver|"
     r"node_guid|sys_image_guid|vendor_id|vendor_part_id|hw_ver|board_id|phys_port_cnt|port|state|max_mtu|"
     r"active_mtu|port_lid|port_lmc|active_width|active_speed):|"
     # ethtool.
@@ -169,15 +170,26 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     if run_start is not None:
         spans.append((run_start, run_end))
     spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e])]
+    spans = _merge(spans + [m.span() for m in _INLINE.finditer(text) if _inline_output(m["body"])
+                            and not any(s <= m.start() < e for s, e in spans)])
     prose = list(text)
     for s, e in spans:
         one_line = "\n" not in text[s:e].rstrip("\n")
-        if one_line and not text[s:e].lstrip().startswith(("{", "```")) and not _LOG_LINE.match(text[s:e]):
+        if one_line and not text[s:e].lstrip().startswith(("{", "`")) and not _LOG_LINE.match(text[s:e]):
             continue  # one line of output amid prose ("Megatron log: elapsed … on 4 nodes"): words read it too
         for i in range(s, e):
             if prose[i] != "\n":
                 prose[i] = " "
     return "".join(prose), spans
+
+
+# A whole line of a measuring tool's output quoted inline amid prose ('Actual (iperf3): `[SUM] 0.0000-10.0012 sec
+# 72.1 GBytes  61.9 Gbits/sec`'): a block of its own, labelled by the words before it on the line.
+_INLINE = re.compile(r"(?<!`)`(?P<body>[^`\n]{12,400})`(?!`)")
+
+
+def _inline_output(body: str) -> bool:
+    return bool(_TOOL_LINE.search(body)) and _kind_of(body) in _MEASUREMENTS
 
 
 _TOOL_TABLE = re.compile(r"NVIDIA-SMI|MiB|GPU-Util|Persistence|busbw|algbw|Bitrate|bits/sec", re.I)
@@ -232,6 +244,8 @@ NOTES = {
                              "its figures were not taken as the job's",
     "pasted.after_change_block": "{kind}: the output after “{label}” shows the state after a change, not the job's "
                                  "problem; its figures were not taken as the job's",
+    "pasted.reference_block": "{kind}: the output after “{label}” is a reference or expected figure, not the job's "
+                              "measurement; its figures were not taken as the job's",
     "pasted.nvidia_smi_snapshot": "nvidia-smi: one snapshot; utilisation over a minute of training is steadier",
     "pasted.ethtool_negotiated_lower": "ethtool: {nic} negotiated {speed:g} Gb/s but supports {rating:g} Gb/s",
 }
@@ -365,7 +379,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               re.I | re.M), _nccl_tests),
     ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|NCCL version \d|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"
                             r"INFO Using internal Network"), _nccl_log),
-    ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
+    ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^\s*hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
      _ib_ports),
     ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
@@ -399,7 +413,8 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     for s, e in spans:
         body = text[s:e]
         fence = _FENCE.fullmatch(body.strip())
-        bodies.append(fence["body"] if fence else body)
+        inline = _INLINE.fullmatch(body.strip())
+        bodies.append(fence["body"] if fence else inline["body"] if inline else body)
     blocks = _blocks(text, prose, spans, bodies)
     body = "\n".join(b.body for b in blocks if b.role == "job")
     settings = _setting_lines(text, spans)
@@ -460,6 +475,10 @@ _AFTER_CHANGE_LABEL = re.compile(
     r"修复后|修复之后|修好后|补丁后|打了补丁|打补丁后|应用补丁|升级(?:之)?后|"
     r"(?:改成|改为|换成|设成|设为|设置为|加上|去掉|关掉|打开).{0,40}?(?:之后|以后|后)|如果(?:我|我们)?(?:设|改|把|加|关|开)",
     re.IGNORECASE)
+# Words just before a pasted block that say it shows what was expected or another tool's reference figure
+# ('Expected (iperf2):', '期望：', 'for reference:'), beside a block of that tool that is not so labelled.
+_REFERENCE_LABEL = re.compile(r"\bexpected\b|\bexpectation\b|\bfor reference\b|\breference\b|\bideal\b|"
+                              r"\biperf ?2\b|期望|预期|参考|理想", re.IGNORECASE)
 # Words that say a pasted table is only part of the output ('Part of the all_reduce_perf output:', '部分输出：').
 _PART_LABEL = re.compile(r"\b(?:part of|parts of|some of|an? (?:excerpt|snippet|extract)|excerpt|snippet|partial|"
                          r"truncated|(?:first|last|a few) (?:lines|rows))\b|部分|节选|片段|截取|摘录|前几行|后几行",
@@ -480,7 +499,8 @@ class _Block:
     """One pasted block, the words that introduce it, and whose state it shows.
 
     ``role``: ``"job"`` (the job's problem state, read for facts), ``"baseline"`` (a single-node run beside a multi-node
-    job) or ``"after"`` (the state after a change the user tried or proposes).
+    job), ``"after"`` (the state after a change the user tried or proposes) or ``"reference"`` (what was expected, or
+    another tool's figure, beside the job's own run of the tool).
     """
 
     start: int
@@ -526,6 +546,11 @@ def _blocks(text: str, prose: str, spans: list[tuple[int, int]], bodies: list[st
                 b.kind == block.kind and b.role == "job" and not _AFTER_CHANGE_LABEL.search(b.label)
                 for j, b in enumerate(blocks) if j != i):
             block.role = "after"
+    for i, block in enumerate(blocks):
+        if block.kind is not None and block.role == "job" and _REFERENCE_LABEL.search(block.label) and any(
+                b.kind == block.kind and b.role == "job" and not _REFERENCE_LABEL.search(b.label)
+                for j, b in enumerate(blocks) if j != i):
+            block.role = "reference"
     return blocks
 
 
@@ -546,7 +571,8 @@ def _set_aside(pasted: Pasted, blocks: list[_Block]) -> None:
                 pasted.add(note("pasted.training_baseline", baseline=baseline, label=label,
                                 job=pasted.facts["job.step_time_s"]))
                 continue
-        code = "pasted.baseline_block" if block.role == "baseline" else "pasted.after_change_block"
+        code = {"baseline": "pasted.baseline_block", "reference": "pasted.reference_block"}.get(
+            block.role, "pasted.after_change_block")
         pasted.add(note(code, kind=block.kind, label=label))
 
 

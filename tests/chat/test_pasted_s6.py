@@ -83,3 +83,32 @@ def test_infiniband_banner_gives_no_gid_index():
     _, pasted = parse_pasted("ib_write_bw:\n```\n                    RDMA_Write BW Test\n"
                              " Link type       : IB\n GID index       : 0\n```\n")
     assert pasted.facts.get("nic.kind") == "infiniband" and "nic.gid_index" not in pasted.facts
+
+
+def test_inline_tool_lines_labelled_expected_and_actual():
+    question = ("Testing throughput on a 100G interface between two hosts, iperf3 reports much less than iperf2.\n"
+                "Expected (iperf2): `[SUM] 0.0000-10.0083 sec  92.5 GBytes  87.2 Gbits/sec`\n"
+                "Actual (iperf3):   `[SUM] 0.0000-10.0012 sec  72.1 GBytes  61.9 Gbits/sec`\n"
+                "Are there more CPU tweaks I'm missing?")
+    prose, pasted = parse_pasted(question)
+    assert pasted.facts["net.iperf3_gbps"] == 61.9
+    assert "87.2" not in prose and "Expected (iperf2):" in prose
+    assert any(item.code == "pasted.reference_block" for item in pasted.coded)
+
+
+def test_inline_code_that_is_no_measurement_stays_prose():
+    question = "I set `NCCL_IB_DISABLE=1` and ran `iperf3 -c 10.0.0.2 -P 8`; it gives 9.4 Gbits/sec."
+    prose, pasted = parse_pasted(question)
+    assert prose == question and not pasted.spans
+
+
+def test_indented_ibstatus_gives_the_fastest_active_port():
+    question = ("Two machines connected with 200Gb/s InfiniBand. ibstatus:\n"
+                "  Infiniband device 'mlx5_0' port 1 status:\n"
+                "          state:           4: ACTIVE\n"
+                "          rate:            200 Gb/sec (4X HDR)\n"
+                "  Infiniband device 'mlx5_3' port 1 status:\n"
+                "          rate:            40 Gb/sec (4X QDR)\n"
+                "I excluded the slow ports.")
+    _, pasted = parse_pasted(question)
+    assert pasted.facts["nic.speed_gbps"] == 200
