@@ -757,3 +757,34 @@ def one_nic_used(text: str) -> list[Understood]:
                 if not _asks(text, m.start()):
                     return [_hit("net.one_nic_used", value, m)]
     return []
+
+
+# --------------------------------------------------------------------------- the NIC's own PCIe slot caps it
+# The driver's boot message (ixgbe/i40e: 'This is not sufficient for optimal performance of this card'; mlx5:
+# 'PCIe bandwidth … limited by 8.0 GT/s PCIe x4 link'), or a NIC said to sit in an old or narrow slot ('the NIC is in
+# an x4 PCI Express 2 slot', '网卡插在 PCIe 2.0 x4 的槽上'). A slot said of a GPU is the GPU readers' (gpu.pcie_*).
+_NIC_SLOT_DRIVER = re.compile(
+    r"not sufficient for optimal performance|at least \d+\s*GT/s of bandwidth is required|"
+    r"PCI-?e(?:xpress)? bandwidth[^.\n]{0,60}?(?:is\s+)?limited by|(?:available\s+)?PCIe bandwidth,?\s+limited by", _IC)
+_SLOT_NIC_WORD = re.compile(r"(?<![A-Za-z])(?:NICs?|network (?:card|adapter|interface card)s?|"
+                            r"(?:Ethernet|server) adapters?|ConnectX|XL710|X520|X710|E810|ixgbe|i40e|mlx[45]|"
+                            r"\d+\s*G(?:bit|b|bE|igE)?\s*(?:card|NIC)s?)|"
+                            r"网卡|网口卡", _IC)
+_SLOT_GPU_WORD = re.compile(r"(?<![A-Za-z])(?:GPUs?|graphics card|显卡)|显卡|GPU", _IC)
+_SLOT = re.compile(r"(?<![A-Za-z])(?:x(?P<w1>[1248])\s*PCI[- ]?(?:Express|e)\s*(?:Gen\s*)?(?P<g1>[123])(?:\.0)?|"
+                   r"PCI[- ]?(?:Express|e)\s*(?:Gen\s*)?(?P<g2>[123])(?:\.0)?\s*(?:\([^)]{0,12}\)\s*)?"
+                   r"[x×](?P<w2>[1248])|"
+                   r"Gen\s*(?P<g3>[123])\s*[x×](?P<w3>[1248]))(?![\d])", _IC)
+
+
+@extractor
+def nic_pcie_slot(text: str) -> list[Understood]:
+    """The NIC's PCIe slot too slow for its ports (the driver's warning, or a NIC in a Gen1–3 x1–x8 slot) →
+    nic.pcie_limited True."""
+    for m in _NIC_SLOT_DRIVER.finditer(text):
+        return [_hit("nic.pcie_limited", True, m)]
+    for m in _SLOT.finditer(text):
+        sentence = tx.sentence(text, m.start())
+        if _SLOT_NIC_WORD.search(sentence) and not _SLOT_GPU_WORD.search(sentence) and not _asks(text, m.start()):
+            return [_hit("nic.pcie_limited", True, m)]
+    return []

@@ -347,3 +347,17 @@ def test_one_nic_used(text: str, value: bool) -> None:
 ])
 def test_no_one_nic_read(text: str) -> None:
     assert _read(text, "net.one_nic_used") is _MISSING
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("网卡是 Intel XL710 40G，iperf3 只有 11 Gbit/s。后来发现其中一块网卡插在 Type: x4 PCI Express 2 的槽上。", True),
+    ("The 10G NIC sits in a PCIe 2.0 x4 slot and never goes above 13.9 Gbps.", True),
+    ("dmesg: This is not sufficient for optimal performance of this card.", True),
+    ("mlx5_core: 31.504 Gb/s available PCIe bandwidth, limited by 8.0 GT/s PCIe x4 link", True),
+    # a slot said of a GPU is the GPU's; a slot only asked about is not said
+    ("The GPU runs at PCIe Gen3 x8 on this board.", _MISSING),
+    ("Should I put the NIC in the PCIe 2.0 x4 slot?", _MISSING),
+    ("The NIC is a ConnectX-6 at 100G.", _MISSING),
+])
+def test_nic_pcie_slot(text: str, value: Any) -> None:
+    assert _read(text, "nic.pcie_limited") is value
