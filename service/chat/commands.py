@@ -246,6 +246,9 @@ def _command_facts(body: str) -> dict[str, Any]:
         slots = {e.split(":")[1] for e in entries if ":" in e}
         if len(slots) == 1:
             per_node = per_node or int(slots.pop())
+    gpus_per_process = _int(_option(args, "-g", "--ngpus")) if _NCCL_TEST.search(body) else None
+    if gpus_per_process and not mpi and not nodes and not processes:
+        nodes, per_node = 1, gpus_per_process  # 'all_reduce_perf -g 8' alone: one process driving 8 GPUs of a machine
     nodes, per_node = _shape(nodes, per_node, processes)
     shm = re.search(r"--shm-size[= ](\d+(?:\.\d+)?)([gmk])?b?", body, re.IGNORECASE)
     if shm:
@@ -265,6 +268,9 @@ def _command_facts(body: str) -> dict[str, Any]:
     if per_node and per_node <= 16:
         facts["job.gpus_per_node"] = per_node
     return facts
+
+
+_NCCL_TEST = re.compile(r"(?<![\w-])\w+_perf(?:_mpi)?(?![\w-])")
 
 
 def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tuple[int | None, int | None]:

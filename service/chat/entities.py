@@ -25,7 +25,7 @@ _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
     r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?(?:Ti|ti))?|PRO\s?\d{4})"
     r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?<![A-Za-z])(?:[1-5]0[5-9]0)(?:\s?(?:Ti|ti|TI))?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|。|；|\s|$))"
-    r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?)"
+    r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX))"
     r"(?:[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX))?"
     r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:G|GB|GiB)(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
     r"(?:[\s-]?(?:SXM\d?|PCIe|NVL))?"
@@ -34,6 +34,8 @@ _GPU_NAME = (
 def _canonical(name: str) -> str:
     """One spelling per model: 'RTX3090', '3090', 'rtx 3090' → 'RTX 3090'; 'GTX1080' → 'GTX 1080'; '2080ti' → 'RTX 2080 Ti';
     'A100' as is."""
+    if titan := re.fullmatch(r"titan\s?(xp|x|v|rtx)", name.strip(), re.IGNORECASE):
+        return "Titan " + {"xp": "Xp", "x": "X", "v": "V", "rtx": "RTX"}[titan.group(1).lower()]
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
     name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
     name = re.sub(r"(?<=\d)\s?Ti$", " Ti", name)  # '2080Ti', '2080ti' → '2080 Ti'
@@ -45,7 +47,7 @@ def _canonical(name: str) -> str:
 _GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
     r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
-    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU)",
+    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan)",
     _IC)
 
 # Things that are named with digits but carry no quantity of the job.

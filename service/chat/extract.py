@@ -115,6 +115,9 @@ def model_size(text: str) -> list[Understood]:
             hits.append(_hit("job.model_params_b", value, m))
     if not hits:
         for m in _SMALL_MODEL.finditer(text):
+            if re.search(r"(?:不是|并非|并不是|不算|not|isn't|is not|no)\s*(?:an?\s+|a\s+very\s+)?$",
+                         text[max(0, m.start() - 10):m.start()], _IC):
+                continue  # '不是小网络', 'not a small model': the opposite
             hits.append(_hit("job.model_params_b", 0.01, m, inferred=True, weak=True))
     for m in _MODEL_ZH.finditer(text):
         if m.start() > 0 and text[m.start() - 1] in "几数上近":
@@ -838,7 +841,8 @@ def job_shape(text: str) -> list[Understood]:
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
-                         r"ps[-/]worker|BytePS", text, _IC):
+                         r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])",
+                         text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with)\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?"
                          r"all[- _]?reduce", text, _IC):

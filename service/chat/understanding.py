@@ -471,7 +471,7 @@ def _interface_in_use(stated: dict[str, Understood], question: str) -> None:
 # --micro-batch-size 4'): its arguments describe the job, as on a command line in a sentence.
 _LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|horovodrun|accelerate launch|"
                        r"swift (?:sft|pt|rlhf)|llamafactory-cli|"
-                       r"python3? -m torch\.distributed\.(?:launch|run))(?![\w-])|"
+                       r"python3? -m torch\.distributed\.(?:launch|run)|\w+_perf(?:_mpi)?)(?![\w-])|"
                        r"(?<![\w-])--[a-z][\w-]+[ =][^\s-][^\n]*?\s--[a-z][\w-]+[ =][^\s-]")
 
 

@@ -193,3 +193,20 @@ def test_a_rate_before_a_hardware_word_is_a_rating() -> None:
 ])
 def test_a_sharded_strategy_setting_is_fsdp(text: str) -> None:
     assert facts(text).get("job.parallelism") == "fsdp"
+
+
+def test_an_nccl_test_run_alone_drives_the_gpus_of_one_machine() -> None:
+    got = facts("同一台机器：\n```\nexport CUDA_VISIBLE_DEVICES=0,1\n"
+                "./build/all_gather_perf -b 16M -e 1024M -g 2\n```\n")
+    assert (got["job.nodes"], got["job.gpus_per_node"]) == (1, 2)
+    launched = facts("`mpirun -np 16 -H a:8,b:8 ./build/all_reduce_perf -b 8M -e 8G -g 1`")
+    assert (launched["job.nodes"], launched["job.gpus_per_node"]) == (2, 8)
+
+
+def test_titan_cards_and_mxnet_kvstore() -> None:
+    got = facts("mxnet 两台服务器，每台 8 张 TitanXp，kv-store 用 dist_sync。")
+    assert (got["gpu.model"], got["job.gpus_per_node"], got["job.comm_pattern"]) == ("Titan Xp", 8, "parameter_server")
+
+
+def test_not_a_small_network_is_no_small_model() -> None:
+    assert "job.model_params_b" not in facts("两台服务器分布式训练 inception-v3，不是小网络。")
