@@ -40,9 +40,12 @@ _HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?|"
                              r"[\"']train_speed\(iter/s\)[\"']\s*:\s*'?([0-9.eE+-]+)'?")
 # detectron2's CommonMetricPrinter, fast-reid, mmcv and mmengine: 'iter: 19 … time: 0.4544  last_time: 0.45
 # data_time: 0.0008' / 'Epoch [1][50/1000] … time: 0.200, data_time: 0.050'. 'last_time' and 'data_time' are not it.
-_WINDOW_TIME = re.compile(r"(?<![\w.])time:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
+# prime-rl's and similar per-step lines say 'Step 702 | Time: 22.84s'. A total ('elapsed time: 3600s') is not a step.
+_WINDOW_TIME = re.compile(r"(?<![\w.])(?<!elapsed )(?<!total )(?<!wall )(?<!run )time:\s*([0-9]+(?:\.[0-9]+)?)"
+                          r"\s*(ms|s)?(?![\w.])", re.IGNORECASE)
 _DATA_TIME = re.compile(r"(?<![\w.])data_time:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
-_METRIC_LINE = re.compile(r"\bdata_time:\s*\d|\biter:\s*\d+\s|\b(?:Epoch|Iter)\s*(?:\(\w+\))?\s*\[\s*\d")
+_METRIC_LINE = re.compile(r"\bdata_time:\s*\d|\biter:\s*\d+\s|\b(?:Epoch|Iter)\s*(?:\(\w+\))?\s*\[\s*\d|"
+                          r"\bstep\s*[:#]?\s*\d+\s*[|,]", re.IGNORECASE)
 # A step function timed by hand and printed as 'name()=seconds' ('****self.run_step()=0.12989', 'train_step(): 1.2').
 _STEP_CALL = re.compile(r"(?<![\w])[A-Za-z_]\w*step\w*\(\)\s*[=:]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
                         r"\s*(ms|s|sec|seconds)?(?![\w.])", re.IGNORECASE)
@@ -277,6 +280,8 @@ def _metric_lines(lines: list[str]) -> list[tuple[float, float | None]]:
         value = _float(match.group(1))
         if value is None or value <= 0:
             continue
+        if (match.group(2) or "").lower() == "ms":
+            value /= 1000.0
         data = _DATA_TIME.search(line)
         out.append((value, _float(data.group(1)) if data else None))
     return out

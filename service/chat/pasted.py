@@ -392,7 +392,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
                                 r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/|"
                                 r"train_speed\(iter/s\)|(?<![\w.])data_time:\s*\d|\biter:\s*\d+\s.*\btime:\s*\d|"
-                                r"step\w*\(\)\s*[=:]\s*\d",
+                                r"step\w*\(\)\s*[=:]\s*\d|\bstep\s*[:#]?\s*\d+\s*[|,].*\btime:\s*\d",
                                 re.I),
      _training_log),
 ]

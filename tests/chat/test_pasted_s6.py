@@ -112,3 +112,9 @@ def test_indented_ibstatus_gives_the_fastest_active_port():
                 "I excluded the slow ports.")
     _, pasted = parse_pasted(question)
     assert pasted.facts["nic.speed_gbps"] == 200
+
+
+def test_a_prime_rl_step_line_gives_the_step_time():
+    _, pasted = parse_pasted("One training step logs:\n```\n19:18:53 SUCCESS Step 702 | Time: 22.84s | Loss: -0.0000 | "
+                             "Throughput: 4932 tokens/s | MFU: 0.3%\n```\nWhy?")
+    assert pasted.facts["job.step_time_s"] == 22.84

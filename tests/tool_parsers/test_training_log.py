@@ -128,3 +128,11 @@ def test_hand_timed_step_and_ms_swift_speed() -> None:
     assert parse_training_log("train_step(): 250 ms").step_times_s == [0.25]
     line = "{'loss': 0.4, 'train_speed(iter/s)': 0.25, 'global_step/max_steps': '300/4491'}"
     assert parse_training_log(line).facts() == {"job.step_time_s": 4.0}
+
+
+def test_step_lines_with_a_time_column() -> None:
+    line = ("19:18:53 SUCCESS Step 702 | Time: 22.84s | Loss: -0.0000 | Entropy: 0.1259 | Throughput: 4932 tokens/s | "
+            "MFU: 0.3%")
+    assert parse_training_log(line).facts() == {"job.step_time_s": 22.84}
+    assert parse_training_log("Step 5 | Time: 250ms | loss 1").facts() == {"job.step_time_s": 0.25}
+    assert parse_training_log("step: 100, elapsed time: 3600s").facts() == {}
