@@ -321,6 +321,7 @@ _RATE_CUES = {
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"(?<![A-Za-z])(?:I|we) (?:get|see|saw|obtain(?:ed)?)(?![A-Za-z])|"
+                           r"(?:goes|going|went|gets) (?:above|beyond|over|past)|exceeds?|最高只有|最多只有|顶多|"
                            r"(?<![A-Za-z])(?:sees|seeing|saw|gets|gives|gave|yields|delivers|manages|"
                            r"plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
                            r"caps? out|capped out)(?![A-Za-z])|"

@@ -36,7 +36,7 @@ _REFERENCE = re.compile(
     r"datasheet|data sheet|spec(?:s|ification)?(?:\s+(?:says?|sheet))?\b|theoretical(?:ly)?|nominal(?:ly)?|"
     r"should (?:be|get|reach|see|give)|expect(?:ed|ing)?|is supposed to|in theory|vendor|official(?:ly)?|"
     r"according to|other cluster|another cluster|other machines? (?:gets?|reach)|elsewhere|"
-    r"理论|应该(?:有|能|是|达到|跑到)?|预期|期望|官方|标称值|号称|按理|正常(?:应该|情况下|来说)|别的集群|另一个集群|"
+    r"理论|应该(?:有|能|是|达到|跑到)?|应有|应当|本应|本该|ought to|should have|预期|期望|官方|标称值|号称|按理|正常(?:应该|情况下|来说)|别的集群|另一个集群|"
     r"其他集群|其它集群|同事的|文档(?:上|里)?说|a normal value|normal value|typical value|正常值|正常的值|典型值|"
     # a part's rated peak and what talks or others report: '单向峰值是 200 GB/s', 'GTC 上讲 … 能到 480 GB/s'
     r"(?:单向|双向|理论)?峰值(?:带宽)?是|peak (?:bandwidth )?(?:of|is)|(?:GTC|talk|slides?|blog|论文|文章)\s*(?:上|里|中)?\s*(?:讲|说|提到|says?|claims?)|"

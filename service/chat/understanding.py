@@ -256,6 +256,12 @@ _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA 
                     re.IGNORECASE)
 
 
+# Words that make a rate after a tool's name a rating again ('iperf3 on the 25G NIC', 'ib_write_bw over a 100G link').
+_RATED_BETWEEN = re.compile(r"网卡|NICs?|link|port|rated|标称|额定|接口|interface|card|卡", re.IGNORECASE)
+_RATED_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|NICs?|links?|ports?|interfaces?|cards?|以太网|ethernet|IB|RoCE|网络|"
+                          r"口)", re.IGNORECASE)
+
+
 def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> list[Understood]:
     """A measured rate credited to the tool that measured it: iperf3, perftest (ib_write_bw) or nccl-tests.
 
@@ -266,6 +272,19 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
     only_tool = named.pop() if len(named) == 1 else None
     out = []
     for h in hits:
+        if h.fact == "nic.speed_gbps" and h.source == "words" and not h.weak:
+            # '直接 `iperf3 -c …` 只有 11 Gbit/s': a rate right after a measuring command is what it measured (the
+            # command was blanked before the rate was classified)
+            ca, _ = tx.clause_bounds(text, h.start)
+            tool = None
+            for m in _TOOLS.finditer(text, max(ca, h.start - 60), h.start):
+                tool = m.lastgroup
+            if tool in {"iperf", "rdma"} and not _RATED_BETWEEN.search(text, m.end(), h.start) \
+                    and not _RATED_AFTER.match(text, h.end):
+                fact = "net.iperf3_gbps" if tool == "iperf" else "net.rdma_bw_gbps"
+                out.append(Understood(fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.weak,
+                                      h.hypothetical))
+                continue
         if h.fact not in MEASUREMENTS or h.source != "words":
             out.append(h)
             continue

@@ -210,3 +210,15 @@ def test_titan_cards_and_mxnet_kvstore() -> None:
 
 def test_not_a_small_network_is_no_small_model() -> None:
     assert "job.model_params_b" not in facts("两台服务器分布式训练 inception-v3，不是小网络。")
+
+
+def test_what_a_link_ought_to_reach_is_a_reference_and_a_rate_after_iperf3_is_its_figure() -> None:
+    got = facts("两台机器，网卡是 Intel XL710 40G。直接 `iperf3 -c <server_ip>` 只有 11 Gbit/s 左右，"
+                "离 40G 链路实际应有的 38–39 Gbit/s 差太远。")
+    assert (got["nic.speed_gbps"], got["net.iperf3_gbps"]) == (40, 11)
+    assert facts("`iperf3 -c host` on the 25G NIC, and it only reaches 9.4 Gbit/s")["nic.speed_gbps"] == 25
+
+
+def test_never_going_above_a_figure_measures_it() -> None:
+    got = facts("Our dual-port 10Gbit card never goes above 13.90 Gbps for both ports together.")
+    assert got["nic.speed_gbps"] == 10
