@@ -388,7 +388,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
             return "rated"
         return None
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
-        return "measured" if re.search(r"iperf|sender|receiver", tx.sentence(text, m.start()), _IC) else "rated"
+        # iperf's own unit: a measurement when iperf is named anywhere in the question
+        return "measured" if re.search(r"iperf|sender|receiver", text, _IC) else "rated"
     if label in {"busbw", "storage"}:
         return label
     return label or "rated"
@@ -542,7 +543,9 @@ def link_rating(text: str) -> list[Understood]:
 
 
 _MTU = re.compile(
-    rf"MTU\s*(?:is|of|=|:|：|为|是|set to|设为|设置为|只有)?\s*(?:only\s*)?{_NB}(?P<num>\d{{3,5}})(?![\d.])"
+    # 'MTU 到处都是 1500', 'MTU 两边都设成了 1600', 'the MTU everywhere is 9000', 'Discovered MTU : 1440'
+    rf"MTU\s*(?:(?:everywhere|on both sides|on all (?:nodes|hosts|ports)|到处|两边|两端|全部|都)\s*)*"
+    rf"(?:is|are|of|=|:|：|为|是|都是|set to|设为|设置为|设成了?|改成了?|只有)?\s*(?:only\s*)?{_NB}(?P<num>\d{{3,5}})(?!\d|\.\d)"
     rf"|{_NB}(?P<num2>\d{{3,5}})\s*(?:-?\s*byte|字节)?\s*(?:的)?\s*MTU",
     _IC,
 )
@@ -841,6 +844,14 @@ def job_shape(text: str) -> list[Understood]:
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
+    # machines given the two roles of a parameter-server job: '2 台做 worker、2 台做 server', 'two workers, two servers'
+    for m in re.finditer(r"(?:\d+|[两二三四]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*(?:GPU\s*)?workers?"
+                         r"[^。.;；\n]{0,24}?(?:\d+|[两二三四一]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*"
+                         r"(?:CPU[- ]?(?:only\s*)?)?servers?(?![A-Za-z])|"
+                         r"(?:\d+|[两二三四一]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*servers?"
+                         r"[^。.;；\n]{0,24}?(?:\d+|[两二三四]|two|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*workers?(?![A-Za-z])",
+                         text, _IC):
+        hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
                          r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])",
                          text, _IC):

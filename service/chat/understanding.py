@@ -413,6 +413,13 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
 
 
+# A measurement taken inside one machine, beside one between machines: the loopback side of the comparison.
+_SAME_MACHINE = re.compile(r"同一台|同一个节点|同一节点|同机|本机|机内|节点内|loopback|localhost|intra-?node|"
+                           r"(?:on|within|inside|in) (?:the same|one|a single) (?:machine|node|host|server|worker|box)|"
+                           r"same (?:machine|node|host|server|worker|box)", re.IGNORECASE)
+_CROSS_MACHINE = {"net.iperf3_gbps", "net.rdma_bw_gbps"}
+
+
 def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """'busbw 28 GB/s with all 8 GPUs; with 4 GPUs I get 35 GB/s': of two measurements by one tool, the one whose
     clause names a run of another size (or another GPU) than the job's describes that other run."""
@@ -421,6 +428,9 @@ def _measurement_of_the_job(stated: dict[str, Understood], hits: list[Understood
 
     def other_run(h: Understood) -> bool:
         a, b = tx.clause_bounds(text, h.start)
+        lead = max(tx.sentence_bounds(text, h.start)[0], a - 20)
+        if h.fact in _CROSS_MACHINE and _SAME_MACHINE.search(text, lead, b):
+            return True  # '同一台 worker 上的 host 之间大约 2.5Gbits/sec' beside the cross-machine figure
         if model is not None and any(g.fact == "gpu.model" and g.value != model.value and a <= g.start < b
                                      for g in hits):
             return True  # 'H100 的 NVLS busbw 能到 480 GB/s' beside an H800 job: another GPU's figure

@@ -222,3 +222,25 @@ def test_what_a_link_ought_to_reach_is_a_reference_and_a_rate_after_iperf3_is_it
 def test_never_going_above_a_figure_measures_it() -> None:
     got = facts("Our dual-port 10Gbit card never goes above 13.90 Gbps for both ports together.")
     assert got["nic.speed_gbps"] == 10
+
+
+@pytest.mark.parametrize(("text", "mtu"), [
+    ("MTU 到处都是 1500（pod 里是 1430），Calico 用的是 vxlan 模式。", 1500),
+    ("网卡是万兆，MTU 两边都设成了 1600。", 1600),
+    ("The MTU everywhere is 9000.", 9000),
+])
+def test_mtu_said_with_words_between(text: str, mtu: int) -> None:
+    assert facts(text)["nic.mtu"] == mtu
+
+
+@pytest.mark.parametrize("text", ["用 4 台机器：2 台做 worker、2 台做 server，16 卡只有 2723 images/s。",
+                                  "BytePS with two workers two servers over RDMA."])
+def test_machines_in_worker_and_server_roles_are_a_parameter_server_job(text: str) -> None:
+    assert facts(text)["job.comm_pattern"] == "parameter_server"
+
+
+def test_a_figure_inside_one_machine_beside_one_between_machines_is_not_the_jobs() -> None:
+    got = facts("两台 worker 网卡是万兆。在不同 worker 上的两个 host 之间跑 iperf，吞吐只有 20Mbits/sec；"
+                "同一台 worker 上的 host 之间大约 2.5Gbits/sec。")
+    assert got["net.iperf3_gbps"] == 0.02
+    assert got["nic.speed_gbps"] == 10
