@@ -32,8 +32,9 @@ from bwdoctor.chat.units import parse_number
 
 _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"
-# A count: bounded runs so a string of numerals costs linear time, never a backtracking search.
-COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}])[{_CN}]{{1,4}}(?![{_CN}])"
+# A count: bounded runs so a string of numerals costs linear time, never a backtracking search. '第一张' is an
+# ordinal (which one), never how many.
+COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])[{_CN}]{{1,4}}(?![{_CN}])"
          r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 _NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
@@ -49,7 +50,7 @@ _MARK = rf"{GPU_MARK}+"
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|IB|InfiniBand|"
         r"RoCE|RDMA|network|Ethernet|"
         r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
-        r"iterations?|days?|weeks?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
+        r"iterations?|days?|weeks?|[KMGT]i?(?:b|bits?|bytes?|bps|bE)?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
@@ -65,6 +66,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 2 nodes x H100 x 8: machines, then the model and how many of it each holds
     ("en-mark", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*(?:[x×*,]|with|of)\s*{_MARK}s?\s*[x×*]\s*"
                            rf"(?P<m>\d{{1,2}})(?!\d|\.\d)", _IC)),
+    # 2x(8xA100) nodes, 4 x (8 x H100): machines, each holding the bracketed GPUs
+    ("nxm-paren", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*[(（]\s*(?P<m>\d{{1,2}})\s*[x×*]?\s*"
+                             rf"(?:{_MARK}|{_GPU_EN})[^)）]{{0,12}}[)）]", _IC)),
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
     ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
@@ -101,7 +105,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("per-node4", re.compile(rf"(?:each|every|per) (?:node|machine|server|box|host)\s*(?:has|have|with|having|contains|"
                              rf"is equipped with|:)\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}", _IC)),
     # 单机8卡, single node with 8 GPUs, one machine with 4 GPUs
-    ("single", re.compile(rf"(?:单机|单台(?:机器|服务器)?|单节点|一台(?:机器|服务器)?(?:上)?)\s*(?:的)?\s*(?:(?P<m>{COUNT})\s*{_GPU_ZH}|"
+    ("single", re.compile(rf"(?:单机|单台(?:机器|服务器)?|单节点|(?<![同第另每任])一台(?:机器|服务器)?(?:上)?)\s*(?:的)?\s*(?:(?P<m>{COUNT})\s*{_GPU_ZH}|"
                           rf"(?P<one>单卡))?"
                           rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance)\s*"
                           rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
@@ -109,7 +113,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-GPU\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*GPU\s+(?:node|machine|server|box|host|"
                              rf"instance|workstation)(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
-    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?:{_MARK}s?\s+|GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
+    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
@@ -139,9 +143,13 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
     return Understood(fact, value, text[a:b], a, b, weak=weak)
 
 
-def read_counts(text: str) -> list[Understood]:
-    """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one)."""
+def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
+    """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
+
+    `unmasked` (the same text before GPU names were masked, same length) lets '2x H100 DGX boxes' be read as two
+    DGX machines rather than two GPUs per machine."""
     hits: list[Understood] = []
+    named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan
 
     def free(m: re.Match[str]) -> bool:
@@ -158,7 +166,7 @@ def read_counts(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if not free(m):
                 continue
-            got = _shape(shape, m, text)
+            got = _shape(shape, m, text, unmasked)
             if got is None:
                 continue
             insort(taken, (m.start(), m.end()))
@@ -176,6 +184,7 @@ def read_counts(text: str) -> list[Understood]:
         # '2 nodes with 8 GPUs is slower than one node with 4x 1080 Ti': eight in all, four a machine
         if nodes.value > 1 and any(x.value * nodes.value == per.value for x in single):
             hits[hits.index(per)] = Understood(per.fact, per.value // nodes.value, per.text, per.start, per.end)
+    hits.extend(named)
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
         # one machine is all the question names: '单机 8 卡' is the job, not a baseline
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.value == 1, h.hypothetical)
@@ -184,7 +193,115 @@ def read_counts(text: str) -> list[Understood]:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if h in machine_only else h for h in hits]
-    return _used_and_installed(text, _spread_totals(text, hits))
+    return _used_and_installed(text, _spread_totals(text, _drop_side_runs(text, hits)))
+
+
+# '为了对比又只用 1 张卡跑', '只用一半的 rank，在 Server1 和 Server3 之间跑 16 卡 ring', 'for comparison I also ran on a
+# single GPU', '另外单独设 NCCL_IB_HCA=mlx5_0 只用一张卡时': a run set beside the job; its counts are not the job's
+_SIDE_RUN = re.compile(r"为了?(?:对比|比较|对照)|作为(?:对比|对照|参照|基线)|做(?:个|一下)?(?:对比|对照)|单独(?:设|用|跑|测|开)|"
+                       r"只(?:用|跑|开)了?一半|(?:用|跑|开)一半的|"
+                       r"(?<![A-Za-z])(?:(?:with|using|on|ran|run|running) (?:only )?half (?:the|of the|as many)|for comparison|"
+                       r"as a (?:baseline|comparison)|by comparison|in comparison)(?![A-Za-z])", _IC)
+
+
+def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:
+    """Counts said inside a side run (from its clause to the end of its sentence) are not the job's."""
+    merged: list[list[int]] = []  # spans in order of their start, overlapping ones joined: a lookup is a bisection
+    for m in _SIDE_RUN.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())[0], tx.sentence_bounds(text, m.start())[1]
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    if not merged:
+        return hits
+    starts = [a for a, _ in merged]
+
+    def inside(pos: int) -> bool:
+        i = bisect_left(starts, pos + 1) - 1
+        return i >= 0 and merged[i][0] <= pos < merged[i][1]
+
+    return [h for h in hits if h.fact not in {"job.nodes", "job.gpus_per_node"} or not inside(h.start)]
+
+
+# Machines counted by naming them: 'clusterA: m0, m1, m2', 'node1, node2 and node3', 'gpu01-gpu04', 'node1-4',
+# 'Server1-Server2-Server3-Server4', 'Server 1、2 … Server 3、4' (one stem, its indices gathered over the question).
+_SEP = r"\s{0,2}(?:,|、|，|-|~|/|&|and|or|和|与|及|以及|到|至|to|through)\s{0,2}"
+_HOST_LIST = re.compile(
+    rf"(?<![\w.:/=-])(?P<stem>[A-Za-z](?:[A-Za-z_-]{{0,15}}[A-Za-z])?)(?P<gap>[-_ ]?)(?P<first>\d{{1,3}})(?![\w.%])"
+    rf"(?P<rest>(?:{_SEP}(?:(?P=stem)[-_ ]?)?\d{{1,3}}(?![\w.%])){{1,16}})", _IC)
+_HOST_ITEM = re.compile(rf"(?P<sep>{_SEP})(?P<stem>[A-Za-z][A-Za-z_-]*[-_ ]?)?(?P<i>\d{{1,3}})", _IC)
+# stems that name machines themselves; any other stem needs three names and a word for machines in its sentence
+_MACHINE_STEM = re.compile(r"(?:node|server|srv|host|machine|worker|box|vm|instance|compute|cn|gn|dgx|hgx)[a-z]*", _IC)
+_NOT_MACHINE = re.compile(r"(?:gpu|cuda|card|dev|device|rank|nic|hca|mlx|eth|en[sop]\w*|ib|bond|port|rail|channel|tp|pp|dp|ep|sp|"
+                          r"zero|stage|step|epoch|iter|test|case|run|v|ver|version|gen|x|sm|fp|bf|int|nv|nvlink|numa|cpu|"
+                          r"socket|core|phase|layer|fig|table|cx|lane|link|pcie|gid|qp|mtu|ring|tree|p|q|t|round|trial|"
+                          r"exp|experiment|item|line|option|method|way|case|scenario|group|level)", _IC)
+_MACHINE_WORD = re.compile(r"machines?|nodes?|servers?|hosts?|clusters?|boxes|instances|集群|机器|服务器|节点|主机|--host|-H\b|"
+                           r"hostfile|台", _IC)
+_CLUSTER_LABEL = re.compile(r"(?:cluster|集群|group|组|pod)[\w-]{0,8}\s*[:：]\s*$", _IC)
+# '一台在 Google Cloud、一台在 AWS', 'one box on GCP and one on AWS': machines counted one by one
+_ONE_BY_ONE_ZH = re.compile(r"(?:另|另外)?一(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:在|放在|位于|部署在|跑在|是)")
+_ONE_BY_ONE_EN = re.compile(
+    r"(?<![A-Za-z])(?:one|a)\s+(?:box|node|machine|server|host|instance|VM)\s+(?:is\s+|sits\s+|running\s+|runs\s+)?"
+    r"(?:on|in|at)\s+[^,.;!?\n]{1,40}?(?:,\s*|\s+)(?:and\s+)?(?:another|one|the other|a second)"
+    r"(?:\s+(?:one|box|node|machine|server|host|instance|VM))?\s+(?:is\s+|sits\s+|running\s+|runs\s+)?(?:on|in|at)\s", _IC)
+
+
+def _indices(m: re.Match[str]) -> list[int] | None:
+    """The indices a host list names, a range ('gpu01-gpu04', 'node1-4', 'node1~node8') spelled out."""
+    items = [("", True, m["first"])] + [(x["sep"].strip().lower(), bool(x["stem"]), x["i"])
+                                        for x in _HOST_ITEM.finditer(m["rest"])]
+    out = [int(m["first"])]
+    for (sep, named, i), (_, _, prev) in zip(items[1:], items[:-1], strict=True):
+        padded = len(i) == len(prev) > 1 and i.startswith("0") and prev.startswith("0")
+        if sep in {"~", "到", "至", "to", "through"} or sep == "-" and (not named or len(items) == 2 and padded):
+            if not int(prev) < int(i) <= int(prev) + 64:
+                return None
+            out.extend(range(int(prev) + 1, int(i) + 1))
+        else:
+            out.append(int(i))
+    return out
+
+
+def _named_machines(text: str) -> list[Understood]:
+    """job.nodes hits for machines named one by one (weak: a named count yields to one said outright)."""
+    lists: dict[str, list[tuple[re.Match[str], list[int], bool]]] = {}
+    for m in _HOST_LIST.finditer(text):
+        stem = m["stem"].lower()
+        machine = bool(_MACHINE_STEM.fullmatch(stem))
+        padded_gpu = stem == "gpu" and len(m["first"]) > 1 and m["first"].startswith("0") and not m["gap"]  # 'gpu01-gpu04': host names
+        if not machine and (_NOT_MACHINE.fullmatch(stem) and not padded_gpu or m["gap"] == " "):
+            continue
+        idx = _indices(m)
+        if idx is None or len(set(idx)) < 2:
+            continue
+        a, b = tx.sentence_bounds(text, m.start())
+        a, b = max(a, m.start() - 120), min(b, m.end() + 120)  # a window, so a long sentence costs linear time
+        if not machine and (len(set(idx)) < 3 or not _MACHINE_WORD.search(text, a, b)):
+            continue
+        labelled = bool(_CLUSTER_LABEL.search(text[max(0, m.start() - 20):m.start()]))
+        lists.setdefault(stem, []).append((m, idx, labelled))
+    hits = []
+    for found in lists.values():
+        if any(labelled for _, _, labelled in found):
+            n = max(len(set(idx)) for _, idx, _ in found)  # 'clusterA: m0, m1, m2; clusterB: m3, m4, m5': one cluster
+        else:
+            n = len({i for _, idx, _ in found for i in idx})
+        hits.extend(_hit("job.nodes", n, text, m.start(), m.end(), weak=True) for m, _, _ in found)
+    for group in _one_by_one(text):
+        hits.append(_hit("job.nodes", len(group), text, group[0][0], group[-1][1]))
+    for m in _ONE_BY_ONE_EN.finditer(text):
+        hits.append(_hit("job.nodes", 2, text, m.start(), m.end()))
+    return hits
+
+
+def _one_by_one(text: str) -> list[list[tuple[int, int]]]:
+    """Sentences that count two or more machines one by one ('一台在 GCP、一台在 AWS'), with where each is said."""
+    by_sentence: dict[int, list[tuple[int, int]]] = {}
+    for m in _ONE_BY_ONE_ZH.finditer(text):
+        by_sentence.setdefault(tx.sentence_bounds(text, m.start())[0], []).append((m.start(), m.end()))
+    return [v for v in by_sentence.values() if len(v) >= 2]
 
 
 _USING = re.compile(r"(?:各用|只用|仅用|用了?|使用了?|跑了?|起了?|uses?|using|used|runs? on|running on|with only)\s*(?:其中\s*)?$"
@@ -214,10 +331,10 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
     return [h for h in out if not (h in used and h.weak)]
 
 
-_FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "n-m-node", "total", "gpus-nodes"}
+_FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "total", "gpus-nodes"}
 
 
-def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
+def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None) -> list[Understood] | None:
     a, b = m.start(), m.end()
     g = m.groupdict()
     n = _count(g.get("n") or g.get("n2"))
@@ -230,7 +347,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out
-    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "n-m-node"}:
+    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node"}:
         if not n or not per:
             return None
         if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per >= n and per % n == 0:
@@ -253,6 +370,9 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
     elif shape.startswith("per-node") or shape in {"accel", "mark-times"}:
         if not per or per > 64:
             return None
+        if shape == "per-node" and per != 8 and unmasked and re.search(r"[DH]GX", unmasked[a:b]):
+            # '2x H100 DGX boxes': two DGX machines of eight GPUs, not two GPUs a machine
+            return [_hit("job.nodes", per, text, a, b, weak=per == 1), _hit("job.gpus_per_node", 8, text, a, b)]
         out.append(_hit("job.gpus_per_node", per, text, a, b))
         if shape == "per-node" and _ONE_MACHINE.search(text, max(0, a - 12), a) and not re.search(r"s\s*$", m.group(0)):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # 'on a 4xA6000 Lambda instance': one machine
@@ -271,12 +391,15 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
             return None
         if _is_gpu_context(text, a):
             return None
+        series = bool(re.search(rf"(?:\d{{1,4}}|{_CN_WORDS})\s*(?:,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+|/|、|或|和)\s*$",
+                                text[max(0, a - 12):a], _IC))
         threshold = bool(re.search(r"(?:超过|多于|大于|以上的?|more than|over|above|beyond|past|>)\s*$", text[max(0, a - 10):a], _IC))
         if threshold:
             return None  # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
         # '搭了一个 3 节点的 CaffeOnSpark 集群', 'our 16-node cluster': what the cluster has, which a run may not all use
         cluster = bool(_CLUSTER_AFTER.match(text, b))
-        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or cluster))
+        # 'with 1, 2 or 5 machines': the last of a series of runs, not the size of this one
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or cluster or series))
         if g.get("sg"):
             out.append(_hit("job.gpus_per_node", 1, text, a, b))
     elif shape == "single-gpu":
@@ -298,6 +421,7 @@ def _shape(shape: str, m: re.Match[str], text: str) -> list[Understood] | None:
     return out
 
 
+_CN_WORDS = r"(?:one|two|three|four|five|six|eight|[一二两三四五六七八九十]{1,2})"
 _CLUSTER_AFTER = re.compile(r"\s*(?:的)?\s*(?:[A-Za-z][\w-]{0,20}\s*){0,2}(?:集群|cluster)", _IC)
 _ONE_MACHINE = re.compile(r"(?<![A-Za-z])(?:an?|one|single|a single)\s+$", _IC)
 
@@ -339,6 +463,13 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
             if machine:
                 out.append(Understood("job.nodes", n // machine[-1], h.text, h.start, h.end, inferred=True))
                 continue
+            # '单机多卡（一共 8 卡）20s 一步；换成多机多卡（一共 16 卡）': the total of one machine measures the machines
+            whole = [x.value for x in hits if x.source == "gpus" and x.fact == "job.gpus_per_node" and 1 < x.value < n
+                     and n % x.value == 0 and _ONE_MACHINE_TOTAL.search(text, max(0, x.start - 16), x.start)]
+            if whole and _MULTI_MACHINE.search(tx.before(text, h.start, 16, same_clause=False)):
+                out.append(Understood("job.nodes", n // whole[-1], h.text, h.start, h.end, inferred=True))
+                out.append(Understood("job.gpus_per_node", whole[-1], h.text, h.start, h.end, inferred=True))
+                continue
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
         elif total_cue or (h.source == "ranks" and not per_node_cue):
@@ -348,12 +479,19 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
     return out
 
 
+_ONE_MACHINE_TOTAL = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|(?<![A-Za-z])(?:a single|single|one)[- ](?:node|machine|server|box))"
+                                r"[^，,。；;!?]{0,6}?[（(]?\s*(?:一共|总共|共|in total|total)?\s*$", _IC)
+_MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machine|server))[^，,。；;!?]{0,6}?[（(]?\s*"
+                            r"(?:一共|总共|共|in total|total)?\s*$", _IC)
+
+
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
 _NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
-    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|的)\s{{0,3}}){{0,4}}"
+    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
+    rf"ConnectX-?\d*|CX-?\d|的)\s{{0,3}}){{0,4}}"
     rf"(?P<nic>{_NIC_WORD}|·{{3,}}(?:\s{{0,3}}(?:网卡|NICs?|HCAs?|cards?))?)", _IC)
 _NIC_MODEL = re.compile(r"ConnectX|CX-?\d|BlueField|mlx\d", _IC)
 
@@ -377,7 +515,17 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
         if _BUSY_NICS.match(masked, m.end()) or re.search(r"(?:只有|仅有|only)\s*$", masked[max(0, m.start() - 6):m.start()], _IC) \
                 and _BUSY_NICS.match(masked, m.end()):
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
+        if _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]):
+            continue  # '其他 3 张网卡没流量', 'only one NIC was used': some of the NICs, not how many there are
+        if re.match(r"\s*的话", masked[m.end():]) or re.search(r"(?:如果|要是|假如|若|(?<![A-Za-z])if)\s*$",
+                                                              masked[max(0, m.start() - 6):m.start()], _IC):
+            continue  # '双口的话有没有做 bond': a case asked about
+        n *= _groups_holding(masked, m.start())
         hits.append(Understood("nic.count", n, unmasked[m.start():m.end()], m.start(), m.end()))
+    for m in _NIC_PAIRS.finditer(masked):  # 'every node has 8 GPU-NIC pairs': a NIC for each GPU
+        hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
+    for m in _PORTED_CARD.finditer(masked):  # 'a dual-port 10Gbit card': its two ports (weak: a card, not a count)
+        hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end(), weak=True))
     for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them (a NIC's rating, not '31 Gbps x 2' measured)
         hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     return hits
@@ -389,3 +537,30 @@ _RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|G
 
 _BUSY_NICS = re.compile(r"\s*(?:在干活|在用|在跑|有流量|被用|用上了|跑满|are (?:used|busy|active)|(?:is|are) carrying|carry traffic|"
                         r"show traffic|get traffic)", _IC)
+
+
+_PART_OF_NICS = re.compile(r"(?:其他|其它|其余|另外|剩下的?|剩余的?|(?<![A-Za-z])(?:the )?other|remaining|the rest of(?: the)?|"
+                           r"(?:只|仅)(?:用了|走了|跑了|用上了)|only (?:uses?|used|using|use)|is only using)\s*$", _IC)
+# 'two PCIe switches, each with 4 GPUs and 1 NIC', '两个 PCIe switch，每个 switch 下挂 4 张 GPU + 1 张网卡': per group
+_GROUP = r"(?:PCIe\s*)?(?:switch(?:es)?|交换芯片|PLX|PEX|CPUs?|sockets?|NUMA(?:\s*nodes?)?|root complex(?:es)?)"
+_GROUPS = re.compile(rf"(?P<k>{COUNT})\s*(?:个|颗|路)?\s*{_GROUP}(?![A-Za-z])", _IC)
+_EACH_GROUP = re.compile(r"每个|每颗|每路|各|(?<![A-Za-z])(?:each|every|per)(?![A-Za-z])", _IC)
+_NIC_PAIRS = re.compile(rf"(?:(?:every|each|per)\s+(?:node|machine|server|host|box)\s+(?:has|have|with|contains)\s+|"
+                        rf"每台(?:机器|服务器|节点)?\s*(?:有|是)?\s*)(?P<n>{COUNT})\s*(?:对\s*)?GPU\s*[-/与和+&]\s*"
+                        rf"(?:NIC|HCA|网卡)s?", _IC)
+_PORTED_CARD = re.compile(r"(?<![A-Za-z\d])(?:an?|one|the|our|my|this|that|一张|一块)\s*(?P<n>dual|quad|two|four|双|四)[- ]?"
+                          r"(?:port(?:ed)?|口)\s*(?:[\w.-]+\s+){0,3}?(?:cards?|NICs?|adapters?|HCAs?|网卡|卡)(?![A-Za-z])", _IC)
+
+
+def _groups_holding(masked: str, at: int) -> int:
+    """How many groups the NICs said at `at` are counted per: two switches 'each' with one NIC are two NICs."""
+    a = max(tx.sentence_bounds(masked, at)[0], at - 80)
+    groups = list(_GROUPS.finditer(masked, a, at))
+    if not groups:
+        return 1
+    g = groups[-1]
+    k = _count(g["k"])
+    between = masked[g.end():at]
+    if not k or k > 16 or len(between) > 50 or not _EACH_GROUP.search(between):
+        return 1
+    return k
