@@ -327,7 +327,7 @@ _PROSE_OPTION = re.compile(rf"(?<![\w\-])--(?:{_alternation(_NAMES)})(?![\w\-])(
 # 'global_batch_size = 4 * 4 * 2' is arithmetic, left to the words.
 _CONFIG_SETTING = re.compile(
     rf"(?<![\w\-.])[\"']?(?P<key>(?:[A-Za-z_]\w*\.)*(?:{_alternation(_NAMES - {'nodes'})}|zero_optimization\.stage))"
-    r"(?:[\"']?\s*[:=]\s*[\"']?(?P<value>\d[\w.\-]*(?<![.\-])(?![\w.\-])|true|false|True|False|[A-Za-z][\w\-]*\d[\w\-]*)|"
+    r"(?:[\"']?\s*[:=]\s*[\"']?(?P<value>\d[\w.\-]*(?<![.\-])(?![\w\-]|\.\w)|true|false|True|False|[A-Za-z][\w\-]*\d[\w\-]*)|"
     r"[ \t]+(?P<spaced>\d+)(?!\w|\.\d))(?!\s*[*×x/+]\s*\d)",
     re.IGNORECASE)
 # A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.

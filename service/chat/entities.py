@@ -58,7 +58,7 @@ _OTHER_NAMES = [
     r"nvidia-nccl-cu\d+\s*(?:==|=)?\s*v?\d+(?:\.\d+)+|NCCL\s*(?:version|版本|ver\.?)\s*(?:is|为|是)?\s*[:：]?\s*v?\d+(?:\.\d+)+[\w.+\-]*",
     # packages: libnccl2_2.4.8-1+cuda10.0_amd64.deb, libnccl2=2.7.3-1+cuda10.1, libnccl-dev 2.18.3; NCCL's version code
     # as torch prints it (NCCL 2708 is 2.7.8, 21805 is 2.18.5)
-    r"(?<![\w])libnccl(?:2|-dev)?[_=\s]\s*v?\d+\.\d+(?:\.\d+)?[\w.+\-]*|(?<![\w])NCCL[\s:]*(?:version\s*)?2\d{3,4}(?![\d.])",
+    r"(?<![\w])libnccl(?:2|-dev)?[_=\s]\s*v?\d+\.\d+(?:\.\d+)?[\w.+\-]*|(?<![\w])NCCL[\s:]*(?:version\s*)?2\d{3,4}(?!\d|\.\d)",
     # versions: NCCL 2.18.3, v2.19.1, CUDA 12.1, torch 2.1.0, driver 535.104.05, python3.10, Ubuntu 22.04, NCCL2.21
     r"(?:NCCL|nccl|CUDA|cuda|cuDNN|torch|PyTorch|pytorch|DeepSpeed|deepspeed|Megatron(?:-LM)?|transformers|driver|"
     r"Driver|OFED|MLNX_OFED|MOFED|aws-ofi-nccl|libfabric|Ubuntu|CentOS|RHEL|Debian|Rocky|AlmaLinux|SLES|openEuler|Kylin|"
@@ -66,17 +66,17 @@ _OTHER_NAMES = [
     r"accelerate|Lightning|vLLM|TensorFlow|tensorflow|jax|Kernel|kernel|Slurm|EFA installer|nvidia-peermem|"
     r"peermem|Open ?MPI|OpenMPI|HPC-X|UCX|docker|Docker|k8s|Kubernetes|NGC)\s?[:v]?\s?\d+(?:\.\d+)+[\w.+\-]*"
     r"|(?:NCCL|CUDA|cuda|torch|python|Python|Ubuntu|OFED|driver|Debian|CentOS|RHEL|Rocky|Fedora|Windows|macOS|SLES)"
-    r"\s?v?\d+(?![\d.])"
-    r"|(?<![\w.])v\d+\.\d+(?:\.\d+)*[\w.+\-]*|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?![\w.])|\d{2}\.\d{2}-py3",
+    r"\s?v?\d+(?!\d|\.\d)"
+    r"|(?<![\w.])v\d+\.\d+(?:\.\d+)*[\w.+\-]*|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?!\w|\.\w)|\d{2}\.\d{2}-py3",
     # addresses, ids and references: IPs with ports, MACs, PCI addresses, hex, issue numbers, URLs, paths, GID
-    r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d+)?(?![\w.])|(?:[0-9a-f]{2}:){5}[0-9a-f]{2}"
+    r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d+)?(?!\w|\.\w)|(?:[0-9a-f]{2}:){5}[0-9a-f]{2}"
     r"|(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|0x[0-9a-fA-F]+|(?<![\w&])#\d+|https?://\S+"
     r"|(?<![\w])(?:/[\w.\-]+){2,}|fe80::[0-9a-f:]+",
     # model names with digits that are not sizes of the job: ResNet-50, GPT-2, BERT-large, Llama-2, Qwen2.5, T5
     r"(?:ResNet|resnet|VGG|vgg|GPT|gpt|Llama|LLaMA|llama|Qwen|qwen|Mixtral|Mistral|T5|t5|Yolo|YOLO|yolo|ViT|vit|"
     r"InternLM|Baichuan|ChatGLM|chatglm|GLM|DeepSeek|deepseek|Phi|phi|Gemma|gemma|OPT|opt|BLOOM|Falcon|EfficientNet|"
     r"maxvit|MaxViT|Swin|swin|Inception|DenseNet|MobileNet|wav2vec|Whisper|whisper|SD|sdxl|SDXL|Stable Diffusion)"
-    r"[- ]?v?\d+(?:\.\d+)?(?:-[A-Za-z]+)?(?![\w.])(?!\s?(?:[BbMm]|billion|million)\b)",
+    r"[- ]?v?\d+(?:\.\d+)?(?:-[A-Za-z]+)?(?!\w|\.\w)(?!\s?(?:[BbMm]|billion|million)\b)",
     # dates and clock times
     r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|(?<![\d.])\d{1,2}:\d{2}:\d{2}(?![\d])",
 ]

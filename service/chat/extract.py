@@ -537,7 +537,7 @@ def link_rating(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", float(m["max"]), m, "cue", weak=True))
     for m in _SPEED_WORD.finditer(text):
         hits.append(_hit("nic.speed_gbps", int(m["mbps"]) / 1000, m))
-    for m in re.finditer(r"(?<![A-Za-z])Rate:\s*(?P<gbps>\d{2,3})(?![\d.])", text):  # ibstat's own line
+    for m in re.finditer(r"(?<![A-Za-z])Rate:\s*(?P<gbps>\d{2,3})(?!\d|\.\d)", text):  # ibstat's own line
         hits.append(_hit("nic.speed_gbps", float(m["gbps"]), m))
     return hits
 
@@ -814,7 +814,7 @@ def job_shape(text: str) -> list[Understood]:
                                          r"pp_size|流水线并行(?:度|数)?"),
                         ("job.ep_degree", r"expert[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|EP(?:[-_ ]?size)?|"
                                          r"ep_size|专家并行(?:度|数)?")):
-        for m in re.finditer(rf"(?<![A-Za-z])(?:{words})\s*(?:=|:|：|of|为|是|设为)?\s*(?P<num>\d{{1,3}})(?![\d.])", text, _IC):
+        for m in re.finditer(rf"(?<![A-Za-z])(?:{words})\s*(?:=|:|：|of|为|是|设为)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)", text, _IC):
             n = int(m["num"])
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))

@@ -454,13 +454,13 @@ _SINGLE_NODE_LABEL = re.compile(
     r"\b(?:within|inside|in) (?:a |one |the same |a single |each )?(?:node|machine|host|server)\b|"
     r"\bintra[- ]?(?:node|machine|host)\b|\bbaseline\b|基线|"
     # a launcher's or config's node count ('nnodes=1', '--nnodes 1', 'trainer.nnodes=1', 'NNODES=1', 'num_nodes: 1')
-    r"\b(?:n_?nodes|num_?nodes|num_machines|node_count)\s*[=:]?\s*1(?![\d.])", re.IGNORECASE)
+    r"\b(?:n_?nodes|num_?nodes|num_machines|node_count)\s*[=:]?\s*1(?!\d|\.\d)", re.IGNORECASE)
 _MULTI_NODE_LABEL = re.compile(
     r"多机|多节点|多台|双机|两台|[2-9二三四五六七八]\s*台|跨机|跨节点|机间|节点间|"
     r"\bmulti[- ]?(?:node|machine|host)s?\b|"
     r"\b(?:[2-9]|\d{2,}|two|four|eight)[- ]?(?:\w+[- ])?(?:nodes|machines|hosts|servers)\b|"
     r"\b(?:across|between) (?:the |all |two |\d+ )?(?:nodes|machines|hosts|servers)\b|\binter[- ]?(?:node|host)\b|"
-    r"\b(?:n_?nodes|num_?nodes|num_machines|node_count)\s*[=:]?\s*(?:[2-9]|\d{2,})(?![\d.])",
+    r"\b(?:n_?nodes|num_?nodes|num_machines|node_count)\s*[=:]?\s*(?:[2-9]|\d{2,})(?!\d|\.\d)",
     re.IGNORECASE)
 # Words just before a pasted block that say it shows the state after a change the user tried or proposes ('after the
 # fix is applied:', '修复后：', 'if I set NCCL_ALGO=Ring:'): the job's problem state is another block of that tool.

@@ -590,7 +590,7 @@ _SMALL_SAID = re.compile(
 _TINY_BATCH = re.compile(
     r"(?:per[- ](?:GPU|device|card|rank)|each GPU'?s?|每(?:张|个)?(?:卡|GPU)|单卡)\s*(?:micro[-_ ]?)?"
     r"(?:batch(?:[-_ ]?size)?|bs)"
-    r"\s*(?:of|=|:|：|is|was|为|是|只有|才|仅)?\s*(?P<n>[1-4])(?![\d.])|"
+    r"\s*(?:of|=|:|：|is|was|为|是|只有|才|仅)?\s*(?P<n>[1-4])(?!\d|\.\d)|"
     r"(?:micro[-_ ]?)?(?:batch[-_ ]?size|bs)\s*(?:of|=|:|：|is|was|为|是|只有|才|仅)?\s*(?P<n2>[1-4])\s*"
     r"(?:per|each|/)\s*"
     r"(?:GPU|device|card|rank)|每卡\s*(?P<n3>[1-4])\s*(?:个样本|张图|条)", _IC)

@@ -166,7 +166,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
 
 
 _NCCL_VERSION = re.compile(r"(?:nvidia-|lib)?NCCL(?:2|-dev)?(?:-cu\d+)?[\s_=]*(?:version|版本|ver\.?)?\s*"
-                           r"(?:is|为|是)?\s*[:：]?\s*v?(?:(?P<v>\d+\.\d+(?:\.\d+)?)|(?P<code>2\d{3,4})(?![\d.]))",
+                           r"(?:is|为|是)?\s*[:：]?\s*v?(?:(?P<v>\d+\.\d+(?:\.\d+)?)|(?P<code>2\d{3,4})(?!\d|\.\d))",
                            re.IGNORECASE)
 
 

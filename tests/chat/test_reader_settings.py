@@ -244,3 +244,14 @@ def test_a_figure_inside_one_machine_beside_one_between_machines_is_not_the_jobs
                 "同一台 worker 上的 host 之间大约 2.5Gbits/sec。")
     assert got["net.iperf3_gbps"] == 0.02
     assert got["nic.speed_gbps"] == 10
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("We run Megatron with TP=8.", "job.tp_degree", 8),
+    ("Two nodes. Currently we are on NCCL 2.21.5.", "nccl.version", "2.21.5"),
+    ("torch prints NCCL 2708.", "nccl.version", "2.7.8"),
+    ("The MTU is 9000.", "nic.mtu", 9000),
+    ("cutoff_len: 2048.", "job.seq_len", 2048),
+])
+def test_a_figure_at_the_end_of_a_sentence_is_read_like_any_other(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
