@@ -87,7 +87,8 @@ def read_commands(text: str) -> Commands:
                 continue
             setting = m.group(0)
             if pattern is _CONFIG_SETTING:
-                if m["spaced"] and "_" not in m["key"]:  # 'precision 16' is prose; 'cutoff_len 2048' a setting
+                # 'precision 16' is prose; 'cutoff_len 2048', 'accum-grad 4' are settings
+                if m["spaced"] and not re.search(r"[_-]", m["key"]):
                     continue
                 if m["key"].lower() in {"bf16", "fp16", "fp8"} and (m["value"] or "").lower() not in _TRUE | _FALSE:
                     continue  # 'bf16: 989 TFLOPS' is a datasheet figure, not a switch
@@ -295,7 +296,8 @@ _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length
 _MICRO = {"per_device_train_batch_size", "per_gpu_train_batch_size", "micro_batch_size", "micro_batch_size_per_gpu",
           "train_micro_batch_size_per_gpu", "ppo_micro_batch_size_per_gpu", "micro_train_batch_size", "batch_size"}
 _GLOBAL = {"global_batch_size", "train_batch_size"}
-_ACCUM = {"gradient_accumulation_steps", "grad_accum_steps", "gradient_accumulation", "accumulate_grad_batches"}
+_ACCUM = {"gradient_accumulation_steps", "grad_accum_steps", "gradient_accumulation", "accumulate_grad_batches",
+          "accum_grad", "grad_accum"}
 _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size": "job.tp_degree",
             "tp_size": "job.tp_degree", "pipeline_model_parallel_size": "job.pp_degree",
             "pipeline_parallel_size": "job.pp_degree", "pp_size": "job.pp_degree",
@@ -331,7 +333,8 @@ _CONFIG_SETTING = re.compile(
     r"[ \t]+(?P<spaced>\d+)(?!\w|\.\d))(?!\s*[*×x/+]\s*\d)",
     re.IGNORECASE)
 # A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.
-_CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])")
+_CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])|"
+                          r"(?<![\w/.\-])(?:ds_z[0-3]|ds_config_zero[0-3]|zero[0-3]_config|ds_zero[0-3])[\w\-]*(?![\w.])")
 _ZERO_IN_NAME = re.compile(r"(?:^|[^a-z0-9])(?:zero|ds_?z|ds|z)[_\-]?(?:stage[_\-]?)?(?P<n>[0-3])(?![0-9])")
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", "none"}

@@ -259,7 +259,7 @@ _PARALLEL = {
     "fsdp": re.compile(r"FSDP|(?<![A-Za-z])(?-i:ZeRO)(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|(?<![A-Za-z])zero[- ]?[123]|"
                        r"zero_(?:optimization|stage)|"
                        r"(?-i:ZeRO)-Infinity|fully[_ ]sharded|"
-                       r"full[_ ]shard|shard[_ ]grad[_ ]op|hybrid[_ ]shard|sharded data parallel", _IC),
+                       r"full[_ ]shard|shard[_ ]grad[_ ]op|hybrid[_ ]shard|sharded data parallel|(?<![A-Za-z])HSDP", _IC),
     "tensor": re.compile(r"张量并行|模型并行|tensor[- ](?:model[- ])?parallel\w*|model[- ]parallel\w*|(?<![A-Za-z])TP"
                          r"(?:\s*[=:]?\s*\d+)?(?![A-Za-z])|tensor_model_parallel_size", _IC),
     "pipeline": re.compile(r"流水线并行|流水并行|pipeline[- ](?:model[- ])?parallel\w*|(?<![A-Za-z])PP(?:\s*[=:]?\s*\d+"
@@ -296,6 +296,10 @@ def parallelism(text: str) -> list[Understood]:
             for kind, m in group:
                 if kind in kinds:  # 'FSDP … slower than normal data parallel': the sharded one is the job's
                     hits.append(_hit("job.parallelism", kind, m))
+    if any(h.value == "fsdp" for h in hits):
+        # 'we added HSDP to FSDP2 … under the same conditions DDP scales 0.95': plain DDP named in another sentence
+        # is the comparison; the sharded setup is the job's
+        hits = [_hit_span(h.fact, h.value, text, h.start, h.end, weak=True) if h.value == "data" else h for h in hits]
     return hits
 
 

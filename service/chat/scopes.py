@@ -56,6 +56,8 @@ def is_negated(text: str, start: int, end: int) -> bool:
     """A negation governs text[start:end]: just before it in its clause, or just after ('GDR is not enabled')."""
     a, b = tx.clause_bounds(text, start)
     before = text[max(a, start - 24):start]
+    if re.search(r"with (?:and|or) without\s*(?:the\s+)?$|有没有\s*$|开没开\s*$|开不开\s*$", before, re.IGNORECASE):
+        return False  # 'with and without EFA': both runs named, neither denied
     m = _NEGATOR.search(before)
     if m and not _CONTRAST.search(before[m.end():]):
         return True

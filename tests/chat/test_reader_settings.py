@@ -255,3 +255,23 @@ def test_a_figure_inside_one_machine_beside_one_between_machines_is_not_the_jobs
 ])
 def test_a_figure_at_the_end_of_a_sentence_is_read_like_any_other(text: str, fact: str, value: object) -> None:
     assert facts(text)[fact] == value
+
+
+def test_sharded_data_parallel_named_beside_plain_ddp_is_the_jobs() -> None:
+    got = facts("我们给 FSDP2 加了 HSDP，从 1 个节点扩到 2 个节点的 scaling factor 是 0.945。"
+                "同样条件下 DDP 的 scaling factor 是 0.95。")
+    assert got["job.parallelism"] == "fsdp"
+
+
+def test_with_and_without_names_both_runs() -> None:
+    got = facts("2 nodes x 8 GPUs on p3dn.24xlarge. Why is AL2 so much worse, with and without EFA?")
+    assert got["nic.efa"] is True
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("Model conformer; batch_size=16, accum_grad=4.", "job.grad_accum_steps", 4),
+    ("batch-bins 15000000 for four GPUs, accum-grad 4, n-iter-processes 16.", "job.grad_accum_steps", 4),
+    ("deepspeed 用 ds_z2_config，per_device_train_batch_size 180。", "job.zero_stage", 2),
+])
+def test_settings_said_by_their_short_names(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
