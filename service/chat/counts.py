@@ -185,6 +185,10 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         if nodes.value > 1 and any(x.value * nodes.value == per.value for x in single):
             hits[hits.index(per)] = Understood(per.fact, per.value // nodes.value, per.text, per.start, per.end)
     hits.extend(named)
+    for m in _GPUS_NAMED.finditer(text):  # '只用每台的 GPU0', 'we only use GPU0 and GPU1': the GPUs the job runs on
+        # (never 'it only uses GPU0', 'NCCL 只用了 GPU0': a symptom, not a choice)
+        hits.append(Understood("job.gpus_per_node", len(set(re.findall(r"\d+", m["gpus"]))), text[m.start():m.end()],
+                               m.start(), m.end(), source="named"))
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
         # one machine is all the question names: '单机 8 卡' is the job, not a baseline
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.value == 1, h.hypothetical)
@@ -202,6 +206,13 @@ _SIDE_RUN = re.compile(r"为了?(?:对比|比较|对照)|作为(?:对比|对照|
                        r"只(?:用|跑|开)了?一半|(?:用|跑|开)一半的|"
                        r"(?<![A-Za-z])(?:(?:with|using|on|ran|run|running) (?:only )?half (?:the|of the|as many)|for comparison|"
                        r"as a (?:baseline|comparison)|by comparison|in comparison)(?![A-Za-z])", _IC)
+
+
+_GPUS_NAMED = re.compile(
+    r"(?:(?:只|仅)(?:用|使用|跑)(?!了)|(?<![A-Za-z])(?:(?:I|we) (?:only|just) (?:use|used|ran on|run on)|using only|"
+    r"(?:by )?only using|on purpose on))\s*"
+    r"(?:每台(?:机器|服务器)?(?:上)?的?\s*|各台的?\s*|each (?:node|machine|server)'s\s+|(?:the\s+)?)"
+    r"(?P<gpus>GPU\s?\d{1,2}(?:\s{0,2}(?:和|、|,|/|and|与)\s{0,2}(?:GPU\s?)?\d{1,2}){0,7})(?![\d.])", _IC)
 
 
 def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:

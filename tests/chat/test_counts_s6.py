@@ -153,3 +153,19 @@ def test_long_host_lists_stay_linear() -> None:
     t0 = time.perf_counter()
     read_counts(mask_entities(text, find_entities(text)), text)
     assert time.perf_counter() - t0 < 2.0
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        ("两个节点之间用 RoCE 连，只用每台的 GPU0（GPU0 和网卡挂在同一个 CPU 下）", 1),
+        ("two nodes, we only use GPU0 and GPU1 on each", 2),
+    ],
+)
+def test_gpus_named_for_the_job(text: str, gpus: int) -> None:
+    assert _resolved(text, "job.gpus_per_node") == gpus
+
+
+@pytest.mark.parametrize("text", ["training only used GPU 3 and the rest sat idle", "NCCL 只用了 GPU0"])
+def test_gpus_named_in_a_symptom(text: str) -> None:
+    assert _resolved(text, "job.gpus_per_node") is None
