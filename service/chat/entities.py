@@ -81,11 +81,12 @@ _OTHER_NAMES = [
     r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|(?<![\d.])\d{1,2}:\d{2}:\d{2}(?![\d])",
 ]
 _OTHER = re.compile("|".join(f"(?:{p})" for p in _OTHER_NAMES))
-# Cloud instance types: named, and their provider caps known for a few.
-_INSTANCE = re.compile(
-    r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?"
+#: Cloud instance types by name (the one pattern for them: the word readers use it too).
+INSTANCE_TYPE = re.compile(
+    r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl|c|m|r|hpc|x)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?"
+    r"|N[CDV]\d{1,3}[a-z]*_v\d|H[BC]\d{2,3}[a-z]*(?:_v\d)?(?=[\s,.;)，。]|$)"
     r"|a[234]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+"
-    r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])")
+    r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])", _IC)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def find_entities(text: str) -> list[Entity]:
                             m.start(), m.end(), float(mem.group(1)) if mem else None,
                             form.group(0).upper().replace("PCIE", "PCIe") if form else None))
         taken.append((m.start(), m.end()))
-    for m in _INSTANCE.finditer(text):
+    for m in INSTANCE_TYPE.finditer(text):
         if free(m.start(), m.end()):
             found.append(Entity("instance", m.group(0), m.start(), m.end()))
             taken.append((m.start(), m.end()))

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bwdoctor.chat import text as tx
+from bwdoctor.chat.entities import INSTANCE_TYPE
 from bwdoctor.chat.instances import known_bandwidth_gbps, known_gpus
 from bwdoctor.chat.units import (
     NUMBER,
@@ -900,7 +901,8 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.transport", "socket", m))
     for m in re.finditer(r"NET/IB\s*:\s*Using\s*\[", text):
         hits.append(_hit("nccl.transport", "ib", m))
-    for m in re.finditer(r"via NET/(?P<via>IB|Socket)|(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
+    for m in re.finditer(r"(?:via|over|through|on|走)\s*(?:the\s+)?NET/(?P<via>IB|Socket)|"
+                         r"(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
         hits.append(_hit("nccl.transport", "ib" if (m["via"] or "").lower() == "ib" else "socket", m))
     for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是|回退到|退回到|fell back to|falls back to)"
@@ -960,7 +962,10 @@ def fabric_features(text: str) -> list[Understood]:
         if _BUSBW_WORDS.search(tx.sentence(text, m.start())) or _BUSBW_WORDS.search(
                 tx.before(text, m.start(), 120, same_clause=False)):
             hits.append(_hit("nccl.busbw_unstable", True, m))
-    for m in re.finditer(r"(?:none of|no)\s[^.。;；]{0,50}?(?:GDRDMA|GDR)|没有\s*(?:出现\s*)?/?GDRDMA", text, _IC):
+    for m in re.finditer(r"(?:none of|no)\s[^.。;；]{0,50}?(?:GDRDMA|GDR)|没有\s*(?:出现\s*)?/?GDRDMA|"
+                         r"(?:never|not|without)\s+(?:with\s+|using\s+|show\w*\s+)?/GDRDMA|"
+                         r"(?:staged|bounced?|copied|goes|go)\s+(?:through|via)\s+(?:the\s+)?(?:host|CPU|system)\s+memory|"
+                         r"(?:经过|绕道|绕经|走)\s*(?:CPU|主机|host)\s*内存", text, _IC):
         hits.append(_hit("nccl.gdr_disabled", True, m))  # 'none of the channel lines end in /GDRDMA'
     for m in _GDR.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
@@ -1024,17 +1029,11 @@ def placement(text: str) -> list[Understood]:
     return hits
 
 
-_INSTANCE = re.compile(
-    r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?|"
-    r"a[23]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+|"
-    r"ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+)(?![A-Za-z0-9])", _IC)
-
-
 @extractor
 def instance_type(text: str) -> list[Understood]:
     """p4d.24xlarge, a3-highgpu-8g, Standard_ND96asr_v4 → node.instance_type (+ the cap of a few known types)."""
     hits = []
-    for m in _INSTANCE.finditer(text):
+    for m in INSTANCE_TYPE.finditer(text):
         name = m.group(0)
         hits.append(_hit("node.instance_type", name, m))
         cap = known_bandwidth_gbps(name)

@@ -84,7 +84,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         lines[i] = "\n"
     scaling = read_scaling(prose, lines="".join(lines))
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
-    hits = (extract_facts(prose) + read_counts(prose) + read_nic_count(prose, unmasked) + scaling.hits
+    hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _was_and_now(prose, hits)

@@ -275,3 +275,18 @@ def test_with_and_without_names_both_runs() -> None:
 ])
 def test_settings_said_by_their_short_names(text: str, fact: str, value: object) -> None:
     assert facts(text)[fact] == value
+
+
+@pytest.mark.parametrize(("text", "instance"), [
+    ("on c5.18xlarge (the cheapest instances with 25Gbps)", "c5.18xlarge"),
+    ("two Azure NC24s_v3 VMs with 40GbE", "NC24s_v3"),
+    ("G5.12XLARGE x 2", "G5.12XLARGE"),
+])
+def test_instance_types_of_every_family(text: str, instance: str) -> None:
+    assert facts(text)["node.instance_type"] == instance
+
+
+def test_ib_channels_without_gpudirect_in_words() -> None:
+    got = facts("In my NCCL_DEBUG=INFO log the channels go over NET/IB but never with /GDRDMA, so network data is "
+                "staged through host memory.")
+    assert (got["nccl.transport"], got["nccl.gdr_disabled"]) == ("ib", True)
