@@ -648,10 +648,24 @@ def _plugin_matters_on_efa(stated: dict[str, Understood], question: str) -> None
 
 def _speedup_from_step_times(stated: dict[str, Understood]) -> None:
     """Two step times and the two run sizes give the speed-up: a step on more GPUs does more work (same per-GPU
-    batch), so throughput ratio = (baseline step ÷ job step) × (job size ÷ baseline size)."""
-    if "job.speedup" in stated or "job.step_time_s" not in stated or "job.step_time_baseline_s" not in stated:
+    batch), so throughput ratio = (baseline step ÷ job step) × (job size ÷ baseline size). With a global batch
+    size stated, a step is that batch on any size ('data.train_batch_size=256, 其他配置完全一样'): the ratio of step
+    times."""
+    if "job.step_time_s" not in stated or "job.step_time_baseline_s" not in stated:
         return
     job, base = stated["job.step_time_s"], stated["job.step_time_baseline_s"]
+    if "job.global_batch_size" in stated and job.value > 0:
+        said = stated.get("job.speedup")
+        if said is None or said.inferred or said.source == "words" and said.start <= job.start < said.end:
+            speedup = round(base.value / job.value, 4)
+            a, b = min(job.start, base.start), max(job.end, base.end)
+            stated["job.speedup"] = Understood("job.speedup", speedup, f"{base.text} → {job.text}", a, b, inferred=True)
+            if speedup < 1:
+                stated.setdefault("job.negative_scaling", Understood("job.negative_scaling", True, job.text, a, b,
+                                                                     inferred=True))
+        return
+    if "job.speedup" in stated:
+        return
     nodes = stated.get("job.nodes")
     gpus = stated.get("job.gpus_per_node")
     if nodes is not None and nodes.value > 1:

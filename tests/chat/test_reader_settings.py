@@ -290,3 +290,9 @@ def test_ib_channels_without_gpudirect_in_words() -> None:
     got = facts("In my NCCL_DEBUG=INFO log the channels go over NET/IB but never with /GDRDMA, so network data is "
                 "staged through host memory.")
     assert (got["nccl.transport"], got["nccl.gdr_disabled"]) == ("ib", True)
+
+
+def test_with_a_global_batch_a_step_is_the_same_work_on_any_size() -> None:
+    got = facts("单机每步 541 秒，两台机器每步 710 秒，其他配置完全一样（data.train_batch_size=256）。")
+    assert got["job.speedup"] == pytest.approx(541 / 710, abs=1e-3)
+    assert got["job.negative_scaling"] is True
