@@ -55,6 +55,10 @@ class NvidiaSmiResult:
     pcie_width_max: list[int] = field(default_factory=list)
     nic_paths: dict[str, str] = field(default_factory=dict)  # "GPU0" → its nearest NIC's path ("PIX", "SYS")
     nic_legend: dict[str, str] = field(default_factory=dict)  # "NIC0" → "mlx5_0"
+    # the topology matrix's header, one machine's (every GPU named even when rows were cut off the paste): its GPU
+    # columns are the GPUs the machine has, its NIC columns the NICs; None when columns were elided ('GPU3 ... mlx5_0')
+    topo_gpus: int | None = None
+    topo_nics: int | None = None
 
     def facts(self) -> dict[str, Any]:
         """gpu.count, gpu.model, gpu.util_pct (mean), gpu.util_min_pct, gpu.mem_used_pct, gpu.nvlink, gpu.nic_path.
@@ -184,6 +188,9 @@ def _topo(lines: list[str], result: NvidiaSmiResult) -> None:
                                               or _NIC_COLUMN.match(header[1])):
             columns = sum(1 for t in header if re.fullmatch(r"GPU\d+", t))
             nics = [i for i, t in enumerate(header) if _NIC_COLUMN.match(t)]
+            if not any(t.strip(".…") == "" for t in header):  # 'GPU3 ... mlx5_0': columns cut out of the paste
+                result.topo_gpus = max(result.topo_gpus or 0, columns) or None
+                result.topo_nics = max(result.topo_nics or 0, len(nics)) or None
             continue
         if columns and re.match(r"^\s*GPU\d+\s", line):
             cells = line.split()

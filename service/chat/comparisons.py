@@ -255,10 +255,30 @@ def _run_size(obj: str) -> tuple[int, str] | None:
     return None
 
 
+# The counts before the last of a series of them ('1, 2 or ' of '1, 2 or 5 machines', '1/2/' of '1/2/4 nodes'), the series
+# opened by a preposition or a clause ('with 1, 2 or', '，1/2/'), not by a run's figure ('2 nodes 3500, 4 nodes').
+_LISTED_BEFORE = re.compile(rf"(?:(?<![^(（:：,，;；。、\n])|\b(?:with|on|across|using|over|for|at|in|of|tried)\s+|用|在|试了?)"
+                            rf"(?P<list>{COUNT}(?:\s*(?:/|、|,|，)\s*{COUNT})*)"
+                            rf"\s*(?:/|、|,|，|和|及|或|or|and|,\s*(?:and|or))\s*\Z", _IC)
+
+
+def _listed(text: str, start: int, n: int) -> bool:
+    """Whether the size at `start` (a count of `n`) ends a rising series of counts ('with 1, 2 or 5 machines', '1/2/4
+    机'): a range of runs or options said at once, not the one run a figure beside it was measured on."""
+    m = _LISTED_BEFORE.search(text, max(0, start - 60), start)
+    if not m:
+        return False
+    counts = [_count(c.group(0)) or 0 for c in re.finditer(COUNT, m["list"], _IC)] + [n]
+    return all(0 < x < y for x, y in zip(counts, counts[1:], strict=False))
+
+
 def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]:
-    """(value, position, 'nodes'|'gpus', start, end) of the run sizes named in text[a:b]."""
+    """(value, position, 'nodes'|'gpus', start, end) of the run sizes named in text[a:b]; a size ending a series of
+    counts ('1, 2 or 5 machines') names no single run."""
     out = []
     for m in _SIZE.finditer(text, a, b):
+        if m["n"] and _listed(text, m.start(), _count(m["n"]) or 0):
+            continue
         if m["gm"]:
             n = 1 if "single" in m["gn"].lower() else _count(m["gn"])
             if n:

@@ -26,6 +26,7 @@ from bwdoctor_parsers.ibstat import parse_ib_ports
 from bwdoctor_parsers.ip_addr import parse_ip_addr
 from bwdoctor_parsers.iperf3 import parse_iperf3_json
 from bwdoctor_parsers.iperf3_text import parse_iperf3_text
+from bwdoctor_parsers.knb import parse_knb
 from bwdoctor_parsers.lspci import parse_lspci
 from bwdoctor_parsers.nccl_env import parse_nccl_env
 from bwdoctor_parsers.nccl_log import parse_nccl_log
@@ -84,6 +85,9 @@ _TOOL_LINE = re.compile(
     r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^\s+(?:link/\w+|inet6?|valid_lft|altname)\s|"
     r"^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+(?:via|dev)\s|"
     r"^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+(?:\d{1,3}(?:\.\d{1,3}){3}/\d|[0-9a-f:]+/\d|$)|"
+    # knb (Kubernetes network benchmark) report lines.
+    r"^\s*Discovered (?:CPU|Kernel|k8s version|MTU)\s*:|^\s*bandwidth\s*=\s*\d+(?:\.\d+)?\s*[KMG]?bit/s\s*$|"
+    r"^\s*(?:client|server) cpu\s*=\s*total\b|^\s*(?:Pod to (?:pod|Service)|Idle|TCP|UDP)\s*:\s*$|"
     # Rich progress bars.
     r"━|\d+/\d+\s+\d+:\d{2}:\d{2}\s*•|"
     # A collective benchmark's result lines (alpa/cupy: 'AllReduce: [[0, 1, 2, 3]]  Bytes: 2.00000 GB  Time: 0.01403 s
@@ -324,6 +328,14 @@ def _training_log(block: str) -> Parsed:
 def _nvidia_smi(block: str) -> Parsed:
     result = parse_nvidia_smi(block)
     facts = result.facts()
+    if result.topo_gpus:
+        # a topology matrix is one machine's: the GPUs of its header are those each machine has (the job's unless the
+        # words say fewer), its NIC columns the NICs
+        facts.setdefault("gpu.count", result.topo_gpus)
+        if result.topo_gpus > 1:
+            facts["job.gpus_per_node"] = result.topo_gpus
+    if result.topo_nics:
+        facts["nic.count"] = result.topo_nics
     notes = [note("pasted.nvidia_smi_snapshot")] if result.gpus and any(
         g.util_pct is not None for g in result.gpus) else []
     return facts, notes + result.coded_notes(), False
@@ -337,6 +349,10 @@ def _ib_ports(block: str) -> Parsed:
 def _perftest(block: str) -> Parsed:
     result = parse_perftest(block)
     return result.facts(), result.coded_notes(), result.partial
+
+
+def _knb(block: str) -> Parsed:
+    return parse_knb(block).facts(), [], False
 
 
 def _lspci(block: str) -> Parsed:
@@ -370,6 +386,8 @@ def _ethtool(block: str) -> Parsed:
 _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("iperf3-json", re.compile(r"\"(?:end|start|intervals)\"\s*:|\"error\"\s*:\s*\"", re.S), _iperf3_json),
     ("iperf3", re.compile(r"bits/sec"), _iperf3_text),
+    ("knb", re.compile(r"^\s*Discovered (?:MTU|k8s version)\s*:|^\s*Pod to (?:pod|Service)\s*:\s*$", re.M | re.I),
+     _knb),
     ("perftest", re.compile(r"#bytes\s+#iterations|BW average\[|BW Test\s*$|^\s*GID index\s*:\s*\d|"
                             r"\bib_(?:write|read|send)_(?:bw|lat)\s.*(?:-x\s*|--gid-index[=\s]\s*)\d", re.M),
      _perftest),
@@ -491,7 +509,7 @@ _NAMED_SIZE = re.compile(r"(?:\b(?:at|@|size|sizes|message|messages|msg|buffer|u
 _MEASURED = ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s")
 # The tools whose output is a measurement of one run, which a single-node run gives as a baseline; a log or a listing
 # describes the job's own setup ('看 NCCL 日志发现只有一台机器用上了 GDRDMA：' introduces the job's log).
-_MEASUREMENTS = {"nccl-tests", "training-log", "perftest", "iperf3", "iperf3-json"}
+_MEASUREMENTS = {"nccl-tests", "training-log", "perftest", "iperf3", "iperf3-json", "knb"}
 
 
 @dataclass
