@@ -119,6 +119,8 @@ def model_size(text: str) -> list[Understood]:
             if re.search(r"(?:不是|并非|并不是|不算|not|isn't|is not|no)\s*(?:an?\s+|a\s+very\s+)?$",
                          text[max(0, m.start() - 10):m.start()], _IC):
                 continue  # '不是小网络', 'not a small model': the opposite
+            if re.search(r"RoCE|IB|InfiniBand|RDMA|以太|交换|万兆|千兆|TCP|局域|集群|测试", m.group(0), _IC):
+                continue  # '一个小的 RoCEv2 网络': a small network of machines, not a small neural network
             hits.append(_hit("job.model_params_b", 0.01, m, inferred=True, weak=True))
     for m in _MODEL_ZH.finditer(text):
         if m.start() > 0 and text[m.start() - 1] in "几数上近":
@@ -324,6 +326,7 @@ _RATE_CUES = {
                            r"![a-z])|"
                            r"限速|throttl\w*|带宽包|provider|云厂商", _IC),
     "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
+                           r"只剩|剩下|掉到|降到|跌到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
                            r"(?<![A-Za-z])(?:I|we) (?:get|see|saw|obtain(?:ed)?)(?![A-Za-z])|"
                            r"(?:goes|going|went|gets) (?:above|beyond|over|past)|exceeds?|最高只有|最多只有|顶多|"
@@ -372,7 +375,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
                       text[max(0, m.start() - 20):m.start()], _IC):
         return "rated"  # 'nodes with 340Gbps of internode bandwidth': what the fabric provides
-    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|网络|网|NICs?)\s*(?:是|为|:|：|（|\()?\s*$",
+    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|网络|网口|端口|网|NICs?|ports?)\s*"
+                 r"(?:是|为|都是|:|：|（|\()?\s*$",
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
     if is_bytes:
@@ -700,7 +704,8 @@ def step_time(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- storage and checkpoints
-_NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|共享存储|网络存储|远程存储|远端存储|分布式存储|"
+_NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|(?<![A-Za-z])EFS(?![A-Za-z])|FSx|Filestore|Azure Files|"
+        r"WEKA|Alluxio|gcsfuse|s3fs|共享存储|网络存储|远程存储|远端存储|分布式存储|"
         r"shared storage|shared (?:file ?system|filesystem|drive)|network storage|network file ?system|"
         r"remote storage|存储服务器|BeeGFS|network[- ]mounted|remote[- ]mounted|mounted (?:over|from) the network|"
         r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")

@@ -40,7 +40,10 @@ _REFERENCE = re.compile(
     r"其他集群|其它集群|同事的|文档(?:上|里)?说|a normal value|normal value|typical value|正常值|正常的值|典型值|"
     # a part's rated peak and what talks or others report: '单向峰值是 200 GB/s', 'GTC 上讲 … 能到 480 GB/s'
     r"(?:单向|双向|理论)?峰值(?:带宽)?是|peak (?:bandwidth )?(?:of|is)|(?:GTC|talk|slides?|blog|论文|文章)\s*(?:上|里|中)?\s*(?:讲|说|提到|says?|claims?)|"
-    r"据说|听说|号称|reportedly|is said to|are said to", _IC)
+    r"据说|听说|号称|reportedly|is said to|are said to|"
+    # a figure not reached is the target: 'does not reach 100Gbps', '跑不到 100G'
+    r"(?:not|never|can't|cannot|couldn't|doesn't|does not|didn't|did not|unable to|fails? to)\s+(?:even\s+)?"
+    r"(?:reach|hit|achieve|get to|get close to|come close to|saturate)|达不到|跑不到|到不了|跑不满|打不满", _IC)
 
 # Facts that say a feature is there (True) or a kind of fabric; under a negation they flip or go.
 # ('…_disabled' facts read their own polarity and are not flipped here.)
@@ -162,7 +165,8 @@ _WHAT_IF_CUE = re.compile(
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
     r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要|需不需要|是否需要|"
-    r"do (?:i|we) need|should (?:i|we|the \w+) (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
+    r"do (?:i|we) need|should (?:i|we)(?![A-Za-z])(?!\s+(?:expect|see|be|look|worry|care)\b)|"
+    r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
     _IC)
 # Change verbs ('upgrade to', '换成', '改成') are a what-if only in a question or a conditional clause: '只把 X 改成 Y，
 # 结果慢了' and 'we moved to 100G last week' tell what was done.
@@ -189,8 +193,11 @@ _DONE = re.compile(r"(?:现在|已经|后来|之后|目前|当前|最近|刚|the
 # is an alternative to the job, not the job's setup.
 _ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就正常|就好了|就不会|都正常|works? (?:fine|well)|runs? (?:fine|well|ok)|"
                           r"is fine|no (?:such )?problem|"
-                          r"without (?:this|the) (?:problem|issue)|doesn't happen|does not happen|不会出现", _IC)
+                          r"without (?:this|the) (?:problem|issue)|doesn't happen|does not happen|不会出现|"
+                          r"(?:is|are)\s+not seen|isn't seen|aren't seen|does not (?:occur|appear)|doesn't (?:occur|appear)|"
+                          r"没有出现", _IC)
 _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern",
+                 "gpu.pcie_gen", "gpu.pcie_width",
                  "job.gpus_per_node"}
 
 
@@ -201,7 +208,8 @@ _COMPARED_FABRIC = re.compile(r"(?:than|vs\.?|versus|compared (?:to|with)|of|lik
                               r"(?:\d+\s*[x×]\s*)?$",
                               _IC)
 # 'hardly better than 8x RTX 4090', '10x slower than with NCCL 2.14.3' too
-_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa", "gpu.model", "nccl.version"}
+_FABRIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa", "gpu.model", "nccl.version", "job.checkpoint_target",
+                 "job.data_source"}
 
 
 def _far_side(text: str, h: Understood) -> bool:

@@ -296,3 +296,30 @@ def test_with_a_global_batch_a_step_is_the_same_work_on_any_size() -> None:
     got = facts("单机每步 541 秒，两台机器每步 710 秒，其他配置完全一样（data.train_batch_size=256）。")
     assert got["job.speedup"] == pytest.approx(541 / 710, abs=1e-3)
     assert got["job.negative_scaling"] is True
+
+
+def test_a_rate_after_a_port_word_is_a_rating_and_a_small_fabric_is_no_small_model() -> None:
+    got = facts("搭了一个小的 RoCEv2 网络：三块 BlueField-2 网卡（网口 25Gbps）。"
+                "两台一对一跑 ib_write_bw，带宽大概 23 Gbps。两台同时打同一台 server，两条流加起来只剩 5Gbps 左右。")
+    assert got["nic.speed_gbps"] == 25
+    assert "job.model_params_b" not in got
+
+
+def test_a_setup_where_the_problem_is_not_seen_and_a_rate_not_reached_are_not_the_jobs() -> None:
+    got = facts("The performance does not reach 100Gbps. (Later note: the issue is not seen with the card in a PCIe "
+                "Gen 3.0 x16 slot.)")
+    assert "gpu.pcie_gen" not in got
+    assert "net.iperf3_gbps" not in got
+
+
+def test_checkpoints_to_efs_go_to_network_storage() -> None:
+    got = facts("Checkpointing a 1GB ndarray to EFS takes 15 s, twice the local filesystem's time.")
+    assert got["job.checkpoint_target"] == "network"
+
+
+def test_should_we_proposes_but_what_should_i_expect_describes_the_job() -> None:
+    got = facts("Checkpoints go to EFS and take 15 s. Should we checkpoint to local disk and upload afterwards "
+                "instead?")
+    assert got["job.checkpoint_target"] == "network"
+    got = facts("What should I expect doing multinode inference across 2x H100 DGX boxes with InfiniBand?")
+    assert got["job.nodes"] == 2
