@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.counts import COUNT, _count
@@ -74,7 +75,7 @@ _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|thro
 _ROUGH_DURATION = re.compile(r"(?P<w>十几|几十|几百|几)\s*(?:个)?\s*(?P<unit>秒|分钟|小时|天)|(?P<n>[一两二三四五六七八九十\d]{1,3})?\s*个?半\s*(?:个)?\s*小时")
 _ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}
 _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|machines?|servers?|boxes|box|hosts?|instances?|"
-                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+)|(?P<single>单机|单节点|单卡|单台|一台|"
+                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+|workers?(?![\w-]))|(?P<single>单机|单节点|单卡|单台|一台|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))"
                    # GPUs named by a model the masks leave alone ('dual P4', 'single P4 GPU', '4 T4'): a letter and digits
@@ -291,9 +292,26 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
         n = _count(m["n"])
         if not n:
             continue
-        kind = "gpus" if re.search(rf"GPU|card|卡|{GPU_MARK}", m["w"], _IC) else "nodes"
+        if m["w"].lower().startswith("worker"):
+            if _parameter_server(text):
+                continue  # a parameter-server job's workers are machines or processes: how many GPUs each, unsaid
+            kind = "gpus"  # data-parallel workers ('the 4-worker case', Ray Train, Horovod): one GPU each
+        else:
+            kind = "gpus" if re.search(rf"GPU|card|卡|{GPU_MARK}", m["w"], _IC) else "nodes"
         out.append((n, m.start(), kind, m.start(), m.end()))
     return out
+
+
+# a parameter server named, or machines given its roles ('2 台做 worker、2 台做 server', 'workers and servers')
+_PARAMETER_SERVER = re.compile(r"parameter[ -]servers?|\bPS\b|kv-?store|dist[_-]sync|BytePS|参数服务器|"
+                               r"(?:做|作为|\bas(?: the)?)\s*servers?\b|workers?\s*(?:和|与|及|、|/|,|and)\s*(?:\w+\s*)?servers?\b|"
+                               r"servers?\s*(?:和|与|及|、|/|,|and)\s*(?:\w+\s*)?workers?\b", _IC)
+
+
+@lru_cache(maxsize=8)
+def _parameter_server(text: str) -> bool:
+    """Whether the question names a parameter server (its workers are not one GPU each); once per question."""
+    return bool(_PARAMETER_SERVER.search(text))
 
 
 def _pairs(text: str, found: Scaling) -> list[Understood]:

@@ -62,7 +62,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 2 nodes x 8 GPUs, 2 nodes with 8 A100s each, two boxes with 4 RTX 4090 each, 4 machines each with 8 GPUs
     ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?P<each0>each\s*(?:with|has|having|:)?|[x×*]|with|having|"
                       rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
-                      rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}(?:\s*(?P<each>{_EACH}))?", _IC)),
+                      rf"(?P<m>{COUNT}|(?<![A-Za-z])(?:a )?single(?= ))\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}(?:\s*(?P<each>{_EACH}))?",
+                      _IC)),
     # 2 nodes x H100 x 8: machines, then the model and how many of it each holds
     ("en-mark", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*(?:[x×*,]|with|of)\s*{_MARK}s?\s*[x×*]\s*"
                            rf"(?P<m>\d{{1,2}})(?!\d|\.\d)", _IC)),
@@ -135,6 +136,8 @@ def _count(text: str | None) -> int | None:
         return 2
     if word == "quad":
         return 4
+    if word in {"single", "a single"}:  # 'two nodes, each with a single A100'
+        return 1
     n = parse_number(word)
     return int(n) if n is not None and n == int(n) and n > 0 else None
 
@@ -162,6 +165,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     full = False  # '4 nodes with 4 GPUs each': both counts in one shape
     single: list[Understood] = []  # '单机 8 卡', 'one node with 4x 1080 Ti'
     loose: list[tuple[Understood, Understood]] = []  # '2 nodes with 8 GPUs': per node, or in all?
+    shaped = False  # '2 nodes with 1 RTX 2080 each': machines and their GPUs, both said, more than one machine
     for shape, pattern in _SHAPES:
         for m in pattern.finditer(text):
             if not free(m):
@@ -177,6 +181,9 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                 machine_only.extend(got)
             if shape == "single" or any(h.fact == "job.nodes" and h.value == 1 for h in got):
                 single.extend(h for h in got if h.fact == "job.gpus_per_node")
+            elif any(h.fact == "job.nodes" and h.value > 1 and not h.weak for h in got) and any(
+                    h.fact == "job.gpus_per_node" and not h.weak for h in got):
+                shaped = True
             if shape == "en" and got[0].value > 1 and not m.groupdict().get("each") \
                     and not (m["each0"] or "").startswith("each"):
                 loose.append((got[0], got[1]))
@@ -193,11 +200,45 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         # one machine is all the question names: '单机 8 卡' is the job, not a baseline
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.value == 1, h.hypothetical)
                 if h in single else h for h in hits]
+    elif single and shaped:
+        # '2 nodes with 1 RTX 2080 each … 1 node with 2 GPUs: ~2x': a single machine's GPUs beside a multi-machine run
+        # whose shape is said whole are a side run's (its baseline or a check), not the job's
+        hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+                if h in single else h for h in hits]
     if full and machine_only:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if h in machine_only else h for h in hits]
-    return _used_and_installed(text, _spread_totals(text, _drop_side_runs(text, hits)))
+    return _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(text, _drop_side_runs(text,
+                                                                                                                hits))))
+
+
+# Machines given a parameter server's worker role ('2 台做 worker', '2 台机器作为 worker', 'two machines as workers',
+# '2 worker nodes') beside machines given the server role: the workers are the GPU machines of the job.
+_WORKER_ROLE = re.compile(
+    rf"(?P<n>{COUNT})\s*(?:台|个)?\s*(?:机器|服务器|节点|主机|nodes?|machines?|servers?|VMs?|boxes|hosts?)?\s*"
+    rf"(?:做|作为|当|跑|用作|用来跑|as(?: the)?)\s*(?:GPU\s*)?workers?(?![A-Za-z])"
+    rf"|(?P<n2>{COUNT})\s*(?:台|个)?\s*(?:GPU\s*)?worker\s*(?:nodes?|machines?|VMs?|hosts?|servers?|节点|机器|服务器)", _IC)
+_SERVER_ROLE = re.compile(r"(?:做|作为|当|跑|用作|as(?: the)?)\s*(?:CPU[- ]?(?:only\s*)?)?(?:parameter\s*)?servers?(?![A-Za-z])|"
+                          r"server\s*(?:nodes?|machines?|VMs?|节点|机器)|(?:parameter|PS)\s*servers?|参数服务器", _IC)
+
+
+def _workers_of_a_parameter_server(text: str, hits: list[Understood]) -> list[Understood]:
+    """'用 4 台机器：2 台做 worker、2 台做 server': the job runs on the two workers; the machines in all (more than the
+    workers) are a weak count."""
+    workers = None
+    for m in _WORKER_ROLE.finditer(text):
+        n = _count(m["n"] or m["n2"])
+        a, b = tx.sentence_bounds(text, m.start())
+        if n and _SERVER_ROLE.search(text, max(a, m.start() - 120), min(b, m.end() + 120)):
+            workers = (n, m)
+            break
+    if workers is None:
+        return hits
+    n, m = workers
+    out = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+           if h.fact == "job.nodes" and h.value > n else h for h in hits]
+    return out + [Understood("job.nodes", n, m.group(0), m.start(), m.end())]
 
 
 # '为了对比又只用 1 张卡跑', '只用一半的 rank，在 Server1 和 Server3 之间跑 16 卡 ring', 'for comparison I also ran on a

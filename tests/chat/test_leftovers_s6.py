@@ -62,3 +62,44 @@ def test_a_run_after_another_runs_figure_is_still_a_run():
     assert [s[0] for s in run_sizes(text, 0, len(text))] == [1, 2, 4]
     text = "1 node 1.2, 2 nodes 2, 4 nodes 2.5 it/s"
     assert [s[0] for s in run_sizes(text, 0, len(text))] == [1, 2, 4]
+
+
+def _counts(text: str) -> dict[str, list[tuple[int, bool]]]:
+    from bwdoctor.chat.counts import read_counts
+
+    out: dict[str, list[tuple[int, bool]]] = {}
+    for h in read_counts(text):
+        out.setdefault(h.fact, []).append((h.value, h.weak))
+    return out
+
+
+def test_a_single_gpu_each_is_one_gpu_per_machine():
+    got = _counts("Two nodes, each with a single GPU, 126G RAM")
+    assert got["job.gpus_per_node"] == [(1, False)] and got["job.nodes"] == [(2, False)]
+    assert "job.gpus_per_node" not in _counts("a single node is fine")
+
+
+def test_a_single_machine_run_beside_a_whole_multi_machine_shape_is_a_side_run():
+    got = _counts("- 1 node, 1 GPU: 172 images/sec\n- 2 nodes with 1 GPU each: 291 images/sec\n"
+                  "- 1 node with 2 GPUs: a reasonable ~2x")
+    strong = [v for v, weak in got["job.gpus_per_node"] if not weak]
+    assert strong == [1]
+    # one machine alone is still the job
+    assert (8, False) in _counts("单机 8 卡训练很慢")["job.gpus_per_node"]
+
+
+def test_the_worker_machines_of_a_parameter_server_job_are_its_machines():
+    got = _counts("用 4 台 RDMA 机器：2 台做 worker、2 台做 server，16 卡只有 2723 images/s")
+    assert (2, False) in got["job.nodes"] and (4, False) not in got["job.nodes"]
+    got = _counts("4 nodes: two machines as workers and two as parameter servers")
+    assert (4, False) not in got["job.nodes"]
+    # workers without servers: nothing changes
+    assert (4, False) in _counts("4 nodes, 2 machines as workers for the data loader")["job.nodes"]
+
+
+def test_data_parallel_workers_are_gpus_but_a_parameter_servers_are_not():
+    text = ("The 4-worker case had a throughput of 58.17 img/s, the 16-worker case only 39.22 img/s.")
+    hits = {h.fact: h.value for h in read_scaling(text).hits}
+    assert hits["job.baseline_gpus"] == 4 and hits["job.negative_scaling"] is True and "job.nodes" not in hits
+    ps = text + " We use BytePS with 2 servers."
+    assert "job.baseline_gpus" not in {h.fact for h in read_scaling(ps).hits}
