@@ -45,6 +45,12 @@ _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
                      r"(?:设成了?|设为|设置为|设置成|配置成|改成|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^\-]+)")
 
 
+# A setting named after its value: 'the default `eth0` (always given an IP) is used for NCCL_SOCKET_IFNAME'.
+_ENV_REVERSED = re.compile(r"(?<![\w])`?(?P<value>(?:eth|ens|enp|eno|ib|bond|net)\d[\w.\-]{0,12})`?[^.。;；\n]{0,60}?"
+                           r"(?:is|was|are|gets?)\s+(?:used|set|picked|chosen)\s+(?:for|as)\s+(?:the\s+)?"
+                           r"(?P<name>NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME)", re.IGNORECASE)
+
+
 @dataclass
 class Commands:
     """What the command lines and settings in a question say, and where they sit."""
@@ -99,6 +105,10 @@ def read_commands(text: str) -> Commands:
             if facts:  # a setting read, even as 'off' ('bf16: false'), is accounted for
                 spans.append((m.start(), m.end()))
                 read.append((facts, (m.start(), m.end())))
+    for m in _ENV_REVERSED.finditer(text):  # 'the default `eth0` … is used for NCCL_SOCKET_IFNAME'
+        if m["name"] not in found.env:
+            found.env[m["name"]] = m["value"]
+            read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
     for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
         if m["name"] not in found.env:
             found.env[m["name"]] = m["value"]

@@ -866,8 +866,8 @@ def job_shape(text: str) -> list[Understood]:
                          r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])",
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
-    for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with)\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?"
-                         r"all[- _]?reduce", text, _IC):
+    for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with|执行|做|跑|run(?:s|ning)?|perform(?:s|ing)?|doing)"
+                         r"\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?all[- _]?reduce", text, _IC):
         hits.append(_hit("job.comm_pattern", "allreduce", m, weak=True))
     for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mo"
                          r"de)|"

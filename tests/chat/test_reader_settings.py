@@ -323,3 +323,9 @@ def test_should_we_proposes_but_what_should_i_expect_describes_the_job() -> None
     assert got["job.checkpoint_target"] == "network"
     got = facts("What should I expect doing multinode inference across 2x H100 DGX boxes with InfiniBand?")
     assert got["job.nodes"] == 2
+
+
+def test_a_setting_named_after_its_value() -> None:
+    got = facts("The pod gets /dev/infiniband, and the default `eth0` (always given an IP by Kubernetes) is used for "
+                "NCCL_SOCKET_IFNAME.")
+    assert got["nccl.socket_ifname"] == "eth0"
