@@ -542,7 +542,7 @@ _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machi
 _NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
-    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
+    rf"(?:(?:\d+(?:\.\d+)?\s?G\w*(?:/s)?|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
     rf"ConnectX-?\d*|CX-?\d|的)\s{{0,3}}){{0,4}}"
     rf"(?P<nic>{_NIC_WORD}|·{{3,}}(?:\s{{0,3}}(?:网卡|NICs?|HCAs?|cards?))?)", _IC)
 _NIC_MODEL = re.compile(r"ConnectX|CX-?\d|BlueField|mlx\d", _IC)

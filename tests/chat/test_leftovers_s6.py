@@ -103,3 +103,10 @@ def test_data_parallel_workers_are_gpus_but_a_parameter_servers_are_not():
     assert hits["job.baseline_gpus"] == 4 and hits["job.negative_scaling"] is True and "job.nodes" not in hits
     ps = text + " We use BytePS with 2 servers."
     assert "job.baseline_gpus" not in {h.fact for h in read_scaling(ps).hits}
+
+
+def test_nics_counted_with_their_rate_in_bits_per_second():
+    from bwdoctor.chat.counts import read_nic_count
+
+    text = "机间 8 条 400 Gb/s NDR InfiniBand"
+    assert [(h.fact, h.value) for h in read_nic_count(text, text)] == [("nic.count", 8)]
