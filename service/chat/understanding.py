@@ -259,7 +259,7 @@ _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA 
 # Words that make a rate after a tool's name a rating again ('iperf3 on the 25G NIC', 'ib_write_bw over a 100G link').
 _RATED_BETWEEN = re.compile(r"网卡|NICs?|link|port|rated|标称|额定|接口|interface|card|卡", re.IGNORECASE)
 _RATED_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|NICs?|links?|ports?|interfaces?|cards?|以太网|ethernet|IB|RoCE|网络|"
-                          r"口)", re.IGNORECASE)
+                          r"口|networks?|fabric|switch|GbE|uplinks?)", re.IGNORECASE)
 
 
 def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> list[Understood]:
@@ -279,7 +279,8 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
             tool = None
             for m in _TOOLS.finditer(text, max(ca, h.start - 60), h.start):
                 tool = m.lastgroup
-            if tool in {"iperf", "rdma"} and not _RATED_BETWEEN.search(text, m.end(), h.start) \
+            measured = tool is None or any(x.fact in MEASUREMENTS and m.end() <= x.start < h.start for x in hits)
+            if tool in {"iperf", "rdma"} and not measured and not _RATED_BETWEEN.search(text, m.end(), h.start) \
                     and not _RATED_AFTER.match(text, h.end):
                 fact = "net.iperf3_gbps" if tool == "iperf" else "net.rdma_bw_gbps"
                 out.append(Understood(fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.weak,

@@ -329,3 +329,8 @@ def test_a_setting_named_after_its_value() -> None:
     got = facts("The pod gets /dev/infiniband, and the default `eth0` (always given an IP by Kubernetes) is used for "
                 "NCCL_SOCKET_IFNAME.")
     assert got["nccl.socket_ifname"] == "eth0"
+
+
+def test_a_rating_after_the_tools_own_figure_stays_a_rating() -> None:
+    got = facts("iperf3 between the two hosts shows 9.41 Gbits/sec on our 10G network")
+    assert (got["net.iperf3_gbps"], got["nic.speed_gbps"]) == (9.41, 10)
