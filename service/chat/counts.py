@@ -334,7 +334,7 @@ def _named_machines(text: str) -> list[Understood]:
             continue
         labelled = bool(_CLUSTER_LABEL.search(text[max(0, m.start() - 20):m.start()]))
         lists.setdefault(stem, []).append((m, idx, labelled))
-    hits = []
+    hits: list[Understood] = []
     for found in lists.values():
         if any(labelled for _, _, labelled in found):
             n = max(len(set(idx)) for _, idx, _ in found)  # 'clusterA: m0, m1, m2; clusterB: m3, m4, m5': one cluster

@@ -97,8 +97,9 @@ def _role(header: str) -> str | None:
 
 def _own_role(cells: list[str]) -> str | None:
     """A column without a header, named by what its cells say."""
-    if all(_CELL_SIZE.match(c) and _CELL_SIZE.match(c)["w"] for c in cells):
-        w = _CELL_SIZE.match(cells[0])["w"]  # type: ignore[index]
+    sizes = [_CELL_SIZE.match(c) for c in cells]
+    if sizes and all(s is not None and s["w"] for s in sizes):
+        w = sizes[0]["w"]  # type: ignore[index]
         return "gpus" if re.match(r"GPU|card|卡", w, _IC) else "nodes"
     if all(re.search(r"\d\s*/\s*(?:gpu|card|device)\b", c, _IC) for c in cells):
         return "rate-per-gpu"
@@ -251,7 +252,7 @@ def read_link_tables(text: str, start: int = 0, end: int | None = None,
     out: list[tuple[str, object, int, int]] = []
     for block in table_blocks(text, start, end):
         header = [c for c, _ in block[0][1]]
-        has_header = not any(_BANDWIDTH.search(c) and _BANDWIDTH.search(c)["unit"] for c in header) and not any(
+        has_header = not any((b := _BANDWIDTH.search(c)) is not None and b["unit"] for c in header) and not any(
             re.fullmatch(r"\s*\d+(?:\.\d+)?\s*G?\s*", c) for c in header)
         rows = block[1:] if has_header else block
         if not rows or len(rows) > _MAX_LINK_ROWS:
@@ -281,6 +282,8 @@ def read_link_tables(text: str, start: int = 0, end: int | None = None,
         _, cells = rows[chosen]
         cell, at = cells[per_nic]
         m = _BANDWIDTH.search(cell)
+        if m is None:
+            continue
         unit = m["unit"] or (header[per_nic] if has_header else "")
         unit_m = re.search(r"GB/s|Gb/s|Gbps|MB/s|Mb/s|\bG\b", unit) if not m["unit"] else None
         value = _gbps(m["num"], m["unit"] or (unit_m.group(0) if unit_m else None), tool)
