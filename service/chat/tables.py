@@ -40,9 +40,10 @@ _JOINED_RULE = re.compile(r"(?<=\|)[ \t]+(?=\|\s*:?-{2,})")
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _CELL_SIZE = re.compile(r"^\s*(?P<n>\d{1,4})\s*(?:x\s*)?"
                         r"(?P<w>nodes?|machines?|servers?|hosts?|GPUs?|cards?|台|机|节点|卡)?\s*$", _IC)
-_TIME_UNITS = {"ms": 0.001, "毫秒": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0, "秒": 1.0,
-               "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0, "分钟": 60.0, "h": 3600.0, "hr": 3600.0,
-               "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0, "小时": 3600.0}
+# (the Chinese keys are what the reader reads, so raw strings like its patterns: it says nothing with them)
+_TIME_UNITS = {"ms": 0.001, r"毫秒": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
+               r"秒": 1.0, "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0, r"分钟": 60.0, "h": 3600.0,
+               "hr": 3600.0, "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0, r"小时": 3600.0}
 _TIME_UNIT = re.compile(r"(?<![A-Za-z])(ms|毫秒|secs?|seconds?|s|秒|mins?|minutes?|分钟|hrs?|hours?|h|小时)"
                         r"(?![A-Za-z])", _IC)
 
