@@ -121,6 +121,12 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
                                                     and key not in pasted.partial_facts):
             stated[key] = Understood(key, value, _pasted_label(pasted), pasted.start, pasted.end,
                                      source="pasted:" + "+".join(pasted.kinds))
+    speed = stated.get("nic.speed_gbps")
+    if speed is not None and speed.source == "words" and any(
+            pasted.facts.get(k) is not None and abs(float(pasted.facts[k]) * scale - float(speed.value))
+            <= 0.01 * float(speed.value) for k, scale in _PASTED_RATES.items()):
+        # 'Is 7328 Mbit/s pod-to-pod what the overlay can do?': the words quote the pasted measurement, no link speed
+        del stated["nic.speed_gbps"]
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
@@ -527,6 +533,10 @@ def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str
     if "job.nodes" in stated or gpus is None or gpus.weak or _MACHINES_NAMED.search(question):
         return
     stated["job.nodes"] = Understood("job.nodes", 1, gpus.text, gpus.start, gpus.end, gpus.source, inferred=True)
+
+
+# Measurements pasted output gives, with the factor to Gb/s.
+_PASTED_RATES = {"net.iperf3_gbps": 1.0, "net.rdma_bw_gbps": 1.0, "nccl.allreduce_busbw_gbytes_per_s": 8.0}
 
 
 def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:

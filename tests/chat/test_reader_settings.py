@@ -334,3 +334,10 @@ def test_a_setting_named_after_its_value() -> None:
 def test_a_rating_after_the_tools_own_figure_stays_a_rating() -> None:
     got = facts("iperf3 between the two hosts shows 9.41 Gbits/sec on our 10G network")
     assert (got["net.iperf3_gbps"], got["nic.speed_gbps"]) == (9.41, 10)
+
+
+def test_words_quoting_the_pasted_measurement_give_no_link_speed() -> None:
+    got = facts("Pod to pod with knb:\n```\n Discovered MTU         : 1440\n  Pod to pod :\n    TCP :\n"
+                "      bandwidth = 7328 Mbit/s\n```\nIs 7328 Mbit/s pod-to-pod what the overlay can do?")
+    assert got["net.iperf3_gbps"] == 7.328
+    assert "nic.speed_gbps" not in got
