@@ -384,6 +384,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
             return None  # '4xEDR 100GBps': the generation is the rating; the figure beside it is a slip of the unit
         if label is None and _NCCL_TESTS_TOPIC.search(text):
             return "busbw"  # 'nccl-tests on two nodes … yet I get 41.55 GB/s': the question is about that tool's figure
+        if label == "measured" and _RATE_CUES["busbw"].search(tx.before(text, m.start(), 40)):
+            return "busbw"  # '两节点 all_reduce 从 180GB/s 掉到 10GB/s': a measuring verb, an all-reduce's figure
         return label if label in {"busbw", "storage", "measured", "traffic"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"

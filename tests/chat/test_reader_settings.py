@@ -341,3 +341,8 @@ def test_words_quoting_the_pasted_measurement_give_no_link_speed() -> None:
                 "      bandwidth = 7328 Mbit/s\n```\nIs 7328 Mbit/s pod-to-pod what the overlay can do?")
     assert got["net.iperf3_gbps"] == 7.328
     assert "nic.speed_gbps" not in got
+
+
+def test_an_all_reduce_figure_said_with_a_measuring_verb_is_its_busbw() -> None:
+    got = facts("两节点 all_reduce 从大约 180GB/s 掉到大约 10GB/s。")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 10
