@@ -314,7 +314,7 @@ _RATE = re.compile(
     r"[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
-                        r"RoCE|RDMA|EFA|HDR|NDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线)"
+                        r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线)"
                         r"(?![A-Za-z])")
 _KIND_AFTER = {
     "infiniband": re.compile(r"\s*(?:的)?\s*(?:IB|InfiniBand|infiniband|HDR|NDR|EDR)(?![A-Za-z])"),
@@ -335,7 +335,7 @@ _RATE_CUES = {
                            r"caps? out|capped out)(?![A-Za-z])|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
-    "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
+    "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
@@ -370,6 +370,8 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
     if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
         return "rated"
+    if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
+        return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
     if not is_bytes and re.match(r"\s*of\s+(?:inter-?node|cross-node|node-to-node|network|interconnect|RDMA|IB)?\s*"
                                  r"(?:bandwidth|connectivity)", tail + text[m.end() + 16:m.end() + 30], _IC) and \
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",

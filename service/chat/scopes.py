@@ -134,23 +134,33 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
     return spans
 
 
+# Words that bring the question back to the asker's own run after another system was described.
+_OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|"
+                           r"(?<![A-Za-z])(?:this one|ours|our (?:cluster|nodes|machines|setup|run)|we (?:get|got|see|measured?)|"
+                           r"I (?:get|got|see|measured?))(?![A-Za-z])", re.IGNORECASE)
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside)."""
     other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
                                                     for m in _EARLIER_RUN.finditer(text)]
     kept, refs = [], []
-    others: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
+    others: dict[tuple[int, int], int | None] = {}  # one search per clause: where another system was named
     quoted: dict[tuple[int, int], bool] = {}
     for h in hits:
         a, b = tx.clause_bounds(text, h.start)
         sa = max(tx.sentence_bounds(text, h.start)[0], a - 80)  # the clause and what leads into it
         if (sa, b) not in others:
-            others[(sa, b)] = bool(_OTHER_SYSTEM.search(text, sa, b))
+            other = _OTHER_SYSTEM.search(text, sa, b)
+            others[(sa, b)] = other.end() if other else None
+        said_at = others[(sa, b)]
+        # '官方文档说 … 900GB/s，我们测出来 … 350GB/s': the asker's own run named again after the other system's
+        theirs_said = said_at is not None and not (said_at <= h.start and _OWN_RUN_SAID.search(text, said_at, h.start))
         if (a, b) not in quoted:
             quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model)
-        if not h.source.startswith("pasted") and (others[(sa, b)] or theirs or (h.fact in MEASUREMENTS and quoted[(a, b)])):
+        if not h.source.startswith("pasted") and (theirs_said or theirs or (h.fact in MEASUREMENTS and quoted[(a, b)])):
             refs.append(h)
         else:
             kept.append(h)

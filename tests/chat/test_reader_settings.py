@@ -346,3 +346,20 @@ def test_words_quoting_the_pasted_measurement_give_no_link_speed() -> None:
 def test_an_all_reduce_figure_said_with_a_measuring_verb_is_its_busbw() -> None:
     got = facts("两节点 all_reduce 从大约 180GB/s 掉到大约 10GB/s。")
     assert got["nccl.allreduce_busbw_gbytes_per_s"] == 10
+
+
+_BUSBW = "nccl.allreduce_busbw_gbytes_per_s"
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("官方文档说 H100 的 NVLink 是 900GB/s，我们测出来 all_reduce busbw 只有 350GB/s", _BUSBW, 350),
+    ("Our other cluster gets 180 GB/s busbw, this one only 45 GB/s", _BUSBW, 45),
+    ("The link shows 100000Mb/s in ethtool but iperf3 gets only 23 Gbits/sec", "nic.speed_gbps", 100),
+    ("8 卡 V100 的机器两台，通过 56Gb FDR IB 相连", "nic.speed_gbps", 56),
+])
+def test_our_own_run_named_after_anothers_and_ratings_by_their_source(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_another_clusters_figure_alone_stays_a_reference() -> None:
+    assert _BUSBW not in facts("Our other cluster gets 180 GB/s busbw on the same test.")
