@@ -253,7 +253,7 @@ _GPUS_NAMED = re.compile(
     r"(?:(?:只|仅)(?:用|使用|跑)(?!了)|(?<![A-Za-z])(?:(?:I|we) (?:only|just) (?:use|used|ran on|run on)|using only|"
     r"(?:by )?only using|on purpose on))\s*"
     r"(?:每台(?:机器|服务器)?(?:上)?的?\s*|各台的?\s*|each (?:node|machine|server)'s\s+|(?:the\s+)?)"
-    r"(?P<gpus>GPU\s?\d{1,2}(?:\s{0,2}(?:和|、|,|/|and|与)\s{0,2}(?:GPU\s?)?\d{1,2}){0,7})(?![\d.])", _IC)
+    r"(?P<gpus>GPU\s?\d{1,2}(?:\s{0,2}(?:和|、|,|/|and|与)\s{0,2}(?:GPU\s?)?\d{1,2}){0,7})(?!\d|\.\d)", _IC)
 
 
 def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:
@@ -583,7 +583,7 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     return hits
 
 
-_RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?![\d.])",
+_RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?!\d|\.\d)",
                          _IC)
 
 

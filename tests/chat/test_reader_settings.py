@@ -363,3 +363,8 @@ def test_our_own_run_named_after_anothers_and_ratings_by_their_source(text: str,
 
 def test_another_clusters_figure_alone_stays_a_reference() -> None:
     assert _BUSBW not in facts("Our other cluster gets 180 GB/s busbw on the same test.")
+
+
+def test_counts_at_the_end_of_a_sentence() -> None:
+    assert facts("两台机器，每台 IB 200Gb * 4.")["nic.count"] == 4
+    assert facts("每台机器只用 GPU0 和 GPU1.")["job.gpus_per_node"] == 2
