@@ -139,6 +139,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
+    _rdma_from_the_transport(stated)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
     proposed = {k: _original_words(u, question) for k, u in proposed.items()}
@@ -537,6 +538,16 @@ def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str
 
 # Measurements pasted output gives, with the factor to Gb/s.
 _PASTED_RATES = {"net.iperf3_gbps": 1.0, "net.rdma_bw_gbps": 1.0, "nccl.allreduce_busbw_gbytes_per_s": 8.0}
+
+
+def _rdma_from_the_transport(stated: dict[str, Understood]) -> None:
+    """'the channels go over NET/IB but never with /GDRDMA': NCCL's IB transport runs only on an RDMA device
+    (InfiniBand or RoCE), so the node has RDMA, as a pasted log of that transport says."""
+    transport = stated.get("nccl.transport")
+    if transport is None or transport.value != "ib" or "nic.rdma" in stated:
+        return
+    stated["nic.rdma"] = Understood("nic.rdma", True, transport.text, transport.start, transport.end,
+                                    transport.source, inferred=True)
 
 
 def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:
