@@ -66,6 +66,8 @@ _OFI_PROVIDER = re.compile(r"NET/OFI Selected [Pp]rovider is (\w+)")
 _GRAPH_TYPE = re.compile(r"\btype (NVL|PIX|PXB|PHB|NODE|SYS|LOC|PATH\w*|C2C|NET)/(\w+)")
 _NIC_DISTANCE = re.compile(r"IB NIC distance\s*:\s*(\w+)")
 _WARN = re.compile(r"NCCL WARN\s+(.*\S)")
+# NET/IB's watcher of the device's async events: 'port error' (IBV_EVENT_PORT_ERR) is the port's link going down.
+_PORT_ERROR = re.compile(r"Got async event\s*:\s*port error", re.IGNORECASE)
 _COMM_SHAPE = re.compile(r"\bcomm (?:0x)?[0-9a-fA-F]+ rank (\d+) nRanks (\d+) nNodes (\d+) "
                          r"localRanks (\d+) localRank \d+")
 _INIT_COMPLETE = re.compile(r"\bcomm (?:0x)?[0-9a-fA-F]+ rank (\d+) nranks (\d+) cudaDev \d+.*Init COMPLETE")
@@ -105,6 +107,7 @@ class NcclLogResult:
     local_ranks: int | None = None  # ranks on one node of that communicator
     init_hosts: dict[int, dict[int, str]] = field(default_factory=dict)  # nranks -> rank -> host (Init COMPLETE)
     warnings: list[str] = field(default_factory=list)
+    port_errors: int = 0  # 'NET/IB : Got async event : port error' lines: an IB/RoCE port's link went down
     evidence: list[str] = field(default_factory=list)
 
     @property
@@ -195,6 +198,8 @@ class NcclLogResult:
         shape = self.shape()
         if shape:
             out["job.nodes"], out["job.gpus_per_node"] = shape
+        if self.port_errors:
+            out["nic.link_flaps"] = True
         return out
 
     def all_facts(self) -> dict[str, Any]:
@@ -311,6 +316,8 @@ def parse_nccl_log(text: str) -> NcclLogResult:
         if m := _NIC_DISTANCE.search(line):
             _add(result.gpu_nic_paths, m.group(1).upper())
         _shape(line, result)
+        if _PORT_ERROR.search(line):
+            result.port_errors += 1
         if (m := _WARN.search(line)) and len(result.warnings) < 5 and m.group(1) not in result.warnings:
             result.warnings.append(m.group(1))
     _conclude(result, via_kinds, plugin_names, ib_initialised)

@@ -26,6 +26,7 @@ from bwdoctor_parsers.ibstat import parse_ib_ports
 from bwdoctor_parsers.ip_addr import parse_ip_addr
 from bwdoctor_parsers.iperf3 import parse_iperf3_json
 from bwdoctor_parsers.iperf3_text import parse_iperf3_text
+from bwdoctor_parsers.kernel_log import parse_kernel_log
 from bwdoctor_parsers.knb import parse_knb
 from bwdoctor_parsers.lspci import parse_lspci
 from bwdoctor_parsers.nccl_env import parse_nccl_env
@@ -85,6 +86,9 @@ _TOOL_LINE = re.compile(
     r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^\s+(?:link/\w+|inet6?|valid_lft|altname)\s|"
     r"^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+(?:via|dev)\s|"
     r"^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+(?:\d{1,3}(?:\.\d{1,3}){3}/\d|[0-9a-f:]+/\d|$)|"
+    # Kernel log lines (dmesg's '[ 12.345678] ', journalctl's 'Mar  3 10:01:02 host kernel:', a NIC driver's prefix).
+    r"^\s*\[\s*\d+\.\d{3,}\]\s|^\s*[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+kernel:|"
+    r"^\s*(?:ixgbe|i40e|ice|igb|e1000e|mlx5_core|mlx4_en|bnxt_en|tg3|r8169|ena|bonding)\b[\s:]|"
     # knb (Kubernetes network benchmark) report lines.
     r"^\s*Discovered (?:CPU|Kernel|k8s version|MTU)\s*:|^\s*bandwidth\s*=\s*\d+(?:\.\d+)?\s*[KMG]?bit/s\s*$|"
     r"^\s*(?:client|server) cpu\s*=\s*total\b|^\s*(?:Pod to (?:pod|Service)|Idle|TCP|UDP)\s*:\s*$|"
@@ -365,6 +369,11 @@ def _ip_addr(block: str) -> Parsed:
     return result.facts(), result.coded_notes(), False
 
 
+def _kernel_log(block: str) -> Parsed:
+    result = parse_kernel_log(block)
+    return result.facts(), result.coded_notes(), False
+
+
 def _ethtool(block: str) -> Parsed:
     result = parse_ethtool(block)
     facts = result.facts()
@@ -400,6 +409,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^\s*hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
      _ib_ports),
     ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
+    ("kernel-log", re.compile(r"\bLink (?:is )?(?:up|down)\b|link status definitely (?:up|down)|carrier lost|"
+                              r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
                               r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB", re.M), _nvidia_smi),

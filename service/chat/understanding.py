@@ -140,6 +140,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _rdma_from_the_transport(stated)
+    _all_reduce_of_data_parallel(stated)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
     proposed = {k: _original_words(u, question) for k, u in proposed.items()}
@@ -548,6 +549,16 @@ def _rdma_from_the_transport(stated: dict[str, Understood]) -> None:
         return
     stated["nic.rdma"] = Understood("nic.rdma", True, transport.text, transport.start, transport.end,
                                     transport.source, inferred=True)
+
+
+def _all_reduce_of_data_parallel(stated: dict[str, Understood]) -> None:
+    """DDP, Horovod, FSDP and ZeRO exchange gradients with NCCL collectives (all-reduce, or its halves reduce-scatter
+    and all-gather), never through parameter servers: the data-parallel strategy named says how gradients move."""
+    strategy = stated.get("job.parallelism")
+    if strategy is None or strategy.value not in {"data", "fsdp"} or "job.comm_pattern" in stated:
+        return
+    stated["job.comm_pattern"] = Understood("job.comm_pattern", "allreduce", strategy.text, strategy.start,
+                                            strategy.end, strategy.source, inferred=True, weak=True)
 
 
 def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:

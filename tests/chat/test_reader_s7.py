@@ -39,3 +39,35 @@ def test_gdr_off_on_an_ib_transport_is_a_finding(engine) -> None:
 def test_remote_data_alone_points_at_the_storage_path(engine, text: str) -> None:
     out = answer_turn(text, engine=engine)
     assert "remote-storage-io" in {f["category"] for f in out["findings"]}
+
+
+FLAPPING = """两台机器训练时不时卡住，最后报 NCCL timeout，dmesg 里有这些：
+[ 1021.223344] mlx5_core 0000:5e:00.0 ens1f0: Link up
+[ 5234.112233] mlx5_core 0000:5e:00.0 ens1f0: Link down
+[ 5236.998877] mlx5_core 0000:5e:00.0 ens1f0: Link up
+怎么回事？"""
+
+
+def test_a_link_that_drops_in_a_pasted_kernel_log_is_a_degraded_link(engine) -> None:
+    out = answer_turn(FLAPPING, engine=engine)
+    assert out["facts"]["nic.link_flaps"] is True
+    assert out["findings"][0]["category"] == "link-degraded"
+
+
+def test_the_kernel_log_lines_are_output_not_the_askers_words() -> None:
+    got = understand(FLAPPING)
+    assert "kernel-log" in got.pasted.kinds
+    assert all("5234" not in n["text"] for n in got.not_understood)
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("We use DDP on 2 nodes and the step time doubles.", "allreduce"),
+    ("两台机器用 FSDP 训练，GPU 利用率很低。", "allreduce"),
+])
+def test_data_parallel_strategies_exchange_gradients_by_all_reduce(text: str, fact: str) -> None:
+    assert facts(text)["job.comm_pattern"] == fact
+
+
+def test_a_parameter_server_job_stays_one() -> None:
+    got = facts("Data parallel training with 2 parameter servers and 4 workers is slow.")
+    assert got["job.comm_pattern"] == "parameter_server"

@@ -101,7 +101,7 @@ def test_iblinkinfo_cas_of_several_hosts_count_the_rails_of_one():
 
 MODULES = ["bwdoctor.chat.pasted", "bwdoctor_parsers.nccl_log", "bwdoctor_parsers.nccl_tests",
            "bwdoctor_parsers.ibstat", "bwdoctor_parsers.lspci", "bwdoctor_parsers.ip_addr",
-           "bwdoctor_parsers.nvidia_smi", "bwdoctor_parsers.perftest"]
+           "bwdoctor_parsers.nvidia_smi", "bwdoctor_parsers.perftest", "bwdoctor_parsers.kernel_log"]
 
 
 @pytest.mark.parametrize("module", MODULES)
