@@ -142,7 +142,7 @@ def _overlaps(m: re.Match[str], hits: list[Understood]) -> bool:
 # --------------------------------------------------------------------------- utilisation
 _SUBJECTS = {
     "gpu.mem_used_pct": re.compile(r"显存|GPU\s*mem(?:ory)?|VRAM|HBM", _IC),
-    "gpu.util_pct": re.compile(r"GPU|显卡|(?<![显])卡(?!顿)|nvidia-smi|nvitop|SM\b|算力|Volatile", _IC),
+    "gpu.util_pct": re.compile(r"GPU|显卡|(?<![显网])(?<!IB)(?<!IB )(?<!HCA)(?<!HCA )卡(?!顿)|nvidia-smi|nvitop|SM\b|算力|Volatile", _IC),
     "cpu.iowait_pct": re.compile(r"iowait|IO\s*wait|io等待", _IC),
     "cpu.util_pct": re.compile(r"CPU|处理器", _IC),
     "mem.used_pct": re.compile(r"(?<!GPU )(?<!显)内存|\bRAM\b|(?<!GPU )memory|\bmem\b", _IC),
@@ -178,20 +178,69 @@ def utilisation(text: str) -> list[Understood]:
                     best = (s.end(), fact)
         if best is None:
             for fact, subject in _SUBJECTS.items():
-                if subject.match(tail.strip()) or re.match(r"\s*(?:的)?\s*" + subject.pattern, tail, _IC):
+                # 'GPU 40%', '80% of GPU memory', '70% of the CPU': the subject just after the figure
+                if subject.match(tail.strip()) or re.match(r"\s*(?:的|of\s+(?:the\s+)?|of\s+(?:each|every|all)\s+)?\s*"
+                                                          + f"(?:{subject.pattern})", tail, _IC):
                     best = (0, fact)
                     break
+        if best is None and _MEAN_OF.search(text, max(0, m.start() - 10), m.start()):
+            # 'GPU 利用率在 0~100 之间跳，平均 50% 左右': a mean said after a range without its '%', the subject's
+            sa = tx.sentence_bounds(text, m.start())[0]
+            for fact, subject in _SUBJECTS.items():
+                for s in subject.finditer(text, sa, m.start()):
+                    if (best is None or s.end() > best[0]) and re.search(r"利用率|使用率|util|usage|占用", text[s.end():m.start()], _IC):
+                        best = (s.end(), fact)
+            if best is not None:
+                hits.append(_hit(best[1], float(m["num"]), m))
+                continue
         if best is None and re.search(r"利用率|util", window + tail, _IC) and not _OTHER_UTIL.search(window + tail):
             best = (0, "gpu.util_pct")
         if best is None:
             continue
         gap = window[best[0]:] if best[0] else ""
+        # 'GPU 利用率从 95% 掉到了 40%', 'GPU util went from 90% to 45%': the figure it changed to is the subject's now
+        gap = re.sub(r"(?:从|from)\s*\d+(?:\.\d+)?\s*%\s*[^\d%，,。;；]{0,10}?(?:到|to)\s*(?:了)?\s*$", "", gap, flags=_IC)
         if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
             continue
         value = parse_range_mid(m["num"], m["hi"])
         if value is not None and 0 <= value <= 100:
             hits.append(_hit(best[1], value, m))
     hits.extend(_qualitative_load(text))
+    return hits
+
+
+# --------------------------------------------------------------------------- communication's share of a step
+# The forms the profile-share reader (symptoms.comm_share) leaves: the share named before its figure ('通信时间占比大约 30%',
+# 'NCCL 耗时占比 45%'), the step named between ('allreduce 占每个 step 的 45%', '通信占总时间的 1/3' is no percent), and
+# ranges ('all-reduce takes 40-50% of each iteration').
+_COMM = (r"(?:NCCL|通信|集合通信|梯度同步|all-?reduce|allreduce|reduce-?scatter|all-?gather|communication|comms?|"
+         r"nccl\w*Kernel\w*|ncclKernel\w*|ncclDevKernel\w*)")
+_SHARE_PCT = r"(?P<num>\d{1,3}(?:\.\d+)?)(?:\s*(?:-|~|到|至|–)\s*(?P<hi>\d{1,3}(?:\.\d+)?))?\s*%"
+_APPROX = r"(?:大约|大概|约|近|将近|差不多|超过|接近|about|around|roughly|nearly|almost|over|~|≈)?\s*"
+_COMM_SHARE = [
+    re.compile(rf"{_COMM}\s*(?:的)?\s*(?:通信|kernel|操作)?\s*(?:的)?\s*(?:时间|耗时|time)?\s*(?:的)?\s*(?:占比|比例|占的比例|share|fraction)"
+               rf"\s*(?:是|为|在|有|达到|is|of|was|:|：)?\s*{_APPROX}{_SHARE_PCT}", _IC),
+    re.compile(rf"{_COMM}[^，,。；;\n%\d]{{0,10}}?(?:占了?|占用了?|占到了?)\s*(?:了)?\s*(?:每个|每一个|每|整个|总|一个)?\s*"
+               rf"(?:step|iteration|iter|迭代|训练|训练时间|时间|耗时|步)\s*(?:时间)?\s*(?:的)\s*{_APPROX}{_SHARE_PCT}", _IC),
+    re.compile(rf"(?<![A-Za-z]){_COMM}\s+(?:\w+\s+){{0,2}}?(?:takes?|took|accounts? for|occup(?:ies|y|ied)|consumes?|eats?(?: up)?|"
+               rf"is|are|was|were)\s+{_APPROX}{_SHARE_PCT}\s*of\s+(?:the\s+|each\s+|every\s+|total\s+)?(?:\w+\s+)?"
+               rf"(?:step|iteration|iter|time|runtime|wall[- ]?(?:clock )?time|training time)", _IC),
+]
+
+
+@extractor
+def comm_share_forms(text: str) -> list[Understood]:
+    """'通信时间占比大约 30%', 'allreduce 占每个 step 的 45%', 'all-reduce takes 40-50% of each iteration' →
+    job.comm_time_pct (a share of time; never one of bandwidth or of a GPU's capacity)."""
+    hits: list[Understood] = []
+    for pattern in _COMM_SHARE:
+        for m in pattern.finditer(text):
+            if re.search(r"带宽|bandwidth|利用率|util|busbw|algbw|line[- ]?rate|线速|理论|peak|[?？]|吗",
+                         m.group(0) + tx.after(text, m.end(), 8), _IC) or _overlaps(m, hits):
+                continue
+            value = parse_range_mid(m["num"], m["hi"])
+            if value is not None and 0 < value <= 100:
+                hits.append(_hit_span("job.comm_time_pct", value, text, m.start("num"), m.end()))
     return hits
 
 
@@ -307,11 +356,13 @@ def parallelism(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- network rates
+# A range of a measured rate ('21-23G', '8~10 GB/s', '3 到 4 GB/s') is read as its middle: the low end's digits.
+_RATE_RANGE = r"(?:\s*(?:-|~|～|–|到|至)\s*(?P<hi>\d{1,6}(?:\.\d{1,6})?))?"
 _RATE = re.compile(
-    rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER})(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
+    rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER}){_RATE_RANGE}(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
-    r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|"
-    r"[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
+    r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|Mb|"
+    r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线)"
@@ -325,10 +376,11 @@ _RATE_CUES = {
     "instance": re.compile(r"实例带宽|instance bandwidth|带宽上限|bandwidth cap|实例|instance|quota|配额|capped|cap(?"
                            r"![a-z])|"
                            r"限速|throttl\w*|带宽包|provider|云厂商", _IC),
-    "measured": re.compile(r"iperf3?|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
+    "measured": re.compile(r"iperf3?|ib_(?:write|read|send)_bw|perftest|实测|测出|测得|测了|测试|测一下|测下来|测到|跑出|跑到|只能跑|只跑|打到|能到|能跑到|达到|"
                            r"只剩|剩下|掉到|降到|跌到|"
                            r"measur\w*|shows?|showed|reports?|reported|getting|get only|only get|we get|got|"
-                           r"(?<![A-Za-z])(?:I|we) (?:get|see|saw|obtain(?:ed)?)(?![A-Za-z])|"
+                           r"(?<![A-Za-z])(?:I|we)\s+(?:(?:only|just|still|now|actually|barely|can|can only)\s+)?"
+                           r"(?:get|see|saw|obtain(?:ed)?)(?![A-Za-z])|"
                            r"(?:goes|going|went|gets) (?:above|beyond|over|past)|exceeds?|最高只有|最多只有|顶多|"
                            r"(?<![A-Za-z])(?:sees|seeing|saw|gets|gives|gave|yields|delivers|manages|"
                            r"plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
@@ -341,10 +393,10 @@ _RATE_CUES = {
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
-    "storage": re.compile(r"读取|读|存储|加载|磁盘|(?<![A-Za-z])(?:read(?:s|ing)?|NAS|NFS|storage|loading|OSS|S3|IO|I/O|"
-                          r"disks?)(?![A-Za-z])", _IC),
+    "storage": re.compile(r"读取|(?<!ib_)读|存储|加载|磁盘|(?<![A-Za-z_])(?:read(?:s|ing)?|NAS|NFS|storage|loading|OSS|S3|IO|I/O|"
+                          r"disks?)(?![A-Za-z_])", _IC),
 }
-_MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
+_MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
@@ -357,12 +409,14 @@ _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
 _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|用|走|上|换成|升级到|是|都是|均为)\s*$", _IC)
 
 
-def _rate_kind(text: str, m: re.Match[str]) -> str | None:
-    """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'."""
+def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
+    """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
+
+    `cue_text` is the text with the other rates blanked: another figure's unit ('… 3~5 Gbps on 10GbE') is no cue."""
     unit = m["unit"]
     tail = text[m.end():m.end() + 16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
-    label = tx.nearest_cue(text, m.start(), m.end(), _RATE_CUES, window=50)
+    label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate
     if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
@@ -372,6 +426,12 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
         return "rated"
     if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
         return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
+    if re.search(r"ethtool[^，,。;；\n]{0,24}$|(?<![A-Za-z])Speed\s*(?:是|为|:|：|=|is)?\s*$", text[max(0, m.start() - 30):m.start()],
+                 _IC) and not re.search(r"iperf|ib_\w+_bw|perftest|nccl|busbw|algbw|测|measur|\d", text[max(0, m.start() - 30):m.start()]
+                                        .rsplit("ethtool", 1)[-1], _IC):
+        return "rated"  # 'ethtool 显示 Speed 是 25000Mb/s': ethtool's figure before it, the link's negotiated speed
+    if re.search(r"(?:^|\s)--?[A-Za-z][\w-]*(?:\s*=\s*|\s+)$", text[max(0, m.start() - 24):m.start()]):
+        return None  # 'all_reduce_perf -b 8 -e 8G': a command's argument (a message size), not a rate
     if not is_bytes and re.match(r"\s*of\s+(?:inter-?node|cross-node|node-to-node|network|interconnect|RDMA|IB)?\s*"
                                  r"(?:bandwidth|connectivity)", tail + text[m.end() + 16:m.end() + 30], _IC) and \
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
@@ -381,7 +441,13 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
                  r"(?:是|为|都是|:|：|（|\()?\s*$",
                  text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
         return "rated"
+    if re.search(rf"(?:{_NAS}|{_OBJECT}|存储|storage|磁盘|disks?)\s*(?:的)?\s*(?:读|read)?\s*(?:带宽|bandwidth|throughput|吞吐|速度|速率|speed)"
+                 r"[^，,。;；\d]{0,10}$", text[max(0, m.start() - 40):m.start()], _IC):
+        return "storage"  # 'NAS 带宽只有 1Gbps': the storage's bandwidth, not the network's
     if is_bytes:
+        if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
+                                            scope="sentence") and not _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
+            return "storage"  # '数据从 OSS 读，大约 500MB/s': a byte rate in a sentence about reading data
         if re.search(r"(?:[EHNXFQ]DR\d*)\s*$", text[max(0, m.start() - 8):m.start()]):
             return None  # '4xEDR 100GBps': the generation is the rating; the figure beside it is a slip of the unit
         if label is None and _NCCL_TESTS_TOPIC.search(text):
@@ -392,12 +458,14 @@ def _rate_kind(text: str, m: re.Match[str]) -> str | None:
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"
     if _NIC_AFTER.match(tail):
-        # '25G NIC, iperf3 shows …': the NIC word right after the number is the better cue.
-        if not re.search(r"iperf|实测|测", tx.before(text, m.start(), 20), _IC):
+        # '25G NIC, iperf3 shows …': the NIC word right after the number is the better cue; so is 'on the 25G link'
+        if not re.search(r"iperf|实测|测", tx.before(text, m.start(), 20), _IC) or re.search(
+                r"(?:on|over|across|via|through|of|用|在)\s+(?:the\s+|a\s+|an\s+|our\s+|this\s+|each\s+|their\s+)?$",
+                text[max(0, m.start() - 12):m.start()], _IC):
             return "rated"
-    if unit in {"G", "M", "Gb"} and label is None and not _NIC_AFTER.match(tail):
+    if unit in {"G", "M", "Gb", "Mb"} and label is None and not _NIC_AFTER.match(tail):
         # '8 nodes on 25G', 'moved to 100G': a standard link rate after 'on/over/to' is the network's
-        if unit != "M" and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]):
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]):
             return "rated"
         return None
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
@@ -416,13 +484,25 @@ def network_rates(text: str) -> list[Understood]:
     the nearest cue: 'iperf3', '测', 'shows', 'bandwidth' mean measured; 'NIC', '网卡', 'GbE' mean rated.
     """
     hits = []
-    for m in _RATE.finditer(text):
+    rates = list(_RATE.finditer(text))
+    for m in rates:
         value = parse_number(m["num"])
         if value is None or value <= 0:
             continue
-        kind = _rate_kind(text, m)
+        others = [r for r in rates if r is not m and abs(r.start() - m.start()) <= 60]
+        cue_text = text
+        for r in others:
+            cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
+        kind = _rate_kind(text, m, cue_text)
         if kind is None:
             continue
+        if m["hi"]:
+            if kind == "rated" or re.search(r"(?:从|from)\s*$", text[max(0, m.start() - 6):m.start()], _IC):
+                value = parse_number(m["hi"])  # '从 20 到 6GB/s' is a change, not a range; a rating is its top
+            else:
+                value = parse_range_mid(m["num"], m["hi"])
+            if value is None or value <= 0:
+                continue
         unit = m["unit"]
         prefix = "G" if re.match(r"G|gb|Gig", unit, _IC) and not unit.startswith(("M", "m")) else unit[0]
         if unit.lower().startswith("t"):
@@ -462,6 +542,83 @@ def network_rates(text: str) -> list[Understood]:
             speed = {"EDR": 100, "HDR100": 100, "HDR": 200, "NDR200": 200, "NDR": 400, "XDR": 800}[m["gen"]]
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
+    return hits
+
+
+# A figure said without its unit, after the tool or the column that printed it ('iperf3 gives 23', 'algbw 12 busbw 22',
+# 'nccl-tests 只有 45', 'ib_write_bw 只有 200') or before it ('measured 9.3 with iperf'): the tool's own unit — iperf3
+# prints Gbits/sec (Mbits/sec when the figure is in the thousands), nccl-tests GB/s, ib_write_bw --report_gbits Gb/s
+# (MB/sec in the thousands, its default).
+_FIGURE_NAMES = {
+    "algbw": (r"algbw|algorithm bandwidth|算法带宽", "nccl.allreduce_algbw_gbytes_per_s"),
+    "busbw": (r"busbw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf", "nccl.allreduce_busbw_gbytes_per_s"),
+    "rdma": (r"ib_(?:write|read|send)_bw|perftest", "net.rdma_bw_gbps"),
+    "iperf": (r"iperf3?", "net.iperf3_gbps"),
+}
+_FIGURE_NAME = re.compile("|".join(f"(?P<{k}>{v})" for k, (v, _) in _FIGURE_NAMES.items()), _IC)
+# the words that may stand between a tool's name and its figure: verbs, fillers, the column's own name
+_FIGURE_FILLER = re.compile(
+    r"\s+|的|了|也就|也|都|就|才|只能到|只有|只|仅有|仅|一直|基本(?:上)?|大概|大约|约|差不多|在|是|为|有|能到|能|可以|到|跑出来|跑出|跑到|跑|"
+    r"测出来|测下来|测得|测了一下|测试|测|实测|结果(?:是|为)?|数值|显示|达到|打到|打满|单流|多流|峰值|最高|最大|平均|稳定|"
+    r"(?:the\s+)?(?:column|result|number|figure|value)s?|(?-i:I|we)\s+(?:get|got|see|saw)|"
+    r"(?:gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
+    r"gets|reach(?:es|ed)?|tops? out at|topped out at|peaks? at|peaked at|maxes out at|maxed out at|at|hovers? (?:around|at)|"
+    r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈)(?![A-Za-z])", _IC)
+_BARE_NUM = r"(?<![\w.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
+# between the name and its figure: a verb or a filler, no digits, no other figure's name, no end of clause
+_FIGURE_GAP = r"(?P<gap>[^\d\n，,。;；:：!?！？()（）]{0,28}?)(?:[:：=]\s*)?"
+# what may follow a figure whose unit is left out: the end of the clause, an approximation, a conjunction
+_BARE_END = re.compile(r"\s*(?:$|[，,。;；!?！？)）]|\.(?!\d)|左右|上下|多(?![少个])|出头|而已|的样子|吧|啊|了|，|"
+                       r"(?:and|but|or|on|at|for|with|in|which|so|while|now|when|across|between|from|vs\.?|versus|after|"
+                       r"before|then|over|max|at most|tops|peak|average|avg|each way|per direction|"
+                       r"(?:with|using|in|via|from|by)\s+(?:the\s+)?(?:iperf3?|nccl-tests|ib_\w+_bw)|busbw|algbw)(?![A-Za-z]))", _IC)
+_BARE_AFTER_TOOL = re.compile(rf"{_BARE_NUM}\s*(?:左右|上下|多)?\s*(?:with|using|in|via|from|by|用)\s+(?:the\s+)?"
+                              rf"(?P<tool>iperf3?|ib_(?:write|read|send)_bw|perftest|nccl-tests|all_reduce_perf)(?![A-Za-z])",
+                              _IC)
+
+
+def _bare_value(fact: str, num: str, hi: str | None) -> float | None:
+    value = parse_range_mid(num, hi)
+    if value is None or value <= 0:
+        return None
+    if (fact == "net.iperf3_gbps" and value > 400) or (fact == "net.rdma_bw_gbps" and value >= 1000):
+        # iperf3 in Mbits/sec past any TCP figure in Gb/s, ib_write_bw in MB/sec (its default) in the thousands
+        value = rate_to_gbps(value, "M", is_bytes=fact == "net.rdma_bw_gbps")
+    return round(value, 6)
+
+
+@extractor
+def unitless_measurements(text: str) -> list[Understood]:
+    """'iperf3 gives 23', 'all_reduce_perf shows algbw 12 busbw 22', 'ib_write_bw 只有 200', 'measured 9.3 with iperf':
+    a measuring tool's figure said without a unit, in the tool's own unit."""
+    hits = []
+    for name in _FIGURE_NAME.finditer(text):
+        kind = name.lastgroup or ""
+        fact = _FIGURE_NAMES[kind][1]
+        m = re.compile(_FIGURE_GAP + _BARE_NUM).match(text, name.end())
+        if m is None or _FIGURE_FILLER.sub("", m["gap"]).strip():
+            continue  # other words before it: 'iperf3 between node 1', 'iperf3 server on port 5201', 'iperf3 -P 4'
+        if not m["gap"].strip() and kind in {"iperf", "rdma"}:
+            continue  # 'iperf 2 and iperf 3': a version glued to the name
+        if re.search(r"(?:应该|理论|期望|expect\w*|should|spec|官方|datasheet|目标|target|版本|version|v$)", m["gap"], _IC):
+            continue  # a figure wanted or a version, not one measured
+        if not _BARE_END.match(text, m.end()):
+            continue  # a unit, a count or another word follows ('8 streams', '2 nodes', '10 秒', '1.75 倍')
+        value = _bare_value(fact, m["num"], m["hi"])
+        if value is not None:
+            hits.append(_hit_span(fact, value, text, m.start("num"), m.end()))
+    for m in _BARE_AFTER_TOOL.finditer(text):
+        tool = _FIGURE_NAME.fullmatch(m["tool"])
+        if tool is None or _overlaps(m, hits) or re.search(r"[A-Za-z]", text[max(0, m.start() - 1):m.start()]):
+            continue
+        fact = _FIGURE_NAMES[tool.lastgroup or ""][1]
+        if not re.search(r"(?:measur\w*|got|get|gets|see|saw|shows?|showed|gives?|gave|测|跑|only|只有|仅)\s*"
+                         r"(?:about|around|~|约|大约)?\s*$",
+                         text[max(0, m.start() - 16):m.start()], _IC):
+            continue  # 'measured 9.3 with iperf', 'got 45 from nccl-tests'
+        value = _bare_value(fact, m["num"], m["hi"])
+        if value is not None:
+            hits.append(_hit_span(fact, value, text, m.start("num"), m.end("hi") if m["hi"] else m.end("num")))
     return hits
 
 
@@ -558,7 +715,9 @@ def link_rating(text: str) -> list[Understood]:
 _MTU = re.compile(
     # 'MTU 到处都是 1500', 'MTU 两边都设成了 1600', 'the MTU everywhere is 9000', 'Discovered MTU : 1440'
     rf"MTU\s*(?:(?:everywhere|on both sides|on all (?:nodes|hosts|ports)|到处|两边|两端|全部|都)\s*)*"
-    rf"(?:is|are|of|=|:|：|为|是|都是|set to|设为|设置为|设成了?|改成了?|只有)?\s*(?:only\s*)?{_NB}(?P<num>\d{{3,5}})(?!\d|\.\d)"
+    rf"(?:is|are|of|=|:|：|为|是|都是|(?:is |was |are )?(?:set|configured|left) (?:to|at|as)|"
+    rf"(?:设|设置|配置|配|调|改|开)(?:的|成了?|为|到|的是|成的是)?(?:是)?|只有|还是|一直是|默认(?:是)?|default(?: is)?)?"
+    rf"\s*(?:only\s*|just\s*)?{_NB}(?P<num>\d{{3,5}})(?!\d|\.\d)"
     rf"|{_NB}(?P<num2>\d{{3,5}})\s*(?:-?\s*byte|字节)?\s*(?:的)?\s*MTU",
     _IC,
 )
@@ -577,7 +736,7 @@ def mtu(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- latency
-_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,20}}?{_NUM}\s*(?P<unit>ms|毫秒|us|μs|"
+_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,34}}?{_NUM}\s*(?P<unit>ms|毫秒|us|μs|"
                   rf"微秒)"
                   r"(?![A-Za-z])", _IC)
 _RTT_AFTER = re.compile(rf"{_NUM}\s*(?P<unit>ms|毫秒|us|μs|微秒)\s*(?:的)?\s*(?:RTT|rtt|latency|延迟|时延|ping)", _IC)
@@ -587,8 +746,15 @@ _RTT_AFTER = re.compile(rf"{_NUM}\s*(?P<unit>ms|毫秒|us|μs|微秒)\s*(?:的)?
 def latency(text: str) -> list[Understood]:
     """'RTT 2.5ms', 'ping 延迟 2.5 毫秒', '80us latency' → net.rtt_ms."""
     hits = []
+    for m in re.finditer(r"(?:rtt\s+)?min/avg/max(?:/mdev)?\s*=\s*\d+(?:\.\d+)?/(?P<num>\d+(?:\.\d+)?)/[\d./]+\s*ms", text, _IC):
+        hits.append(_hit("net.rtt_ms", float(m["num"]), m))  # ping's summary: the average
     for pattern in (_RTT, _RTT_AFTER):
         for m in pattern.finditer(text):
+            if pattern is _RTT and (re.search(r"(?:all-?reduce|allgather|NCCL|kernel|step|iteration|inference|推理|首|P99|"
+                                              r"p99|TTFT|token|请求|request|读|read|write|写|IO|disk|磁盘)\s*(?:的)?\s*$",
+                                              tx.before(text, m.start(), 16), _IC)
+                                    or re.search(r"step|iteration|迭代|每步|epoch|checkpoint", m.group(0), _IC)):
+                continue  # an operation's latency ('all-reduce latency 5 ms', 'inference latency'), not the network's RTT
             value = parse_number(m["num"])
             unit = {"毫秒": "ms", "微秒": "us", "μs": "us"}.get(m["unit"], m["unit"].lower())
             ms = time_to_ms(value, unit) if value is not None else None
@@ -681,7 +847,9 @@ def step_time(text: str) -> list[Understood]:
         # a bare duration in a sentence about steps (forward 357 ms, backward 673 ms) yields to a real step time
         hits.append(_hit(fact, seconds, m, weak=m.start() in bare))
     for m in re.finditer(r"(?:from|从)\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?\s*(?:to|到|涨到|变成|"
-                         r"增加到|升到|变为)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)", text, _IC):
+                         r"增加到|升到|变为|降到|降低到|缩短到|减少到|下降到|减到|掉到|"
+                         r"(?:dropped|went down|fell|came down|decreased|improved)\s+to)"
+                         r"\s*(?:了\s*)?(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)", text, _IC):
         if not re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC):
             continue
         unit_b = {"秒": "s", "毫秒": "ms"}.get(m["ub"], m["ub"].lower())
@@ -690,6 +858,9 @@ def step_time(text: str) -> list[Understood]:
         if a and b and b > a:
             hits.append(_hit_span("job.step_time_baseline_s", a, text, m.start("a"), m.end("ua") if m["ua"]
                                   else m.end("a")))
+            hits.append(_hit_span("job.step_time_s", b, text, m.start("b"), m.end("ub")))
+        elif a and b and b < a:
+            # 'the step time went from 4.2 s to 2.9 s' after a fix: the time now is the job's; the old one no baseline
             hits.append(_hit_span("job.step_time_s", b, text, m.start("b"), m.end("ub")))
     for m in re.finditer(r"(?:CV|cv|变异系数|coefficient of variation)\s*(?:is|of|为|是|=|:|：)?\s*(?P<num>\d+(?:"
                          r"\.\d+)?)",
