@@ -26,7 +26,7 @@ _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovod
              r"salloc|accelerate\s+launch|python3?\s+-m\s+[A-Za-z_][\w.]*|swift\s+(?:sft|pt|rlhf)|"
              r"python3?\s+\S+\.py|(?:\./)?(?:build/)?(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv|"
              r"broadcast|reduce)_perf(?:_mpi)?|ib_(?:write|read|send)_(?:bw|lat)|iperf3?|ping|ethtool|"
-             r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|docker\s+run|kubectl|"
+             r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|ifconfig|docker\s+run|kubectl|"
              r"composer|llamafactory-cli|colossalai\s+run|NCCL_\w+=)")
 _LINE_COMMAND = re.compile(rf"^[ \t]*(?:\$\s*|#\s*|>\s*)?(?P<cmd>{_LAUNCHER}[^\n]*)$", re.M)
 _BACKTICK = re.compile(r"`(?P<cmd>[^`\n]+)`")
@@ -186,9 +186,14 @@ def _asked(prose: str, start: int) -> bool:
     return not re.search(r"(?:already|then|now|已经|后来|现在|目前)\s*$", before[:cue.start()], re.IGNORECASE)
 
 
+_SET_COMMAND = re.compile(r"\s*(?:sudo\s+)?(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?[\w.\-]+\s+(?:up|down|mtu)\b")
+
+
 def _looks_like_command(body: str) -> bool:
     """'iperf3 -c host -P 8' is a command; 'iperf3 between our two boxes shows 3.2 Gbits/sec' is a sentence."""
     tokens = body.split()
+    if _SET_COMMAND.match(body):
+        return True  # 'ip link set dev eth0 mtu 9000' has no option, only words: a command all the same
     if len(tokens) <= 1:
         return bool(re.match(r"NCCL_\w+=", body.strip()))
     words = [t for t in tokens[1:] if re.fullmatch(r"[A-Za-z\u4e00-\u9fff]{2,}[,.;:]?", t)]
@@ -272,6 +277,11 @@ def _command_facts(body: str) -> dict[str, Any]:
                       r"(?P<nic>[A-Za-z][\w.\-]*)(?![\w,/])", body)
     if iface and iface["nic"] not in {"lo", "docker0"}:
         facts["nic.name"] = iface["nic"]
+    # the MTU an interface is set to ('ip link set dev eth0 mtu 9000', 'ifconfig ib0 mtu 4092')
+    mtu = re.search(r"(?:\bip\s+link\s+set\s+(?:dev\s+)?\S+|\bifconfig\s+\S+)(?:\s+\w+)*?\s+mtu\s+(?P<mtu>\d{3,5})\b",
+                    body)
+    if mtu and 576 <= int(mtu["mtu"]) <= 65520:
+        facts["nic.mtu"] = int(mtu["mtu"])
     facts.pop("job.nodes", None)
     facts.pop("job.gpus_per_node", None)
     if nodes:

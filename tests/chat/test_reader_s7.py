@@ -71,3 +71,16 @@ def test_data_parallel_strategies_exchange_gradients_by_all_reduce(text: str, fa
 def test_a_parameter_server_job_stays_one() -> None:
     got = facts("Data parallel training with 2 parameter servers and 4 workers is slow.")
     assert got["job.comm_pattern"] == "parameter_server"
+
+
+@pytest.mark.parametrize(("text", "mtu"), [
+    ("Slow over TCP. I set\n```\nsudo ip link set dev eth0 mtu 9000\n```\non both nodes.", 9000),
+    ("两台机器都执行了 `ifconfig ib0 mtu 4092`，还是慢。", 4092),
+    ("We ran ip link set eth0 mtu 9000 on all hosts; iperf3 still gives 9.4 Gbits/sec.", 9000),
+])
+def test_the_mtu_an_interface_is_set_to_by_a_command(text: str, mtu: int) -> None:
+    assert facts(text)["nic.mtu"] == mtu
+
+
+def test_an_mtu_command_asked_about_is_not_the_jobs() -> None:
+    assert "nic.mtu" not in facts("Should I run `ip link set eth0 mtu 9000` on the nodes?")
