@@ -37,7 +37,10 @@ _CN = "零〇一二两俩三四五六七八九十百千"
 COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])[{_CN}]{{1,4}}(?![{_CN}])"
          r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
-_NODE_ZH = r"(?:台|个节点|节点|个机器|机(?![器房架柜]))(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?"
+# '8 台交换机', '两台 leaf 交换机': machines of the network, not of the job
+_NOT_A_NODE = r"(?!\s*(?:[A-Za-z][\w-]*\s*)?(?:交换机|switch|路由器|防火墙|存储|NAS|显示器|打印机))"
+_NODE_ZH = (rf"(?:台{_NOT_A_NODE}|个节点|节点|个?机器|个?服务器|个?主机|机(?![器房架柜]))"
+            r"(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?")
 _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
             rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)")
@@ -53,7 +56,29 @@ _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|process
         r"iterations?|days?|weeks?|[KMGT]i?(?:b|bits?|bytes?|bps|bE)?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
+# A count given under a label, as in a form or a table of the setup: '节点数：4', '机器数 3', '每节点 GPU 数：8', '卡数：16',
+# 'nodes: 4', 'number of nodes = 2', 'GPUs per node: 8', 'total GPUs: 32'. The value ends there: a unit of its own
+# ('4 台', '8 GPUs') may follow, never a size, a rate or a share ('GPUs: 80%', 'GPU 数：8×H100' is read as a shape).
+_LABEL_SEP = r"\s*(?:[:：=]|为|是|(?<![A-Za-z])(?:is|are|of)(?![A-Za-z]))?\s*"
+_LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z]))?(?![\d.]*\d)"
+              r"(?!\s*(?:%|％|[x×*/]|倍|秒|分钟|小时|天|步|轮|次|GPU|卡|(?!(?:and|or|but|with|each|per|in|on)(?![A-Za-z]))[A-Za-z]))")
+_LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实例)\s*(?:的)?\s*(?:总)?(?:数量|个数|台数|数)|(?<!交换机)台数"
+                r"|(?<![A-Za-z])(?:(?:total )?number of (?:nodes|machines|servers|hosts|instances)|(?:node|machine|server|host)"
+                r"[ _]?(?:count|num)|num[_ ](?:nodes|machines)|#\s?(?:nodes|machines|servers|hosts))(?![A-Za-z])"
+                r"|(?<![\w-])(?<!\d\s)(?:nodes|machines|servers|hosts)(?=\s*[:=]))")
+_LABEL_PER = (rf"(?:(?:每(?:台|个节点|节点|机|台机器|台服务器)|单机|单节点)\s*(?:的)?\s*(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:数量|个数|数)"
+              r"|(?<![A-Za-z])(?:number of )?(?:GPUs?|gpus?|cards|devices) ?(?:per|/) ?(?:node|machine|server|host)(?![A-Za-z]))")
+_LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总)?(?:数量|个数|数)(?!据)|总卡数"
+                r"|(?<![A-Za-z])(?:(?:the )?(?:total )?number of GPUs|total GPUs|GPU count|GPUs in total)(?![A-Za-z])"
+                r"|(?<![\w-])(?<!\d\s)GPUs(?=\s*[:=]))")
+
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
+    ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
+    ("label-nodes", re.compile(rf"{_LABEL_NODES}{_LABEL_SEP}(?P<n>{COUNT}){_LABEL_END}", _IC)),
+    # '节点 2 个', '机器 4 台', '服务器共 3 台': the machines, the count after the word
+    ("nodes-after", re.compile(rf"(?:节点|机器|服务器|主机)\s*(?:[:：]|共|一共|总共)?\s*(?P<n>{COUNT})\s*(?:个|台)"
+                               rf"(?!\s*(?:GPU|卡|显卡|rank|进程|网卡|口|{GPU_MARK}|[x×*]))", _IC)),
+    ("label-total", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
     ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
                       rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_GPU_ZH}")),
@@ -76,6 +101,11 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
     ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?(?:{_GPU_EN}|卡)"
                             rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
+    # 2 pods with 8 GPUs each, 4 个 pod，每个 pod 4 卡: a training pod holding several GPUs is one machine's share (the
+    # GPUs of each must be said, so '4 Pod 4 Cards' stays four processes)
+    ("pods", re.compile(rf"(?P<n>{COUNT})\s*(?:个)?\s*(?:worker\s*)?pods?(?![A-Za-z])\s*(?:上)?\s*[,，]?\s*"
+                        rf"(?:(?:each\s*)?(?:with|having|has|:)|每个\s*pod\s*(?:上)?|每\s*pod|各)\s*(?:有|用|分配|挂|是|分配了|申请了?)?\s*"
+                        rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_ADJ}{_GPU_EN}|{_GPU_ZH})(?:\s*(?P<each>{_EACH}))?", _IC)),
     # two DGX Sparks, our two RDMA-linked DGX Spark boxes: a desktop machine with one GPU each
     ("spark", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]|台|个)?\s*(?:[A-Za-z][\w-]{{0,20}}\s+){{0,3}}?DGX[- ]?Sparks?"
                          rf"(?![A-Za-z])", _IC)),
@@ -102,7 +132,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 8 GPUs per node, 每台8卡, 每台机器 8 张 A100, each node has 8 GPUs, 8 cards each
     ("per-node2", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}\s*(?:{_EACH})(?![A-Za-z])", _IC)),
     ("per-node3", re.compile(rf"(?:每台|每个节点|每节点|每机|单台)\s*(?:机器|服务器|节点)?\s*(?:上)?\s*(?:有|装|配|配了|插了|是)?\s*"
-                             rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_GPU_ZH}")),
+                             rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_GPU_ZH}|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     ("per-node4", re.compile(rf"(?:each|every|per) (?:node|machine|server|box|host)\s*(?:has|have|with|having|contains|"
                              rf"is equipped with|:)\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}", _IC)),
     # 单机8卡, single node with 8 GPUs, one machine with 4 GPUs
@@ -118,14 +148,32 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
+    # 'the job spans 3 of them', 'uses 8 of the nodes': some of the machines (or GPUs) named before, picked for the job
+    ("of-them", re.compile(rf"(?<![A-Za-z])(?:uses?|used|using|spans?|spanned|spanning|runs? (?:on|across)|ran (?:on|across)|"
+                           rf"running (?:on|across)|trains? on|trained on|training on|allocated?|reserved?|gets?|got)\s+"
+                           rf"(?:only\s+|just\s+)?(?P<n>{COUNT})\s+of\s+(?:them|those|these|the\s+(?P<w>{_NODE_EN}|{_GPU_EN}))"
+                           rf"(?![A-Za-z])", _IC)),
     # single GPU / 单卡
     ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
+    # world size 16, world_size=16, WORLD_SIZE: 16: the ranks in all, one a GPU
+    ("world", re.compile(rf"(?<![A-Za-z])world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
     ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
                         rf"(?!\s*{_NODE_EN})", _IC)),
 ]
+
+
+# Shapes that cannot match without a word of their own: looked for only where that word is.
+_NEEDS = {
+    "label-per": re.compile(r"数|per|/", _IC),
+    "label-nodes": re.compile(r"数|number|count|num|#|:|=", _IC),
+    "label-total": re.compile(r"数|number|count|total|:|=", _IC),
+    "pods": re.compile(r"pod", _IC),
+    "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
+    "world": re.compile(r"world", _IC),
+}
 
 
 def _count(text: str | None) -> int | None:
@@ -167,6 +215,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     loose: list[tuple[Understood, Understood]] = []  # '2 nodes with 8 GPUs': per node, or in all?
     shaped = False  # '2 nodes with 1 RTX 2080 each': machines and their GPUs, both said, more than one machine
     for shape, pattern in _SHAPES:
+        if shape in _NEEDS and not _NEEDS[shape].search(text):
+            continue  # a rare shape is only looked for where its key word is (the grammar's cost stays per shape)
         for m in pattern.finditer(text):
             if not free(m):
                 continue
@@ -187,28 +237,32 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             if shape == "en" and got[0].value > 1 and not m.groupdict().get("each") \
                     and not (m["each0"] or "").startswith("each"):
                 loose.append((got[0], got[1]))
+    alone = {x.value for x in single}
+    where = {id(h): i for i, h in enumerate(hits)}  # by identity, so each look-up is constant time
     for nodes, per in loose:
         # '2 nodes with 8 GPUs is slower than one node with 4x 1080 Ti': eight in all, four a machine
-        if nodes.value > 1 and any(x.value * nodes.value == per.value for x in single):
-            hits[hits.index(per)] = Understood(per.fact, per.value // nodes.value, per.text, per.start, per.end)
+        if nodes.value > 1 and per.value % nodes.value == 0 and per.value // nodes.value in alone:
+            hits[where[id(per)]] = Understood(per.fact, per.value // nodes.value, per.text, per.start, per.end)
     hits.extend(named)
     for m in _GPUS_NAMED.finditer(text):  # '只用每台的 GPU0', 'we only use GPU0 and GPU1': the GPUs the job runs on
         # (never 'it only uses GPU0', 'NCCL 只用了 GPU0': a symptom, not a choice)
         hits.append(Understood("job.gpus_per_node", len(set(re.findall(r"\d+", m["gpus"]))), text[m.start():m.end()],
                                m.start(), m.end(), source="named"))
+    lone = {id(h) for h in single}
+    aside = {id(h) for h in machine_only}
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
         # one machine is all the question names: '单机 8 卡' is the job, not a baseline
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.value == 1, h.hypothetical)
-                if h in single else h for h in hits]
+                if id(h) in lone else h for h in hits]
     elif single and shaped:
         # '2 nodes with 1 RTX 2080 each … 1 node with 2 GPUs: ~2x': a single machine's GPUs beside a multi-machine run
         # whose shape is said whole are a side run's (its baseline or a check), not the job's
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
-                if h in single else h for h in hits]
+                if id(h) in lone else h for h in hits]
     if full and machine_only:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
-                if h in machine_only else h for h in hits]
+                if id(h) in aside else h for h in hits]
     return _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(text, _drop_side_runs(text,
                                                                                                                 hits))))
 
@@ -293,11 +347,18 @@ _MACHINE_WORD = re.compile(r"machines?|nodes?|servers?|hosts?|clusters?|boxes|in
                            r"hostfile|台", _IC)
 _CLUSTER_LABEL = re.compile(r"(?:cluster|集群|group|组|pod)[\w-]{0,8}\s*[:：]\s*$", _IC)
 # '一台在 Google Cloud、一台在 AWS', 'one box on GCP and one on AWS': machines counted one by one
-_ONE_BY_ONE_ZH = re.compile(r"(?:另|另外)?一(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:在|放在|位于|部署在|跑在|是)")
+# … and by what each holds ('一台 8 卡 H100，另外一台 8 卡 A100'; one of them must be 'another': '一台 8 卡 … 一台 8 卡' may be
+# one machine said twice)
+_ONE_BY_ONE_ZH = re.compile(rf"(?P<other>另|另外|还有|再)?一(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:在|放在|位于|部署在|跑在|是|"
+                            rf"(?P<gpus>(?:有|装|配|装了|配了|插了)?\s*{COUNT}\s*(?:张|块)?\s*(?:卡|GPU|显卡|{GPU_MARK})))", _IC)
 _ONE_BY_ONE_EN = re.compile(
     r"(?<![A-Za-z])(?:one|a)\s+(?:box|node|machine|server|host|instance|VM)\s+(?:is\s+|sits\s+|running\s+|runs\s+)?"
     r"(?:on|in|at)\s+[^,.;!?\n]{1,40}?(?:,\s*|\s+)(?:and\s+)?(?:another|one|the other|a second)"
-    r"(?:\s+(?:one|box|node|machine|server|host|instance|VM))?\s+(?:is\s+|sits\s+|running\s+|runs\s+)?(?:on|in|at)\s", _IC)
+    r"(?:\s+(?:one|box|node|machine|server|host|instance|VM))?\s+(?:is\s+|sits\s+|running\s+|runs\s+)?(?:on|in|at)\s"
+    # 'one node has 8 H100s and another has 8 A100s', 'one machine with 4 GPUs, the other with 2'
+    rf"|(?<![A-Za-z])(?:one|a)\s+(?:box|node|machine|server|host|instance|VM)\s+(?:has|with|having|holds)\s+{COUNT}\s"
+    r"[^,.;!?\n]{0,30}?(?:,\s*|\s+)(?:and\s+|while\s+|but\s+)?(?:another|the other|a second)"
+    rf"(?:\s+(?:one|box|node|machine|server|host|instance|VM))?\s+(?:has|with|having|holds)\s+{COUNT}(?![\d.]*\d)", _IC)
 
 
 def _indices(m: re.Match[str]) -> list[int] | None:
@@ -350,12 +411,16 @@ def _named_machines(text: str) -> list[Understood]:
 
 def _one_by_one(text: str) -> list[list[tuple[int, int]]]:
     """Sentences that count two or more machines one by one ('一台在 GCP、一台在 AWS'), with where each is said."""
-    by_sentence: dict[int, list[tuple[int, int]]] = {}
+    by_sentence: dict[int, list[re.Match[str]]] = {}
     for m in _ONE_BY_ONE_ZH.finditer(text):
-        by_sentence.setdefault(tx.sentence_bounds(text, m.start())[0], []).append((m.start(), m.end()))
-    return [v for v in by_sentence.values() if len(v) >= 2]
+        by_sentence.setdefault(tx.sentence_bounds(text, m.start())[0], []).append(m)
+    return [[(m.start(), m.end()) for m in v] for v in by_sentence.values()
+            if len(v) >= 2 and any(not m["gpus"] or m["other"] for m in v)]
 
 
+# the verb that picks the GPUs a job runs on: '各用 1 张', '只开了 4 张卡', '仅启用 2 张', 'only enabled 4 GPUs'
+_PICKED = re.compile(r"(?:各用|只用|仅用|用了?|使用了?|(?:只|仅)?(?:开了?|启用了?|打开了?)|uses?|using|used|runs? on|running on|"
+                     r"with only|(?:only )?enabled?|(?:only )?enabling)\s*(?:其中\s*)?(?:的\s*)?$", _IC)
 _USING = re.compile(r"(?:各用|只用|仅用|用了?|使用了?|跑了?|起了?|uses?|using|used|runs? on|running on|with only)\s*(?:其中\s*)?$"
                     r"|(?:各|每台|每个节点|每机|each|per node)\s*$", _IC)
 _RANK_WORD = re.compile(r"ranks?|processes|进程", _IC)
@@ -365,25 +430,28 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
     """'每台机器 6 张 GPU … 各用 1 张跑 nccl-tests', '一共 16 张 A100 … 每台 4 个 rank': the GPUs the job runs on are
     job.gpus_per_node; a larger count of GPUs a machine has is gpu.count."""
     gpus = [h for h in hits if h.fact == "job.gpus_per_node" and not h.hypothetical]
-    used = [h for h in gpus if re.search(r"(?:各用|只用|仅用|用了?|使用了?|uses?|using|used|runs? on|running on|with only)"
-                                         r"\s*(?:其中\s*)?$", text[max(0, h.start - 8):h.start], _IC)
+    # '我用了 2 台服务器，每台 8 张卡': a verb before a machine count picks the machines, not their GPUs
+    machines = {(h.start, h.end) for h in hits if h.fact == "job.nodes"}
+    used = [h for h in gpus if _PICKED.search(text[max(0, h.start - 12):h.start]) and (h.start, h.end) not in machines
             or (h.source == "ranks" and _USING.search(text[max(0, h.start - 8):h.start]))
             or _RANK_WORD.search(h.text) and re.search(r"每台|每个节点|每机|per node|each", text[max(0, h.start - 8):h.end + 10],
                                                        _IC)]
     if not used:
         return hits
     job = used[-1].value
-    installed = [h for h in gpus if h not in used and h.value > job]
+    picked = {id(h) for h in used}  # by identity: a membership test is then constant time
+    installed = [h for h in gpus if id(h) not in picked and h.value > job]
     if not installed:
         return hits
-    out = [h for h in hits if h not in installed]
+    put = {id(h) for h in installed}
+    out = [h for h in hits if id(h) not in put]
     machine = max(installed, key=lambda h: h.value)
     out.append(Understood("gpu.count", machine.value, machine.text, machine.start, machine.end))
     out.extend(Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, False, h.hypothetical) for h in used)
-    return [h for h in out if not (h in used and h.weak)]
+    return [h for h in out if not (id(h) in picked and h.weak)]
 
 
-_FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "total", "gpus-nodes"}
+_FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "total", "gpus-nodes", "pods"}
 
 
 def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None) -> list[Understood] | None:
@@ -392,6 +460,10 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     n = _count(g.get("n") or g.get("n2"))
     per = _count(g.get("m") or g.get("m2"))
     out: list[Understood] = []
+    if shape == "pods":
+        if not n or not per or not (g.get("each") or re.search(r"每|各|each", m.group(0), _IC)):
+            return None
+        return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", per, text, a, b)]
     if shape == "spark":
         return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", 1, text, a, b)] if n else None
     if shape == "dgx":
@@ -425,7 +497,11 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if shape == "per-node" and per != 8 and unmasked and re.search(r"[DH]GX", unmasked[a:b]):
             # '2x H100 DGX boxes': two DGX machines of eight GPUs, not two GPUs a machine
             return [_hit("job.nodes", per, text, a, b, weak=per == 1), _hit("job.gpus_per_node", 8, text, a, b)]
+        if g.get("bare") and not _GPU_NAMED.search(text):
+            return None  # '每台 4 张' counts GPUs only where the question speaks of GPUs
         out.append(_hit("job.gpus_per_node", per, text, a, b))
+        if shape == "per-node3" and m.group(0).startswith("单台"):
+            out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # '单台 8 卡 A100 服务器': one machine, said whole
         if shape == "per-node" and _ONE_MACHINE.search(text, max(0, a - 12), a) and not re.search(r"s\s*$", m.group(0)):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # 'on a 4xA6000 Lambda instance': one machine
     elif shape == "single":
@@ -449,7 +525,7 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if threshold:
             return None  # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
         # '搭了一个 3 节点的 CaffeOnSpark 集群', 'our 16-node cluster': what the cluster has, which a run may not all use
-        cluster = bool(_CLUSTER_AFTER.match(text, b))
+        cluster = bool(_CLUSTER_AFTER.match(text, b) or _CLUSTER_BEFORE.search(text, max(0, a - 40), a))
         # 'with 1, 2 or 5 machines': the last of a series of runs, not the size of this one
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or cluster or series))
         if g.get("sg"):
@@ -457,6 +533,29 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     elif shape == "single-gpu":
         out.append(_hit("job.gpus_per_node", 1, text, a, b, weak=True))
         out.append(_hit("job.nodes", 1, text, a, b, weak=True))
+    elif shape == "of-them":
+        if not n:
+            return None
+        said = g.get("w") or _referent(unmasked or text, a)
+        if not said:
+            return None
+        a = m.start("n")  # the count, after the verb that picks it ('only use 8 of them')
+        if re.match(rf"{_GPU_EN}$", said, _IC):
+            out.append(Understood("job.gpus_per_node", n, text[a:b], a, b, weak=n == 1, source="gpus"))
+        else:
+            out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+    elif shape in {"label-nodes", "nodes-after"}:
+        if not n:
+            return None
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+    elif shape == "label-per":
+        if not per or per > 64:
+            return None
+        out.append(_hit("job.gpus_per_node", per, text, a, b))
+    elif shape in {"label-total", "world"}:
+        if not per:
+            return None
+        out.append(Understood("job.gpus_per_node", per, text[a:b], a, b, weak=per == 1, source="total"))
     elif shape == "gpus":
         if not per:
             return None
@@ -473,8 +572,28 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     return out
 
 
+_PLURALS = re.compile(r"(?<![A-Za-z])(?:nodes|machines|servers|hosts|boxes|instances|VMs|GPUs|cards|devices|"
+                      r"accelerators|[A-Z]{1,3}\d{2,4}s|\d{4}s)(?![A-Za-z])", _IC)
+
+
+def _referent(text: str, at: int) -> str | None:
+    """What 'them' stands for: the last machines or GPUs named before `at` ('Our nodes are 8xA100 and the job spans 3 of
+    them': the nodes)."""
+    last = None
+    for m in _PLURALS.finditer(text, max(0, at - 160), at):
+        last = m.group(0)
+    if last is None:
+        return None
+    return "GPUs" if re.match(r"GPUs|cards|devices|accelerators|[A-Z]{1,3}\d{2,4}s|\d{4}s", last, _IC) else "nodes"
+
+
+_GPU_NAMED = re.compile(rf"GPU|显卡|卡|card|{GPU_MARK}", _IC)
 _CN_WORDS = r"(?:one|two|three|four|five|six|eight|[一二两三四五六七八九十]{1,2})"
 _CLUSTER_AFTER = re.compile(r"\s*(?:的)?\s*(?:[A-Za-z][\w-]{0,20}\s*){0,2}(?:集群|cluster)", _IC)
+# '集群有 100 台机器', '集群一共 50 台', 'the cluster has 64 nodes', 'a cluster of 32 machines': what the cluster holds
+_CLUSTER_BEFORE = re.compile(r"(?:(?:集群|机房)\s*(?:里|中|内|上)?\s*(?:(?:总共|一共|共)\s*(?:有)?|有|共有|规模(?:是|为)?|是)"
+                             r"|(?:cluster|fleet)\s*(?<![A-Za-z])(?:has|have|had|of|with|consists of|contains|comprises|"
+                             r"is made of)(?![A-Za-z]))\s*(?:about|around|over|some|大约|约|大概)?\s*$", _IC)
 _ONE_MACHINE = re.compile(r"(?<![A-Za-z])(?:an?|one|single|a single)\s+$", _IC)
 
 
@@ -493,18 +612,21 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
     # A machine's GPUs said in a full shape ('2 nodes with 8 V100 each') outrank a bare count said
     # elsewhere ('4 GPUs share one PCIe switch', 'the 16 GPUs').
     shaped = any(h.fact == "job.gpus_per_node" and h.source != "gpus" and not h.weak for h in hits)
+    by_sentence: dict[tuple[int, int], list[Understood]] = {}  # the machines said in each sentence, looked up once
+    for x in nodes:
+        by_sentence.setdefault(tx.sentence_bounds(text, x.start), []).append(x)
     out = []
     for h in hits:
-        if h.source not in {"gpus", "ranks"}:
+        if h.source not in {"gpus", "ranks", "total"}:
             out.append(h)
             continue
-        total_cue = re.search(r"in total|total|一共|总共|合计|共|across (?:them|both|all|the (?:nodes|machines|servers)|"
+        total_cue = h.source == "total" or re.search(r"in total|total|一共|总共|合计|共|across (?:them|both|all|the (?:nodes|machines|servers)|"
                               r"nodes|machines|servers)|分布在", tx.before(text, h.start, 10) + tx.after(text, h.end, 22), _IC) \
             or re.search(r"(?:multi[- ]?node|多机|多节点|分布式)\s*(?:setup|run|training|cluster|训练|集群|环境)?\s*(?:[(（:：,，]|with|on|of|"
                          r"uses?|using|用了?)?\s*$", tx.before(text, h.start, 26), _IC)
         per_node_cue = not total_cue and re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(
             text, h.start, 12) + tx.after(text, h.end, 14), _IC)
-        near = [x for x in nodes if tx.sentence_bounds(text, x.start) == tx.sentence_bounds(text, h.start)]
+        near = by_sentence.get(tx.sentence_bounds(text, h.start), [])
         if not near and total_cue:
             near = nodes[-1:]  # '16 GPUs across nodes' in a table: the machines named elsewhere
         n = int(h.value)
@@ -539,7 +661,7 @@ _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machi
 
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
-_NIC_WORD = r"(?:网卡|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
+_NIC_WORD = r"(?:网卡|网口|光口|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
     rf"(?:(?:\d+(?:\.\d+)?\s?G\w*(?:/s)?|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
@@ -574,6 +696,15 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '双口的话有没有做 bond': a case asked about
         n *= _groups_holding(masked, m.start())
         hits.append(Understood("nic.count", n, unmasked[m.start():m.end()], m.start(), m.end()))
+    for m in _NIC_AFTER.finditer(masked):
+        # '200Gb 网卡两张', '网卡 4 块', 'NICs: 4', '网卡数量：2', 'number of HCAs = 8': the count after the word
+        n = _count(m["n"] or m["n1"] or m["n2"])
+        if not n or n > 32 or _BUSY_NICS.match(masked, m.end()) or re.match(r"\s*(?:还是|的话)", masked[m.end():]):
+            continue
+        if _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]):
+            continue
+        hits.append(Understood("nic.count", n * _groups_holding(masked, m.start()), unmasked[m.start():m.end()],
+                               m.start(), m.end()))
     for m in _NIC_PAIRS.finditer(masked):  # 'every node has 8 GPU-NIC pairs': a NIC for each GPU
         hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     for m in _PORTED_CARD.finditer(masked):  # 'a dual-port 10Gbit card': its two ports (weak: a card, not a count)
@@ -583,6 +714,12 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     return hits
 
 
+_NIC_AFTER = re.compile(
+    rf"(?:(?:网卡|网口|NICs?|HCAs?|IB\s*卡|RDMA\s*网卡|RoCE\s*网卡)\s*(?:[:：]|有|是|共|一共|总共|各)?\s*(?:(?P<n>{COUNT})\s*"
+    rf"(?:张|块|个|根|条|片|口)(?!\s*(?:卡|GPU|显卡))|[x×*]\s*(?P<n1>[1-9]|1[0-6])(?!\d|\.\d))"
+    rf"|(?:(?:网卡|网口|NIC|HCA|IB\s*卡)\s*(?:的)?\s*(?:数量|个数|数|count)|(?<![A-Za-z])number of (?:NICs|HCAs|rails)|"
+    rf"(?<![\w-])(?:NICs|HCAs)(?=\s*[:=]))\s*(?:[:：=]|为|是|(?<![A-Za-z])is(?![A-Za-z]))?\s*(?P<n2>{COUNT})(?![\d.]*\d)"
+    rf"(?!\s*(?:%|[x×*]|G|Gb|Gbps|M|倍)))", _IC)
 _RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?!\d|\.\d)",
                          _IC)
 
