@@ -179,9 +179,9 @@ def utilisation(text: str) -> list[Understood]:
         if best is None:
             for fact, subject in _SUBJECTS.items():
                 # 'GPU 40%', '80% of GPU memory', '70% of the CPU': the subject just after the figure
-                if subject.match(tail.strip()) or re.match(r"\s*(?:的|of\s+(?:the\s+)?|of\s+(?:each|every|all)\s+)?\s*"
-                                                          + f"(?:{subject.pattern})", tail, _IC):
-                    best = (0, fact)
+                said = re.match(r"\s*(?:的|of\s+(?:the\s+)?|of\s+(?:each|every|all)\s+)?\s*" + f"(?:{subject.pattern})", tail, _IC)
+                if said and not re.match(r"\s*(?:time|hours?|cycles|的?时间|的?耗时)", tail[said.end():], _IC):
+                    best = (0, fact)  # 'GPU 40%', '80% of GPU memory'; '65% of the GPU time' is a share of time
                     break
         if best is None and _MEAN_OF.search(text, max(0, m.start() - 10), m.start()):
             # 'GPU 利用率在 0~100 之间跳，平均 50% 左右': a mean said after a range without its '%', the subject's
@@ -444,6 +444,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if re.search(rf"(?:{_NAS}|{_OBJECT}|存储|storage|磁盘|disks?)\s*(?:的)?\s*(?:读|read)?\s*(?:带宽|bandwidth|throughput|吞吐|速度|速率|speed)"
                  r"[^，,。;；\d]{0,10}$", text[max(0, m.start() - 40):m.start()], _IC):
         return "storage"  # 'NAS 带宽只有 1Gbps': the storage's bandwidth, not the network's
+    if unit in {"G", "Gb"} and label in {None, "busbw"} and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(
+            text[max(0, m.start() - 12):m.start()]) and not _NIC_AFTER.match(tail):
+        return "rated"  # '换成 100G 之后 busbw 也就 9GB/s': the link moved to, not an all-reduce's figure
     if is_bytes:
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
                                             scope="sentence") and not _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
@@ -467,13 +470,13 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         # '8 nodes on 25G', 'moved to 100G': a standard link rate after 'on/over/to' is the network's
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]):
             return "rated"
-        return None
+        return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
         # iperf's own unit: a measurement when iperf is named anywhere in the question
         return "measured" if re.search(r"iperf|sender|receiver", text, _IC) else "rated"
     if label in {"busbw", "storage"}:
         return label
-    return label or "rated"
+    return label or "rated?"  # a link rate unless a measurement said just before names it (network_rates decides)
 
 
 @extractor
@@ -485,6 +488,7 @@ def network_rates(text: str) -> list[Understood]:
     """
     hits = []
     rates = list(_RATE.finditer(text))
+    said: list[tuple[Understood, str, bool]] = []  # measurements with a unit: the hit, its prefix, bytes or bits
     for m in rates:
         value = parse_number(m["num"])
         if value is None or value <= 0:
@@ -494,6 +498,10 @@ def network_rates(text: str) -> list[Understood]:
         for r in others:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
         kind = _rate_kind(text, m, cue_text)
+        if kind in {"rated?", "none?"}:
+            sibling = _sibling_measurement(text, m.start(), said)
+            kind = sibling[0].fact if sibling else "rated" if kind == "rated?" else None
+            kind = {"net.iperf3_gbps": "measured", "nccl.allreduce_busbw_gbytes_per_s": "busbw"}.get(kind or "", kind)
         if kind is None:
             continue
         if m["hi"]:
@@ -522,6 +530,7 @@ def network_rates(text: str) -> list[Understood]:
                     hits.extend(_nic_kind_facts(nic_kind, text, m.start(), k.end()))
         elif kind == "measured":
             hits.append(_hit("net.iperf3_gbps", gbps, m))
+            said.append((hits[-1], prefix, is_bytes))
             if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())):
                 # 'the bandwidth between the machines is 1 Gbps': a link speed as much as a measurement
                 hits.append(_hit("nic.speed_gbps", gbps, m, weak=True))
@@ -532,10 +541,16 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.tx_gbps", gbps, m))
         elif kind == "busbw":
             hits.append(_hit("nccl.allreduce_busbw_gbytes_per_s", round(gbps / 8, 6), m))
+            said.append((hits[-1], prefix, is_bytes))
         elif kind == "storage":
             hits.append(_hit("storage.read_gbps", gbps, m))
-    for m in re.finditer(r"(?P<dual>双|两个|2\s*[x×*]\s*)?(?P<w>千兆|万兆)", text):
-        gbps = 1 if m["w"] == "千兆" else 10
+    hits.extend(_bare_after_sibling(text, said, hits))
+    for m in re.finditer(r"(?P<dual>双|两个|2\s*[x×*]\s*)?(?P<w>千兆|万兆|(?<![A-Za-z0-9-])(?:ten[- ])?gigabit(?=\s*(?:ethernet|"
+                         r"links?|networks?|NICs?|switch|ports?|LAN|interfaces?|connection))|(?<![A-Za-z0-9-])(?:ten[- ])?gigE(?![A-Za-z]))",
+                         text, _IC):
+        if re.search(r"\d\s*-?\s*$", text[max(0, m.start() - 4):m.start()]):
+            continue  # '10 GigE', '40 gigabit ethernet': the number's rate (read above)
+        gbps = 1 if m["w"] == "千兆" or m["w"].lower().startswith("gig") else 10
         hits.append(_hit("nic.speed_gbps", gbps * (2 if m["dual"] else 1), m))
     for m in re.finditer(r"(?:(?<=\d[xX])|(?<![A-Za-z]))(?P<gen>EDR|HDR100|HDR|NDR200|NDR|XDR)(?![A-Za-z0-9])", text):
         if not any(h.fact == "nic.speed_gbps" and abs(h.end - m.start()) <= 3 for h in hits):
@@ -620,6 +635,40 @@ def unitless_measurements(text: str) -> list[Understood]:
         if value is not None:
             hits.append(_hit_span(fact, value, text, m.start("num"), m.end("hi") if m["hi"] else m.end("num")))
     return hits
+
+
+# A clause that goes on measuring ('iperf 单线程 12 Gbps，多线程 36 Gbps', '目标是 90G 以上，现在只有 35G', 'busbw 应该接近
+# 190GB/s，我们实测 120'): the figure in it is of the kind measured just before, in the same sentence.
+_GOES_ON = re.compile(r"(?:单|多)(?:线程|流)|并发|streams?|parallel|-P\s*\d|reverse|反向|双向|bidirectional|each way|"
+                      r"per direction|现在|目前|now|只有|才|仅|only|实测|实际|测出来|测下来|measured|actual(?:ly)?|"
+                      r"(?<![A-Za-z])(?:we|I)\s+(?:only\s+)?(?:get|see|got|saw)(?![A-Za-z])", _IC)
+_GOES_ON_BARE = re.compile(rf"(?:实测|实际|测出来|测下来|measured|(?<![A-Za-z])(?:we|I)\s+(?:only\s+)?(?:get|see|got|saw)|"
+                           rf"(?<![A-Za-z])only|只有|才|仅)\s*(?:了|有|是)?\s*(?:about|around|约|大约|大概|~)?\s*{_BARE_NUM}", _IC)
+
+
+def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str, bool]]) -> tuple[Understood, str, bool] | None:
+    sa, _ = tx.sentence_bounds(text, start)
+    ca, cb = tx.clause_bounds(text, start)
+    before = [s for s in said if sa <= s[0].start and s[0].end <= start and s[0].end <= ca]
+    if not before or not _GOES_ON.search(text, ca, cb):
+        return None
+    return before[-1]
+
+
+def _bare_after_sibling(text: str, said: list[tuple[Understood, str, bool]], hits: list[Understood]) -> list[Understood]:
+    out = []
+    for m in _GOES_ON_BARE.finditer(text):
+        sibling = _sibling_measurement(text, m.start("num"), said)
+        if sibling is None or not _BARE_END.match(text, m.end()) or any(h.start <= m.start("num") < h.end for h in hits):
+            continue
+        h, prefix, is_bytes = sibling
+        value = parse_range_mid(m["num"], m["hi"])
+        if value is None or value <= 0:
+            continue
+        gbps = rate_to_gbps(value, prefix, is_bytes)
+        value = round(gbps / 8, 6) if h.fact.startswith("nccl.") else gbps
+        out.append(_hit_span(h.fact, value, text, m.start("num"), m.end()))
+    return out
 
 
 def _nic_kind_facts(kind: str, text: str, start: int, end: int, **flags: bool) -> list[Understood]:
@@ -736,7 +785,8 @@ def mtu(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- latency
-_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,34}}?{_NUM}\s*(?P<unit>ms|毫秒|us|μs|"
+_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,34}}?{_NUM}"
+                  r"(?:\s*(?:-|~|～|到|至)\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?P<unit>ms|毫秒|us|μs|"
                   rf"微秒)"
                   r"(?![A-Za-z])", _IC)
 _RTT_AFTER = re.compile(rf"{_NUM}\s*(?P<unit>ms|毫秒|us|μs|微秒)\s*(?:的)?\s*(?:RTT|rtt|latency|延迟|时延|ping)", _IC)
@@ -755,7 +805,7 @@ def latency(text: str) -> list[Understood]:
                                               tx.before(text, m.start(), 16), _IC)
                                     or re.search(r"step|iteration|迭代|每步|epoch|checkpoint", m.group(0), _IC)):
                 continue  # an operation's latency ('all-reduce latency 5 ms', 'inference latency'), not the network's RTT
-            value = parse_number(m["num"])
+            value = parse_range_mid(m["num"], m.groupdict().get("hi"))
             unit = {"毫秒": "ms", "微秒": "us", "μs": "us"}.get(m["unit"], m["unit"].lower())
             ms = time_to_ms(value, unit) if value is not None else None
             if ms is not None and not _overlaps(m, hits):
@@ -768,7 +818,7 @@ _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分�
 _STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮)"
 _STEP_PATTERNS = [
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
-    re.compile(rf"(?:每(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代)|一(?:个)?\s*(?:step|步|轮)|step[_ ]?time|"
+    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代)|一(?:个)?\s*(?:step|步|轮)|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
@@ -781,7 +831,8 @@ _PER_N_STEPS = [
                rf"用了)?\s*(?:about|around|roughly|approx\.?|约|大约|大概|~|≈)?\s*{_NUM}\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:per|for|every|each|/|每)\s*{_N_STEPS}(?![A-Za-z])", _IC),
 ]
-_IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)", _IC)
+_IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)|"
+                       rf"每秒(?:钟)?\s*(?:能?跑|大约|大概|约)?\s*{_NB}(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*(?:step|iter\w*|步|次迭代|迭代)", _IC)
 _STEP_CUES = {
     "baseline": re.compile(r"单机|单节点|单台|一台|1台|单卡|一张卡|one GPU|a single GPU|single[- ](?:GPU|node|machine|server|box|host|GPU node)|"
                            r"(?:one|1)[- ](?:node|machine|server|box)|baseline|基线|alone|by itself", _IC),
@@ -820,7 +871,7 @@ def step_time(text: str) -> list[Understood]:
                 raw.append((m, seconds))
                 claim(m)
     for m in _IT_PER_S.finditer(text):
-        value = parse_number(m["num"])
+        value = parse_number(m["num"] or m["num2"])
         if value:
             raw.append((m, round(1 / value, 6)))
             claim(m)

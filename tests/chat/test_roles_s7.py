@@ -159,3 +159,34 @@ def test_percentages_of_different_things(text: str, must: dict[str, float], neve
 ])
 def test_mtu_rtt_and_storage(text: str, must: dict[str, float], never: dict[str, object]) -> None:
     check(text, must, never)
+
+
+# A clause that goes on measuring is of the kind measured just before it, its unit said or not.
+@pytest.mark.parametrize(("text", "must", "never"), [
+    ("40GbE 的卡，iperf 单线程 12 Gbps，多线程 36 Gbps", {"nic.speed_gbps": 40, "net.iperf3_gbps": 36}, {}),
+    ("目标是 iperf 跑到 90G 以上，现在只有 35G", {"net.iperf3_gbps": 35}, {}),
+    ("按 NVIDIA 的说法 busbw 应该接近 190GB/s，我们实测 120", {"nccl.allreduce_busbw_gbytes_per_s": 120}, {}),
+    ("iperf3 reverse mode gets 9.1 Gbps, forward only 3.3", {"net.iperf3_gbps": 3.3}, {}),
+    ("换成 100G 之后 busbw 也就 9GB/s", {"nic.speed_gbps": 100, "nccl.allreduce_busbw_gbytes_per_s": 9}, {}),
+    ("iperf 只有 9.4G，机房说是 25G 的", {"net.iperf3_gbps": 9.4}, {"net.iperf3_gbps": 25}),
+    ("iperf reports 112 MBytes/sec on the gigabit link", {"net.iperf3_gbps": 0.896, "nic.speed_gbps": 1}, {}),
+    ("a plain GigE switch between the boxes", {"nic.speed_gbps": 1}, {}),
+    ("ten gigabit ethernet between the nodes", {"nic.speed_gbps": 10}, {}),
+])
+def test_a_clause_that_goes_on_measuring(text: str, must: dict[str, float], never: dict[str, object]) -> None:
+    check(text, must, never)
+
+
+# Step times and their rates in the words people use; shares of time are not utilisation.
+@pytest.mark.parametrize(("text", "must", "never"), [
+    ("单步耗时 1.2 秒左右", {"job.step_time_s": 1.2}, {}),
+    ("每秒 2.5 个 step", {"job.step_time_s": 0.4}, {}),
+    ("forward 200ms、backward 400ms，整个 step 1.5s", {"job.step_time_s": 1.5}, {}),
+    ("每一步大概 900 毫秒", {"job.step_time_s": 0.9}, {}),
+    ("one epoch takes 3 hours on 4 nodes", {}, {"job.step_time_s": ANY}),
+    ("NCCL allreduce is 65% of the GPU time in the trace", {"job.comm_time_pct": 65}, {"gpu.util_pct": ANY}),
+    ("ping 的 RTT 在 0.1 到 0.3ms 之间", {"net.rtt_ms": 0.2}, {}),
+    ("跨可用区，ping 大概 1~2 毫秒", {"net.rtt_ms": 1.5}, {}),
+])
+def test_step_times_and_shares_of_time(text: str, must: dict[str, float], never: dict[str, object]) -> None:
+    check(text, must, never)
