@@ -34,7 +34,7 @@ _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"
 # A count: bounded runs so a string of numerals costs linear time, never a backtracking search. '第一张' is an
 # ordinal (which one), never how many.
-COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])[{_CN}]{{1,4}}(?![{_CN}])"
+COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])(?<!第\s)\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])(?<!第\s)[{_CN}]{{1,4}}(?![{_CN}])"
          r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 # '8 台交换机', '两台 leaf 交换机': machines of the network, not of the job
@@ -99,7 +99,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
-    ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?(?:{_GPU_EN}|卡)"
+    ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?"
+                            rf"(?:{_GPU_EN}|卡|way(?![A-Za-z]))"
                             rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
     # 2 pods with 8 GPUs each, 4 个 pod，每个 pod 4 卡: a training pod holding several GPUs is one machine's share (the
     # GPUs of each must be said, so '4 Pod 4 Cards' stays four processes)
@@ -120,6 +121,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 4 Pod 4 Cards 2 Machine: GPUs then machines, side by side: a total over those machines
     ("gpus-nodes", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_EN}\s*,?\s*(?P<n>{COUNT})\s*{_NODE_EN}(?![A-Za-z])", _IC)),
     # 'V100*8', 'A800*8*80G', 'H100 x 8': a machine's GPUs, the count after the model
+    # 'A100 8 张', 'H800 八块': the model, then how many of it (a bare count: a machine's, or a total a machine count divides)
+    ("mark-count", re.compile(rf"{_MARK}\s*(?P<m>{COUNT})\s*(?:张|块)(?!\s*(?:的)?\s*(?:网卡|网口|NIC|HCA|IB|RoCE|盘|硬盘|SSD))")),
     ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)(?!\s*(?:nodes?|machines?|servers?|台|节点))",
                               _IC)),
     # 'a3-highgpu-8g x 4', 'p4d.24xlarge * 2': instances of a type, counted after it
@@ -148,6 +151,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
+    # 'both nodes have 8 GPUs', 'both of our servers': two machines (weak: a count said outright wins)
+    ("both", re.compile(r"(?<![A-Za-z])both\s+(?:of\s+(?:the|our|my|these|those)\s+)?(?:nodes|machines|servers|boxes|hosts|"
+                        r"instances|VMs|workstations|computers)(?![A-Za-z])", _IC)),
     # 'the job spans 3 of them', 'uses 8 of the nodes': some of the machines (or GPUs) named before, picked for the job
     ("of-them", re.compile(rf"(?<![A-Za-z])(?:uses?|used|using|spans?|spanned|spanning|runs? (?:on|across)|ran (?:on|across)|"
                            rf"running (?:on|across)|trains? on|trained on|training on|allocated?|reserved?|gets?|got)\s+"
@@ -173,6 +179,7 @@ _NEEDS = {
     "pods": re.compile(r"pod", _IC),
     "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
     "world": re.compile(r"world", _IC),
+    "both": re.compile(r"both", _IC),
 }
 
 
@@ -263,8 +270,28 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
-    return _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(text, _drop_side_runs(text,
-                                                                                                                hits))))
+    return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
+        text, _drop_side_runs(text, hits)))))
+
+
+# the verb that picks the machines a job runs on: '这次只用了 2 台', 'only used 2 nodes', 'this run uses 4 machines'
+_PICKED_NODES = re.compile(r"(?:只用了?|仅用了?|只跑了?|只在|用了|只开了?|(?<![A-Za-z])(?:only|just)\s+(?:uses?|used|using|ran on|runs? on|"
+                           r"running on|on)|(?<![A-Za-z])(?:this|the|my|our) (?:job|run|training) (?:uses|used|runs on|ran on|is on|"
+                           r"spans))\s*(?:其中\s*)?(?:的\s*)?$", _IC)
+
+
+def _machines_picked(text: str, hits: list[Understood]) -> list[Understood]:
+    """'我们有 10 台机器，但是这次只用了 2 台': the machines picked for the job are its machines; a larger count said
+    without a picking verb (what there is) becomes weak."""
+    nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical]
+    picked = [h for h in nodes if _PICKED_NODES.search(text, max(0, h.start - 16), h.start)]
+    if not picked:
+        return hits
+    job = max(h.value for h in picked)
+    spans = {(h.start, h.end) for h in picked}
+    weaker = {id(h) for h in nodes if (h.start, h.end) not in spans and h.value > job}
+    return [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+            if id(h) in weaker else h for h in hits]
 
 
 # Machines given a parameter server's worker role ('2 台做 worker', '2 台机器作为 worker', 'two machines as workers',
@@ -387,7 +414,8 @@ def _named_machines(text: str) -> list[Understood]:
         if not machine and (_NOT_MACHINE.fullmatch(stem) and not padded_gpu or m["gap"] == " "):
             continue
         idx = _indices(m)
-        if idx is None or len(set(idx)) < 2:
+        if idx is None or len(set(idx)) < 2 or max(idx) - min(idx) + 1 > len(set(idx)) and min(idx) > 1:
+            # 'node 3 and node 7 are slow': two of the machines, not how many there are
             continue
         a, b = tx.sentence_bounds(text, m.start())
         a, b = max(a, m.start() - 120), min(b, m.end() + 120)  # a window, so a long sentence costs linear time
@@ -548,6 +576,12 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if not n:
             return None
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+    elif shape == "both":
+        out.append(_hit("job.nodes", 2, text, a, b, weak=True))
+    elif shape == "mark-count":
+        if not per:
+            return None
+        out.append(Understood("job.gpus_per_node", per, text[a:b], a, b, weak=per == 1, source="gpus"))
     elif shape == "label-per":
         if not per or per > 64:
             return None
