@@ -142,7 +142,8 @@ _ASK_CUE = re.compile(
     r"were to|should (?:i|we)|do (?:i|we) need|would (?:it|using|setting|adding|passing|switching|changing|raising|"
     r"increasing|lowering|reducing)|(?:could|can) (?:i|we) (?:use|set|add|pass|enable|switch|try|turn on|change)|"
     r"is it (?:worth|better|ok|okay|safe)|"
-    r"(?<![A-Za-z])try(?:ing)?\b|recommend|instead of|"
+    r"(?<![A-Za-z])try(?:ing)?\b|recommend|instead of|suggest(?:ed|s|ion)?\b|advi[sc]e[ds]?\b|told (?:me|us) to|"
+    r"有人说|网上说|让我|让我们|"
     r"如果|假如|假设|要是|若是|倘若|要不要|需不需要|是否(?:需要|应该)?|应不应该|该不该|能不能|可不可以|试试|试一下|"
     r"建议", re.IGNORECASE)
 # '… if I run X, I get 12 GB/s': a condition that reports what happened is the job as it ran.

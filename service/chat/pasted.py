@@ -166,7 +166,7 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
         a, b = pos, pos + len(line)
         pos = b
         inside = any(s <= a < e for s, e in spans)
-        if not inside and _TOOL_LINE.search(line):
+        if not inside and _TOOL_LINE.search(line) and not _sentence_from_a_setting(line):
             run_start = a if run_start is None else run_start
             run_end = b
         elif not inside and not line.strip() and run_start is not None:
@@ -630,9 +630,22 @@ def _setting_lines(text: str, spans: list[tuple[int, int]]) -> str:
         start, pos = pos, pos + len(line)
         if any(s <= start < e for s, e in spans) or "?" in line or "？" in line:
             continue
-        if _ENV_LINE.search(line) and not _NOT_SET.search(line):
+        if _ENV_LINE.search(line) and not _NOT_SET.search(line) and _made_of_settings(line):
             lines.append(line.rstrip("\n"))
     return "\n".join(lines)
+
+
+def _sentence_from_a_setting(line: str) -> bool:
+    """A line that starts with an NCCL_* setting and goes on in words: a sentence broken after its verb, not output."""
+    return bool(re.match(r"\s*(?:export\s+|set\s+)?NCCL_[A-Z0-9_]+\s*=", line)) and not _made_of_settings(line)
+
+
+def _made_of_settings(line: str) -> bool:
+    """'export NCCL_IB_DISABLE=1  # debug', 'NCCL_DEBUG=INFO python train.py': settings, a command at most; a sentence
+    that starts with one ('NCCL_IB_DISABLE=1 was suggested if I were on a single node, but I am not') is prose."""
+    words = [w for w in line.split("#", 1)[0].split()
+             if not re.match(r"(?:export|set|-x|-e|--env)$|[\"']?[A-Za-z_][A-Za-z0-9_]*[\"']?\s*[=:]", w)]
+    return len(words) <= 3
 
 
 # 'make sure we don't export NCCL_IB_DISABLE=1 … we set neither', '不要设 NCCL_P2P_DISABLE=1': not set at all

@@ -127,6 +127,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
             <= 0.01 * float(speed.value) for k, scale in _PASTED_RATES.items()):
         # 'Is 7328 Mbit/s pod-to-pod what the overlay can do?': the words quote the pasted measurement, no link speed
         del stated["nic.speed_gbps"]
+    _setting_the_log_overrules(stated, pasted)
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
@@ -539,6 +540,17 @@ def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str
 
 # Measurements pasted output gives, with the factor to Gb/s.
 _PASTED_RATES = {"net.iperf3_gbps": 1.0, "net.rdma_bw_gbps": 1.0, "nccl.allreduce_busbw_gbytes_per_s": 8.0}
+
+
+def _setting_the_log_overrules(stated: dict[str, Understood], pasted: Pasted) -> None:
+    """'设了 NCCL_IB_DISABLE=1，结果 NCCL 还是走了 IB' with a log of NET/IB: what NCCL did outranks what was set — the
+    variable never reached the ranks, or a net plugin (IBext) ignores it — so IB is not disabled in effect."""
+    said = stated.get("nccl.ib_disabled")
+    if (said is None or said.value is not True or said.source.startswith("pasted")
+            or pasted.facts.get("nccl.transport") != "ib" or pasted.sources.get("nccl.transport") != "nccl-log"):
+        return
+    stated["nccl.ib_disabled"] = Understood("nccl.ib_disabled", False, said.text, said.start, said.end,
+                                            "pasted:nccl-log", inferred=True)
 
 
 def _rdma_from_the_transport(stated: dict[str, Understood]) -> None:

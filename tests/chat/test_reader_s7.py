@@ -84,3 +84,31 @@ def test_the_mtu_an_interface_is_set_to_by_a_command(text: str, mtu: int) -> Non
 
 def test_an_mtu_command_asked_about_is_not_the_jobs() -> None:
     assert "nic.mtu" not in facts("Should I run `ip link set eth0 mtu 9000` on the nodes?")
+
+
+IGNORED = """I exported NCCL_IB_DISABLE=1 to measure plain TCP, but the log still shows IB:
+```
+host1:11:22 [0] NCCL INFO NET/IB : Using [0]={[0] mlx5_0:1/RoCE, [1] mlx5_1:1/RoCE} [RO]; OOB eth0:10.1.1.1<0>
+host1:11:22 [0] NCCL INFO Using network IBext_v8
+```
+Why is the variable ignored?"""
+
+
+def test_a_setting_the_pasted_log_contradicts_is_not_in_effect() -> None:
+    got = facts(IGNORED)
+    assert got["nccl.transport"] == "ib" and got["nccl.ib_disabled"] is False
+    assert got["nic.kind"] == "roce"  # read from the merged-device format of NCCL 2.2x
+
+
+@pytest.mark.parametrize("text", [
+    "It was suggested to set\nNCCL_IB_DISABLE=1 if I were on a single node, but I am not, so I kept IB on.",
+    "Someone advised NCCL_IB_DISABLE=1 for this error; we run across 4 nodes and kept IB.",
+    "有人说要加 NCCL_IB_DISABLE=1，但我们是多机，IB 一直开着。",
+])
+def test_a_setting_someone_suggested_is_not_the_jobs(text: str) -> None:
+    assert facts(text).get("nccl.ib_disabled") is not True
+
+
+def test_a_line_of_settings_is_still_read() -> None:
+    assert facts("Two nodes, slow all-reduce. We launch with:\nexport NCCL_IB_DISABLE=1  # debugging\n"
+                 "NCCL_DEBUG=INFO torchrun --nnodes 2 train.py")["nccl.ib_disabled"] is True
