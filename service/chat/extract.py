@@ -385,16 +385,18 @@ _RATE_CUES = {
                            r"(?<![A-Za-z])(?:sees|seeing|saw|gets|gives|gave|yields|delivers|manages|"
                            r"plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
                            r"caps? out|capped out)(?![A-Za-z])|"
-                           r"achiev\w*|reach\w*|throughput|吞吐|实际|actual(?:ly)?|real|tops out|maxes out|peaks?|"
+                           r"achiev\w*|reach\w*|throughput|吞吐|实际(?!训练)|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
-    "rated": re.compile(r"网卡|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
+    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
-    "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
+    "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
+                          r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
-    "storage": re.compile(r"读取|(?<!ib_)读|存储|加载|磁盘|(?<![A-Za-z_])(?:read(?:s|ing)?|NAS|NFS|storage|loading|OSS|S3|IO|I/O|"
-                          r"disks?)(?![A-Za-z_])", _IC),
+    "storage": re.compile(r"读取|(?<!ib_)读|存储|加载|磁盘|(?:拉|下载|拷)数据|(?<![A-Za-z_])(?:read(?:s|ing)?|NAS|NFS|storage|loading|"
+                          r"OSS|S3|IO|I/O|disks?|HDFS|Lustre|CephFS|GPFS|JuiceFS|CPFS|BeeGFS|MinIO|GCS|bucket|dataloader)(?![A-Za-z_])",
+                          _IC),
 }
 _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
@@ -406,7 +408,8 @@ _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HD
 
 _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
-_ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|用|走|上|换成|升级到|是|都是|均为)\s*$", _IC)
+_ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|(?<![A-Za-z])(?:have|has)|用|走|上|换成|升级到|是|都是|均为)\s*$",
+                        _IC)
 
 
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
@@ -444,8 +447,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if re.search(rf"(?:{_NAS}|{_OBJECT}|存储|storage|磁盘|disks?)\s*(?:的)?\s*(?:读|read)?\s*(?:带宽|bandwidth|throughput|吞吐|速度|速率|speed)"
                  r"[^，,。;；\d]{0,10}$", text[max(0, m.start() - 40):m.start()], _IC):
         return "storage"  # 'NAS 带宽只有 1Gbps': the storage's bandwidth, not the network's
-    if unit in {"G", "Gb"} and label in {None, "busbw"} and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(
-            text[max(0, m.start() - 12):m.start()]) and not _NIC_AFTER.match(tail):
+    if unit in {"G", "Gb"} and label in {None, "busbw"} and _LINK_RATES.fullmatch(m["num"]) and (_ON_A_LINK.search(
+            text[max(0, m.start() - 12):m.start()]) or re.search(r"(?:rails?|links?|ports?|NICs?|HCAs?|cards?|lanes?)\s+(?:of|at|@)\s*$",
+                                                                   text[max(0, m.start() - 12):m.start()], _IC)) \
+            and not _NIC_AFTER.match(tail):
         return "rated"  # '换成 100G 之后 busbw 也就 9GB/s': the link moved to, not an all-reduce's figure
     if is_bytes:
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
@@ -501,7 +506,8 @@ def network_rates(text: str) -> list[Understood]:
         if kind in {"rated?", "none?"}:
             sibling = _sibling_measurement(text, m.start(), said)
             kind = sibling[0].fact if sibling else "rated" if kind == "rated?" else None
-            kind = {"net.iperf3_gbps": "measured", "nccl.allreduce_busbw_gbytes_per_s": "busbw"}.get(kind or "", kind)
+            kind = {"net.iperf3_gbps": "measured", "nccl.allreduce_busbw_gbytes_per_s": "busbw",
+                    "nic.rx_gbps": "traffic"}.get(kind or "", kind)
         if kind is None:
             continue
         if m["hi"]:
@@ -538,6 +544,7 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("node.instance_bandwidth_gbps", gbps, m))
         elif kind == "traffic":
             hits.append(_hit("nic.rx_gbps", gbps, m))
+            said.append((hits[-1], prefix, is_bytes))
             hits.append(_hit("nic.tx_gbps", gbps, m))
         elif kind == "busbw":
             hits.append(_hit("nccl.allreduce_busbw_gbytes_per_s", round(gbps / 8, 6), m))
@@ -639,9 +646,12 @@ def unitless_measurements(text: str) -> list[Understood]:
 
 # A clause that goes on measuring ('iperf 单线程 12 Gbps，多线程 36 Gbps', '目标是 90G 以上，现在只有 35G', 'busbw 应该接近
 # 190GB/s，我们实测 120'): the figure in it is of the kind measured just before, in the same sentence.
-_GOES_ON = re.compile(r"(?:单|多)(?:线程|流)|并发|streams?|parallel|-P\s*\d|reverse|反向|双向|bidirectional|each way|"
-                      r"per direction|现在|目前|now|只有|才|仅|only|实测|实际|测出来|测下来|measured|actual(?:ly)?|"
-                      r"(?<![A-Za-z])(?:we|I)\s+(?:only\s+)?(?:get|see|got|saw)(?![A-Za-z])", _IC)
+_GOES_ON = re.compile(r"(?:单|多)(?:线程|流)|并发|streams?|parallel|-P\s*\d|reverse|forward|反向|正向|双向|bidirectional|"
+                      r"each way|per direction|峰值|平均|均值|最大|最小|average|peak|max(?:imum)?|min(?:imum)?", _IC)
+# … or a measuring word just before the figure ('现在只有 35G', 'we only see 3.3', '实测 120'; never 'we only have 10G')
+_GOES_ON_JUST_BEFORE = re.compile(r"(?:只有|才|仅|(?<![A-Za-z])(?:only|just)|实测|实际(?:上)?(?:只有|是)?|测出来|测下来|跑到|跑出|能到|"
+                                  r"measured|actually|(?<![A-Za-z])(?:we|I)\s+(?:only\s+|just\s+)?(?:get|see|got|saw))"
+                                  r"\s*(?:了|有|是)?\s*(?:about|around|roughly|约|大约|大概|~|≈)?\s*$", _IC)
 _GOES_ON_BARE = re.compile(rf"(?:实测|实际|测出来|测下来|measured|(?<![A-Za-z])(?:we|I)\s+(?:only\s+)?(?:get|see|got|saw)|"
                            rf"(?<![A-Za-z])only|只有|才|仅)\s*(?:了|有|是)?\s*(?:about|around|约|大约|大概|~)?\s*{_BARE_NUM}", _IC)
 
@@ -650,7 +660,7 @@ def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str
     sa, _ = tx.sentence_bounds(text, start)
     ca, cb = tx.clause_bounds(text, start)
     before = [s for s in said if sa <= s[0].start and s[0].end <= start and s[0].end <= ca]
-    if not before or not _GOES_ON.search(text, ca, cb):
+    if not before or not (_GOES_ON.search(text, ca, start) or _GOES_ON_JUST_BEFORE.search(text, max(ca, start - 16), start)):
         return None
     return before[-1]
 
@@ -818,7 +828,7 @@ _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分�
 _STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮)"
 _STEP_PATTERNS = [
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
-    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代)|一(?:个)?\s*(?:step|步|轮)|step[_ ]?time|"
+    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代)|一(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代)|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"

@@ -190,3 +190,22 @@ def test_a_clause_that_goes_on_measuring(text: str, must: dict[str, float], neve
 ])
 def test_step_times_and_shares_of_time(text: str, must: dict[str, float], never: dict[str, object]) -> None:
     check(text, must, never)
+
+
+# What goes on measuring and what does not: a link 'we only have', traffic during training, a NIC's monitored peak.
+@pytest.mark.parametrize(("text", "must", "never"), [
+    ("iperf3 shows 9.4 Gbps, but we only have 10G", {"net.iperf3_gbps": 9.4, "nic.speed_gbps": 10}, {}),
+    ("iperf 测出来 9G，实际训练只用了 2G", {"net.iperf3_gbps": 9}, {"nic.speed_gbps": ANY}),
+    ("busbw 3GB/s，现在只有 2 台机器", {"nccl.allreduce_busbw_gbytes_per_s": 3}, {}),
+    ("busbw 12GB/s，实际训练的时候网卡流量只有 3GB/s", {"nccl.allreduce_busbw_gbytes_per_s": 12}, {}),
+    ("流量监控看网卡峰值 2.5Gbps，平均 800Mbps", {"nic.rx_gbps": 0.8}, {"nic.speed_gbps": ANY}),
+    ("8 rails of 400G, 3.2T per node", {"nic.speed_gbps": 400, "nic.count": 8}, {}),
+    ("一个 iter 5s 左右，单机才 1.2s", {"job.step_time_s": 5, "job.step_time_baseline_s": 1.2}, {}),
+    ("从 HDFS 拉数据只有 30MB/s", {"storage.read_gbps": 0.24}, {"net.iperf3_gbps": ANY}),
+    ("I'm only seeing 2.1 GB/s bus bandwidth on a 200G fabric",
+     {"nccl.allreduce_busbw_gbytes_per_s": 2.1, "nic.speed_gbps": 200}, {}),
+    ("nccl-test 结果里 busbw 最大也就 2.3，网络是 25G RoCE",
+     {"nccl.allreduce_busbw_gbytes_per_s": 2.3, "nic.speed_gbps": 25}, {}),
+])
+def test_what_goes_on_measuring_and_what_does_not(text: str, must: dict[str, float], never: dict[str, object]) -> None:
+    check(text, must, never)
