@@ -35,6 +35,8 @@ _SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower through
 _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
                              r"(?:更|还|要)?(?:慢|差|长|久|低)"
                              r"|(?:不如|还不如|赶不上|比不上|不及)(?P<obj2>[^，。,;；！？?!\n]{1,16})")
+_NOT_COMPARED = re.compile(r"(?:(?<![A-Za-z])(?:not|no|never)|n't|并不|并没有?|没有?|不)\s*(?:any\s+|much\s+|really\s+|even\s+)?\Z",
+                           _IC)
 _FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|were|ran|runs|run|got|gets)\s+(?:\w+\s+)?"
                           r"(?:faster|quicker)\s+than\s+(?P<b>[^,.;:!?，。；\n]{1,30})"
                           r"|(?P<a2>[^，。,;；！？?!\n]{1,16}?)比(?P<b2>[^，。,;；！？?!\n]{1,16}?)(?:还|更|要)?(?:快|短)", _IC)
@@ -47,6 +49,9 @@ _WORSE_WITH_MORE = re.compile(
     r"longer)|slow(?:s)? down as (?:we|I) add|negative scaling|scales? negatively|越加越慢|越多越慢|"
     r"(?:机器|节点|卡|GPU)越(?:多|加)[^。]{0,16}?(?:越慢|反而慢|越长|越大|越久|反而越长|反而越慢)|"
     r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
+    # '每加一台机器就更慢一点', '每增加一个节点，step 时间都会变长'
+    r"每(?:加|增加|多|扩|添)(?:一|1)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU|node|机)[^。；;\n]{0,16}?"
+    r"(?:更慢|变慢|越慢|慢一(?:点|些)|变长|更长|越长|更久|下降|降低|掉)|"
     r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)|"
     r"(?:time|step time|epoch time|runtime|it) (?:grows|increases|goes up|rises) (?:with|for) (?:every|each) (?:added |extra |new )?"
     r"(?:node|machine|server|GPU|worker)", _IC)
@@ -107,7 +112,9 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
                     found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
                 continue
             n, kind = size
-            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+            if not _NOT_COMPARED.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 12), m.start()):
+                # ('two nodes aren't slower than one', '多机并不比单机慢': the runs compared, the larger not slower)
+                found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
             fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
             found.hits.append(Understood(fact, n, m.group(0), m.start(), m.end()))
             gpus = [s for s in run_sizes(obj, 0, len(obj)) if s[2] == "gpus"]
@@ -144,6 +151,15 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     for m in _GOES_UP.finditer(text):  # 'when I add 2 GPUs from a second machine … the epoch goes up to 22 hours'
         if _ADDING.search(text, max(0, m.start() - 400), m.start()):
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _RATE_MOVES.finditer(text):  # 'when I add a second node, throughput drops from 1200 to 900 tokens/s'
+        before, after = float(m["a"]), float(m["b"])
+        added = _ADDING.search(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 200), m.start())
+        if added and before > 0 and after > 0:
+            found.hits.append(Understood("job.speedup", round(after / before, 4), m.group(0), m.start(), m.end()))
+            if after < before:
+                found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+            if re.search(r"second|第二|another|一台", added.group(0), _IC):
+                found.hits.append(Understood("job.baseline_nodes", 1, added.group(0), added.start(), added.end()))
     for m in _TIMES_FOR_TIMES.finditer(text):  # '6x the throughput for 8x the compute': the speed-up, said outright
         said, more = float(m["k"] or m["k2"]), float(m["n"] or m["n2"])
         if 0 < said and more > 1:
@@ -172,9 +188,148 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         fact = "job.baseline_gpus" if size[1] == "gpus" else "job.baseline_nodes"
         found.hits.append(Understood(fact, size[0], m.group(0), m.start(), m.end()))
         found.baseline_spans.append((start, start + len(obj)))
+    found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
     return found
+
+
+# ------------------------------------------------------------------------------- a ratio said between two run sizes
+# 'scaling from 1 to 4 nodes only gives 2.1x', '4 卡到 16 卡吞吐只涨了 30%', '2 台机器的速度只有单机的 1.2 倍', '16 GPUs give
+# us 3.5x the throughput of 4 GPUs', '8 机扩展效率只有 50%（相对单机）', 'going from 4 to 8 nodes made it slower': two run
+# sizes of one kind in a sentence and what the larger gets against the smaller — a factor, a rise in per cent, a scaling
+# efficiency, a fraction, or only a direction. The larger run is the job, the smaller its baseline.
+_RANGE_JOIN = re.compile(r"\s*(?:to|→|->|=>|~|到|扩到|扩展到|扩容到|加到|增加到|增到|升到|变成|上到)\s*", _IC)
+_BARE_FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?P<n>{COUNT})\s*(?:个|台)?\s*"
+                        r"(?:to|→|->|=>|到|扩到|扩展到|扩容到|加到|增加到|增到|升到)\s*\Z", _IC)
+_BARE_ARROW = re.compile(rf"(?<![\w.])(?P<n>{COUNT})\s*(?:→|->|=>)\s*\Z", _IC)
+_K = r"(?P<k>\d+(?:\.\d+)?|[一两二三四五六七八九十]{1,3}(?:点[一二三四五六七八九])?)"
+_FACTOR = re.compile(rf"{_K}\s*(?:x|×|倍|times)(?![A-Za-z\d])"
+                     r"(?!\s*(?:the\s+)?(?:slower|longer|more time|compute|GPUs?|nodes?|machines?|cards?|hardware|resources|"
+                     r"的?(?:时间|卡|机器|节点|资源|算力)))"
+                     r"|(?:speed-?up|加速比|scaling factor)\s*(?:of|is|was|=|:|：|是|为|只有|仅为|仅|才|just|only|about|around|"
+                     r"roughly|~|\s)*\s*(?P<k2>\d+(?:\.\d+)?)(?![\d.%])", _IC)
+_RISE = re.compile(r"(?:涨|提升|提高|增加|增长|加快|快)了?\s*(?:只有|仅|才|大约|约|不到)?\s*(?P<p>\d+(?:\.\d+)?)\s*%|"
+                   r"(?P<p2>\d+(?:\.\d+)?)\s*%\s*(?:more|higher|faster|better|increase|improvement|gain|speed-?up|"
+                   r"(?:more|higher) throughput)", _IC)
+_EFFICIENCY = re.compile(r"(?:scaling\s+|parallel\s+)?efficiency|扩展效率|加速效率|并行效率|线性度|扩展性", _IC)
+_EFFICIENCY_PCT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s*%")
+_PART = re.compile(r"(?P<f>一半|half|三分之一|四分之一|五分之一|1\s*/\s*[2-9])", _IC)
+_UNDER = re.compile(r"不到|还不到|不足|less than|under|not even|below", _IC)
+_RATIO_PACE = re.compile(r"速度|吞吐|性能|快|慢|加速|效率|throughput|speed|perf|fast|quick|slow|gives?|gave|yields?|got|get|"
+                         r"tok/s|samples/s|img/s|it/s|epoch|step|iter|训练", _IC)
+_SLOWER_WORD = re.compile(r"(?<![A-Za-z])(?:slower|slows? down|worse|longer)(?![A-Za-z])|(?:更|变|反而|还)慢|慢了|变长|更长|更久", _IC)
+_NOT_RATIO = re.compile(r"(?:not|n't|没有|并没有|并不|不)\s*\Z", _IC)
+
+
+def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | None:
+    """The two run sizes of one kind a sentence compares, in the order said, whether they are said as a range ('from 1
+    to 4 nodes', '单机到双机') and whether more runs are named ('2 机比单机快 1.8 倍，但 4 机只比单机快 2.5 倍': then the
+    smallest and the largest); None unless two counts of one kind differ (machines first)."""
+    sizes = run_sizes(text, a, b)
+    ranged = False
+    for s in list(sizes):  # 'from 1 to 4 nodes', '2→8 nodes': a bare count before the range's end takes its word
+        m = _BARE_FROM.search(text, max(a, s[3] - 24), s[3]) or _BARE_ARROW.search(text, max(a, s[3] - 12), s[3])
+        n = _count(m["n"]) if m else None
+        if m and n and not any(t[3] <= m.start("n") < t[4] for t in sizes):
+            sizes.append((n, m.start("n"), s[2], m.start("n"), m.end("n")))
+            ranged = True
+    sizes.sort(key=lambda s: s[3])
+    for kind in ("nodes", "gpus"):
+        same = [s for s in sizes if s[2] == kind]
+        values = {s[0] for s in same}
+        if len(values) == 2 and len(same) == 2:
+            first, second = same
+            ranged = ranged or bool(_RANGE_JOIN.fullmatch(text, first[4], second[3]))
+            return first, second, ranged, False
+        if len(values) >= 2:
+            small = min(same, key=lambda s: (s[0], s[3]))
+            big = min((s for s in same if s[0] == max(values)), key=lambda s: s[3])
+            return small, big, ranged, True
+    return None
+
+
+def _said_ratios(text: str, found: Scaling) -> list[Understood]:
+    hits: list[Understood] = []
+    done = [(h.start, h.fact) for h in found.hits if h.fact in {"job.speedup", "job.negative_scaling"}]
+    pos = 0
+    while pos < len(text):
+        a, b = tx.sentence_bounds(text, pos)
+        pos = max(b, pos + 1)
+        pair = _ratio_sizes(text, a, b)
+        if pair is None:
+            continue
+        first, second, ranged, many = pair
+        small, big = (first, second) if first[0] < second[0] else (second, first)
+        if ranged and first[0] > second[0] and not many:
+            continue  # 'from 8 down to 4 nodes': a run made smaller
+        said = [f for pos, f in done if a <= pos < b]
+        outside = [(s[3], s[4]) for s in run_sizes(text, a, b)] + [(s[3], s[4]) for s in (first, second)]
+        # what follows the largest run is said of it ('…, with 4 nodes only 2.2x'); with two runs, the whole sentence
+        speedup, slower = _ratio_in(text, big[4], b, a, outside, big[0] / small[0], loose=many)
+        if speedup is None and not slower and not many:
+            speedup, slower = _ratio_in(text, a, b, a, outside, big[0] / small[0])
+        if speedup is not None and not ranged and not many and first is small:
+            speedup = 1 / speedup  # '单机的速度是两机的 1.5 倍': the smaller run is the one said faster
+        if speedup is None and ranged and not slower:
+            m = _SLOWER_WORD.search(text, second[4], b)
+            slower = m is not None and not _NOT_RATIO.search(text, max(a, m.start() - 8), m.start())
+        if speedup is None and not slower:
+            continue
+        span = (min(first[3], second[3]), b)
+        words = text[span[0]:span[1]].strip()
+        if speedup is not None and "job.speedup" not in said:
+            hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
+        if (slower or (speedup is not None and speedup < 1)) and "job.negative_scaling" not in said:
+            hits.append(Understood("job.negative_scaling", True, words, *span))
+        fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
+        hits.append(Understood(fact, small[0], text[small[3]:small[4]], small[3], small[4]))
+        found.baseline_spans.append((small[3], small[4]))
+        if big[2] == "nodes":
+            hits.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+    return hits
+
+
+def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
+              scale: float, loose: bool = False) -> tuple[float | None, bool]:
+    """The factor text[a:b] says one run gets over the other (None if none) and whether it says the larger is slower;
+    `sa` starts the sentence (its efficiency may be named before the figure), `scale` is how many times larger the
+    larger run is (an efficiency is a share of it). `loose`: a factor right after the largest of several runs needs
+    no word of pace in its own clause ('with 2 nodes we get 1.7x the throughput of 1 node, with 4 nodes only 2.2x')."""
+    def free(m: re.Match[str]) -> bool:
+        return not any(x <= m.start() < y for x, y in sizes)
+
+    named = _EFFICIENCY.search(text, sa, b)
+    if named:
+        p = next((p for p in _EFFICIENCY_PCT.finditer(text, max(a, named.end()), min(b, max(a, named.end()) + 40))
+                  if free(p)), None)
+        if p and 0 < float(p["p"]) <= 100:
+            return float(p["p"]) / 100 * scale, False
+    paced: list[bool] = []  # whether the sentence names a pace, found once
+
+    def sentence_paced() -> bool:
+        if not paced:
+            paced.append(bool(_RATIO_PACE.search(text, sa, b)))
+        return paced[0]
+
+    for m in _FACTOR.finditer(text, a, b):
+        if not free(m) or re.search(r"慢(?:了|的)?\s*(?:大约|约|近|将近|差不多)?\s*\Z", text[max(a, m.start() - 8):m.start()]):
+            continue
+        k = parse_number(m["k"] or m["k2"] or "")
+        if k and 0 < k <= 4 * scale and (sentence_paced() if loose else _RATIO_PACE.search(tx.clause(text, m.start()))):
+            return k, False
+    for m in _RISE.finditer(text, a, b):
+        if free(m) and _RATIO_PACE.search(tx.clause(text, m.start())):  # ('显存占用涨了 10%' is no speed)
+            return 1 + float(m["p"] or m["p2"]) / 100, False
+    for m in _PART.finditer(text, a, b):
+        if not free(m) or not sentence_paced():
+            continue
+        f = m["f"].replace(" ", "").lower()
+        k = float(f.split("/")[1]) if "/" in f else float(_FRACTIONS.get(f, 0))
+        if k > 1:
+            under = _UNDER.search(text, max(sa, m.start() - 16), m.start())
+            return (None, True) if under else (1 / k, True)
+    return None, False
 
 
 # The larger run is no faster than a smaller one: the smaller one is the baseline of the comparison.
@@ -228,6 +383,10 @@ def _fine_alone(text: str, found: Scaling) -> list[Understood]:
 _GOES_UP = re.compile(r"(?:epoch|step|iteration|training|run)(?:\s*time)?\s+(?:\w+\s+){0,2}?(?:goes|went|jumps?|jumped|rises?|rose|"
                       r"increases?|increased|grows?|grew|climbs?|climbed)\s+(?:up\s+)?to|"
                       r"(?:epoch|step|迭代|训练)[^，。,;；\n]{0,12}?(?:反而)?(?:涨到|增加到|升到|变成了?|延长到)", _IC)
+_RATE_MOVES = re.compile(r"(?:throughput|吞吐(?:量)?|speed|速度|samples/s|tokens/s|tok/s|img/s|it/s)[^，,。.;；\n]{0,16}?"
+                         r"(?:drops?|dropped|falls?|fell|goes down|went down|decreases?|decreased|rises?|rose|goes up|went up|"
+                         r"掉|降|下降|变|涨|升)(?:了)?\s*(?:from\s+|从\s*)?(?P<a>\d+(?:\.\d+)?)\s*(?:[A-Za-z/]+(?:/s)?\s*)?"
+                         r"(?:to|到|变成|降到|掉到)\s*(?P<b>\d+(?:\.\d+)?)", _IC)
 _ADDING = re.compile(r"(?:when|once|after|if)\s+(?:I|we)\s+add|adding\s+(?:a\s+)?(?:second|another|more|\d+)|"
                      r"(?:a second|another) (?:machine|node|server|box)|加(?:了|上)?(?:一台|第二台|机器|节点)|"
                      r"(?:增加|扩展)到\s*(?:两|2|多)\s*(?:台|机|个节点)", _IC)
@@ -336,6 +495,12 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 s1, s2 = _matching_sizes(_sizes_near(text, a1, b1, *left, wide=True),
                                          _sizes_near(text, a2, b2, *right, wide=True))
             if s1 is None or s2 is None or s1[0] == s2[0]:
+                # '1.2 s on one node to 2.0 s on two': each figure's run named right after it
+                s1, s2 = _matching_sizes(_sizes_near(text, b1, b1, b1, a2)[:1], _sizes_near(text, b2, b2, b2, end)[:1])
+                if s1 is None or s2 is None or sentence1 != sentence2 or not (
+                        b1 <= s1[3] < min(a2, b1 + 16) and b2 <= s2[3] < b2 + 16):
+                    continue
+            if s1[0] == s2[0]:
                 continue
             (small_n, small_v, small_span), (big_n, big_v, big_span) = sorted(
                 [(s1[0], v1, s1[3:]), (s2[0], v2, s2[3:])])
