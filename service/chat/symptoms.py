@@ -75,16 +75,37 @@ _STRAGGLER_ZH = [
                rf"rank)|"
                rf"拖后腿的\s*{_UNIT_ZH}|掉队"),
 ]
-# '其中一台的 GPU 利用率很低，其他都是 100%': one of them, the others, and a difference in one sentence
-_ONE_OF_ZH = re.compile(rf"(?:某|有|其中|只有)\s*(?:一|1)\s*(?:台|个|张)\s*{_UNIT_ZH}?")
+# '其中一台的 GPU 利用率很低，其他都是 100%': one of them, the others, and a difference in one sentence;
+# one named by its number ('node 7 的 step 时间是其他节点的两倍'), or a bare 'one machine' opening its
+# clause ('一台机器特别慢，其他都正常')
+_ONE_OF_ZH = re.compile(rf"(?:某|有|其中|只有)\s*(?:一|1)\s*(?:台|个|张)\s*{_UNIT_ZH}?|"
+                        r"(?<![A-Za-z])(?:node|rank|host|worker|节点|机器|主机)\s*[-_#]?\d{1,4}(?![\d.])|"
+                        rf"(?:^|(?<=[，,。；;：:\s]))(?P<bare>(?:一|1)\s*(?:台|个|张)\s*{_UNIT_ZH})", _IC)
+# 'rank 5 is always the last to finish', 'the others wait for it', '其他卡都在等它'
+_LAST_ONE = re.compile(
+    r"(?<![A-Za-z])(?:node|rank|host|worker|machine|server|GPU)\s*[-_#]?\d{1,4}\s+(?:is|was|finishes|arrives|comes)\s+"
+    r"(?:always\s+|consistently\s+|usually\s+|often\s+|every time\s+)?(?:the\s+)?(?:last|slowest)(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:the\s+)?others?\s+(?:all\s+)?(?:wait|waiting|have to wait|are waiting|keep waiting)\s+"
+    r"(?:for|on)\s+(?:it|him|her|that one|this one|node|rank|host)(?![A-Za-z])|"
+    r"(?:其他|其余|别的)[^，,。；;\n]{0,8}?(?:都)?在等(?:它|这台|这个|那台|那个)|"
+    r"(?:总是|每次都|一直)最后一个(?:完成|结束|到)", _IC)
+# 'it is not one slow node', '不是某台机器慢', 'is one node dragging the rest down?': a straggler denied
+# or only asked about
+_DENIED_OR_ASKED = re.compile(r"(?:不是|并不是|并非|并没有|没有|not|n't|是不是|是否|会不会|有没有|whether|is it|"
+                              r"is there|could it be|could|might)\s*(?:just\s+|only\s+|that\s+|a\s+|an\s+|因为|有)?$",
+                              _IC)
 _OTHERS_ZH = re.compile(r"其他|其余|别的|另外几")
-_WORSE_ZH = re.compile(r"慢|低|长|倍|差|拖")
+_WORSE_ZH = re.compile(r"慢|低|长|倍|差|拖|只有|才")
 # 'no node is slower than the others', 'all nodes are equally fast', '没有慢节点', '各节点速度一样'
 _NO_STRAGGLER = re.compile(
     rf"(?<![A-Za-z])(?:no|none of the|not one)\s+(?:single\s+)?{_UNIT}\s+(?:is|are|was|were|seems?)\s+{_SLOW}|"
     rf"(?<![A-Za-z])(?:all|every|each)\s+(?:the\s+)?{_UNIT}\s+(?:is|are|run|runs|show|shows|look|looks|have|has)\s+"
     r"(?:about |roughly |almost )?(?:equally fast|the same speed|the same step time|similar(?: speed| step times?)?|"
     r"equally)|no stragglers?|without stragglers?|"
+    # 'we don't see any slow node', '没发现慢节点', '所有机器都一样慢'
+    rf"(?:don't|do not|didn't|did not|can't|cannot|couldn't)\s+(?:see|find|notice|spot)\s+(?:any|a)\s+(?:single\s+)?"
+    rf"(?:slow(?:er)?|straggl\w*|lagging)\s+{_UNIT}|没(?:有)?(?:看到|发现|找到)(?:有)?\s*(?:慢|掉队|拖后腿)的?\s*"
+    r"(?:机器|节点|服务器|卡|rank)|所有(?:的)?\s*(?:机器|节点|服务器|卡|GPU)[^，,。；;\n]{0,4}?(?:都)?(?:一样|差不多|同样)|"
     r"没有(?:哪台|哪个|慢|掉队的?|拖后腿的?)\s*(?:机器|节点|服务器|卡)?|(?:各|每)(?:个|台)?\s*(?:节点|机器|卡)"
     r"[^，,。；;\n]{0,8}?(?:都)?(?:一样|差不多|一致|相同)", _IC)
 # Results that depend on which nodes are paired: 'busbw depends on which two nodes I pick', '有的节点对明显慢'.
@@ -112,14 +133,20 @@ def stragglers(text: str) -> list[Understood]:
         if not any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits):
             hits.append(_hit("job.straggler_suspected", True, m, **flags))
 
-    for pattern in _STRAGGLER_EN + _STRAGGLER_ZH:
+    def denied(m: re.Match[str]) -> bool:
+        a = tx.clause_bounds(text, m.start())[0]
+        return bool(_DENIED_OR_ASKED.search(text, max(a, m.start() - 16), m.start()))
+
+    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE]:
         for m in pattern.finditer(text):
-            if _THAN_FEWER.match(text, m.end()):
+            if _THAN_FEWER.match(text, m.end()) or denied(m):
                 continue
             add(m)
     for m in _ONE_OF_ZH.finditer(text):
         a, b = tx.sentence_bounds(text, m.start())
-        if _OTHERS_ZH.search(text, m.end(), b) and _WORSE_ZH.search(text, a, b):
+        ca, cb = tx.clause_bounds(text, m.start())
+        if _OTHERS_ZH.search(text, m.end(), b) and _WORSE_ZH.search(text, *((ca, cb) if m["bare"] else (a, b))) \
+                and not denied(m):
             add(m)
     for m in _WHICH_PAIR.finditer(text):
         if not _asks(text, m.start()):
@@ -545,7 +572,8 @@ _COMM_SHARE_ZH = [
     re.compile(rf"(?:NCCL|通信|all-?reduce|allreduce|集合通信|梯度同步|reduce-?scatter|all-?gather)\s*(?:通信|kernel|"
                rf"操作|调用)?[^，,。；;\n%]{{0,6}}?(?:占了?|占用了?|占到了?|花了|用了)\s*(?:大约|约|近|将近|差不多|超过)?\s*"
                rf"{_PCT}(?:\s*(?:的)?\s*(?:时间|耗时|step|时长|运行时间|训练时间))?", _IC),
-    re.compile(rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*(?:NCCL|通信|"
+    # ('GPU 有 60% 的时间在空等通信': the time the GPUs wait on communication is its share too)
+    re.compile(rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*(?:空等|等待|等)?\s*(?:NCCL|通信|"
                rf"all-?reduce|allreduce|集合通信|梯度同步)", _IC),
 ]
 # a share of bandwidth or of a device's capacity, not of time: 'NCCL reaches 75% of line rate', 'GPU util 75%'
