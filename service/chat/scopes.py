@@ -21,15 +21,29 @@ from bwdoctor.chat.extract import Understood
 _IC = re.IGNORECASE
 
 _NEGATOR = re.compile(
-    r"(?:没有|没用|没开|没开启|未开启|未启用|未使用|不支持|不带|不是|并非|不用|没装|无(?=\s*(?:RDMA|IB|InfiniBand|NVLink|RoCE|GDR))|"
+    r"(?:没有|没用|没开|没开启|未开启|未启用|未使用|不支持|不带|不是|并非|不用|没装|没走|不走|未配置|没配置?|"
+    r"无(?=\s*(?:RDMA|IB|InfiniBand|NVLink|RoCE|GDR))|"
     r"(?<![A-Za-z])(?:no|not|without|lacks?|lacking|neither|nor|never)(?![A-Za-z])|n't|not using|not use|"
     r"don't have|doesn't have|do not have|does not have|isn't|aren't|wasn't|weren't)"
-    r"(?:\s*(?:any|a|an|the|use|using|have|has|enabled?|with|support(?:ing)?\s+for|access to|是|用|有|到|走))*\s*$",
+    # what may stand between the negation and the feature: '没有配置过任何 RDMA 网卡', 'we never had InfiniBand'
+    r"(?:\s*(?:any|a|an|the|use|using|have|has|had|enabled?|with|on|over|support(?:ing)?\s+for|access to|installed|configured|"
+    r"是|用|有|到|走|配置过?|配过|装过?|安装过?|部署过?|用过|开过|接|连|任何|什么|上))*\s*$",
     _IC)
+# Traffic said not to take a fabric ('NCCL 没走 IB', 'not going over RoCE'): the fabric is not in use, not absent.
+_NOT_ROUTED = re.compile(r"(?:没走|不走|没有走|没用上|not (?:going|routed|sent|running) (?:over|through)|"
+                         r"(?:doesn't|does not|isn't|is not|didn't|did not) (?:go|run|route) (?:over|through))\s*(?:the\s+)?$",
+                         _IC)
+# A feature named before the one read, in one list under the negation: 'no NVLink or RDMA', '没有 NVLink 和 RDMA'.
+_FEATURE_LIST = re.compile(r"(?:(?:RDMA|IB|InfiniBand|NVLink|NVSwitch|RoCE(?:\s?v2)?|GDR|GPUDirect(?:\s+RDMA)?|EFA|PFC|ECN)"
+                           r"\s*(?:,|，|、|/|or|and|nor|和|或者?|及|与|跟)\s*(?:the\s+)?)+$", _IC)
+_LISTED_AFTER = re.compile(r"(?:\s*(?:,|，|、|/|or|and|和|或者?|及|与|跟)\s*(?:RDMA|IB|InfiniBand|NVLink|NVSwitch|"
+                           r"RoCE(?:\s?v2)?|GDR|GPUDirect(?:\s+RDMA)?|EFA|PFC|ECN))+", _IC)
+# 'it's not that we don't have IB', '并不是没有 IB': a negation denied is no negation
+_DENIED = re.compile(r"(?:并不是|不是|并非|not that|isn't that|it's not that|it is not that)\s*$", _IC)
 _POST_NEGATION = re.compile(
     r"^\s*(?:is|are|was|were)?\s*(?:not|n't)\s*(?:enabled|used|available|supported|active|on|working|present|"
     r"installed|detected|found)|^\s*(?:is\s+|was\s+)?(?:disabled|unavailable|off|missing|not found|absent)"
-    r"|^\s*(?:没开|没有开|未开启|未启用|没启用|没生效|不可用|关闭|被禁用|禁用|没有|都没有|不支持)", _IC)
+    r"|^\s*(?:也|都|也都)?\s*(?:没开|没有开|未开启|未启用|没启用|没生效|不可用|关闭|被禁用|禁用|没有|都没有|不支持)", _IC)
 _CONTRAST = re.compile(r"but|however|但|不过|而是|instead", _IC)
 
 _REFERENCE = re.compile(
@@ -61,10 +75,14 @@ def is_negated(text: str, start: int, end: int) -> bool:
     before = text[max(a, start - 24):start]
     if re.search(r"with (?:and|or) without\s*(?:the\s+)?$|有没有\s*$|开没开\s*$|开不开\s*$", before, re.IGNORECASE):
         return False  # 'with and without EFA': both runs named, neither denied
+    listed = _FEATURE_LIST.search(text, max(a, start - 48), start)
+    if listed:  # 'we don't have NVLink or RDMA': the negation of the list's first feature holds for the rest
+        before = text[max(a, listed.start() - 24):listed.start()]
     m = _NEGATOR.search(before)
     if m and not _CONTRAST.search(before[m.end():]):
-        return True
-    return bool(_POST_NEGATION.search(text[end:min(b, end + 24)]))
+        return not _DENIED.search(before[:m.start()])
+    after = _LISTED_AFTER.match(text, end, b)  # 'IB 和 RoCE 都没有': the list's negation comes after its last feature
+    return bool(_POST_NEGATION.search(text[after.end() if after else end:min(b, (after.end() if after else end) + 24)]))
 
 
 def is_reference(text: str, start: int) -> bool:
@@ -83,6 +101,8 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
         if h.source.startswith("pasted") or not is_negated(text, h.start, h.end):
             out.append(h)
             continue
+        if h.fact in {"nic.rdma", "nic.efa"} and _NOT_ROUTED.search(text, max(0, h.start - 16), h.start):
+            continue  # 'NCCL 没走 IB': the traffic avoids the fabric, which may well be there
         if h.fact in _FLIPPABLE and isinstance(h.value, bool):
             if h.value is True:
                 out.append(Understood(h.fact, False, h.text, h.start, h.end, h.source, h.inferred, h.weak,
@@ -174,10 +194,30 @@ _WHAT_IF_CUE = re.compile(
     r"如何(?:才能)?(?:跑到|达到)|"
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
     r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
+    # a clause opened by 'if' ('If 2 nodes were slower than one, that would be a problem')
+    r"(?:^|(?<=[.!?;:,。！？；：，(（]))\s*if(?![A-Za-z])|"
     r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要|需不需要|是否需要|"
     r"do (?:i|we) need|should (?:i|we)(?![A-Za-z])(?!\s+(?:expect|see|be|look|worry|care)\b)|"
     r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
     _IC)
+# An intention or a plan is a change to weigh, not the job today ('we' before it is no change made): '打算换 IB',
+# '计划下季度升级到 400G', 'we're planning to move to 100GbE', 'thinking about getting InfiniBand', 'we might add NVLink'.
+_INTENT_CUE = re.compile(
+    r"打算|计划(?!任务)|准备(?=\s*(?:上|换|买|升级|改|用|加|扩|采购))|考虑(?!到)(?=\s*(?:上|换|买|升级|改|用|加|扩|采购))|"
+    r"想(?:要)?(?=\s*(?:买|换|上|升级|加|改用|采购|扩))|"
+    r"(?<![A-Za-z])(?:plan(?:ning|s)? to|thinking (?:about|of)|considering (?=\w+ing)|(?:might|may) (?:add|buy|get|move|"
+    r"switch|upgrade|try)|want(?:s|ed)? to (?:try|buy|add|move|switch|upgrade|get|go)|(?:are|am|is) going to (?:buy|add|"
+    r"move|switch|upgrade|get))(?![A-Za-z])", _IC)
+# A plan to buy, replace or add hardware proposes a change; a plan to run ('我们打算在海外云上用 p4d.24xlarge 跑多节点',
+# '现在想上 4 台机器') describes the job asked about unless the question also says the job as it is.
+_HARD_INTENT = re.compile(r"换|买|升级|采购|替换|改|装|购|(?<![A-Za-z])(?:buy|buying|switch|upgrade|replace|get|getting|"
+                          r"move|moving|purchas\w*|add|adding|install\w*)(?![A-Za-z])", _IC)
+# 'replace the 25G NICs with 100G ones', '把 25G 网卡换成 100G', 'swap our 4 nodes for 8': the thing replaced, then the
+# replacement, a few words apart
+_REPLACED = re.compile(r"(?:把|将|replac\w*|swap\w*|trade\w*|换掉|替换掉?)\s*(?:the\s+|our\s+|my\s+|现在的?|目前的?)?\s*$",
+                       _IC)
+_REPLACED_BY = re.compile(r"[^，,。.;；?？!！\n]{0,16}?(?:换成|改成|换到|升级到|升级成|升到|替换成|替换为|改为|"
+                          r"(?<![A-Za-z])(?:with|for|by)(?![A-Za-z]))\s*(?:the\s+|a\s+|an\s+)?\s*$", _IC)
 # Change verbs ('upgrade to', '换成', '改成') are a what-if only in a question or a conditional clause: '只把 X 改成 Y，
 # 结果慢了' and 'we moved to 100G last week' tell what was done.
 _CHANGE_VERB = re.compile(r"upgrad(?:e|ing) to|mov(?:e|ing) to|switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|"
@@ -236,14 +276,18 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
     """Setup facts said of the alternative that works ('ZeRO-2 is fine', '用 zero0 就没有这个问题') are not the job's,
     nor a fabric named as the far side of a comparison ('slower than real InfiniBand')."""
     out = []
+    works: dict[tuple[int, int], bool] = {}  # one search per clause
     for h in hits:
         if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _far_side(text, h):
             continue
         if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):
             a, b = tx.clause_bounds(text, h.start)
             sa, sb = tx.sentence_bounds(text, h.start)
-            if _ALTERNATIVE.search(text[a:b]) or (_ALTERNATIVE.search(text[h.end:sb]) and
-                                                  re.search(r"或者|或|换成|改成|instead|switch", text[sa:h.start], _IC)):
+            sa, sb = max(sa, h.start - 160), min(sb, h.end + 160)  # near the setting: a run-on text stays linear
+            if (a, b) not in works:
+                works[(a, b)] = bool(_ALTERNATIVE.search(text, a, b))
+            if works[(a, b)] or (_ALTERNATIVE.search(text, h.end, sb) and
+                                                   re.search(r"或者|或|换成|改成|instead|switch", text[sa:h.start], _IC)):
                 continue
         out.append(h)
     return out
@@ -257,13 +301,18 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
             if not _DONE.search(text[max(0, m.start() - 6):m.start()])]
+    intents = [(m.start(), m.end()) for m in _INTENT_CUE.finditer(text)
+               if not re.search(r"已经|已|already\s*$", text[max(0, m.start() - 4):m.start()], _IC)]
+    cues += intents
+    soft = {c for c in intents if not _HARD_INTENT.search(text, c[0], min(tx.clause_bounds(text, c[0])[1], c[1] + 30))}
     for m in _CHANGE_VERB.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         sa, sb = tx.sentence_bounds(text, m.start())
         if not _DONE.search(text[max(0, m.start() - 6):m.start()]) and (
                 _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb])):
             cues.append((m.start(), m.end()))
-    out = []
+    out: list[Understood] = []
+    planned: list[int] = []  # facts in the scope of a plan to scale to
     asks: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
     cues.sort(key=lambda c: c[1])
     ends = [c_end for _, c_end in cues]
@@ -283,14 +332,44 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
             in_cue = own is None
         if in_cue and not h.source.startswith("pasted"):
             h = Understood(**{**h.to_dict(), "hypothetical": True})
+            if i >= 0 and cues[i] in soft:  # ('计划用 4 个节点，节点之间用千兆以太网够不够？': the plan is asked about)
+                planned.append(len(out))
         out.append(h)
+    stated: dict[str, list[Understood]] = {}
+    for o in out if planned else []:
+        if not (o.hypothetical or o.weak):
+            stated.setdefault(o.fact, []).append(o)
+    for j in planned:
+        h = out[j]
+        if not any(o.value != h.value and not _OTHER_SYSTEM.search(tx.sentence(text, o.start))
+                   for o in stated.get(h.fact, [])[:8]):
+            out[j] = Understood(**{**h.to_dict(), "hypothetical": False})
     # "from 10GbE to 100GbE": of several hypothetical values of one fact in a sentence, only the last
     # is the change; the earlier ones describe today.
     for i, h in enumerate(out):
-        if not h.hypothetical:
+        if not h.hypothetical or not re.search(r"(?:from|从|由)\s*$", text[max(0, h.start - 8):h.start], _IC):
+            continue  # (the cheap test first: a long run of what-ifs stays linear)
+        sentence = tx.sentence_bounds(text, h.start)
+        if any(o.fact == h.fact and o.hypothetical and o.value != h.value and tx.sentence_bounds(text, o.start) == sentence
+               for o in out[i + 1:]):
+            out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
+    by_fact: dict[str, list[int]] = {}
+    for i, h in enumerate(out):
+        by_fact.setdefault(h.fact, []).append(i)
+    for i, h in enumerate(out):  # 'replace the 25G NICs with 100G ones', '把 25G 网卡换成 100G': the first is today's
+        if h.source.startswith("pasted") or not _REPLACED.search(text, max(tx.sentence_bounds(text, h.start)[0],
+                                                                          h.start - 24), h.start):
             continue
-        later = [o for o in out[i + 1:] if o.fact == h.fact and o.hypothetical and o.value != h.value and
-                 tx.sentence_bounds(text, o.start) == tx.sentence_bounds(text, h.start)]
-        if later and re.search(r"(?:from|从|由)\s*$", text[max(0, h.start - 8):h.start], _IC):
+        sentence = tx.sentence_bounds(text, h.start)
+        for j in [j for j in by_fact[h.fact] if j > i][:4]:
+            o = out[j]
+            if (o.value != h.value and (h.hypothetical or o.hypothetical) and o.start < sentence[1]
+                    and _REPLACED_BY.match(text, h.end, o.start)):  # (a replacement made is today's: both stay)
+                out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
+                out[j] = Understood(**{**o.to_dict(), "hypothetical": True})
+                break
+    for i, h in enumerate(out):  # 'try 8 nodes instead of 4', '用 IB 而不是 RoCE': what is replaced is the job today
+        if h.hypothetical and re.search(r"(?:instead of|rather than|而不是|代替|取代)\s*(?:the\s+|our\s+|现在的?)?$",
+                                        text[max(0, h.start - 20):h.start], _IC):
             out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
     return out
