@@ -180,9 +180,18 @@ def utilisation(text: str) -> list[Understood]:
             for fact, subject in _SUBJECTS.items():
                 # 'GPU 40%', '80% of GPU memory', '70% of the CPU': the subject just after the figure
                 said = re.match(r"\s*(?:的|of\s+(?:the\s+)?|of\s+(?:each|every|all)\s+)?\s*" + f"(?:{subject.pattern})", tail, _IC)
-                if said and not re.match(r"\s*(?:time|hours?|cycles|的?时间|的?耗时)", tail[said.end():], _IC):
+                if said and not re.match(r"s\b|\s*(?:time|hours?|cycles|的?时间|的?耗时)", tail[said.end():], _IC):
                     best = (0, fact)  # 'GPU 40%', '80% of GPU memory'; '65% of the GPU time' is a share of time
                     break
+        if best is None and hits and tx.sentence_bounds(text, hits[-1].start) == tx.sentence_bounds(text, m.start()) \
+                and re.search(r"(?:只有|才|仅|(?<![A-Za-z])only|掉到|降到|跌到|drops? to|dropped to|falls? to|fell to|"
+                              r"(?:多|单|两|双)(?:机|节点|卡)|\d+\s*(?:机|台|节点|卡)|on (?:\d+|one|two|a single) (?:nodes?|machines?|GPUs?))"
+                              r"\s*(?:的时候|时)?\s*(?:只有|才|仅|是|为|约|大约|大概)?\s*$", text[max(0, m.start() - 14):m.start()], _IC) \
+                and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()) \
+                and not _OTHER_UTIL.search(text, hits[-1].end, m.start()):
+            # '单机 GPU 利用率 95%，多机只有 40%': the same subject in another run or after a drop
+            hits.append(_hit(hits[-1].fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
+            continue
         if best is None and _MEAN_OF.search(text, max(0, m.start() - 10), m.start()):
             # 'GPU 利用率在 0~100 之间跳，平均 50% 左右': a mean said after a range without its '%', the subject's
             sa = tx.sentence_bounds(text, m.start())[0]
@@ -421,7 +430,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
-        return None  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate
+        return None
+    if unit in {"G", "M"} and re.match(r"\s*(?:以上|以下|以内|开始|起|and (?:up|above|larger|below)|or (?:larger|more|less|"
+                                      r"smaller)|onwards?)", tail, _IC) and _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
+        return None  # 'busbw 在 1G 以上的消息就稳定了': a message size of the sweep  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate
     if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
                  _IC):
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate

@@ -209,3 +209,20 @@ def test_step_times_and_shares_of_time(text: str, must: dict[str, float], never:
 ])
 def test_what_goes_on_measuring_and_what_does_not(text: str, must: dict[str, float], never: dict[str, object]) -> None:
     check(text, must, never)
+
+
+# A percentage in another run's clause is the same subject's; a share of GPUs is no utilisation; a sweep's sizes
+# are no rate.
+@pytest.mark.parametrize(("text", "must", "never"), [
+    ("单机 GPU 利用率 95%，多机只有 40%", {"gpu.util_pct": 40}, {}),
+    ("GPU util is 90% on one node, on 4 nodes only 35%", {"gpu.util_pct": 35}, {}),
+    ("GPU 利用率 80%，显存 70%", {"gpu.util_pct": 80, "gpu.mem_used_pct": 70}, {}),
+    ("80% of the GPUs are idle", {}, {"gpu.util_pct": 80}),
+    ("busbw 在 1G 以上的消息就稳定了", {}, {"nccl.allreduce_busbw_gbytes_per_s": ANY}),
+    ("busbw 在 2M 以下很低", {}, {"nccl.allreduce_busbw_gbytes_per_s": ANY}),
+    ("nccl-tests 测了 3 遍，busbw 都在 7 左右", {"nccl.allreduce_busbw_gbytes_per_s": 7}, {}),
+    ("latency of the checkpoint save is 300 ms", {}, {"net.rtt_ms": ANY}),
+    ("NCCL 的延迟大概 20 us 左右，ping 是 0.2 ms", {"net.rtt_ms": 0.2}, {}),
+])
+def test_percentages_and_sizes_in_other_roles(text: str, must: dict[str, float], never: dict[str, object]) -> None:
+    check(text, must, never)
