@@ -158,7 +158,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("of-them", re.compile(rf"(?<![A-Za-z])(?:uses?|used|using|spans?|spanned|spanning|runs? (?:on|across)|ran (?:on|across)|"
                            rf"running (?:on|across)|trains? on|trained on|training on|allocated?|reserved?|gets?|got)\s+"
                            rf"(?:only\s+|just\s+)?(?P<n>{COUNT})\s+of\s+(?:them|those|these|the\s+(?P<w>{_NODE_EN}|{_GPU_EN}))"
-                           rf"(?![A-Za-z])", _IC)),
+                           # 'our p5.48xlarge nodes (16 of them)': how many of the things just named
+                           rf"(?![A-Za-z])|[(（]\s*(?P<n2>{COUNT})\s+of\s+them\s*[)）]", _IC)),
     # single GPU / 单卡
     ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
@@ -567,7 +568,7 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         said = g.get("w") or _referent(unmasked or text, a)
         if not said:
             return None
-        a = m.start("n")  # the count, after the verb that picks it ('only use 8 of them')
+        a = m.start("n") if g.get("n") else a  # the count, after the verb that picks it ('only use 8 of them')
         if re.match(rf"{_GPU_EN}$", said, _IC):
             out.append(Understood("job.gpus_per_node", n, text[a:b], a, b, weak=n == 1, source="gpus"))
         else:

@@ -84,7 +84,7 @@ _OTHER = re.compile("|".join(f"(?:{p})" for p in _OTHER_NAMES))
 #: Cloud instance types by name (the one pattern for them: the word readers use it too).
 INSTANCE_TYPE = re.compile(
     r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl|c|m|r|hpc|x)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?"
-    r"|N[CDV]\d{1,3}[a-z]*_v\d|H[BC]\d{2,3}[a-z]*(?:_v\d)?(?=[\s,.;)，。]|$)"
+    r"|N[CDV]\d{1,3}[a-z]*(?:_[AHV]\d{2,3})?_v\d|H[BC]\d{2,3}[a-z]*(?:_v\d)?(?=[\s,.;)，。]|$)"
     r"|a[234]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+"
     r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])", _IC)
 

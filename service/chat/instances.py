@@ -29,12 +29,26 @@ _KNOWN_GPUS: dict[str, int] = {
     "g4dn.12xlarge": 4, "g4dn.metal": 8, "g6.12xlarge": 4, "g6.48xlarge": 8,
     "a2-highgpu-1g": 1, "a2-highgpu-2g": 2, "a2-highgpu-4g": 4, "a2-highgpu-8g": 8, "a2-megagpu-16g": 16,
     "a2-ultragpu-8g": 8, "a3-highgpu-8g": 8, "a3-megagpu-8g": 8, "a3-ultragpu-8g": 8,
+    # the smaller sizes of the same AWS and GCP families, and the L40S (g6e) and L4 (g6, g2-standard) machines
+    "g4dn.xlarge": 1, "g4dn.2xlarge": 1, "g4dn.4xlarge": 1, "g4dn.8xlarge": 1, "g4dn.16xlarge": 1,
+    "g5.2xlarge": 1, "g5.4xlarge": 1, "g5.8xlarge": 1, "g5.16xlarge": 1,
+    "g6.xlarge": 1, "g6.2xlarge": 1, "g6.4xlarge": 1, "g6.8xlarge": 1, "g6.16xlarge": 1, "g6.24xlarge": 4,
+    "g6e.xlarge": 1, "g6e.2xlarge": 1, "g6e.4xlarge": 1, "g6e.8xlarge": 1, "g6e.16xlarge": 1, "g6e.12xlarge": 4,
+    "g6e.24xlarge": 4, "g6e.48xlarge": 8, "dl1.24xlarge": 8,
+    "a3-highgpu-1g": 1, "a3-highgpu-2g": 2, "a3-highgpu-4g": 4, "a3-edgegpu-8g": 8,
+    "g2-standard-4": 1, "g2-standard-8": 1, "g2-standard-12": 1, "g2-standard-16": 1, "g2-standard-32": 1,
+    "g2-standard-24": 2, "g2-standard-48": 4, "g2-standard-96": 8,
+    # Azure's GPU sizes (its 'Standard_' prefix dropped): ND A100 v4, ND H100 v5, ND v2, NC A100 v4, NC v3, NC H100 v5
+    "nd96asr_v4": 8, "nd96amsr_a100_v4": 8, "nd96isr_h100_v5": 8, "nd40rs_v2": 8,
+    "nc24ads_a100_v4": 1, "nc48ads_a100_v4": 2, "nc96ads_a100_v4": 4,
+    "nc6s_v3": 1, "nc12s_v3": 2, "nc24s_v3": 4, "nc24rs_v3": 4, "nc40ads_h100_v5": 1, "nc80adis_h100_v5": 2,
 }
 
 
 def known_gpus(instance_type: str) -> int | None:
-    """GPUs in one instance of a known type, else None."""
-    return _KNOWN_GPUS.get(instance_type.strip().lower())
+    """GPUs in one instance of a known type, else None ('Standard_ND96asr_v4' is Azure's ND96asr_v4)."""
+    name = instance_type.strip().lower()
+    return _KNOWN_GPUS.get(name.removeprefix("standard_"))
 
 
 def known_bandwidth_gbps(instance_type: str) -> float | None:

@@ -303,12 +303,57 @@ CASES += [
     ("each of my 2 workstations has one RTX 4090", {N: 2, G: 1}),
 ]
 
+CASES += [
+    ("2 x ND96asr_v4 on Azure with InfiniBand", {N: 2, G: 8, INST: "ND96asr_v4"}),
+    ("we use two ND96isr_H100_v5 VMs", {N: 2, G: 8}),
+    ("4 台 Standard_ND96amsr_A100_v4", {N: 4, G: 8}),
+    ("a single NC24ads_A100_v4", {G: 1}),
+    ("2x p4de.24xlarge", {N: 2, G: 8, INST: "p4de.24xlarge"}),
+    ("two g6e.48xlarge instances", {N: 2, G: 8}),
+    ("a3-highgpu-8g x 4 in us-central1", {N: 4, G: 8}),
+    ("3 台 a2-ultragpu-8g", {N: 3, G: 8}),
+    ("We run on 2 g2-standard-48 VMs", {N: 2, G: 4}),
+    ("p3.8xlarge 两台", {N: 2, G: 4}),
+    ("两台 p3dn.24xlarge，EFA", {N: 2, G: 8}),
+    ("8 trn1.32xlarge instances", {N: 8}),
+    ("Our p5.48xlarge nodes (16 of them)", {N: 16, G: 8}),
+    ("2 台 8 卡 910B，每台 8 个 200G 口", {N: 2, G: 8, C: 8}),
+    ("每台服务器配 2 块 Mellanox CX-6 双口 100G 网卡", {C: 2}),
+    ("8 卡 A100 服务器两台，8 块 IB HDR 网卡/台", {N: 2, G: 8, C: 8}),
+    ("16 张 H100 分在两台机器上", {N: 2, G: 8}),
+    ("双节点 16 卡", {N: 2, G: 8}),
+    ("3 节点 x 8 GPU", {N: 3, G: 8}),
+    ("十二台机器九十六张卡", {N: 12, G: 8}),
+    ("H20 x 16 台", {N: 16}),
+    ("单机 4 卡 V100-32G，PCIe 版", {N: 1, G: 4, M: "V100"}),
+    ("2*4 卡 V100，千兆网", {N: 2, G: 4}),
+    ("two machines, one with 2 GPUs and one with 4", {N: 2}),
+    ("We have 4 GPUs in total across our 2 nodes", {N: 2, G: 2}),
+    ("Each machine: 8x H100 SXM5 80GB, 8x ConnectX-7 400G. Nodes: 2.", {N: 2, G: 8, C: 8}),
+    ("Hardware: 4 × DGX A100 (32 A100 GPUs), HDR 200G × 8 per node", {N: 4, G: 8, C: 8}),
+    ("机器：3 台，显卡：每台 2×3090，网络：千兆", {N: 3, G: 2}),
+    ("GPU 型号 A800，每台 8 张，总共 16 台", {N: 16, G: 8, M: "A800"}),
+    # negatives
+    ("we get 8 GB/s busbw with 2 nodes", {N: 2, G: None}),
+    ("loss went from 8 to 2 after 16 hours", {N: None, G: None}),
+    ("使用 8 个 dataloader worker", {G: None}),
+    ("num_workers=8, 2 nodes", {N: 2, G: None}),
+    ("allreduce 16MB 消息 在 2 台上很慢", {N: 2, G: None}),
+    ("hidden size 4096, 32 layers, 2 nodes", {N: 2, G: None}),
+    ("the switch has 32 ports", {C: None, N: None}),
+    ("交换机 48 口", {C: None}),
+    ("2 个 epoch 之后 4 张卡中有一张掉了", {}),
+    ("GPU 3 的温度 85 度", {G: None}),
+    ("16 GB of GPU memory is not enough", {G: None}),
+]
+
 
 # Read elsewhere than the count grammar, and not yet: the baseline machine's GPUs dropped with the baseline run
 # (understanding._baseline_machine_gpus sees the hits after the drop), CUDA_VISIBLE_DEVICES (commands), 'from 1 to
 # 4 nodes' (comparisons), a setting line that swallows the sentence after it (commands), pods counted apart from
 # their GPUs.
 GAPS: list[tuple[str, dict[str, object]]] = [
+    ("NCCL_IB_HCA=mlx5_0,mlx5_1 on 2 nodes", {N: 2}),
     ("一个 pod 里 8 张卡，两个 pod 跨机", {N: 2, G: 8}),
     ("NCCL_MIN_NCHANNELS=16, 2 nodes x 8 GPUs", {N: 2, G: 8}),
     ("单机8卡训练正常，两台机器就很慢", {N: 2, G: 8, B: 1}),
@@ -393,3 +438,13 @@ def test_new_shapes_keep_the_grammar_linear() -> None:
     read_counts(masked, text)
     read_nic_count(masked, text)
     assert time.perf_counter() - t0 < 3.0
+
+
+@pytest.mark.parametrize(("name", "gpus"), [
+    ("Standard_ND96amsr_A100_v4", 8), ("ND96isr_H100_v5", 8), ("NC24ads_A100_v4", 1), ("g6e.48xlarge", 8),
+    ("g2-standard-48", 4), ("a3-highgpu-4g", 4), ("p4d.24xlarge", 8), ("m5.24xlarge", None),
+])
+def test_gpus_of_an_instance_type(name: str, gpus: int | None) -> None:
+    from bwdoctor.chat.instances import known_gpus
+
+    assert known_gpus(name) == gpus
