@@ -211,13 +211,20 @@ _FACTOR = re.compile(rf"{_K}\s*(?:x|×|倍|times)(?![A-Za-z\d])"
                      r"roughly|~|\s)*\s*(?P<k2>\d+(?:\.\d+)?)(?![\d.%])", _IC)
 _RISE = re.compile(r"(?:涨|提升|提高|增加|增长|加快|快)了?\s*(?:只有|仅|才|大约|约|不到)?\s*(?P<p>\d+(?:\.\d+)?)\s*%|"
                    r"(?P<p2>\d+(?:\.\d+)?)\s*%\s*(?:more|higher|faster|better|increase|improvement|gain|speed-?up|"
-                   r"(?:more|higher) throughput)", _IC)
+                   r"(?:more|higher) throughput)|"
+                   r"(?:improv|increas|rais|gain|boost|grew|grow|went up|goes up|rose|rise)\w*\s+(?:\w+\s+){0,2}?by\s+"
+                   r"(?:only\s+|just\s+|about\s+|around\s+|roughly\s+|~\s*)?(?P<p3>\d+(?:\.\d+)?)\s*%", _IC)
+# 'two-node throughput is about 70% of single-node throughput', '多机的速度只有单机的 60%': one run's pace as a share of
+# the other's
+_SHARE = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s*%\s*of(?![A-Za-z])|的\s*(?P<p2>\d+(?:\.\d+)?)\s*%", _IC)
 _EFFICIENCY = re.compile(r"(?:scaling\s+|parallel\s+)?efficiency|扩展效率|加速效率|并行效率|线性度|扩展性", _IC)
 _EFFICIENCY_PCT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s*%")
 _PART = re.compile(r"(?P<f>一半|half|三分之一|四分之一|五分之一|1\s*/\s*[2-9])", _IC)
 _UNDER = re.compile(r"不到|还不到|不足|less than|under|not even|below", _IC)
 _RATIO_PACE = re.compile(r"速度|吞吐|性能|快|慢|加速|效率|throughput|speed|perf|fast|quick|slow|gives?|gave|yields?|got|get|"
                          r"tok/s|samples/s|img/s|it/s|epoch|step|iter|训练", _IC)
+# a ratio of something other than pace: 'GPU 利用率只有单机的 50%', 'uses 4x the memory'
+_OTHER_MEASURE = re.compile(r"利用率|util|显存|memory|内存|带宽|bandwidth|功耗|power|温度|cost|费用|价格|price", _IC)
 _SLOWER_WORD = re.compile(r"(?<![A-Za-z])(?:slower|slows? down|worse|longer)(?![A-Za-z])|(?:更|变|反而|还)慢|慢了|变长|更长|更久", _IC)
 _NOT_RATIO = re.compile(r"(?:not|n't|没有|并没有|并不|不)\s*\Z", _IC)
 
@@ -246,7 +253,17 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
             small = min(same, key=lambda s: (s[0], s[3]))
             big = min((s for s in same if s[0] == max(values)), key=lambda s: s[3])
             return small, big, ranged, True
+    ones = [s for s in sizes if s[2] == "nodes"]
+    multi = _MULTI_NODE.search(text, a, b)
+    if multi and ones and {s[0] for s in ones} == {1} and not any(s[2] == "gpus" for s in sizes):
+        # '多机训练的速度只有单机的 60%': the job on several machines, how many unsaid (0)
+        many_run: Size = (0, multi.start(), "nodes", multi.start(), multi.end())
+        return (ones[0], many_run, False, False) if ones[0][3] < multi.start() else (many_run, ones[0], False, False)
     return None
+
+
+_MULTI_NODE = re.compile(r"多机|多节点|多台|(?<![A-Za-z])(?:multi-?node|multiple (?:nodes|machines)|distributed)(?![A-Za-z])",
+                         _IC)
 
 
 def _said_ratios(text: str, found: Scaling) -> list[Understood]:
@@ -260,15 +277,22 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
         if pair is None:
             continue
         first, second, ranged, many = pair
-        small, big = (first, second) if first[0] < second[0] else (second, first)
+        small, big = (first, second) if 0 < first[0] < second[0] or second[0] == 0 else (second, first)
         if ranged and first[0] > second[0] and not many:
             continue  # 'from 8 down to 4 nodes': a run made smaller
         said = [f for pos, f in done if a <= pos < b]
         outside = [(s[3], s[4]) for s in run_sizes(text, a, b)] + [(s[3], s[4]) for s in (first, second)]
         # what follows the largest run is said of it ('…, with 4 nodes only 2.2x'); with two runs, the whole sentence
-        speedup, slower = _ratio_in(text, big[4], b, a, outside, big[0] / small[0], loose=many)
-        if speedup is None and not slower and not many:
-            speedup, slower = _ratio_in(text, a, b, a, outside, big[0] / small[0])
+        scale = big[0] / small[0]  # 0: the larger run's size unsaid
+        speedup, slower = None, False
+        if not scale:  # runs of unsaid size: only a figure in their own clause ('多机训练的速度只有单机的 60%')
+            clause = tx.clause_bounds(text, first[3])
+            if clause == tx.clause_bounds(text, second[3]):
+                speedup, slower = _ratio_in(text, *clause, a, outside, scale)
+        else:
+            speedup, slower = _ratio_in(text, big[4], b, a, outside, scale, loose=many)
+            if speedup is None and not slower and not many:
+                speedup, slower = _ratio_in(text, a, b, a, outside, scale)
         if speedup is not None and not ranged and not many and first is small:
             speedup = 1 / speedup  # '单机的速度是两机的 1.5 倍': the smaller run is the one said faster
         if speedup is None and ranged and not slower:
@@ -285,7 +309,7 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
         fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
         hits.append(Understood(fact, small[0], text[small[3]:small[4]], small[3], small[4]))
         found.baseline_spans.append((small[3], small[4]))
-        if big[2] == "nodes":
+        if big[2] == "nodes" and big[0] > 0:
             hits.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
     return hits
 
@@ -299,7 +323,7 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
     def free(m: re.Match[str]) -> bool:
         return not any(x <= m.start() < y for x, y in sizes)
 
-    named = _EFFICIENCY.search(text, sa, b)
+    named = _EFFICIENCY.search(text, sa, b) if scale > 0 else None
     if named:
         p = next((p for p in _EFFICIENCY_PCT.finditer(text, max(a, named.end()), min(b, max(a, named.end()) + 40))
                   if free(p)), None)
@@ -313,14 +337,20 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
         return paced[0]
 
     for m in _FACTOR.finditer(text, a, b):
-        if not free(m) or re.search(r"慢(?:了|的)?\s*(?:大约|约|近|将近|差不多)?\s*\Z", text[max(a, m.start() - 8):m.start()]):
-            continue
+        if not free(m) or re.search(r"(?:慢|(?:耗时|时间|用时)[^，,。]{0,4}?(?:多|长|增加))(?:了|的)?\s*(?:大约|约|近|将近|差不多)?\s*\Z",
+                                    text[max(a, m.start() - 12):m.start()]):
+            continue  # ('慢了 3 倍', '耗时多了三倍': a slowdown, read as one where the runs are named)
         k = parse_number(m["k"] or m["k2"] or "")
-        if k and 0 < k <= 4 * scale and (sentence_paced() if loose else _RATIO_PACE.search(tx.clause(text, m.start()))):
+        if k and 0 < k <= 4 * (scale or 8) and not _OTHER_MEASURE.search(tx.clause(text, m.start())) and (sentence_paced() if loose else _RATIO_PACE.search(tx.clause(text, m.start()))):
             return k, False
     for m in _RISE.finditer(text, a, b):
         if free(m) and _RATIO_PACE.search(tx.clause(text, m.start())):  # ('显存占用涨了 10%' is no speed)
-            return 1 + float(m["p"] or m["p2"]) / 100, False
+            return 1 + float(m["p"] or m["p2"] or m["p3"]) / 100, False
+    for m in _SHARE.finditer(text, a, b):
+        share = float(m["p"] or m["p2"])
+        if free(m) and 0 < share < 100 and sentence_paced() and not _EFFICIENCY.search(text, sa, b) \
+                and not _OTHER_MEASURE.search(tx.clause(text, m.start())):
+            return share / 100, False
     for m in _PART.finditer(text, a, b):
         if not free(m) or not sentence_paced():
             continue
@@ -585,7 +615,8 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
 
 
 _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?:step|iteration|iter)|step[_ ]?time|"
-                       r"iteration time|(?:a|each|one) (?:step|iteration)|一个\s*(?:step|iter)|(?:step|迭代)\s*(?:耗时|时间)", _IC)
+                       r"iteration time|(?:a|each|one|1) (?:step|iteration)|(?:一|1)\s*个\s*(?:step|iter|迭代)|一步|"
+                       r"(?:step|迭代)\s*(?:耗时|时间)", _IC)
 
 
 # 'global batch size unchanged', '保持全局 batch 不变': strong scaling, a step does the same work on any number of GPUs
