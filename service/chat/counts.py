@@ -555,8 +555,10 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             return None  # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
         # '搭了一个 3 节点的 CaffeOnSpark 集群', 'our 16-node cluster': what the cluster has, which a run may not all use
         cluster = bool(_CLUSTER_AFTER.match(text, b) or _CLUSTER_BEFORE.search(text, max(0, a - 40), a))
+        # '其中 1 台是 A800，其余 3 台是 H800', 'the other 3 nodes': some of the machines (unless picked: '只用其中 4 台')
+        part = bool(_PART_OF_MACHINES.search(text, max(0, a - 14), a))
         # 'with 1, 2 or 5 machines': the last of a series of runs, not the size of this one
-        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or cluster or series))
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1 or cluster or series or part))
         if g.get("sg"):
             out.append(_hit("job.gpus_per_node", 1, text, a, b))
     elif shape == "single-gpu":
@@ -623,6 +625,8 @@ def _referent(text: str, at: int) -> str | None:
 
 
 _GPU_NAMED = re.compile(rf"GPU|显卡|卡|card|{GPU_MARK}", _IC)
+_PART_OF_MACHINES = re.compile(r"(?<!用)(?<!跑)(?<!用了)(?<!跑了)(?:其中|其余|其他|其它|剩下的?|剩余的?)\s*(?:的)?\s*$|"
+                               r"(?<![A-Za-z])(?:the other|the remaining|the rest of(?: the)?|of which|of them,?)\s+$", _IC)
 _CN_WORDS = r"(?:one|two|three|four|five|six|eight|[一二两三四五六七八九十]{1,2})"
 _CLUSTER_AFTER = re.compile(r"\s*(?:的)?\s*(?:[A-Za-z][\w-]{0,20}\s*){0,2}(?:集群|cluster)", _IC)
 # '集群有 100 台机器', '集群一共 50 台', 'the cluster has 64 nodes', 'a cluster of 32 machines': what the cluster holds
@@ -659,8 +663,9 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
                               r"nodes|machines|servers)|分布在", tx.before(text, h.start, 10) + tx.after(text, h.end, 22), _IC) \
             or re.search(r"(?:multi[- ]?node|多机|多节点|分布式)\s*(?:setup|run|training|cluster|训练|集群|环境)?\s*(?:[(（:：,，]|with|on|of|"
                          r"uses?|using|用了?)?\s*$", tx.before(text, h.start, 26), _IC)
-        per_node_cue = not total_cue and re.search(r"每台|每个|每机|each|per|apiece|/node", tx.before(
-            text, h.start, 12) + tx.after(text, h.end, 14), _IC)
+        # '各起 4 个进程', 'Each node runs 8 ranks': said of one machine
+        per_node_cue = not total_cue and (re.search(r"每台|每个|每机|各|each|per|apiece|/node", tx.before(
+            text, h.start, 12) + tx.after(text, h.end, 14), _IC) or _EACH_RUNS.search(tx.before(text, h.start, 30)))
         near = by_sentence.get(tx.sentence_bounds(text, h.start), [])
         if not near and total_cue:
             near = nodes[-1:]  # '16 GPUs across nodes' in a table: the machines named elsewhere
@@ -688,6 +693,9 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
     return out
 
 
+_EACH_RUNS = re.compile(r"(?:each|every|per)\s+(?:node|machine|server|host|box|worker)\s+(?:runs?|launch(?:es)?|starts?|spawns?|"
+                        r"gets?|has|uses?)\s*$|(?:每台|每个节点|每节点)(?:机器|服务器)?\s*(?:上)?\s*(?:各)?\s*(?:起|跑|启动|开)(?:了)?\s*$",
+                        _IC)
 _ONE_MACHINE_TOTAL = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|(?<![A-Za-z])(?:a single|single|one)[- ](?:node|machine|server|box))"
                                 r"[^，,。；;!?]{0,6}?[（(]?\s*(?:一共|总共|共|in total|total)?\s*$", _IC)
 _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machine|server))[^，,。；;!?]{0,6}?[（(]?\s*"

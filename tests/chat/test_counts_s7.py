@@ -347,12 +347,47 @@ CASES += [
     ("16 GB of GPU memory is not enough", {G: None}),
 ]
 
+CASES += [
+    ("环境：2 台服务器，每台 8×A100-SXM4-80GB，NVLink，4 张 ConnectX-6 200Gb/s HDR 网卡，NCCL 2.18.1，PyTorch 2.1。"
+     "多机训练 7B 模型时 MFU 只有 20%。", {N: 2, G: 8, C: 4, M: "A100"}),
+    ("We are training a 13B model on 4 nodes, each with 8 H100 80GB and 8x400Gb NDR. Step time is 12 s vs 7 s on "
+     "1 node.", {N: 4, G: 8, C: 8, M: "H100"}),
+    ("集群 32 台，本次任务 8 台 × 8 卡 H800，RoCE 4×200G", {N: 8, G: 8, C: 4}),
+    ("老板给了 3 台机器，一台 4 张 3090，另外两台各 2 张 3090", {N: 3}),
+    ("我在 2 台机器上各起 4 个进程", {N: 2, G: 4}),
+    ("torchrun 在每台机器上起 8 个进程，一共 2 台", {N: 2, G: 8}),
+    ("Each node runs 8 ranks, 2 nodes total", {N: 2, G: 8}),
+    ("16 ranks on 2 hosts", {N: 2, G: 8}),
+    ("64 processes across 8 machines", {N: 8, G: 8}),
+    ("1 机 8 卡的时候每秒 2.5 it，2 机 16 卡的时候每秒 2.6 it", {N: 2, G: 8, B: 1}),
+    ("从 8 卡（单机）到 16 卡（两机）几乎没有加速", {N: 2, G: 8}),
+    ("单节点 8×A100 可以跑到 180 TFLOPS，双节点只有 90", {N: 2, G: 8}),
+    ("两台 4 卡机器和一台 8 卡机器比，前者慢很多", {}),
+    ("RTX 4090 x 4, single machine, no NVLink", {N: 1, G: 4, M: "RTX 4090"}),
+    ("4x RTX 4090 on one box", {N: 1, G: 4}),
+    ("a 2-node, 16-GPU job", {N: 2, G: 8}),
+    ("a two-node 16 GPU run", {N: 2, G: 8}),
+    ("2 nodes (8 GPUs per node)", {N: 2, G: 8}),
+    ("2 nodes (16 GPUs)", {N: 2, G: 8}),
+    ("nodes=2, gpus=8", {N: 2}),
+    ("--nnodes 2 --nproc-per-node 8", {N: 2, G: 8}),
+    ("srun -N 4 --ntasks-per-node=8 python train.py", {N: 4, G: 8}),
+    ("accelerate launch --num_machines 2 --num_processes 16", {N: 2, G: 8}),
+    ("3 张卡的机器 2 台", {N: 2, G: 3}),
+    ("gpu 服务器两台（各 8 卡）", {N: 2, G: 8}),
+    ("4 台 8 卡机，其中 1 台是 A800，其余 3 台是 H800", {N: 4, G: 8}),
+    ("显卡 A100 40G*8，服务器 2 台", {N: 2, G: 8}),
+]
+
 
 # Read elsewhere than the count grammar, and not yet: the baseline machine's GPUs dropped with the baseline run
 # (understanding._baseline_machine_gpus sees the hits after the drop), CUDA_VISIBLE_DEVICES (commands), 'from 1 to
-# 4 nodes' (comparisons), a setting line that swallows the sentence after it (commands), pods counted apart from
-# their GPUs.
+# 4 nodes' (comparisons), a setting line that swallows the sentence after it and Slurm / hostfile lines (commands),
+# pods counted apart from their GPUs.
 GAPS: list[tuple[str, dict[str, object]]] = [
+    ("#SBATCH --nodes=2\n#SBATCH --gres=gpu:8", {N: 2, G: 8}),
+    ("deepspeed --hostfile hostfile（两台，每台 slots=8）", {N: 2, G: 8}),
+    ("hostfile: node1 slots=8, node2 slots=8", {N: 2, G: 8}),
     ("NCCL_IB_HCA=mlx5_0,mlx5_1 on 2 nodes", {N: 2}),
     ("一个 pod 里 8 张卡，两个 pod 跨机", {N: 2, G: 8}),
     ("NCCL_MIN_NCHANNELS=16, 2 nodes x 8 GPUs", {N: 2, G: 8}),
