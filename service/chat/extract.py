@@ -85,6 +85,10 @@ _MODEL_EN = re.compile(
 _MODEL_EN_BIG = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>T|trillion|M|million)\s*(?:-|\s)?"
     r"(?:param(?:eter)?s?|参数|模型|model)", _IC)
+# 'model: 340M', '模型大小 350M', 'a model of 125M': the size named after the model word, in millions
+_MODEL_M_AFTER = re.compile(rf"(?:model|模型)\s*(?:size|大小|规模|参数量?)?\s*(?:is|of|:|：|=|是|为|只有|大概|约)?\s*(?:about|~|约)?\s*"
+                            rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>M|million)(?![A-Za-z0-9/])(?!\s*(?:tokens?|samples?|"
+                            rf"images?|rows?|条|样本|张|/s|B/s|bytes?|(?:的)?\s*(?:权重|文件|checkpoint|ckpt|weights?|files?|download)))", _IC)
 _MODEL_ZH = re.compile(
     r"(?P<num>(?<!\d)\d{1,12}(?:\.\d+)?|(?<![零一二两三四五六七八九十百千])[零一二两三四五六七八九十百千]{1,8})?\s*(?P<scale>万亿|千亿|百亿|十亿|亿)"
     r"(?!\s*(?:tokens?|条|样本|张|字|元|美元|人民币|次))")
@@ -114,6 +118,10 @@ def model_size(text: str) -> list[Understood]:
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
+    for m in _MODEL_M_AFTER.finditer(text):
+        value = params_to_billions(m["num"], m["scale"])
+        if value and not _overlaps(m, hits):
+            hits.append(_hit_span("job.model_params_b", value, text, m.start("num"), m.end()))
     if not hits:
         for m in _SMALL_MODEL.finditer(text):
             if re.search(r"(?:不是|并非|并不是|不算|not|isn't|is not|no)\s*(?:an?\s+|a\s+very\s+)?$",

@@ -226,3 +226,20 @@ def test_what_goes_on_measuring_and_what_does_not(text: str, must: dict[str, flo
 ])
 def test_percentages_and_sizes_in_other_roles(text: str, must: dict[str, float], never: dict[str, object]) -> None:
     check(text, must, never)
+
+
+# Throughput as time per step in every spelling, and model sizes in millions named after the model word.
+@pytest.mark.parametrize(("text", "must", "never"), [
+    ("training runs at 2.1 sec/it", {"job.step_time_s": 2.1}, {}),
+    ("about 450 ms/step on 2 nodes", {"job.step_time_s": 0.45}, {}),
+    ("0.8 it/sec", {"job.step_time_s": 1.25}, {}),
+    ("12.5 samples/sec per GPU", {}, {"job.step_time_s": ANY}),
+    ("model: 340M, data: 20M samples", {"job.model_params_b": 0.34}, {}),
+    ("模型大小 350M", {"job.model_params_b": 0.35}, {}),
+    ("模型 300M 的权重文件", {}, {"job.model_params_b": ANY}),
+    ("模型文件 300M", {}, {"job.model_params_b": ANY}),
+    ("we train a 13B llama on 2T tokens", {"job.model_params_b": 13}, {}),
+    ("训练数据 3000亿 tokens，模型 65B", {"job.model_params_b": 65}, {}),
+])
+def test_step_rates_and_model_sizes(text: str, must: dict[str, float], never: dict[str, object]) -> None:
+    check(text, must, never)
