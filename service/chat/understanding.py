@@ -141,6 +141,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _rdma_from_the_transport(stated)
+    _rdma_of_dgx_machines(stated, question)
     _all_reduce_of_data_parallel(stated)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -551,6 +552,23 @@ def _setting_the_log_overrules(stated: dict[str, Understood], pasted: Pasted) ->
         return
     stated["nccl.ib_disabled"] = Understood("nccl.ib_disabled", False, said.text, said.start, said.end,
                                             "pasted:nccl-log", inferred=True)
+
+
+# NVIDIA's DGX systems ship with ConnectX NICs for the compute fabric (DGX-1: 4x EDR, DGX-2: 8x EDR, DGX A100: 8x
+# ConnectX-6 HDR, DGX H100/H200: 8x ConnectX-7 NDR, DGX B200: 8x ConnectX-7, DGX Spark: one ConnectX-7); the DGX Station
+# is a workstation without one.
+_DGX_WITH_RDMA = re.compile(r"(?<![A-Za-z])DGX[- ]?(?:A100|H100|H200|B200|B300|GB200|GB300|1|2|Spark)s?(?![A-Za-z0-9])|"
+                            r"(?<![A-Za-z])DGX (?:SuperPOD|BasePOD)", re.IGNORECASE)
+
+
+def _rdma_of_dgx_machines(stated: dict[str, Understood], question: str) -> None:
+    """'2x DGX A100': the machines have RDMA NICs (InfiniBand, or RoCE on the same ConnectX cards) unless the question
+    says otherwise; whether NCCL uses them is another matter."""
+    if "nic.rdma" in stated:
+        return
+    m = _DGX_WITH_RDMA.search(question)
+    if m:
+        stated["nic.rdma"] = Understood("nic.rdma", True, m.group(0), m.start(), m.end(), inferred=True, weak=True)
 
 
 def _rdma_from_the_transport(stated: dict[str, Understood]) -> None:

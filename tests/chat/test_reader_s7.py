@@ -112,3 +112,22 @@ def test_a_setting_someone_suggested_is_not_the_jobs(text: str) -> None:
 def test_a_line_of_settings_is_still_read() -> None:
     assert facts("Two nodes, slow all-reduce. We launch with:\nexport NCCL_IB_DISABLE=1  # debugging\n"
                  "NCCL_DEBUG=INFO torchrun --nnodes 2 train.py")["nccl.ib_disabled"] is True
+
+
+@pytest.mark.parametrize("text", [
+    "Two DGX A100 nodes, NCCL_IB_DISABLE=1 set in the container, all-reduce is slow.",
+    "两台 DGX H100 训练很慢。",
+    "Our DGX-2 pair trains slower than one box.",
+])
+def test_dgx_machines_have_rdma_nics(text: str) -> None:
+    assert facts(text)["nic.rdma"] is True
+
+
+def test_a_dgx_station_and_a_stated_fabric_are_left_alone() -> None:
+    assert "nic.rdma" not in facts("A DGX Station with 4 V100s trains slowly.")
+    assert facts("Two DGX A100 boxes, but we have no RDMA between them, only 10GbE.")["nic.rdma"] is False
+
+
+def test_ib_disabled_on_dgx_machines_is_a_fallback_finding(engine) -> None:
+    out = answer_turn("Two DGX A100 nodes with NCCL_IB_DISABLE=1, training is slow.", engine=engine)
+    assert "nccl-transport-fallback" in {f["category"] for f in out["findings"]}
