@@ -160,15 +160,45 @@ _OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|�
                            r"I (?:get|got|see|measured?))(?![A-Za-z])", re.IGNORECASE)
 
 
+# 'a step used to take 5 s, now it takes 9 s', 'step 时间以前是 5 秒，现在变成 9 秒': the past value of a fact said again
+# for now is no fact of the job (measurements have their own reader, understanding._was_and_now)
+_PAST = re.compile(r"(?<![A-Za-z])(?:used to|previously|before|earlier|formerly|last (?:week|month|time|year))(?![A-Za-z])|"
+                   r"以前|之前|原来|原先|本来|过去|上周|上个月|上次", _IC)
+_NOW_SAID = re.compile(r"(?<![A-Za-z])(?:now|currently|today|these days|nowadays)(?![A-Za-z])|现在|目前|当前|如今|最近", _IC)
+_PAST_FACTS = {"job.step_time_s", "gpu.util_pct", "cpu.util_pct", "job.comm_time_pct", "job.data_wait_pct"}
+
+
+def _superseded(text: str, hits: list[Understood]) -> set[int]:
+    """Indexes of hits said of the past and said again, for now, a little later."""
+    out: set[int] = set()
+    by_fact: dict[str, list[int]] = {}
+    for i, h in enumerate(hits):
+        if h.fact in _PAST_FACTS and h.source == "words":
+            by_fact.setdefault(h.fact, []).append(i)
+    for idxs in by_fact.values():
+        for i, j in zip(idxs, idxs[1:], strict=False):
+            h, later = hits[i], hits[j]
+            if later.value == h.value or not h.end <= later.start < h.end + 160:
+                continue
+            if _PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start) and _NOW_SAID.search(
+                    text, max(h.end, later.start - 30), later.start):
+                out.add(i)
+    return out
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
-    comparison: (kept, set aside)."""
+    comparison: (kept, set aside); a value of the past said again for now ('used to be 5 s, now 9 s') is set aside."""
+    past = _superseded(text, hits)
     other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
                                                     for m in _EARLIER_RUN.finditer(text)]
     kept, refs = [], []
     others: dict[tuple[int, int], int | None] = {}  # one search per clause: where another system was named
     quoted: dict[tuple[int, int], bool] = {}
-    for h in hits:
+    for i, h in enumerate(hits):
+        if i in past:
+            refs.append(h)
+            continue
         a, b = tx.clause_bounds(text, h.start)
         sa = max(tx.sentence_bounds(text, h.start)[0], a - 80)  # the clause and what leads into it
         if (sa, b) not in others:

@@ -286,6 +286,11 @@ CASES: list[tuple[str, dict[str, Any], list[Any], dict[str, Any]]] = [
     ('分布式训练比单机慢了 2 倍',
      {'job.speedup': 0.5, 'job.negative_scaling': True, 'job.baseline_nodes': 1}, [], {}),
     ('多机训练比单机慢很多：同样配置下相比 FSDP 耗时多了两倍', {'job.negative_scaling': True}, ['job.speedup'], {}),
+    # a past value said again for now is set aside
+    ('Last week a step took 5 s, now it takes 9 s on the same 8 nodes', {'job.step_time_s': 9, 'job.nodes': 8},
+     ['job.speedup', 'job.baseline_nodes'], {}),
+    ('GPU 利用率以前有 90%，现在只有 40%', {'gpu.util_pct': 40}, [], {}),
+    ('step time is 3 s now; before the driver update it was 2 s', {'job.step_time_s': 3}, [], {}),
 ]
 
 
