@@ -284,6 +284,8 @@ def _qualitative_load(text: str) -> list[Understood]:
                 continue
             if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], _IC):
                 continue
+            if fact == "gpu.util_pct" and m["low"] and re.search(r"fine|够用", m["low"], _IC):
+                continue  # 'one node with 8 GPUs is fine': the run works, nothing said of the GPUs' load
             value = low if m["low"] else high
             hits.append(_hit(fact, value, m, inferred=True))
             # "CPU和内存都很闲" / "CPU and memory are idle": the adjective covers both subjects.
@@ -1118,12 +1120,20 @@ def job_shape(text: str) -> list[Understood]:
                          r"[^。.;；\n]{0,24}?(?:\d+|[两二三四]|two|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*workers?(?![A-Za-z])",
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
-    for m in re.finditer(r"parameter[- ]servers?|参数服务器|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
+    for m in re.finditer(r"parameter[- ]servers?|参数服务器|pservers?|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
+                         # 'one ps + four workers', '1 个 ps 4 个 worker', 'workers and 2 ps': ps beside workers
+                         r"(?<![A-Za-z])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))(?=[^。.;；\n]{0,24}?workers?(?![A-Za-z]))|"
+                         r"workers?(?![A-Za-z])[^。.;；\n]{0,24}?(?<![A-Za-z(])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))|"
                          r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])",
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with|执行|做|跑|run(?:s|ning)?|perform(?:s|ing)?|doing)"
-                         r"\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?all[- _]?reduce", text, _IC):
+                         r"\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?all[- _]?reduce|"
+                         # 'an all-reduce every step', '每个 step 都做一次 allreduce', 'ring all-reduce', 'MPI 的 ring'
+                         r"all[- _]?reduce\s+(?:on\s+|after\s+|at\s+)?(?:every|each|per)\s+(?:step|iteration|batch|"
+                         r"mini-?batch)|每(?:个|一)?\s*(?:step|iteration|iter|迭代|步|batch)\s*(?:都|之后|后)?\s*(?:要)?\s*"
+                         r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|ring[- ]?all[- _]?reduce|"
+                         r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])", text, _IC):
         hits.append(_hit("job.comm_pattern", "allreduce", m, weak=True))
     for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mo"
                          r"de)|"

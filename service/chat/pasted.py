@@ -374,6 +374,18 @@ def _kernel_log(block: str) -> Parsed:
     return result.facts(), result.coded_notes(), False
 
 
+_HOSTFILE_LINE = re.compile(r"^\s*(?P<host>[A-Za-z0-9][\w.\-]*)\s+(?:slots|max_slots)\s*=\s*(?P<slots>\d{1,3})\s*$", re.M)
+
+
+def _hostfile(block: str) -> Parsed:
+    """An MPI / DeepSpeed hostfile ('node1 slots=8' a line): the machines of the run, and their GPUs when all agree."""
+    entries = {m["host"]: int(m["slots"]) for m in _HOSTFILE_LINE.finditer(block)}
+    facts: dict[str, Any] = {"job.nodes": len(entries)} if entries else {}
+    if entries and len(set(entries.values())) == 1 and 1 <= next(iter(entries.values())) <= 16:
+        facts["job.gpus_per_node"] = next(iter(entries.values()))
+    return facts, [], False
+
+
 def _ethtool(block: str) -> Parsed:
     result = parse_ethtool(block)
     facts = result.facts()
@@ -409,6 +421,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^\s*hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
      _ib_ports),
     ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
+    ("hostfile", _HOSTFILE_LINE, _hostfile),
     ("kernel-log", re.compile(r"\bLink (?:is )?(?:up|down)\b|link status definitely (?:up|down)|carrier lost|"
                               r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),

@@ -91,6 +91,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _instance_caps(prose, hits, entities)
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
+    counted = hits  # the baseline's counts too: its machine's GPUs are the job's machines' ('单机8卡正常，两台就慢')
     hits = _drop_baseline_counts(hits, scaling.baseline_spans)
     hits = _largest_run_is_the_job(hits, prose)
     stated = resolve([h for h in hits if not h.hypothetical])
@@ -131,7 +132,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     if not stated and not proposed and previous_facts:
         stated.update(_bare_correction(prose, previous_facts))
     _infer_baseline(stated, hits, prose)
-    _baseline_machine_gpus(stated, hits)
+    _baseline_machine_gpus(stated, counted)
     _per_nic_speed(stated, hits)
     _rated_and_negotiated(stated, hits, prose)
     _gpu_of_the_job(stated, hits)
@@ -258,7 +259,7 @@ _DRIVER = re.compile(r"(?:driver|驱动)\s*(?:version|版本|ver\.?)?\s*(?:is|�
 
 
 # Which tool a measured figure came from, by the nearest tool named before it in its sentence.
-_TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA (?:bandwidth|bw) test)|"
+_TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA\s*(?:bandwidth|bw|带宽)(?: test)?)|"
                     r"(?P<busbw>nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth|总线带宽)|(?P<algbw>algbw)|"
                     r"(?P<iperf>iperf3?|netperf|qperf)|(?P<traffic>nload|iftop|sar -n|bmon|ifstat|网卡流量|traffic)|"
                     r"(?P<collective>(?<![A-Za-z])(?:all[-_ ]?gather|reduce[-_ ]?scatter|all[-_ ]?to[-_ ]?all|"
@@ -269,7 +270,7 @@ _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA 
 # Words that make a rate after a tool's name a rating again ('iperf3 on the 25G NIC', 'ib_write_bw over a 100G link').
 _RATED_BETWEEN = re.compile(r"网卡|NICs?|link|port|rated|标称|额定|接口|interface|card|卡", re.IGNORECASE)
 _RATED_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|NICs?|links?|ports?|interfaces?|cards?|以太网|ethernet|IB|RoCE|网络|"
-                          r"口|networks?|fabric|switch|GbE|uplinks?)", re.IGNORECASE)
+                          r"口|networks?|fabric|switch|GbE|uplinks?|(?-i:EDR|HDR|NDR|XDR)(?:100|200)?)", re.IGNORECASE)
 
 
 def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> list[Understood]:

@@ -131,3 +131,31 @@ def test_a_dgx_station_and_a_stated_fabric_are_left_alone() -> None:
 def test_ib_disabled_on_dgx_machines_is_a_fallback_finding(engine) -> None:
     out = answer_turn("Two DGX A100 nodes with NCCL_IB_DISABLE=1, training is slow.", engine=engine)
     assert "nccl-transport-fallback" in {f["category"] for f in out["findings"]}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("单机8卡训练正常，两台机器就很慢。", {"job.baseline_gpus": 8, "job.gpus_per_node": 8, "job.nodes": 2}),
+    ("CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nnodes 2 train.py is slow.", {"job.gpus_per_node": 4, "job.nodes": 2}),
+    ("hostfile:\n```\nnode1 slots=8\nnode2 slots=8\n```\ndeepspeed --hostfile hostfile train.py runs slowly.",
+     {"job.nodes": 2, "job.gpus_per_node": 8}),
+    ("```\n10.0.0.1 slots=4\n10.0.0.2 slots=4\n10.0.0.3 slots=4\n```\n三台机器跑 DeepSpeed 很慢",
+     {"job.nodes": 3, "job.gpus_per_node": 4}),
+    ("nccl-tests 跑出来 busbw 只有 20GB/s，RDMA 带宽测出来 180Gbps。",
+     {"nccl.allreduce_busbw_gbytes_per_s": 20.0, "net.rdma_bw_gbps": 180.0}),
+    ("ib_write_bw across the 200G HDR link gives 96 Gb/s.", {"nic.speed_gbps": 200.0, "net.rdma_bw_gbps": 96.0}),
+    ("分布式 TensorFlow 用的是 1 个 ps + 4 个 worker，训练很慢。", {"job.comm_pattern": "parameter_server"}),
+    ("We run 2 workers and one ps on separate hosts.", {"job.comm_pattern": "parameter_server"}),
+    ("每个 step 都要做一次 allreduce，两台机器。", {"job.comm_pattern": "allreduce", "job.nodes": 2}),
+])
+def test_shapes_of_counts_settings_and_roles(text: str, expected: dict[str, object]) -> None:
+    got = facts(text)
+    assert {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("One node with 8 GPUs is fine, two nodes are much slower.", "gpu.util_pct"),
+    ("The process list (ps aux) shows 4 workers.", "job.comm_pattern"),
+    ("CUDA_VISIBLE_DEVICES=GPU-5e0a,GPU-77b1 python train.py", "job.gpus_per_node"),
+])
+def test_words_that_look_like_a_fact_and_are_not(text: str, absent: str) -> None:
+    assert absent not in facts(text)
