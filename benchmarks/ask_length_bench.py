@@ -24,6 +24,14 @@ TEXTS = {
     "step times": "每步1秒，",
     "comparisons": "两台机器比一台还慢，",
     "what-ifs": "if we moved to 100G, ",
+    # shapes whose readers once scanned back over the text for every match (kept linear since)
+    "host lists": "node1, node2, m0-m1-一台在 A、",
+    "labelled counts": "节点数：4，2 pods with 8 GPUs each, uses 3 of them 网卡两张，world size 16 ",
+    "plans": "想上 4 台机器 每台 8 卡 打算换 IB 目前 RoCE 如果换成 100G 会怎样 现在 25G 网卡 ",
+    "scaling ratios": "从 1 台扩到 4 台吞吐只有 2.1 倍 with 2 nodes 1.7x the throughput of 1 node, with 4 nodes 2.2x ",
+    "negated lists": "we don't have NVLink or RDMA or IB and IB 和 RoCE 都没有 两台机器并没有比一台慢 ",
+    "stragglers": "rank 5 is always the last to finish the others wait for it 不是某台机器慢 是所有机器都一样慢 ",
+    "throughput drops": "throughput drops from 1200 to 900 tokens/s when I add a second node ",
 }
 LENGTHS = (1_000, 4_000, 16_000)
 

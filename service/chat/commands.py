@@ -483,7 +483,8 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
     """The catalogue fact an NCCL_* setting gives, if any; CUDA_VISIBLE_DEVICES=0,1,2,3 is the GPUs a machine runs."""
     if name == "CUDA_VISIBLE_DEVICES":
         devices = value.strip().strip("\"'")
-        return {"job.gpus_per_node": len(devices.split(","))} if re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices) else {}
+        listed = re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices)
+        return {"job.gpus_per_node": len(devices.split(","))} if listed else {}
     fact = _ENV_FACTS.get(name)
     if fact is None:
         return {}

@@ -374,7 +374,8 @@ def _kernel_log(block: str) -> Parsed:
     return result.facts(), result.coded_notes(), False
 
 
-_HOSTFILE_LINE = re.compile(r"^\s*(?P<host>[A-Za-z0-9][\w.\-]*)\s+(?:slots|max_slots)\s*=\s*(?P<slots>\d{1,3})\s*$", re.M)
+_HOSTFILE_LINE = re.compile(r"^\s*(?P<host>[A-Za-z0-9][\w.\-]*)\s+(?:slots|max_slots)\s*=\s*(?P<slots>\d{1,3})\s*$",
+                            re.M)
 
 
 def _hostfile(block: str) -> Parsed:

@@ -7,7 +7,6 @@ Each case: the sentence, facts it must read (None: any value), facts it must not
 not that value), and the what-if facts it proposes.
 """
 
-import time
 from typing import Any
 
 import pytest
@@ -318,16 +317,3 @@ def test_reads_what_the_sentence_says(engine: Any, text: str, must: dict[str, An
         assert key in proposed and _matches(proposed[key], want), (key, want, proposed)
 
 
-@pytest.mark.parametrize("shape", [
-    "想上 4 台机器 每台 8 卡 ", "打算换 IB 目前 RoCE ", "如果换成 100G 会怎样 现在 25G 网卡 ",
-    "两台机器并没有比一台慢 ",
-    "从 1 台扩到 4 台吞吐只有 2.1 倍 ", "we don't have NVLink or RDMA or IB and ", "IB 和 RoCE 都没有 ",
-    "rank 5 is always the last to finish the others wait for it ", "不是某台机器慢 是所有机器都一样慢 ",
-    "with 2 nodes 1.7x the throughput of 1 node with 4 nodes only 2.2x ",
-    "throughput drops from 1200 to 900 tokens/s when I add a second node ",
-])
-def test_the_new_shapes_keep_the_reader_linear(shape: str) -> None:
-    text = (shape * 2000)[:20000]  # one run-on sentence as long as a question may be
-    t0 = time.perf_counter()
-    understand(text)
-    assert time.perf_counter() - t0 < 10.0
