@@ -85,6 +85,18 @@ def is_negated(text: str, start: int, end: int) -> bool:
     return bool(_POST_NEGATION.search(text[after.end() if after else end:min(b, (after.end() if after else end) + 24)]))
 
 
+# Hardware a setting can turn off without removing it: 'IB disabled' is NCCL_IB_DISABLE, not a node without InfiniBand.
+_HARDWARE = {"nic.rdma", "nic.efa", "nic.kind", "gpu.nvlink"}
+_OFF_BEFORE = re.compile(r"(?:disable[sd]?|disabling|turn(?:ed|ing)? off|switch(?:ed|ing)? off|禁用|关闭|关掉|关了|屏蔽)"
+                         r"\s*(?:the\s+)?(?:NCCL'?s?\s+)?$", _IC)
+_OFF_AFTER = re.compile(r"^\s*(?:is\s+|was\s+|are\s+|were\s+|got\s+)?(?:disabled|turned off|switched off|off\b)|"
+                        r"^\s*(?:被)?(?:禁用|关闭|关掉|关了|屏蔽)", _IC)
+
+
+def _switched_off(text: str, start: int, end: int) -> bool:
+    return bool(_OFF_BEFORE.search(text, max(0, start - 24), start) or _OFF_AFTER.search(text[end:end + 24]))
+
+
 def is_reference(text: str, start: int) -> bool:
     """The clause around `start` quotes a reference or expected figure, not a measurement of this job."""
     a, b = tx.clause_bounds(text, start)
@@ -103,6 +115,8 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
             continue
         if h.fact in {"nic.rdma", "nic.efa"} and _NOT_ROUTED.search(text, max(0, h.start - 16), h.start):
             continue  # 'NCCL 没走 IB': the traffic avoids the fabric, which may well be there
+        if h.fact in _HARDWARE and _switched_off(text, h.start, h.end):
+            continue  # 'running with IB disabled', '把 IB 关掉': a setting turned it off; the hardware is still there
         if h.fact in _FLIPPABLE and isinstance(h.value, bool):
             if h.value is True:
                 out.append(Understood(h.fact, False, h.text, h.start, h.end, h.source, h.inferred, h.weak,
@@ -258,7 +272,7 @@ _CONDITIONAL = re.compile(r"[?？]|吗|么|会不会|能不能|能否|是否|可
 _WOULD_IT_HELP = re.compile(
     # ('how do we confirm and fix it?' asks for help with the job; it proposes no change)
     r"(?:^|\b)(?<!how )(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"
-    r"reduce|cut)\b|(?:会不会|能不能|能否|是否|可不可以|可以)[^。，,]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
+    r"(?<![-_])(?<!all )reduce|cut)\b|(?:会不会|能不能|能否|是否|可不可以|可以)[^。，,]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
     r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。，,]*(?:吗|么)", _IC)
 # What follows 'our'/'我们的' in a would-it-help question is the job as it is.
 _OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we have|we're on|we are on|we use|with our|on our|for our|现在|目前|当前|"

@@ -159,3 +159,26 @@ def test_shapes_of_counts_settings_and_roles(text: str, expected: dict[str, obje
 ])
 def test_words_that_look_like_a_fact_and_are_not(text: str, absent: str) -> None:
     assert absent not in facts(text)
+
+
+@pytest.mark.parametrize("text", [
+    "An FSDP job on 2x DGX A100 fails at start. I'm running it with IB disabled (NCCL_IB_DISABLE=1).",
+    "我们把 IB 关掉以后（NCCL_IB_DISABLE=1），两台机器反而更慢了。",
+    "After disabling InfiniBand in NCCL the all-reduce got slower.",
+])
+def test_a_fabric_a_setting_turned_off_is_still_there(text: str) -> None:
+    assert facts(text).get("nic.rdma") is not False
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("We don't have InfiniBand, only 10GbE.", "nic.rdma", False),
+    ("PFC is disabled on the switches.", "nic.pfc", False),
+    ("两台机器之间没有 RDMA。", "nic.rdma", False),
+])
+def test_absent_hardware_and_switched_off_features_still_read(text: str, fact: str, value: object) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_an_all_reduce_in_a_statement_is_no_would_it_help_question() -> None:
+    got = facts("The workers do synchronous data-parallel training with an all-reduce every step.")
+    assert got["job.parallelism"] == "data" and got["job.comm_pattern"] == "allreduce"
