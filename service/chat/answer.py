@@ -101,6 +101,7 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
     elif u.intent is Intent.WHAT_IF:
         what_if = _what_if(engine, facts, u.changes, lang)
         result["what_if"] = what_if
+        result["findings"] = list(result["findings"]) + _if_findings(what_if, lang)
         text = _what_if_text(what_if, diagnosis, facts, lang)
     else:
         verdict = _verdict(u, facts, diagnosis, engine, lang)
@@ -251,12 +252,22 @@ def compute_what_if(engine: Engine, facts: Mapping[str, Any], wanted: Mapping[st
         "findings_after": [f.title for f in after.findings],
         "resolved": comparison.categories("resolved"),
         "new": comparison.categories("new"),
+        "new_findings": [f.to_dict() for f in after.findings if f.category in comparison.categories("new")
+                         and f.severity in ("critical", "warning")],
         "remaining": comparison.categories("remaining"),
         "missing": relevant_questions(after.missing, {**facts, **changes})[:c.MAX_QUESTIONS],
         "missing_before": relevant_questions(before.missing, {**facts, **changes})[:c.MAX_QUESTIONS],
         "assumed": sorted(assumed or ()),
         "notes": notes,
     }
+
+
+def _if_findings(w: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The problems a proposed change would bring ('if we spread the nodes over two zones'), as findings marked
+    conditional: a warning at most, since the change is not made, and titled with the change they depend on."""
+    change = ", ".join(describe(k, v, lang) for k, v in w["changes"].items() if v is not None)
+    return [{**f, "severity": "warning", "conditional": True,
+             "title": t("chat.if_change", lang, change=change) + " " + f["title"]} for f in w.get("new_findings", [])]
 
 
 def _what_if_lines(w: Mapping[str, Any], lang: str, *, changed_only: bool = False) -> list[str]:
@@ -280,6 +291,13 @@ def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Map
     lines = [t("chat.if_change", lang, change=change)]
     comparable = any(v is not None for v in w["before"].values())
     figures = _what_if_lines(w, lang) if comparable else []
+    if not comparable and w.get("new_findings"):
+        # 'will spreading over zones hurt?': the change alone brings a problem, whatever the rest of the setup
+        joiner = "；" if lang == "zh" else "; "
+        lines.append(t("chat.new_concern", lang, titles=joiner.join(f["title"] for f in w["new_findings"])))
+        lines += [f"- {f['explanation']}" for f in w["new_findings"][:2]]
+        lines += c.questions(w["missing"], lang)
+        return "\n".join(lines)
     if not comparable:
         lines.append(t("chat.need_current_setup", lang))
         lines += c.questions(w["missing_before"], lang)

@@ -182,3 +182,22 @@ def test_absent_hardware_and_switched_off_features_still_read(text: str, fact: s
 def test_an_all_reduce_in_a_statement_is_no_would_it_help_question() -> None:
     got = facts("The workers do synchronous data-parallel training with an all-reduce every step.")
     assert got["job.parallelism"] == "data" and got["job.comm_pattern"] == "allreduce"
+
+
+@pytest.mark.parametrize("text", [
+    "If we spread our 4 training nodes over two availability zones, will it hurt the all-reduce?",
+    "如果把两台机器放到不同的地域（跨地域），训练会变慢吗？",
+])
+def test_a_change_that_brings_a_problem_is_answered_with_it(engine, text: str) -> None:
+    out = answer_turn(text, engine=engine)
+    brought = [f for f in out["findings"] if f.get("conditional")]
+    assert brought and {f["category"] for f in brought} == {"latency-bound"}
+    assert all(f["severity"] == "warning" for f in brought)  # not made yet: never critical
+    assert "latency-bound" not in {f["category"] for f in out["findings"] if not f.get("conditional")}
+    assert all(f["title"] in out["answer"] for f in out["what_if"]["new_findings"])  # the answer names them
+
+
+def test_a_change_that_clears_a_problem_brings_no_conditional_finding(engine) -> None:
+    out = answer_turn("Would moving from 25G to 100G NICs help our 2-node 13B training?", engine=engine)
+    assert not [f for f in out["findings"] if f.get("conditional")]
+    assert out["what_if"]["resolved"] == ["nic-undersized"]
