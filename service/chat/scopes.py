@@ -200,6 +200,23 @@ def _superseded(text: str, hits: list[Understood]) -> set[int]:
     return out
 
 
+# What the asker believes of a fabric in general ('我理解 NCCL 一般是靠 RDMA 的', 'as far as I know NCCL usually runs over
+# InfiniBand') says nothing of their own machines, unless they name them ('我们一般用 IB', 'our nodes usually use RoCE').
+_GENERIC = re.compile(r"我理解|据我所知|一般(?:来说|情况下)?|通常|往往|as far as I (?:know|understand)|AFAIK|"
+                      r"I understand (?:that )?|my understanding is|(?<![A-Za-z])(?:usually|typically|generally|normally)"
+                      r"(?![A-Za-z])|in general", _IC)
+_GENERIC_OWN = re.compile(r"我们|我的|咱们|(?<![A-Za-z])(?:our|my|we|us)(?![A-Za-z])", _IC)
+_GENERIC_FACTS = {"nic.kind", "nic.rdma", "nic.efa"}
+
+
+def _generic(text: str, clause_start: int, at: int) -> bool:
+    cues = list(_GENERIC.finditer(text, clause_start, at))
+    if not cues:
+        return False
+    cue = cues[-1]
+    return not _GENERIC_OWN.search(text, max(clause_start, cue.start() - 12), at)
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside); a value of the past said again for now ('used to be 5 s, now 9 s') is set aside."""
@@ -223,7 +240,8 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         theirs_said = said_at is not None and not (said_at <= h.start and _OWN_RUN_SAID.search(text, said_at, h.start))
         if (a, b) not in quoted:
             quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
-        theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model)
+        theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
+            h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
         if not h.source.startswith("pasted") and (theirs_said or theirs or (h.fact in MEASUREMENTS and quoted[(a, b)])):
             refs.append(h)
         else:

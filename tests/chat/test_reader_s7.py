@@ -201,3 +201,20 @@ def test_a_change_that_clears_a_problem_brings_no_conditional_finding(engine) ->
     out = answer_turn("Would moving from 25G to 100G NICs help our 2-node 13B training?", engine=engine)
     assert not [f for f in out["findings"] if f.get("conditional")]
     assert out["what_if"]["resolved"] == ["nic-undersized"]
+
+
+@pytest.mark.parametrize("text", [
+    "节点之间的通信是走 NCCL 的，我理解 NCCL 一般是靠 RDMA 的，跨云公网这种情况能跑吗？",
+    "As far as I know NCCL usually runs over InfiniBand, but we only have 10GbE between the two nodes.",
+])
+def test_what_the_asker_believes_in_general_is_not_their_fabric(text: str) -> None:
+    got = facts(text)
+    assert got.get("nic.rdma") is not True and got.get("nic.kind") != "infiniband"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("我们一般用 IB 跑多机训练，两台机器。", "infiniband"),
+    ("Our nodes usually use RoCE.", "roce"),
+])
+def test_what_the_asker_usually_runs_is_their_fabric(text: str, kind: str) -> None:
+    assert facts(text)["nic.kind"] == kind
