@@ -53,7 +53,7 @@ _MARK = rf"{GPU_MARK}+"
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards|NICs?|IB|InfiniBand|"
         r"RoCE|RDMA|network|Ethernet|"
         r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
-        r"iterations?|days?|weeks?|[KMGT]i?(?:b|bits?|bytes?|bps|bE)?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
+        r"iterations?|days?|weeks?|[KMGT]i?(?:b|bits?|bytes?|bps|bE)?|Gig(?:E|abit)?|gigabit|links?|cables?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
 
 # A count given under a label, as in a form or a table of the setup: '节点数：4', '机器数 3', '每节点 GPU 数：8', '卡数：16',
@@ -272,7 +272,20 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
     return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
-        text, _drop_side_runs(text, hits)))))
+        text, _drop_side_runs(text, _drop_added(text, hits))))))
+
+
+# A machine added or taken away ('加了一台机器以后', '每加一台机器', 'added one more node', 'adding another node'): how
+# many changed, not how many the job has.
+_ADDED = re.compile(r"(?:(?:每|再|多)?(?:加|增加|添加|扩)(?:了|上)?|(?:减|去掉|拿掉|少)(?:了)?)\s*$|"
+                    r"(?<![A-Za-z])(?:add(?:ed|ing)?|remov(?:ed|ing)|drop(?:ped|ping)?)\s+(?:just\s+)?$", _IC)
+_ADDED_AFTER = re.compile(r"\s*(?:more|extra|additional)(?![A-Za-z])", _IC)
+
+
+def _drop_added(text: str, hits: list[Understood]) -> list[Understood]:
+    return [h for h in hits if not (h.fact == "job.nodes" and h.value == 1 and (
+        _ADDED.search(text, max(0, h.start - 12), h.start)
+        or _ADDED_AFTER.match(text, h.start + len(h.text.split()[0]) if h.text.split() else h.end)))]
 
 
 # the verb that picks the machines a job runs on: '这次只用了 2 台', 'only used 2 nodes', 'this run uses 4 machines'

@@ -218,3 +218,17 @@ def test_what_the_asker_believes_in_general_is_not_their_fabric(text: str) -> No
 ])
 def test_what_the_asker_usually_runs_is_their_fabric(text: str, kind: str) -> None:
     assert facts(text)["nic.kind"] == kind
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("We have 10 GigE between nodes and training is slow.", "job.nodes"),
+    ("加了一台机器以后训练反而变慢了。", "job.nodes"),
+    ("每加一台机器吞吐就下降。", "job.nodes"),
+    ("After adding one more node, the step time went up.", "job.nodes"),
+])
+def test_a_rate_or_a_machine_added_is_no_machine_count(text: str, absent: str) -> None:
+    assert absent not in facts(text)
+
+
+def test_one_machine_said_alone_is_still_one() -> None:
+    assert facts("一台机器跑得很好，8 张卡。")["job.nodes"] == 1
