@@ -77,6 +77,11 @@ def read_commands(text: str) -> Commands:
             if pattern is _BACKTICK and not (re.match(_LAUNCHER, body.strip()) or _ENV.search(body)
                                              or body.strip().startswith("-")):
                 continue
+            prose_after = _CJK_OUTSIDE_QUOTES.search(body)
+            if prose_after and pattern is not _BACKTICK:
+                # 'iperf3 -c 10.0.0.2 -P 4 跑出来 18.6 Gbits/sec，网卡 25G': a command ends where Chinese words begin
+                body = body[:prose_after.end()].rstrip()
+                b = a + len(body)
             if pattern is _LINE_COMMAND and not _looks_like_command(body):
                 # a command line that ran into the next sentence when line breaks were softened: keep its arguments
                 sentence = re.search(r"\s+(?:[A-Za-z\u4e00-\u9fff]{2,}[,.;:]?\s+){2,}", body)
@@ -188,6 +193,11 @@ def _asked(prose: str, start: int) -> bool:
 
 
 _SET_COMMAND = re.compile(r"\s*(?:sudo\s+)?(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?[\w.\-]+\s+(?:up|down|mtu)\b")
+
+
+# The first Chinese character or full-width punctuation outside quotes: commands are written in ASCII.
+_CJK_OUTSIDE_QUOTES = re.compile(r"""^(?:[^"'\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]|"[^"]*"|'[^']*')*?"""
+                                 r"(?=[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef])")
 
 
 def _looks_like_command(body: str) -> bool:

@@ -232,3 +232,20 @@ def test_a_rate_or_a_machine_added_is_no_machine_count(text: str, absent: str) -
 
 def test_one_machine_said_alone_is_still_one() -> None:
     assert facts("一台机器跑得很好，8 张卡。")["job.nodes"] == 1
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("iperf3 -c 10.0.0.2 -P 4 跑出来 18.6 Gbits/sec，网卡是 25G 的。",
+     {"net.iperf3_gbps": 18.6, "nic.speed_gbps": 25.0}),
+    ("torchrun --nnodes 2 --nproc_per_node 8 train.py 跑起来很慢，GPU 利用率 30%。",
+     {"job.nodes": 2, "job.gpus_per_node": 8, "gpu.util_pct": 30.0}),
+    ("ping 两台机器 min/avg/max = 0.1/0.2/0.4 ms", {"net.rtt_ms": 0.2}),
+])
+def test_a_command_ends_where_chinese_words_begin(text: str, expected: dict[str, object]) -> None:
+    got = facts(text)
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_chinese_inside_a_quoted_argument_stays_in_the_command() -> None:
+    got = understand('torchrun --nnodes 2 train.py --run_name "两机测试" --bf16')
+    assert any("--bf16" in c for c in got.commands)
