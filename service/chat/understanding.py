@@ -402,6 +402,17 @@ def _largest_run_is_the_job(hits: list[Understood], text: str) -> list[Understoo
         for h in nodes if h is not largest]
 
 
+# Several machines named as what is put aside or what there is ('除了多机多卡，还有什么办法', 'besides going
+# multi-node', '有多台同配置节点', 'we have multiple nodes'): no run on them was said.
+_NOT_A_RUN = re.compile(r"(?:除了|除去|除开|不考虑|(?<![没])有|拥有|(?<![A-Za-z])(?:there are|we have|we've got)|"
+                        r"(?<![A-Za-z])(?:besides|apart from|other than|instead of|rather than|except(?: for)?)"
+                        r"(?:\s+(?:going|moving|using|a|the|to))*)\s*$", re.IGNORECASE)
+
+
+def _multi_node_run_said(text: str) -> bool:
+    return any(not _NOT_A_RUN.search(text, max(0, m.start() - 24), m.start()) for m in _MULTI_NODE.finditer(text))
+
+
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison.
 
@@ -409,7 +420,7 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     n 倍', 'adding GPUs from a second server'), that single machine is the baseline, not the job.
     """
     job = stated.get("job.nodes")
-    if job is not None and job.value == 1 and job.weak and _MULTI_NODE.search(text):
+    if job is not None and job.value == 1 and job.weak and _multi_node_run_said(text):
         stated.pop("job.nodes")
         stated.setdefault("job.baseline_nodes", Understood("job.baseline_nodes", 1, job.text, job.start, job.end))
         if re.search(r"a second (?:server|node|machine|box)|another (?:server|node|machine|box)|第二台|两机|双机", text,

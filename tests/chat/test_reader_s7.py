@@ -249,3 +249,22 @@ def test_a_command_ends_where_chinese_words_begin(text: str, expected: dict[str,
 def test_chinese_inside_a_quoted_argument_stays_in_the_command() -> None:
     got = understand('torchrun --nnodes 2 train.py --run_name "两机测试" --bf16')
     assert any("--bf16" in c for c in got.commands)
+
+
+@pytest.mark.parametrize("text", [
+    "现在单机用 swift 训 Qwen1.8B，显卡利用率 100%。除了多机多卡，还有什么办法尽可能提速？",
+    "We train on a single node; besides going multi-node, how can we speed it up?",
+])
+def test_several_machines_put_aside_leave_the_single_machine_the_job(text: str) -> None:
+    got = facts(text)
+    assert got["job.nodes"] == 1 and "job.baseline_nodes" not in got
+
+
+def test_a_single_machine_beside_a_multi_machine_run_is_the_baseline() -> None:
+    assert facts("单机训练正常，多机就很慢。")["job.baseline_nodes"] == 1
+
+
+def test_machines_there_are_are_not_a_run_on_them() -> None:
+    got = facts("有多台同配置节点，现在单机 8 卡训练，GPU 利用率 100%，怎么提速？")
+    assert got["job.nodes"] == 1 and "job.baseline_nodes" not in got
+    assert facts("我们有多台机器，多机训练比单机慢。")["job.baseline_nodes"] == 1
