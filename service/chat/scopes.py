@@ -217,6 +217,13 @@ def _generic(text: str, clause_start: int, at: int) -> bool:
     return not _GENERIC_OWN.search(text, max(clause_start, cue.start() - 12), at)
 
 
+# A share not reached is the target ('some GPUs can't hit 95%', 'GPU 利用率上不了 90%'), not the GPUs' load.
+_SHARES = {"gpu.util_pct", "cpu.util_pct", "gpu.util_min_pct", "job.comm_time_pct"}
+_NOT_REACHED = re.compile(r"(?:(?<![A-Za-z])(?:not|never|can't|cannot|couldn't|doesn't|does not|don't|do not|didn't|"
+                          r"did not|unable to|fails? to|won't)\s+(?:even\s+)?(?:reach|hit|achieve|get to|get above|"
+                          r"go above|exceed|climb above)|达不到|上不了|到不了|跑不到|上不去|打不到|(?:超|高)不过)\s*$", _IC)
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside); a value of the past said again for now ('used to be 5 s, now 9 s') is set aside."""
@@ -242,7 +249,9 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
             quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
             h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
-        if not h.source.startswith("pasted") and (theirs_said or theirs or (h.fact in MEASUREMENTS and quoted[(a, b)])):
+        not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
+        if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached
+                                                    or (h.fact in MEASUREMENTS and quoted[(a, b)])):
             refs.append(h)
         else:
             kept.append(h)

@@ -268,3 +268,12 @@ def test_machines_there_are_are_not_a_run_on_them() -> None:
     got = facts("有多台同配置节点，现在单机 8 卡训练，GPU 利用率 100%，怎么提速？")
     assert got["job.nodes"] == 1 and "job.baseline_nodes" not in got
     assert facts("我们有多台机器，多机训练比单机慢。")["job.baseline_nodes"] == 1
+
+
+@pytest.mark.parametrize("text", [
+    "GPU utilisation is not full; some GPUs can't hit 95%.",
+    "GPU 利用率上不了 90%，一直在 60% 左右。",
+    "The GPUs never reach 80% utilization.",
+])
+def test_a_share_not_reached_is_a_target_not_the_load(text: str) -> None:
+    assert facts(text).get("gpu.util_pct") not in {95.0, 90.0, 80.0}
