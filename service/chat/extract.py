@@ -162,7 +162,18 @@ _OTHER_UTIL = re.compile(r"(?:带宽|网卡|网络|链路|端口|bandwidth|NIC|n
 _MEAN_OF = re.compile(r"(?:均值|平均值?|平均在|mean|average|avg|on average)\s*(?:是|为|约|大约|of|is|about|around|~|≈|:|：)?\s*$",
                       _IC)
 _NOT_UTIL = re.compile(r"效率|efficien|时间|time|占比|of the (?:step|time|training)|loss|准确率|accuracy|"
-                       r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销", _IC)
+                       r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销|"
+                       # 'GPUs sit idle 70% of the time', 'GPU 空等 60%': a share of idle time, not a utilisation
+                       r"(?<![A-Za-z])(?:idle|idling|waiting|wait|stall\w*|starv\w*)(?![A-Za-z])|"
+                       r"空闲|闲置|空等|等待|空转|闲着", _IC)
+# '65% of the time', '40% of each step', '70% 的时间': a share of time after the figure, not a utilisation
+_TIME_SHARE_AFTER = re.compile(r"\s*(?:的)?\s*(?:时间|耗时|时长)|\s*of\s+(?:the\s+|each\s+|every\s+|its\s+|their\s+|our\s+|"
+                               r"total\s+|all\s+)?(?:[\w-]+\s+)?(?:time|steps?|iterations?|iters?|run ?time|wall|training)",
+                               _IC)
+# 'GPU 利用率只有单机的 50%', '降到了原来的 40%': a ratio to another run or to before; '… is 60% of the single-node run'
+_RATIO_BEFORE = re.compile(r"(?:利用率|使用率|util\w*|usage)[^%\d]*?[^\s的]\s*的\s*$", _IC)
+_RATIO_AFTER = re.compile(r"\s*(?:of|relative to)\s+(?!(?:the\s+)?(?:peak|max(?:imum)?|capacity|theoretical)(?![A-Za-z]))"
+                          r"(?![\d~≈])", _IC)
 
 
 @extractor
@@ -219,6 +230,8 @@ def utilisation(text: str) -> list[Understood]:
         gap = re.sub(r"(?:从|from)\s*\d+(?:\.\d+)?\s*%\s*[^\d%，,。;；]{0,10}?(?:到|to)\s*(?:了)?\s*$", "", gap, flags=_IC)
         if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
             continue
+        if _TIME_SHARE_AFTER.match(tail) or _RATIO_BEFORE.search(gap) or (best[0] and _RATIO_AFTER.match(tail)):
+            continue  # a share of time or a ratio to another run, not the GPUs' utilisation
         value = parse_range_mid(m["num"], m["hi"])
         if value is not None and 0 <= value <= 100:
             hits.append(_hit(best[1], value, m))
@@ -286,6 +299,8 @@ def _qualitative_load(text: str) -> list[Understood]:
                 continue
             if fact == "gpu.util_pct" and m["low"] and re.search(r"fine|够用", m["low"], _IC):
                 continue  # 'one node with 8 GPUs is fine': the run works, nothing said of the GPUs' load
+            if fact == "gpu.util_pct" and re.search(r"\d\s*%", tx.clause(text, m.start())):
+                continue  # 'GPUs are idle 65% of the time': the figure says how much, and it is a share of time
             value = low if m["low"] else high
             hits.append(_hit(fact, value, m, inferred=True))
             # "CPU和内存都很闲" / "CPU and memory are idle": the adjective covers both subjects.
@@ -297,6 +312,8 @@ def _qualitative_load(text: str) -> list[Understood]:
     for m in re.finditer(r"GPU\s*利用率\s*(?:一直|总是|始终)?\s*(?:上不去|起不来|拉不满|低)|low GPU util\w*|"
                          r"GPUs? (?:are |is )?(?:starving|starved|waiting|mostly idle|sit idle|underutili[sz]ed)",
                          text, _IC):
+        if re.search(r"\d\s*%", tx.clause(text, m.start())):
+            continue  # 'GPUs sit idle 70% of the time': a share of time said, no utilisation to assume
         hits.append(_hit("gpu.util_pct", 50, m, inferred=True))
     return hits
 
@@ -384,7 +401,8 @@ _RATE = re.compile(
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
-                        r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线)"
+                        r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线|"
+                        r"网(?=\s*(?:$|[，,。.;；!！?？)）]|了|吧|啊|呢|而已)))"
                         r"(?![A-Za-z])")
 _KIND_AFTER = {
     "infiniband": re.compile(r"\s*(?:的)?\s*(?:IB|InfiniBand|infiniband|HDR|NDR|EDR)(?![A-Za-z])"),
@@ -425,6 +443,14 @@ _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HD
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
 
+_NOW_RATE = re.compile(r"(?:现在|目前|当前|如今|(?<![A-Za-z])(?:now|currently))\s*(?:是|为|都是|已经是|换成了?|升级到了?|变成了?|"
+                       r"(?:it\s+)?(?:is|are|at|on))?\s*$", _IC)
+_NETWORK_SAID = re.compile(r"网卡|网络|网口|以太网|(?<![A-Za-z])(?:NICs?|network|networking|link|links|ethernet|RoCE|IB|"
+                           r"InfiniBand|fabric|interconnect|port|ports)(?![A-Za-z])", _IC)
+_NOT_NETWORK = re.compile(r"显存|内存|存储|磁盘|硬盘|文件|模型|数据集|checkpoint|ckpt|memory|VRAM|HBM|RAM|disk|storage|model|"
+                          r"dataset|file", _IC)
+
+
 _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
 _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|(?<![A-Za-z])(?:have|has)|用|走|上|换成|升级到|是|都是|均为)\s*$",
@@ -462,9 +488,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
                       text[max(0, m.start() - 20):m.start()], _IC):
         return "rated"  # 'nodes with 340Gbps of internode bandwidth': what the fabric provides
-    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|网络|网口|端口|网|NICs?|ports?)\s*"
-                 r"(?:是|为|都是|:|：|（|\()?\s*$",
-                 text[max(0, m.start() - 14):m.start()]) and label in {None, "rated"}:
+    if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|网络|网口|端口|网|NICs?|ports?|"
+                 r"(?<![A-Za-z])(?:network|fabric|interconnect|links?|uplinks?))\s*"
+                 r"(?:是|为|都是|:|：|（|\(|(?<=[A-Za-z])\s+(?:is|are|was|were|runs? at|at)(?=\s))?\s*$",
+                 text[max(0, m.start() - 16):m.start()]) and label in {None, "rated"}:
         return "rated"
     if re.search(rf"(?:{_NAS}|{_OBJECT}|存储|storage|磁盘|disks?)\s*(?:的)?\s*(?:读|read)?\s*(?:带宽|bandwidth|throughput|吞吐|速度|速率|speed)"
                  r"[^，,。;；\d]{0,10}$", text[max(0, m.start() - 40):m.start()], _IC):
@@ -496,6 +523,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if unit in {"G", "M", "Gb", "Mb"} and label is None and not _NIC_AFTER.match(tail):
         # '8 nodes on 25G', 'moved to 100G': a standard link rate after 'on/over/to' is the network's
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]):
+            return "rated"
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _NOW_RATE.search(text[max(0, m.start() - 12):m.start()]) \
+                and _NETWORK_SAID.search(tx.sentence(text, m.start())) and not _NOT_NETWORK.search(tx.clause(text, m.start())):
             return "rated"
         return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
@@ -711,6 +741,17 @@ def _nic_kind_facts(kind: str, text: str, start: int, end: int, **flags: bool) -
             _hit_span("nic.rdma", True, text, start, end, **flags)]
 
 
+# 'never set up any RDMA NICs', '没装过 RDMA 网卡', '都没有支持 RDMA 的网卡': no RDMA hardware there (a verb of having or
+# setting up between the negation and the word; never 'not enabled in NCCL', which is a setting)
+_NO_RDMA_SET_UP = re.compile(
+    r"(?:从来没有?|从未|并没有|没有|没|未|不曾|(?<![A-Za-z])(?:never|haven't|have not|hasn't|has not|didn't|did not|don't|"
+    r"do not|doesn't|does not)(?![A-Za-z]))\s*"
+    r"(?:(?:配置|安装|装|部署|接|插|买|配|上)\s*(?:过|了)?|(?:ever\s+)?(?:set\s*up|configured?|install(?:ed)?|deploy(?:ed)?|"
+    r"have|has|had|got|get|bought|buy)(?![A-Za-z]))?\s*"
+    r"(?:any\s+|任何|一块|一张|一个)?\s*(?:(?:支持|带)\s*)?(?<![A-Za-z])RDMA(?:[- ]capable|[- ]enabled)?(?![A-Za-z])"
+    r"\s*(?:的)?\s*(?:网卡|设备|NICs?|HCAs?|cards?|adapters?|hardware|硬件|network|网络|at all)?", _IC)
+
+
 @extractor
 def nic_kind(text: str) -> list[Understood]:
     """InfiniBand/IB → infiniband, RoCE → roce (both RDMA), EFA → RDMA on Ethernet; 'no RDMA' → nic.rdma false."""
@@ -723,6 +764,8 @@ def nic_kind(text: str) -> list[Understood]:
         hits.extend(_nic_kind_facts("efa", text, m.start(), m.end()))
         hits.append(_hit("nic.efa", True, m))
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
+        if re.search(r"(?:GPU\s?Direct|GDR)[\s-]*$", text[max(0, m.start() - 12):m.start()], _IC):
+            continue  # 'GPUDirect RDMA' names GDR, whose state is read on its own; it says nothing of the NIC
         if not _NEGATION.search(tx.before(text, m.start(), 8)) and not re.search(
                 r"不支持|没有|没开|no |without", tx.before(text, m.start(), 8), _IC):
             hits.append(_hit("nic.rdma", True, m, weak=True))
@@ -732,6 +775,10 @@ def nic_kind(text: str) -> list[Understood]:
                          r"TCP/IP(?:网络)?", text, _IC):
         hits.append(_hit("nic.rdma", False, m))
         hits.append(_hit("nic.kind", "ethernet", m, weak=True))
+    for m in _NO_RDMA_SET_UP.finditer(text):
+        if not _overlaps(m, [h for h in hits if h.value is False]) and not re.search(r"GPU\s?Direct|GDR", m.group(0), _IC):
+            hits = [h for h in hits if not (h.fact == "nic.rdma" and h.value is True and h.weak and m.start() <= h.start < m.end())]
+            hits.append(_hit("nic.rdma", False, m))
     affirmed = [w for w in _RDMA_WORDS.finditer(text)
                 if not re.search(r"(?:没有|没用|不是|无|no|without|not|don't have|lack)\s*(?:an?\s+|the\s+)?$",
                                  text[max(0, w.start() - 14):w.start()], _IC)]
@@ -874,6 +921,12 @@ _STEP_CUES = {
 }
 
 
+# 'isn't stable', 'not very steady', '不太稳定', '不够平稳': stability denied
+_NOT_STABLE = (r"(?<![A-Za-z])(?:isn't|is not|aren't|are not|wasn't|was not|not|never|hardly)\s+(?:very\s+|really\s+|that\s+|so\s+|"
+               r"quite\s+|particularly\s+)?(?:stable|steady|consistent)(?![A-Za-z])|不(?:太|够|怎么|是很|是太|大)?\s*(?:稳定|平稳)")
+# 'now it takes 9 s', '现在变成 9 秒': a duration said for now in a sentence about steps
+_NOW_DURATION = re.compile(r"(?:现在|目前|当前|如今|(?<![A-Za-z])(?:now|currently))\s*(?:(?:it\s+|each\s+one\s+)?(?:is|takes?|"
+                           r"needs?|at)|变成了?|变为|是|要|需要|涨到了?|降到了?|到了|成了)?\s*(?:了)?\s*(?:about|around|~|约|大约|大概)?\s*$", _IC)
 _VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|but|while|whereas)\b|而|但|对比|相比|比|，|,", _IC)
 
 
@@ -922,7 +975,8 @@ def step_time(text: str) -> list[Understood]:
             seconds = time_to_seconds(value, unit) if value else None
             if seconds:
                 raw.append((m, seconds))
-                bare.add(m.start())
+                if not _NOW_DURATION.search(text, max(0, m.start() - 16), m.start()):
+                    bare.add(m.start())  # '以前 5 秒，现在变成 9 秒': the time said for now is the step's, as much as the past one
     hits = []
     for m, seconds in raw:
         label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
@@ -950,13 +1004,17 @@ def step_time(text: str) -> list[Understood]:
                          text):
         hits.append(_hit("job.step_time_cv", float(m["num"]), m))
     for m in re.finditer(r"波动(?:很大|较大|大|严重|明显)|抖动(?:严重|很大|厉害)?|忽高忽低|忽快忽慢|不稳定|时快时慢|每次都不一样|"
+                         rf"{_NOT_STABLE}|"
                          r"(?:会)?卡(?:住|顿)?\s*\d+\s*(?:到|-|~)\s*\d+\s*秒|"
                          r"fluctuat\w*|jitter\w*|spiky|spikes?|unstable|erratic|varies (?:a lot|wildly)|different every run|"
                          r"(?:random|intermittent|periodic) (?:stalls?|pauses?|hangs?)|all over the place|swings?", text, _IC):
-        if re.search(r"step|步|迭代|iter|耗时|时间|time|速度|speed|吞吐|throughput|run", tx.sentence(text, m.start()), _IC):
+        sentence = tx.sentence(text, m.start())
+        if _BUSBW_WORDS.search(sentence) and not re.search(r"step|步|迭代|iter|耗时", sentence, _IC):
+            continue  # 'busbw isn't stable between runs': the benchmark's figure wavers (fabric_features reads it)
+        if re.search(r"step|步|迭代|iter|耗时|时间|time|速度|speed|吞吐|throughput|run", sentence, _IC):
             hits.append(_hit("job.step_time_cv", 0.3, m, inferred=True, weak=True))
     for m in re.finditer(r"(?:step|步|迭代)[^。.;；\n]{0,12}(?:很稳定|平稳|稳定|stable|consistent|steady)", text, _IC):
-        if not _NEGATION.search(m.group(0)):
+        if not _NEGATION.search(m.group(0)) and not re.search(_NOT_STABLE, m.group(0), _IC):
             hits.append(_hit("job.step_time_cv", 0.02, m, inferred=True, weak=True))
     return hits
 
@@ -1209,7 +1267,18 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
 _GDR = re.compile(r"(?<![A-Za-z_])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)(?![A-Za-z_])",
                   _IC)
 _GDR_OFF = re.compile(r"none of|没有出现|不含|not (?:been )?(?:enabled|used|on|working|loaded|installed)|disabled|isn't|is not|没有|没开|未开|"
-                      r"没启用|未启用|没装|没加载|关闭|关掉|不生效|没生效|off(?![A-Za-z])|without|no (?=GDR|GPU)|没", _IC)
+                      r"没启用|未启用|没装|没加载|关闭|关掉|不生效|没生效|off(?![A-Za-z])|without|no (?=GDR|GPU)|没|"
+                      # 'the NIC doesn't support GPUDirect', '网卡不支持 GDR', '用不了 GDR': GDR is not available
+                      r"不支持|用不了|不能用|无法(?:使用|启用|开启|用)|(?:doesn't|don't|does not|do not|cannot|can't|won't)\s+"
+                      r"(?:support|use|work|do)|not supported|unsupported|no support|lacks?(?![A-Za-z])|lacking", _IC)
+# 'GDR 没问题', 'GDR is fine', 'GPUDirect works': said to work (its 没/no are no negation of GDR)
+_GDR_FINE = re.compile(r"没(?:有)?(?:什么)?(?:问题|毛病)|没报错|(?<![不没])正常|(?<!n't )(?<!not )(?:is |looks? |seems? |are )?"
+                       r"(?:fine|ok(?:ay)?|good)(?![A-Za-z])|(?<!n't )(?<!not )(?<![A-Za-z])works?(?![A-Za-z])|"
+                       r"(?<!n't )(?<!not )working(?:\s+(?:fine|well|normally|correctly|properly))|"
+                       r"(?:no|without(?: any)?) (?:issues?|problems?|errors?)", _IC)
+# 'GDR isn't the problem', '不是 GDR 的问题': GDR ruled out as the cause, nothing said of its state
+_GDR_NOT_CAUSE = re.compile(r"(?:isn't|is not|not|wasn't|was not)\s+(?:the|a|an|our)\s+(?:problem|issue|cause|culprit|"
+                            r"bottleneck)|不是\s*\S{0,12}?(?:的)?\s*(?:问题|原因|瓶颈)|(?:跟|和|与)\s*\S{0,12}?(?:没|无)(?:有)?(?:关系|关)", _IC)
 _GDR_ON = re.compile(r"(?:is |was |are )?(?:enabled|on(?![A-Za-z])|working|in use|active)|开启了|打开了|已开|开了|是开的|"
                      r"已启用|生效", _IC)
 
@@ -1220,7 +1289,7 @@ _ACS_OFF = re.compile(r"disabl\w*|turn(?:ed)? off|switched off|(?<![A-Za-z])off(
 _ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开|SrcValid\+|turned on|is on|还开|没关", _IC)
 
 
-_UNSTABLE = re.compile(r"unstable|不稳定|上下跳|忽高忽低|波动|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
+_UNSTABLE = re.compile(_NOT_STABLE + r"|unstable|不稳定|上下跳|忽高忽低|波动|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
                        r"run[- ]to[- ]run|每次(?:跑出来)?都不一样|时高时低|drops? (?:now and then|sometimes|randomly)|骤降", _IC)
 _BUSBW_WORDS = re.compile(r"busbw|bus ?bandwidth|nccl-tests|[a-z_]+_perf\b|all_?to_?all|总线带宽", _IC)
 
@@ -1241,9 +1310,12 @@ def fabric_features(text: str) -> list[Understood]:
     for m in _GDR.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         around = text[max(a, m.start() - 16):min(b, m.end() + 20)]
-        if _GDR_OFF.search(around):
+        if _GDR_NOT_CAUSE.search(around):
+            continue  # 'GDR isn't the problem here': ruled out as a cause, its state not said
+        fine = _GDR_FINE.search(around)
+        if _GDR_OFF.search(_GDR_FINE.sub(" ", around)):
             hits.append(_hit("nccl.gdr_disabled", True, m))
-        elif _GDR_ON.search(around):
+        elif fine or _GDR_ON.search(around):
             hits.append(_hit("nccl.gdr_disabled", False, m))
     for m in re.finditer(r"(?<![A-Za-z])ACS(?:Ctl)?(?![A-Za-z])", text):
         a, b = tx.clause_bounds(text, m.start())
@@ -1316,12 +1388,65 @@ def instance_type(text: str) -> list[Understood]:
     return hits
 
 
+# --------------------------------------------------------------------------- unsure or asked
+# A feature's state said in doubt or asked is no fact: '不确定有没有开 GDR', 'NVLink 有没有我也不清楚', 'GDR 开没开',
+# 'not sure whether GDR is on', "I don't know if we have RDMA". (A misread is worse than a gap.)
+_STATE_FACTS = {"nccl.gdr_disabled", "gpu.nvlink", "nic.rdma", "nic.efa", "pcie.acs_enabled", "nccl.p2p_disabled",
+                "nic.bonded", "container.ipc_host", "nccl.transport", "nic.pfc", "nic.ecn", "nic.kind"}
+# A-not-A and 'whether' in Chinese: the state asked ('有没有人', '有没有办法' ask about something else)
+_A_NOT_A = re.compile(r"有没有(?!\s*(?:人|办法|什么|可能|必要|大佬|朋友|谁|哪位|建议|经验|好的|思路|推荐|解决))|是不是|是否|开没开|开了没(?:有)?|"
+                      r"开没有|(?<![A-Za-z])有无|用没用|装没装|走没走|支不支持|生没生效|启没启用|加没加载|"
+                      r"(?:不确定|不清楚|不知道|不太清楚|不太确定|说不准|搞不清楚?|没确认|不了解)(?!\s*(?:为什么|为啥|怎么|咋|原因|哪))", _IC)
+# in English, a doubt that governs a whether/if clause
+_UNSURE_EN = re.compile(r"(?:(?:not|n't|un)\s*(?:sure|certain|clear)|no idea|(?:don't|do not|doesn't|didn't|can't|cannot|"
+                        r"couldn't|not)\s+(?:know|tell|say|confirm|remember|verify|check(?:ed)?)|(?:haven't|have not|hasn't)\s+"
+                        r"(?:checked|verified|confirmed)|wonder(?:ing|ed)?|unsure|unclear|asking|ask)\s+(?:\w+\s+){0,2}?"
+                        r"(?:whether|if)(?![A-Za-z])|whether or not|(?<![A-Za-z])whether(?![A-Za-z])", _IC)
+# a yes/no question: 'Is GDR enabled?', 'Do these nodes have RDMA?', 'GDR 开了吗？'
+_YES_NO = re.compile(r"(?:^|(?<=[.!;:,。！；：，?？\n]))\s*(?:is|are|was|were|does|do|did|has|have|can|could)\s+[^?？.!,;，。；\n]{0,48}[?？]|"
+                     r"(?:^|(?<=[.!;:,。！；：，?？\n]))[^.!;:,。！；：，?？\n]{0,24}?(?:吗|么)\s*(?:[?？]|$)", _IC)
+# a kind of fabric is dropped only when its presence is what is asked ('whether we have IB', '是不是 IB')
+_ASKED_PRESENCE = re.compile(r"^\s*(?:(?:we|they|it|there|the \w+|these \w+|our \w+)\s+(?:have|has|use|uses|are on|is on|run on|"
+                             r"is|are)\s+(?:an?\s+|any\s+)?|有|用|走|是|用的|走的|支持)?\s*$", _IC)
+
+
+def _unsure_spans(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, marker end) of the stretches whose states are doubted or asked."""
+    spans = []
+    for m in _A_NOT_A.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        spans.append((max(a, m.start() - 16), min(b, m.end() + 16), m.end()))
+    for m in _UNSURE_EN.finditer(text):
+        _, b = tx.clause_bounds(text, m.start())
+        spans.append((m.start(), b, m.end()))
+    for m in _YES_NO.finditer(text):
+        if not re.search(r"(?<![A-Za-z])(?:why|how|what|which|when|where)(?![A-Za-z])|为什么|为啥|怎么|咋|什么|哪", m.group(0), _IC):
+            spans.append((m.start(), m.end(), m.start()))
+    return spans
+
+
+def _drop_unsure(text: str, hits: list[Understood]) -> list[Understood]:
+    spans = _unsure_spans(text) if any(h.fact in _STATE_FACTS for h in hits) else []
+    if not spans:
+        return hits
+    out = []
+    for h in hits:
+        doubted = h.fact in _STATE_FACTS and any(
+            a < h.end and h.start < b and (h.fact not in {"nic.kind", "nic.rdma", "nic.efa"} or re.search(r"RDMA", h.text, _IC)
+                                           or (mark <= h.start and _ASKED_PRESENCE.match(text[mark:h.start])))
+            for a, b, mark in spans)
+        if not doubted:
+            out.append(h)
+    return out
+
+
 # --------------------------------------------------------------------------- the pass over a question
 def extract_facts(text: str) -> list[Understood]:
     """Every fact the word readers find in the prose, in text order (scopes are applied by the caller)."""
     hits: list[Understood] = []
     for fn in _EXTRACTORS:
         hits.extend(fn(text))
+    hits = _drop_unsure(text, hits)
     ratings = [(h.start, h.end) for h in hits if h.fact == "nic.max_speed_gbps" and not h.weak]
     # A number read as the NIC's rating is not also its link speed (network_rates reads '100G' as one).
     hits = [
