@@ -224,12 +224,31 @@ _NOT_REACHED = re.compile(r"(?:(?<![A-Za-z])(?:not|never|can't|cannot|couldn't|d
                           r"go above|exceed|climb above)|达不到|上不了|到不了|跑不到|上不去|打不到|(?:超|高)不过)\s*$", _IC)
 
 
+# Someone else's words quoted ('维护者的回复：“… DGX-A100 上能测到 192GB/s …”', 'the maintainer replied: "… 192 GB/s …"'):
+# their figures and hardware, not the asker's.
+_QUOTE = re.compile(r"[“「『\"](?P<body>[^“”「」『』\"\n]{8,600})[”」』\"]")
+_SPEECH = re.compile(r"(?:回复|回答|答复|说|提到|写道|解释|表示|指出|(?<![A-Za-z])(?:said|says|replied|wrote|answered|"
+                     r"commented|mentioned|explained|pointed out|reply|answer|response))\s*(?:道|说|was|is|:|：|,|，)?\s*[:：,，]?\s*$",
+                     _IC)
+
+
+def _quoted_speech(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _QUOTE.finditer(text) if _SPEECH.search(text, max(0, m.start() - 16), m.start())]
+
+
+def said_by_others(text: str, pos: int) -> bool:
+    """Whether `pos` lies in someone else's quoted words or in a sentence about another system."""
+    sa, sb = tx.sentence_bounds(text, pos)
+    return any(a <= pos < b for a, b in _quoted_speech(text)) or bool(_OTHER_SYSTEM.search(text, sa, sb))
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside); a value of the past said again for now ('used to be 5 s, now 9 s') is set aside."""
     past = _superseded(text, hits)
     other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
                                                     for m in _EARLIER_RUN.finditer(text)]
+    speech = _quoted_speech(text)
     kept, refs = [], []
     others: dict[tuple[int, int], int | None] = {}  # one search per clause: where another system was named
     quoted: dict[tuple[int, int], bool] = {}
@@ -250,6 +269,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
             h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
+        theirs = theirs or any(x <= h.start < y for x, y in speech)
         if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached
                                                     or (h.fact in MEASUREMENTS and quoted[(a, b)])):
             refs.append(h)

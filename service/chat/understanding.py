@@ -30,7 +30,14 @@ from bwdoctor.chat.knowledge import has_keyword_match
 from bwdoctor.chat.language import detect_language, normalise_lang
 from bwdoctor.chat.pasted import Pasted, parse_pasted
 from bwdoctor.chat.sanity import Conflict, reconcile
-from bwdoctor.chat.scopes import MEASUREMENTS, apply_negation, drop_alternatives, drop_references, mark_hypothetical
+from bwdoctor.chat.scopes import (
+    MEASUREMENTS,
+    apply_negation,
+    drop_alternatives,
+    drop_references,
+    mark_hypothetical,
+    said_by_others,
+)
 from bwdoctor.chat.symptoms import light_model_name
 from bwdoctor.chat.text import soften_line_breaks
 
@@ -578,7 +585,7 @@ def _rdma_of_dgx_machines(stated: dict[str, Understood], question: str) -> None:
     says otherwise; whether NCCL uses them is another matter."""
     if "nic.rdma" in stated:
         return
-    m = _DGX_WITH_RDMA.search(question)
+    m = next((m for m in _DGX_WITH_RDMA.finditer(question) if not said_by_others(question, m.start())), None)
     if m:
         stated["nic.rdma"] = Understood("nic.rdma", True, m.group(0), m.start(), m.end(), inferred=True, weak=True)
 

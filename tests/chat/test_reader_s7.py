@@ -277,3 +277,18 @@ def test_machines_there_are_are_not_a_run_on_them() -> None:
 ])
 def test_a_share_not_reached_is_a_target_not_the_load(text: str) -> None:
     assert facts(text).get("gpu.util_pct") not in {95.0, 90.0, 80.0}
+
+
+@pytest.mark.parametrize("text", [
+    'The maintainer replied: "on DGX A100 with 8x 200G IB you should see 192 GB/s busbw". We get 60 GB/s on 2 nodes.',
+    "之前维护者的回复：“DGX-A100 上 8 张 200Gbit/s IB 卡能测到 192GB/s 的 AllReduce BusBW。”我们两台机器只有 60GB/s。",
+])
+def test_someone_elses_quoted_words_are_not_the_askers_setup(text: str) -> None:
+    got = facts(text)
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 60.0
+    assert got.get("nic.speed_gbps") != 200.0 and got.get("nic.rdma") is not True
+
+
+def test_a_quoted_log_line_of_the_askers_own_is_still_read() -> None:
+    got = facts('我们两台机器 busbw 只有 60GB/s，日志里显示 "NET/IB : Using [0]mlx5_0:1/IB"。')
+    assert got["nccl.transport"] == "ib"
