@@ -35,6 +35,7 @@ from bwdoctor.chat.scopes import (
     apply_negation,
     drop_alternatives,
     drop_references,
+    is_negated,
     mark_hypothetical,
     said_by_others,
 )
@@ -149,7 +150,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _rdma_from_the_transport(stated)
-    _rdma_of_dgx_machines(stated, question)
+    _rdma_hardware_named(stated, question)
     _all_reduce_of_data_parallel(stated)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -576,16 +577,19 @@ def _setting_the_log_overrules(stated: dict[str, Understood], pasted: Pasted) ->
 # NVIDIA's DGX systems ship with ConnectX NICs for the compute fabric (DGX-1: 4x EDR, DGX-2: 8x EDR, DGX A100: 8x
 # ConnectX-6 HDR, DGX H100/H200: 8x ConnectX-7 NDR, DGX B200: 8x ConnectX-7, DGX Spark: one ConnectX-7); the DGX Station
 # is a workstation without one.
-_DGX_WITH_RDMA = re.compile(r"(?<![A-Za-z])DGX[- ]?(?:A100|H100|H200|B200|B300|GB200|GB300|1|2|Spark)s?(?![A-Za-z0-9])|"
-                            r"(?<![A-Za-z])DGX (?:SuperPOD|BasePOD)", re.IGNORECASE)
+# Mellanox/NVIDIA ConnectX devices (mlx5_0, mlx4_1) and their driver stack (MLNX_OFED) are RDMA hardware too.
+_RDMA_HARDWARE = re.compile(r"(?<![A-Za-z])DGX[- ]?(?:A100|H100|H200|B200|B300|GB200|GB300|1|2|Spark)s?(?![A-Za-z0-9])|"
+                            r"(?<![A-Za-z])DGX (?:SuperPOD|BasePOD)|(?<![\w])mlx[45]_\d{1,2}(?![\w])|MLNX_OFED|"
+                            r"(?<![A-Za-z])MOFED(?![A-Za-z])|ConnectX[- ]?[3-8]", re.IGNORECASE)
 
 
-def _rdma_of_dgx_machines(stated: dict[str, Understood], question: str) -> None:
-    """'2x DGX A100': the machines have RDMA NICs (InfiniBand, or RoCE on the same ConnectX cards) unless the question
-    says otherwise; whether NCCL uses them is another matter."""
+def _rdma_hardware_named(stated: dict[str, Understood], question: str) -> None:
+    """'2x DGX A100', 'mlx5_0', 'MLNX_OFED 5.2': the machines have RDMA NICs (InfiniBand, or RoCE on the same ConnectX
+    cards) unless the question says otherwise; whether NCCL uses them is another matter."""
     if "nic.rdma" in stated:
         return
-    m = next((m for m in _DGX_WITH_RDMA.finditer(question) if not said_by_others(question, m.start())), None)
+    m = next((m for m in _RDMA_HARDWARE.finditer(question)
+              if not said_by_others(question, m.start()) and not is_negated(question, m.start(), m.end())), None)
     if m:
         stated["nic.rdma"] = Understood("nic.rdma", True, m.group(0), m.start(), m.end(), inferred=True, weak=True)
 

@@ -292,3 +292,13 @@ def test_someone_elses_quoted_words_are_not_the_askers_setup(text: str) -> None:
 def test_a_quoted_log_line_of_the_askers_own_is_still_read() -> None:
     got = facts('我们两台机器 busbw 只有 60GB/s，日志里显示 "NET/IB : Using [0]mlx5_0:1/IB"。')
     assert got["nccl.transport"] == "ib"
+
+
+@pytest.mark.parametrize(("text", "rdma"), [
+    ("We installed MLNX_OFED 5.2 on the host; osu_bw device-to-device is slow.", True),
+    ("两台机器，每台一张 ConnectX-6，训练很慢。", True),
+    ("NCCL_IB_HCA=mlx5_0 is set on both nodes.", True),
+    ("我们的机器没有 ConnectX 网卡，只有普通千兆。", False),
+])
+def test_connectx_devices_and_their_driver_stack_are_rdma_hardware(text: str, rdma: bool) -> None:
+    assert facts(text)["nic.rdma"] is rdma
