@@ -1187,10 +1187,11 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with|执行|做|跑|run(?:s|ning)?|perform(?:s|ing)?|doing)"
                          r"\s*(?:the\s*)?(?:NCCL\s*)?(?:ring\s*)?all[- _]?reduce|"
-                         # 'an all-reduce every step', '每个 step 都做一次 allreduce', 'ring all-reduce', 'MPI 的 ring'
+                         # 'an all-reduce every step', '每个 step 都做一次 allreduce', 'MPI 的 ring' ('ring all-reduce'
+                         # alone names the algorithm, as a question about it does, not the job's exchange)
                          r"all[- _]?reduce\s+(?:on\s+|after\s+|at\s+)?(?:every|each|per)\s+(?:step|iteration|batch|"
                          r"mini-?batch)|每(?:个|一)?\s*(?:step|iteration|iter|迭代|步|batch)\s*(?:都|之后|后)?\s*(?:要)?\s*"
-                         r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|ring[- ]?all[- _]?reduce|"
+                         r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|"
                          r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])", text, _IC):
         hits.append(_hit("job.comm_pattern", "allreduce", m, weak=True))
     for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mo"
