@@ -39,9 +39,6 @@ _DOWN = re.compile(r"\b(?:NIC )?Link (?:is )?down\b|link status definitely down 
 _SPEED = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>[MG])(?:bps|b/s|bit/s|B/s)?(?=[\s,/]|$)", re.IGNORECASE)
 _PCIE_LIMITED = re.compile(r"available PCIe bandwidth,?\s+limited by|not sufficient for optimal performance|"
                            r"at least \d+\s*GT/s of bandwidth is required", re.IGNORECASE)
-_KERNEL_LINE = re.compile(r"^\s*(?:\[\s*\d+\.\d+\]|[A-Z][a-z]{2}\s+\d+\s+[\d:]+\s+\S+\s+kernel:)?\s*"
-                          r"(?:[\w\-]+(?:_core|_en)?\s+[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d|[\w\-]+:\s+(?:eth|en|ib))",
-                          re.IGNORECASE)
 
 
 @dataclass
@@ -128,10 +125,3 @@ def parse_kernel_log(text: str) -> KernelLogResult:
         elif iface in seen_up:
             result.flaps[iface] = result.flaps.get(iface, 0) + 1
     return result
-
-
-def looks_like_kernel_log(text: str) -> bool:
-    """A paste with a NIC driver's link or PCIe line."""
-    return bool(_PCIE_LIMITED.search(text)) or any(
-        (_UP.search(line) or _DOWN.search(line)) and (_KERNEL_LINE.search(line) or _IFACE.search(line))
-        for line in text.splitlines())
