@@ -59,7 +59,9 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
                    has_previous_findings=bool(previous_findings), knowledge=knowledge)
     lang = u.language
     merged, corrected = merge_facts(previous_facts, u.understood)
+    merged, said = said_derived(engine, merged)
     facts, notes = validated(engine, merged, lang)
+    facts.update(said)
     # An understood fact the engine rejected is not "understood": drop it from the echo.
     echo = [x for x in u.understood if x.fact in facts]
     diagnosis = _diagnose(engine, facts, lang)
@@ -172,6 +174,21 @@ def merge_facts(previous: Mapping[str, Any], understood: list[Understood]
             corrected[u.fact] = (previous[u.fact], u.value)
         merged[u.fact] = u.value
     return merged, corrected
+
+
+def said_derived(engine: Engine, facts: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the facts to validate, the figures the engine derives that the question stated itself).
+
+    'Scaling efficiency 77.88 %' is what the user measured: it is kept as said (the engine's own derivation,
+    where it can compute one, replaces it) rather than rejected as a value nobody may give."""
+    rest, said = dict(facts), {}
+    for key in list(rest):
+        spec = engine.catalogue.get(key)
+        if spec is not None and spec.derived and spec.type in ("number", "int"):
+            value = rest.pop(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                said[key] = value
+    return rest, said
 
 
 def validated(engine: Engine, facts: Mapping[str, Any], lang: str) -> tuple[dict[str, Any], list[str]]:

@@ -99,6 +99,10 @@ _SMALL_MODEL = re.compile(r"(?:very |quite |a |fairly )?(?:small|tiny|simple|toy
 _MODEL_GLUED = re.compile(r"(?<![A-Za-z])(?:Qwen|qwen|Llama|llama|LLaMA|Baichuan|baichuan|ChatGLM|chatglm|InternLM|internlm|Yi|"
                           r"Mistral|DeepSeek|deepseek|Gemma|gemma|Phi|phi|GLM|glm|Falcon|BLOOM|bloom|OPT|opt|MiniCPM|minicpm)"
                           r"(?:\d(?:\.\d)?-)?(?P<num>\d{1,3}(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
+# 'dmoe_760m', 'gpt2-1.5b', 'pythia-410m', 'bert_340M': an architecture's config name with its size after a separator
+_MODEL_CONFIG = re.compile(r"(?<![A-Za-z0-9])(?:d?moe|gpt(?:2|3|-?j|-?neox)?|bert|roberta|t5|mpt|pythia|vit|bloomz?|"
+                           r"mixtral|starcoder|codegen|megatron|llama\d?|opt|qwen\d?(?:\.\d)?|gemma\d?)"
+                           r"[_-](?:\w+[_-])?(?P<num>\d{1,4}(?:\.\d+)?)(?P<scale>[mMbB])(?![A-Za-z0-9])", _IC)
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
 
@@ -110,7 +114,13 @@ def model_size(text: str) -> list[Understood]:
         value = params_to_billions(m["num"], "B")
         if value:
             hits.append(_hit_span("job.model_params_b", value, text, m.start("num"), m.end()))
+    for m in _MODEL_CONFIG.finditer(text):
+        value = params_to_billions(m["num"], m["scale"].upper())
+        if value and not _overlaps(m, hits):
+            hits.append(_hit_span("job.model_params_b", value, text, m.start("num"), m.end()))
     for m in _MODEL_EN.finditer(text):
+        if _overlaps(m, hits):
+            continue
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))

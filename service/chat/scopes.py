@@ -280,7 +280,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
 
 _WHAT_IF_CUE = re.compile(
     # 'How do I get 35 GB/s with 8 GPUs?', '怎么才能跑到 90 GB/s': the figure wanted, not the one measured
-    r"how (?:do|can|could|would|should) (?:i|we|you|one) (?:get|reach|achieve|hit)|怎么(?:样)?(?:才能)?(?:跑到|达到|做到)|"
+    r"how (?:do|can|could|would|should) (?:i|we|you|one) (?:actually |really |ever |possibly )?(?:get|reach|achieve|hit)|怎么(?:样)?(?:才能)?(?:跑到|达到|做到)|"
     r"怎么(?:样)?(?:才能)?(?:让|使)[^，。？?]{0,12}?(?:跑到|达到|到|上)|"
     r"如何(?:才能)?(?:跑到|达到)|"
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"

@@ -599,6 +599,37 @@ def comm_share(text: str) -> list[Understood]:
     return hits
 
 
+# --------------------------------------------------------------------------- scaling efficiency said as a figure
+_EFFICIENCY_SAID = [
+    re.compile(r"(?<![A-Za-z])(?:scaling|parallel|weak[- ]scaling|strong[- ]scaling)\s+efficiency\s*"
+               r"(?:is|was|of|at|:|=|drops? to|fell to|falls? to|only|just|about|around|roughly|~|\s)*"
+               r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%", _IC),
+    re.compile(r"(?<![\d.])(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:of\s+linear(?:\s+scaling)?|(?:scaling|parallel)\s+"
+               r"efficiency|linear scaling)", _IC),
+    re.compile(r"(?:扩展效率|并行效率|加速效率|线性度|扩展比)\s*(?:只有|仅有|仅|才|为|是|在|约|大约|大概|只|不到|掉到|降到|:|：|=|\s)*"
+               r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"),
+]
+# 'the goal is 90% scaling efficiency', '希望扩展效率达到 90%', 'should be at least 80 %': a figure wanted, not measured
+_WANTED = re.compile(r"goal|target|aim|hope|want|expect|should|at least|ideally|达到|希望|期望|目标|至少|要求|理想|"
+                     r"can't hit|cannot reach|达不到", _IC)
+
+
+@extractor
+def scaling_efficiency(text: str) -> list[Understood]:
+    """'scaling efficiency is only 55%', '扩展效率只有 55%', '62% of linear' → job.scaling_efficiency_pct (the share
+    the user measured; with the runs' sizes known the engine derives its own from the speed-up)."""
+    hits: list[Understood] = []
+    for pattern in _EFFICIENCY_SAID:
+        for m in pattern.finditer(text):
+            pct = float(m["pct"])
+            if not 0 < pct <= 100 or _WANTED.search(tx.clause(text, m.start())):
+                continue
+            if any(h.start < m.end() and m.start() < h.end for h in hits):
+                continue
+            hits.append(_hit("job.scaling_efficiency_pct", pct, m, "pct"))
+    return hits
+
+
 # --------------------------------------------------------------------------- little compute per GPU and step
 # The compute/communication ratio: a small model (the MNIST / CIFAR examples, LeNet, ResNet-18/50, MobileNet), or a
 # per-GPU batch of a few samples of such a model. VGG and AlexNet are left out (their large fully connected layers make

@@ -96,6 +96,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
             + _entity_facts(entities, unmasked))
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _was_and_now(prose, hits)
+    hits = _parts_of_a_whole(prose, hits)
     hits = _instance_caps(prose, hits, entities)
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
@@ -143,8 +144,10 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _baseline_machine_gpus(stated, counted)
     _per_nic_speed(stated, hits)
     _rated_and_negotiated(stated, hits, prose)
+    _wanted_line_rate(stated, proposed, prose)
     _gpu_of_the_job(stated, hits)
     _one_machine_when_none_is_named(stated, question)
+    _our_one_server(stated, prose)
     _gpus_the_machine_has(stated)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
@@ -230,9 +233,9 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         if e.kind == "gpu":
             hits.append(Understood("gpu.model", e.name, words, e.start, e.end, weak=True))
         elif e.kind == "instance":
-            hits.extend(instance_type(words))
-            hits = [Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
-                               h.weak) if h.start < e.start else h for h in hits]
+            # the name's own facts, at the name's place in the question (not the offsets inside the name)
+            hits.extend(Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
+                                   h.weak) for h in instance_type(words))
         elif light_model_name(words, text, e.start):  # 'resnet18 on 2 nodes': little compute per step
             hits.append(Understood("job.light_compute", True, words, e.start, e.end, weak=True))
         elif version := _NCCL_VERSION.match(words):
@@ -359,6 +362,25 @@ def _was_and_now(text: str, hits: list[Understood]) -> list[Understood]:
                if x is h else x for x in out if not (x.start == now.start and x.fact in _GBPS_FACTS | MEASUREMENTS)]
         out.append(Understood(h.fact, value, now.text, now.start, now.end, now.source, now.inferred, now.weak,
                               now.hypothetical))
+    return out
+
+
+_PART_AFTER = re.compile(r"^[^.;。；\n]{0,12}?(?:alone|by itself|on its own|单独|光是|"
+                         r"\(?\s*\d+(?:\.\d+)?\s*%\s*of (?:the|that|it)(?:\s+(?:total|whole))?)", re.IGNORECASE)
+_PART_BEFORE = re.compile(r"(?:其中|of which|of that|单是|光是|仅\S{0,6}就)[^，,。.]{0,20}$", re.IGNORECASE)
+_DURATIONS = {"job.checkpoint_save_s", "job.step_time_s", "job.step_time_baseline_s"}
+
+
+def _parts_of_a_whole(text: str, hits: list[Understood]) -> list[Understood]:
+    """'the whole save took 427 s, and create_checkpoint_file() alone took 373 s (87% of the total)': a part of a
+    time said beside the whole is weak, so the whole is the job's figure."""
+    out = []
+    for h in hits:
+        part = h.fact in _DURATIONS and h.source == "words" and (
+            _PART_AFTER.search(text[h.end:h.end + 40]) or _PART_BEFORE.search(text, max(0, h.start - 30), h.start))
+        others = any(x.fact == h.fact and x is not h for x in hits)
+        out.append(Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+                   if part and others else h)
     return out
 
 
@@ -559,6 +581,28 @@ def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str
     stated["job.nodes"] = Understood("job.nodes", 1, gpus.text, gpus.start, gpus.end, gpus.source, inferred=True)
 
 
+_ONE_SERVER = re.compile(r"(?<![A-Za-z])(?:our|my|this|the|a|one)\s+(?!(?:more|extra|additional|new|added|second)\b)"
+                         r"(?:[\w.-]+\s+){0,3}?(?:server|machine|box|workstation|"
+                         r"node)(?![A-Za-z-])(?!\s*(?:\d|[A-Z]\b))|"
+                         r"(?:我们|我)的?(?:这台|那台)?(?:服务器|机器|工作站)(?![间之])", re.IGNORECASE)
+_MORE_THAN_ONE = re.compile(r"(?<![A-Za-z])(?:servers|machines|boxes|workstations|nodes|hosts|instances|other|another|"
+                            r"second|both|each|every|peers?|remote|inter-?node|multi-?node|cluster|iperf3?|"
+                            r"add(?:s|ed|ing)?|more|ib_\w+_bw|NET/|MASTER_ADDR|nnodes|node_rank|hostfile)(?![A-Za-z])|"
+                            r"多机|多台|多节点|跨机|跨节点|机间|节点间|集群|另一台|两台|其他|每台|各台|分布式",
+                            re.IGNORECASE)
+
+
+def _our_one_server(stated: dict[str, Understood], text: str) -> None:
+    """'Why is nccl-tests so low on our RTX 4090 server?': one machine named in the singular, and nothing in the
+    question about a second one or the network between machines — the job runs on that one machine."""
+    if any(k in stated for k in ("job.nodes", "job.baseline_nodes", "net.iperf3_gbps", "net.rdma_bw_gbps")):
+        return
+    m = _ONE_SERVER.search(text)
+    if m is None or _MORE_THAN_ONE.search(text):
+        return
+    stated["job.nodes"] = Understood("job.nodes", 1, m.group(0), m.start(), m.end(), inferred=True, weak=True)
+
+
 # Measurements pasted output gives, with the factor to Gb/s.
 _PASTED_RATES = {"net.iperf3_gbps": 1.0, "net.rdma_bw_gbps": 1.0, "nccl.allreduce_busbw_gbytes_per_s": 8.0}
 
@@ -663,6 +707,23 @@ def _rated_and_negotiated(stated: dict[str, Understood], hits: list[Understood],
         stated["nic.speed_gbps"] = low
         if "nic.max_speed_gbps" not in stated or stated["nic.max_speed_gbps"].weak:
             stated["nic.max_speed_gbps"] = Understood("nic.max_speed_gbps", high.value, high.text, high.start, high.end)
+
+
+_LINE_RATE = re.compile(r"line[- ]rate|wire[- ]speed|full (?:link )?speed|线速|满速|跑满|打满", re.IGNORECASE)
+
+
+def _wanted_line_rate(stated: dict[str, Understood], proposed: dict[str, Understood], text: str) -> None:
+    """'How do I get 100 Gb/s out of a ConnectX-5? iperf3 stays at two thirds of the line rate': the figure wanted,
+    when the words call what is missing the line rate, is the link's speed, not a throughput to weigh."""
+    if "nic.speed_gbps" in stated or not _LINE_RATE.search(text):
+        return
+    for key in ("net.iperf3_gbps", "nic.speed_gbps"):
+        wanted = proposed.get(key)
+        if wanted is not None and wanted.source == "words":
+            stated["nic.speed_gbps"] = Understood("nic.speed_gbps", wanted.value, wanted.text, wanted.start,
+                                                  wanted.end, inferred=True)
+            del proposed[key]
+            return
 
 
 def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:
