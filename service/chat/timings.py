@@ -1,0 +1,63 @@
+"""Where the time of a step goes, in the forms the other readers leave.
+
+Each reader follows extract.py's conventions: it runs over the masked prose and returns `Understood` hits made with
+`_hit` / `_hit_span`; a clause that only asks ('is 40% communication normal?') says nothing.
+
+  - communication's share said with the figure first ('42.6 % communication overhead', '85% comms time',
+    '通信开销 30%' is extract's) → job.comm_time_pct
+  - a communication op of a profile named by its op ('send_op', 'recv', 'send/recv', 'pipe_send_output', 'ncclSend')
+    taking a share of each step or mini-batch ('`send_op` 占了每个 mini-batch 90% 的时间', 'the send op takes 70% of
+    every mini-batch') → job.comm_time_pct
+"""
+
+from __future__ import annotations
+
+import re
+
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.extract import Understood, _hit_span, extractor
+
+_IC = re.IGNORECASE
+_ASKS = re.compile(r"是否|是不是|正常吗|吗|[?？]|(?<![A-Za-z])(?:should|would|could|whether|is it normal|expected)"
+                   r"(?![A-Za-z])", _IC)
+_PCT = r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"
+_ABOUT = (r"(?:(?:about|around|roughly|nearly|almost|over|more than|~|≈|大约|大概|约|近|将近|差不多|超过|接近)\s*)?")
+# what communicates, by name: the words, the collectives, and the send / receive ops a profiler lists
+_COMM_OP = (r"(?:NCCL|通信|集合通信|梯度同步|communication|comms?|all-?reduce|allreduce|reduce-?scatter|all-?gather|"
+            r"`?(?:send|recv|receive)(?:_op|_grad|_output|_activation)?`?(?:\s*/\s*(?:recv|receive)(?:_op)?)?|"
+            r"`?pipe_(?:send|recv)\w*`?|nccl(?:Send|Recv|AllReduce|Kernel)\w*|p2p\s+(?:send|recv)\w*)")
+# the unit of work the share is of: a step, an iteration, a (mini-)batch, the whole run
+_OF_STEP = (r"(?:每个|每一个|每|整个|总的?|一个)?\s*(?:mini-?batch|batch|step|iteration|iter|迭代|训练|步|运行)?\s*"
+            r"(?:时间|耗时)?")
+_SHARE_FIGURE_FIRST = re.compile(
+    rf"(?<![\d.]){_ABOUT}{_PCT}\s*(?:of\s+(?:the\s+|each\s+|every\s+)?(?:step|iteration|step time|time)\s+"
+    rf"(?:is\s+|was\s+)?)?"
+    rf"(?:communication|comms?|NCCL|all-?reduce)\s*(?:overhead|time|share|cost)(?![A-Za-z])", _IC)
+_OP_TAKES = [
+    # '`send_op` 占了每个 mini-batch 90% 的时间', 'send/recv 占每个 step 的 60%'
+    re.compile(rf"{_COMM_OP}[^，,。；;\n%\d]{{0,10}}?(?:占了?|占用了?|占到了?|花了|用了)\s*{_OF_STEP}\s*(?:的)?\s*{_ABOUT}"
+               rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时|时长)?", _IC),
+    # 'the send op takes 70% of every mini-batch'
+    re.compile(rf"(?<![A-Za-z]){_COMM_OP}(?:\s+op(?:eration)?s?)?\s+(?:takes?|took|accounts? for|occup(?:ies|y|ied)|"
+               rf"consumes?|eats?(?: up)?)\s+{_ABOUT}{_PCT}\s*of\s+(?:the\s+|each\s+|every\s+|a\s+)?"
+               rf"(?:mini-?batch|batch|step|iteration)(?![A-Za-z])", _IC),
+]
+# a share of bandwidth or of a device's capacity is no share of time
+_NOT_TIME = re.compile(r"line[- ]?rate|bandwidth|peak|busbw|algbw|Gb/s|GB/s|util|利用率|带宽|线速|theoretical|"
+                       r"理论", _IC)
+
+
+@extractor
+def comm_share_said_otherwise(text: str) -> list[Understood]:
+    """'42.6 % communication overhead', '`send_op` 占了每个 mini-batch 90% 的时间' → job.comm_time_pct."""
+    hits: list[Understood] = []
+    for pattern in [_SHARE_FIGURE_FIRST, *_OP_TAKES]:
+        for m in pattern.finditer(text):
+            pct = float(m["pct"])
+            if not 0 < pct <= 100 or _NOT_TIME.search(m.group(0) + tx.after(text, m.end(), 8)) \
+                    or _ASKS.search(tx.clause(text, m.start("pct"))):
+                continue
+            if any(h.start <= m.start("pct") < h.end for h in hits):
+                continue
+            hits.append(_hit_span("job.comm_time_pct", pct, text, m.start("pct"), m.end("pct")))
+    return hits
