@@ -29,7 +29,8 @@ _SMALL = (r"(?:a single|single|one|1|单|一)\s*(?:-|\s)?(?:台|个)?\s*(?:node|
           r"机器|服务器|节点|机|卡|张卡|GPU)|单机(?:单卡|多卡)?|单节点|单卡|单台|一台")
 # 'slower than the single node', 'even slower than that one node', 'slower than the 2-node run', 'slower than one'
 _SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower throughput|less|lower)(?:\s+(?:on|with|using|across|"
-                          r"over)\s+[^,.;:!?]{1,30}?)?\s+than\s+(?:on\s+|with\s+)?"
+                          r"over)\s+[^,.;:!?]{1,30}?|\s+(?:in\s+)?(?:multi-?(?:node|machine|host|GPU)|distributed|parallel))?"
+                          r"\s+than\s+(?:on\s+|with\s+|in\s+)?"
                           r"(?P<obj>[^,.;:!?，。；：\n]{0,40})", _IC)
 # '比单机还慢', '远远比单机多卡训练要慢', '不如 1 卡', '赶不上一台', '比 1 台服务器 5 张卡耗时更长'
 _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
@@ -80,7 +81,13 @@ _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|thro
 _ROUGH_DURATION = re.compile(r"(?P<w>十几|几十|几百|几)\s*(?:个)?\s*(?P<unit>秒|分钟|小时|天)|(?P<n>[一两二三四五六七八九十\d]{1,3})?\s*个?半\s*(?:个)?\s*小时")
 _ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}
 _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|machines?|servers?|boxes|box|hosts?|instances?|"
-                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+|workers?(?![\w-]))|(?P<single>单机|单节点|单卡|单台|一台|"
+                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+|workers?(?![\w-]))"
+                   # '1xGPU', '8x GPUs': a count glued to its GPUs by a times sign
+                   rf"|(?P<nx>{COUNT})\s*[x×]\s*(?P<wx>GPUs?|cards?)(?![A-Za-z])"
+                   # 'both GPUs', 'both H100s', 'both nodes': two of them
+                   rf"|(?<![A-Za-z])(?P<both>both)\s+(?:the\s+|our\s+)?(?P<wb>nodes|machines|servers|boxes|hosts|"
+                   rf"GPUs|cards|{GPU_MARK}+s?)(?![A-Za-z])"
+                   rf"|(?P<single>单机|单节点|单卡|单台|一台|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))"
                    # GPUs named by a model the masks leave alone ('dual P4', 'single P4 GPU', '4 T4'): a letter and digits
@@ -478,6 +485,12 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
             kind = "gpus" if re.search(r"GPU|卡", m["single"], _IC) else "nodes"
             out.append((1, m.start(), kind, m.start(), m.end()))
             continue
+        if m["nx"] or m["both"]:
+            n = _count(m["nx"]) if m["nx"] else 2
+            kind = "gpus" if re.search(rf"GPU|card|{GPU_MARK}", m["wx"] or m["wb"], _IC) else "nodes"
+            if n:
+                out.append((n, m.start(), kind, m.start(), m.end()))
+            continue
         n = _count(m["n"])
         if not n:
             continue
@@ -529,6 +542,8 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 s1, s2 = _matching_sizes(_sizes_near(text, b1, b1, b1, a2)[:1], _sizes_near(text, b2, b2, b2, end)[:1])
                 if s1 is None or s2 is None or sentence1 != sentence2 or not (
                         b1 <= s1[3] < min(a2, b1 + 16) and b2 <= s2[3] < b2 + 16):
+                    if kind == "step":
+                        hits.extend(_one_and_many(text, found, (v1, a1, b1), (v2, a2, b2), left, right))
                     continue
             if s1[0] == s2[0]:
                 continue
@@ -567,6 +582,29 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
 Quantity = tuple[str, float, int, int]
 
 
+def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tuple[float, int, int],
+                  left: tuple[int, int], right: tuple[int, int]) -> list[Understood]:
+    """'On a single node an iteration takes 0.45 s; across multiple nodes it becomes 1386 s': a step time on one
+    machine and one on machines not counted. The times are the job's and its baseline's; with the count unsaid no
+    speed-up is read (a step on more machines may do more work)."""
+    sides = []
+    for (value, a, b), (lo, hi) in ((q1, left), (q2, right)):
+        ones = [s for s in run_sizes(text, lo, hi) if s[2] == "nodes" and s[0] == 1]
+        many = _MULTI_NODE.search(text, lo, hi) or re.search(r"multiple hosts|several (?:nodes|machines)", text[lo:hi], _IC)
+        sides.append((value, a, b, ones[0] if ones and not many else None, bool(many) and not ones))
+    (v1, a1, b1, one1, many1), (v2, a2, b2, one2, many2) = sides
+    if one1 and many2:
+        single, multi, one = (v1, a1, b1), (v2, a2, b2), one1
+    elif one2 and many1:
+        single, multi, one = (v2, a2, b2), (v1, a1, b1), one2
+    else:
+        return []
+    found.baseline_spans.append((one[3], one[4]))
+    return [Understood("job.baseline_nodes", 1, text[one[3]:one[4]], one[3], one[4]),
+            Understood("job.step_time_s", round(multi[0], 6), text[multi[1]:multi[2]], multi[1], multi[2]),
+            Understood("job.step_time_baseline_s", round(single[0], 6), text[single[1]:single[2]], single[1], single[2])]
+
+
 def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[int]]:
     """The durations, step times and rates in text[start:end], as (kind, value, start, end), and the starts of
     those said in round words ('几十秒')."""
@@ -581,6 +619,9 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
         seconds = time_to_seconds(float(m["num"]), unit)
         if seconds and not re.search(r"RTT|ping|latency|延迟|时延|timeout|超时", tx.before(text, m.start(), 14), _IC):
             quantities.append(("time", seconds, m.start(), m.end()))
+    for m in _QUOTED_STEP.finditer(text, start, end):  # '`time: 0.4544`': a log's per-iteration time, quoted
+        if (value := float(m["num"])) > 0:
+            quantities.append(("step", value / 1000 if m["ms"] else value, m.start(), m.end()))
     for m in _RATE.finditer(text, start, end):
         value = float(m["num"])
         if value <= 0:
@@ -612,6 +653,11 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
         rough.add(m.start())
     quantities.sort(key=lambda q: q[2])
     return quantities, rough
+
+
+# a step's time quoted from a log line in backticks: detectron2 / mmcv '`time: 0.4544`', '`iter_time: 1.2`'
+_QUOTED_STEP = re.compile(r"`(?:time|iter_time|step_time|total_time|batch_time)\s*[:=]\s*(?P<num>\d+(?:\.\d+)?)\s*"
+                          r"(?:(?P<ms>ms)|s)?`")
 
 
 _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?:step|iteration|iter)|step[_ ]?time|"

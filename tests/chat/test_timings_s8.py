@@ -25,3 +25,49 @@ def test_the_share_of_the_step_spent_communicating_is_read(text: str, pct: float
 ])
 def test_a_share_asked_about_or_of_bandwidth_is_no_share_of_time(text: str) -> None:
     assert "job.comm_time_pct" not in understand(text).facts
+
+
+# --------------------------------------------------------------------------- run comparisons
+def test_both_gpus_are_the_two_gpu_run_against_one() -> None:
+    facts = understand("Rented a box with 2x A100. One A100: 1.30 s/it.\nBoth A100s with DDP: 2.10 s/it. "
+                       "No NVLink between them. Is that as good as it gets?").facts
+    assert facts.get("job.step_time_s") == 2.1 and facts.get("job.step_time_baseline_s") == 1.3, facts
+    assert facts.get("job.baseline_gpus") == 1 and facts.get("job.gpus_per_node") == 2, facts
+
+
+def test_both_nodes_against_one_node() -> None:
+    facts = understand("A single node trains at 0.8 s/it; both nodes together take 1.9 s/it.").facts
+    assert facts.get("job.baseline_nodes") == 1 and facts.get("job.nodes") == 2, facts
+    assert facts.get("job.negative_scaling") is True, facts
+
+
+@pytest.mark.parametrize("text", [
+    "GPT pretraining is much slower multi-node than single-node, on g4dn instances with 25 Gbps networking.",
+    "Training is noticeably slower in distributed than on a single machine.",
+])
+def test_slower_multi_node_than_single_node_is_negative_scaling(text: str) -> None:
+    facts = understand(text).facts
+    assert facts.get("job.negative_scaling") is True and facts.get("job.baseline_nodes") == 1, facts
+
+
+def test_a_count_glued_to_its_gpus_is_a_run_size() -> None:
+    facts = understand("1xGPU runs at 900 img/s, 8xGPU across two nodes only 4000 img/s. Why?").facts
+    assert facts.get("job.baseline_gpus") == 1, facts
+
+
+# --------------------------------------------------------------------------- one machine against machines not counted
+@pytest.mark.parametrize("text", [
+    "mmdet training. On a single node an iteration takes `time: 0.512` (`data_time: 0.201`); across multiple nodes "
+    "it becomes `time: 95.0` and the ETA explodes.",
+    "On one node a step takes 0.6 s/it, but on multiple nodes it takes 4.2 s/it. Is the network too slow?",
+])
+def test_a_step_on_one_machine_against_one_on_several_uncounted(text: str) -> None:
+    facts = understand(text).facts
+    assert facts.get("job.baseline_nodes") == 1, facts
+    assert facts.get("job.step_time_baseline_s") in (0.512, 0.6), facts
+    assert facts.get("job.step_time_s") in (95.0, 4.2), facts
+
+
+def test_a_quoted_data_time_is_not_the_step() -> None:
+    facts = understand("On a single node an iteration takes `data_time: 0.3` only; on multiple nodes the same.").facts
+    assert "job.step_time_baseline_s" not in facts and "job.step_time_s" not in facts
