@@ -60,6 +60,23 @@ _RUN_SETTINGS = (
     ("job.seq_len", re.compile(r"(?i)\b(?:sequence[ _]length|seq[ _]len(?:gth)?)\s*[:=]?\s*(\d{2,7})(?![\d.])")),
 )
 _MAX_GAP_S = 3600.0  # longer than an hour between step lines is a restart or a pause, not a step
+# Per-phase timers that name the whole step. DeepSpeed's pipeline engine and GPT-NeoX print
+# 'time (ms) | train_batch: 87510.72 | forward: 2844.74 | … | comms: 74766.41'; only a key that is the whole step
+# counts (forward, backward and DeepSpeed's 'step', the optimizer's, are parts of it).
+_TIMER_LINE = re.compile(r"\btime \((ms|s)\)\s*\|")
+_TIMER_TOTAL = re.compile(r"\|\s*(?:train_batch|total|iteration)\s*:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
+# Timing dicts printed per step (FunASR: "{'data_load': '0.000', 'forward_time': '0.294', …, 'total_time': '0.673'}";
+# others 'iter_time' / 'batch_time' with 'data_time'): the total is the step, the data key its wait for data.
+_DICT_TOTAL = re.compile(r"['\"]?\b(?:total_time|iter_time|iteration_time|batch_time|step_time)['\"]?\s*:\s*['\"]?"
+                         r"([0-9]+(?:\.[0-9]+)?)['\"]?(?![\d.])")
+_DICT_DATA = re.compile(r"['\"]?\b(?:data_load|data_time|data_load_time|dataload_time|data_wait)['\"]?\s*:\s*['\"]?"
+                        r"([0-9]+(?:\.[0-9]+)?)['\"]?(?![\d.])")
+_RANK = re.compile(r"\brank\s*[:=]\s*(\d+)")
+# The share of a step spent communicating as GPT-NeoX's timers print it ('%comms: 85.43695925203818').
+_COMMS_PCT = re.compile(r"%\s*comms?\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)")
+# Lines a router may look for to hand a block to this parser (the forms above that its older patterns miss).
+ROUTE_HINT = re.compile(r"\btime \((?:ms|s)\)\s*\|[^\n]*\b(?:train_batch|total|iteration)\s*:|"
+                        r"['\"]total_time['\"]\s*:\s*['\"]?\d|%\s*comms?\s*[:=]\s*\d")
 
 
 @dataclass
@@ -101,8 +118,10 @@ class TrainingLogResult:
         cv = self.cv
         if cv is not None:
             out["job.step_time_cv"] = _significant(cv)
-        if self.source == "metric-lines" and (wait := self.extra.get("data_wait_pct")) is not None:
+        if self.source in ("metric-lines", "timing-dicts") and (wait := self.extra.get("data_wait_pct")) is not None:
             out["job.data_wait_pct"] = wait
+        if (comms := self.extra.get("comm_time_pct")) is not None:
+            out["job.comm_time_pct"] = comms
         return out
 
 
@@ -299,6 +318,41 @@ def _data_wait_pct(lines: list[str]) -> float | None:
     return round(100.0 * statistics.median(d for _, d in pairs) / statistics.median(t for t, _ in pairs), 2)
 
 
+def _timer_lines(lines: list[str]) -> list[float]:
+    """The whole step from per-phase timer lines ('time (ms) | train_batch: 87510.72 | …'), in seconds."""
+    values: list[float] = []
+    for line in lines:
+        head = _TIMER_LINE.search(line)
+        match = _TIMER_TOTAL.search(line, head.end() - 1) if head else None
+        if head and match and (value := _float(match.group(1))) is not None and value > 0:
+            values.append(value / 1000.0 if head.group(1) == "ms" else value)
+    return values
+
+
+def _timing_dicts(lines: list[str]) -> list[tuple[float, float | None, str | None]]:
+    """(total, data wait, rank) of each line printing a timing dict with a total ('total_time': '0.673')."""
+    out: list[tuple[float, float | None, str | None]] = []
+    for line in lines:
+        match = _DICT_TOTAL.search(line)
+        value = _float(match.group(1)) if match else None
+        if value is None or value <= 0:
+            continue
+        data = _DICT_DATA.search(line)
+        rank = _RANK.search(line)
+        out.append((value, _float(data.group(1)) if data else None, rank.group(1) if rank else None))
+    return out
+
+
+def _dict_totals(lines: list[str]) -> list[float]:
+    return [value for value, _, _ in _timing_dicts(lines)]
+
+
+def _comms_pct(lines: list[str]) -> float | None:
+    """The last '%comms: N' a timer printed, rounded to a tenth of a per cent."""
+    found = [v for line in lines if (m := _COMMS_PCT.search(line)) and (v := _float(m.group(1))) is not None]
+    return round(found[-1], 1) if found and 0 < found[-1] <= 100 else None
+
+
 def _hf_summary(lines: list[str]) -> list[float]:
     values: list[float] = []
     for line in lines:
@@ -340,6 +394,8 @@ def parse_training_log(
         return result
     lines = _lines(text)
     result.extra = _extras(lines)
+    if (comms := _comms_pct(lines)) is not None:
+        result.extra["comm_time_pct"] = comms
     result.settings = _run_settings(lines)
     if step_regex is not None:
         try:
@@ -359,6 +415,8 @@ def parse_training_log(
         ("metric-lines", _window_times, False),
         ("tqdm", _tqdm, False),
         ("step-time-lines", _step_time_lines, True),
+        ("timer-lines", _timer_lines, True),
+        ("timing-dicts", _dict_totals, True),
         ("trainer-summary", _hf_summary, False),
     ):
         values = extractor(lines)
@@ -366,5 +424,13 @@ def parse_training_log(
             result.source, result.step_times_s, result.per_step = source, values, per_step
             if source == "metric-lines" and (wait := _data_wait_pct(lines)) is not None:
                 result.extra["data_wait_pct"] = wait
+            if source == "timing-dicts":
+                rows = _timing_dicts(lines)
+                # lines of several ranks are one step seen from each: their spread is no step-to-step jitter
+                result.per_step = len({rank for _, _, rank in rows if rank is not None}) <= 1
+                waits = [(t, d) for t, d, _ in rows if d is not None and 0 <= d <= t]
+                if waits:
+                    result.extra["data_wait_pct"] = round(100.0 * statistics.median(d for _, d in waits)
+                                                          / statistics.median(t for t, _ in waits), 2)
             return result
     return result
