@@ -10,7 +10,8 @@ new NCCL word things differently and all of these are read:
 - the devices: ``NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/IB``, ``NET/Socket : Using [0]eth0:10.0.0.1<0>``,
   the bootstrap interface ``Bootstrap : Using eth0:10.0.0.1<0>`` (``Bootstrap: Using lo:...`` in 2.2x);
 - GPUDirect RDMA: ``/GDRDMA`` on a channel, ``GPU Direct RDMA Disabled for HCA 0 'mlx5_0'``,
-  ``GPU Direct RDMA Enabled for HCA 0 'mlx5_0'``;
+  ``GPU Direct RDMA Enabled for HCA 0 'mlx5_0'``, and the communicator's own verdict after the rings connect
+  (``Connected all rings, use ring PXN 0 GDR 1``: GDR 1 uses it, GDR 0 does not);
 - the external net plugin: missing (``NET/Plugin : No plugin found (libnccl-net.so)``, ``NET/Plugin:
   Could not find: libnccl-net.so``, ``dlerror=libnccl-net.so: cannot open shared object file``) or
   loaded (``NET/Plugin: Loaded net plugin ...``, ``Plugin Path : .../libnccl-net.so``, aws-ofi-nccl's
@@ -22,6 +23,10 @@ new NCCL word things differently and all of these are read:
   gives nodes and GPUs per node; before it, ``comm 0x... rank 3 nranks 16 cudaDev 3 ... - Init COMPLETE``
   gives only the rank count, so nodes are counted from the ``host:pid:tid`` prefixes only when every
   rank's Init COMPLETE line is there.
+
+``nccl.socket_ifname`` is the interface NCCL is told to use: the echoed ``NCCL_SOCKET_IFNAME set by environment
+to en`` when the log has it (a prefix such as ``en`` matches ``enp225s0f1``, which the ``Using`` lines name), else the
+interface the ``NET/Socket : Using`` lines show NCCL using.
 
 ``nccl.ib_disabled`` means "NCCL_IB_DISABLE=1 is in effect". A log that shows NCCL carrying traffic over
 IB anyway (``Using network IB`` / ``IBext``, ``NET/IB : Using [0]mlx5_0:1/IB``) proves it was not in effect
@@ -64,6 +69,8 @@ _PLUGIN_LOADED = re.compile(
     r"NET/OFI\s|Loaded net plugin\s+(\S+)", re.IGNORECASE)
 _OFI_PROVIDER = re.compile(r"NET/OFI Selected [Pp]rovider is (\w+)")
 _GRAPH_TYPE = re.compile(r"\btype (NVL|PIX|PXB|PHB|NODE|SYS|LOC|PATH\w*|C2C|NET)/(\w+)")
+# 'Connected all rings, use ring PXN 0 GDR 1' (NCCL >= 2.12): whether the communicator uses GPUDirect RDMA at all.
+_RING_GDR = re.compile(r"\bPXN\s+[01]\s+GDR\s+([01])\b")
 _NIC_DISTANCE = re.compile(r"IB NIC distance\s*:\s*(\w+)")
 _WARN = re.compile(r"NCCL WARN\s+(.*\S)")
 # NET/IB's watcher of the device's async events: 'port error' (IBV_EVENT_PORT_ERR) is the port's link going down.
@@ -92,6 +99,7 @@ class NcclLogResult:
     gdr_disabled_hcas: list[str] = field(default_factory=list)
     gdr_enabled_hcas: list[str] = field(default_factory=list)
     gdr_connections: int = 0
+    ring_gdr: list[bool] = field(default_factory=list)  # 'use ring PXN 0 GDR 1' verdicts, in order
     net_connections: int = 0
     p2p_connections: int = 0
     shm_connections: int = 0
@@ -113,9 +121,14 @@ class NcclLogResult:
     @property
     def gdr_partial(self) -> bool:
         """Some network connections (or HCAs) use GPUDirect RDMA and some do not (e.g. one node lacks it)."""
-        on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas)
-        off = self.gdr_connections < self.net_connections or bool(self.gdr_disabled_hcas)
+        on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas) or self._ring_gdr(True)
+        off = self.gdr_connections < self.net_connections or bool(self.gdr_disabled_hcas) or self._ring_gdr(False)
         return on and off
+
+    def _ring_gdr(self, verdict: bool) -> bool:
+        """Some 'use ring PXN _ GDR _' line gave `verdict`, and the log shows a network chosen (on one machine with no
+        network GDR 0 says nothing)."""
+        return self.transport is not None and verdict in self.ring_gdr
 
     @property
     def net_plugin_missing(self) -> bool | None:
@@ -159,20 +172,23 @@ class NcclLogResult:
         out: dict[str, Any] = {}
         if self.transport:
             out["nccl.transport"] = self.transport
+        told = env_facts({"NCCL_SOCKET_IFNAME": self.env.get("NCCL_SOCKET_IFNAME", "")}).get("nccl.socket_ifname")
         if self.socket_ifnames and self.transport in (None, "socket"):
-            out["nccl.socket_ifname"] = self.socket_ifnames[0]
+            # the setting NCCL echoed ('en'), not the interface its prefix matched ('enp225s0f1'), when both are shown
+            out["nccl.socket_ifname"] = told or self.socket_ifnames[0]
         if self.ib_disabled is not None:
             out["nccl.ib_disabled"] = self.ib_disabled and not self.ib_setting_ignored
         if self.transport == "socket":
             return out  # GPUDirect RDMA is a question for RDMA transports only
-        on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas)
-        off_said = bool(self.gdr_disabled_hcas) or self.gdr_disabled
+        on = self.gdr_connections > 0 or bool(self.gdr_enabled_hcas) or self._ring_gdr(True)
+        off_said = bool(self.gdr_disabled_hcas) or self.gdr_disabled or self._ring_gdr(False)
         off_seen = self.net_connections > self.gdr_connections
         if not on and (off_said or (self.transport == "ib" and self.net_connections)):
             out["nccl.gdr_disabled"] = True  # said outright, or no IB connection carries "/GDRDMA"
         elif on and not off_said and not off_seen:
             out["nccl.gdr_disabled"] = False
-        if self.net_connections or self.gdr_enabled_hcas or self.gdr_disabled_hcas:
+        if self.net_connections or self.gdr_enabled_hcas or self.gdr_disabled_hcas or self._ring_gdr(True) \
+                or self._ring_gdr(False):
             out["nccl.gdr_partial"] = self.gdr_partial
         return out
 
@@ -313,6 +329,8 @@ def parse_nccl_log(text: str) -> NcclLogResult:
         for intra, inter in _GRAPH_TYPE.findall(line):
             _add(result.graph_intra, intra)
             _add(result.gpu_nic_paths, inter)
+        if m := _RING_GDR.search(line):
+            result.ring_gdr.append(m.group(1) == "1")
         if m := _NIC_DISTANCE.search(line):
             _add(result.gpu_nic_paths, m.group(1).upper())
         _shape(line, result)
