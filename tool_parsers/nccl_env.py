@@ -6,6 +6,8 @@ Python (``os.environ["NCCL_P2P_DISABLE"] = "1"``), YAML/JSON (``NCCL_DEBUG: INFO
 ``"NCCL_SOCKET_IFNAME": "eth0"``) and NCCL's own echo (``NCCL_IB_HCA set to mlx5_0``,
 ``NCCL_SOCKET_IFNAME set by environment to eth0.``). A bare ``-x NCCL_FOO`` passes a value
 that is not shown, so it names the variable without a value. The last assignment wins, as in a shell.
+A value taken from a shell variable (``-x NCCL_IB_HCA=$ibcards``) is that variable's value where the text
+assigns it (``export ibcards="mlx5_0:1,mlx5_2:1"``), and no value at all where it does not.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _NAME = r"(?P<name>NCCL_[A-Z0-9_]+)"
-_VALUE = r"""(?P<q>["']?)(?P<value>[^"'\s,;)}]*(?:,[^"'\s,;)}]+)*)(?P=q)"""
+_VALUE = r"""(?P<q>["']?)(?P<value>\$\{\w+\}|[^"'\s,;)}]*(?:,[^"'\s,;)}]+)*)(?P=q)"""
 _PATTERNS = (
     # NCCL's echo of its settings (NCCL_DEBUG=INFO), old "set to" and new "set by environment to".
     re.compile(rf"\b{_NAME} set (?:by environment )?to (?P<value>\S+?)\.?\s*$"),
@@ -23,6 +25,11 @@ _PATTERNS = (
     re.compile(rf"""["']{_NAME}["']\s*\]?\s*(?:=|:|,)\s*{_VALUE}"""),
     re.compile(rf"""(?:^|[\s;&(])(?:export\s+|-x\s+|--env\s+|-e\s+|ENV\s+|set\s+)?{_NAME}\s*(?:=|:\s)\s*{_VALUE}"""),
 )
+# A shell variable assigned in the pasted lines: 'export ibcards="mlx5_0:1,mlx5_2:1"', 'HCAS=mlx5_0,mlx5_1'.
+_SHELL_ASSIGN = re.compile(r"""(?:^|[\s;&])(?:export\s+|declare\s+(?:-x\s+)?|local\s+)?"""
+                           r"""(?P<var>[A-Za-z_][A-Za-z0-9_]*)=(?P<q>["']?)(?P<value>[^"'\s;]*)(?P=q)"""
+                           r"""(?=$|[\s;&])""", re.M)
+_SHELL_REF = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))$")
 _BARE_X = re.compile(rf"(?:^|\s)-x\s+{_NAME}(?=\s|$)")
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
@@ -74,6 +81,17 @@ def env_facts(env: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+def shell_value(text: str, value: str) -> str | None:
+    """`value` itself, or for a reference to a shell variable ('$ibcards', '${HCAS}') the value the text last assigns
+    to it; None when the text does not assign it (the setting's value is then unknown, not the literal '$ibcards')."""
+    ref = _SHELL_REF.fullmatch(value.strip())
+    if ref is None:
+        return None if value.startswith("$") else value
+    var = ref["braced"] or ref["plain"]
+    found = [m["value"] for m in _SHELL_ASSIGN.finditer(text) if m["var"] == var and m["value"]]
+    return found[-1] if found and not found[-1].startswith("$") else None
+
+
 def parse_nccl_env(text: str) -> NcclEnvResult:
     """Every ``NCCL_*`` assignment in ``text``; text without one gives an empty result."""
     result = NcclEnvResult()
@@ -86,8 +104,8 @@ def parse_nccl_env(text: str) -> NcclEnvResult:
         for pattern in _PATTERNS:
             found = False
             for m in pattern.finditer(line):
-                value = m.group("value").strip().rstrip(".")
-                if value and not value.startswith("$"):
+                value = shell_value(text, m.group("value").strip().rstrip("."))
+                if value:
                     result.env[m.group("name")] = value
                     found = True
             if found:

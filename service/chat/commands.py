@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bwdoctor.chat import text as tx
+from bwdoctor_parsers.nccl_env import shell_value
 
 _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun|torchrun|deepspeed|srun|sbatch|"
              r"salloc|accelerate\s+launch|python3?\s+-m\s+[A-Za-z_][\w.]*|swift\s+(?:sft|pt|rlhf)|"
@@ -119,10 +120,13 @@ def read_commands(text: str) -> Commands:
             found.env[m["name"]] = m["value"]
             read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
     for m in _ENV.finditer(text):
-        value = m["value"].strip("\"'")
-        found.env[m["name"]] = value
         if not any(s <= m.start() < e for s, e in spans):
             spans.append((m.start(), m.end()))
+        # '-x NCCL_IB_HCA=$ibcards': the value the text gives the shell variable, or none at all
+        value = shell_value(text, m["value"].strip("\"'"))
+        if value is None:
+            continue
+        found.env[m["name"]] = value
         read.append((_env_facts(m["name"], value), (m.start(), m.end())))
     found.spans = sorted(spans)
     prose = blank(text, found.spans)  # sentences read without the dots and '?' inside commands

@@ -1,0 +1,34 @@
+"""Settings in a question read as the job's only where they are: an echoed NCCL_SOCKET_IFNAME prefix is the
+setting and a shell variable's value comes from its assignment."""
+
+from bwdoctor.chat.commands import read_commands
+from bwdoctor.chat.understanding import understand
+
+
+def facts(question: str) -> dict:
+    return {u.fact: u.value for u in understand(question).understood}
+
+
+def test_an_echoed_prefix_is_the_setting():
+    question = ("Forcing sockets works:\n```\n"
+                "g1:9:9 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to en\n"
+                "g1:9:9 [0] NCCL INFO Bootstrap : Using enp129s0f0:10.2.0.5<0>\n"
+                "g1:9:9 [0] NCCL INFO NET/Socket : Using [0]enp129s0f0:10.2.0.5<0>\n"
+                "g1:9:9 [0] NCCL INFO Using network Socket\n```\nWhat do I lose against IB?")
+    got = facts(question)
+    assert got["nccl.socket_ifname"] == "en" and got["nccl.transport"] == "socket"
+
+
+def test_a_shell_variable_in_an_mpirun_line_takes_its_exported_value():
+    question = ("两张 RoCE 卡一起用就失败：\n```\n"
+                'export HCAS="mlx5_1:1,mlx5_3:1"\n'
+                "mpirun -np 2 -H a:8,b:8 -x NCCL_IB_HCA=$HCAS -x NCCL_SOCKET_IFNAME=eth2 ./build/all_reduce_perf -g 8\n"
+                "```\n为什么？")
+    got = facts(question)
+    assert got["nccl.ib_hca"] == "mlx5_1:1,mlx5_3:1" and got["nccl.socket_ifname"] == "eth2"
+    assert read_commands(question).env["NCCL_IB_HCA"] == "mlx5_1:1,mlx5_3:1"
+
+
+def test_an_unassigned_shell_variable_is_no_value():
+    question = "We launch with `mpirun -np 16 -x NCCL_IB_HCA=$MY_HCAS ./all_reduce_perf -g 1` and get 20 GB/s."
+    assert "nccl.ib_hca" not in facts(question)
