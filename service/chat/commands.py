@@ -131,7 +131,7 @@ def read_commands(text: str) -> Commands:
     found.spans = sorted(spans)
     prose = blank(text, found.spans)  # sentences read without the dots and '?' inside commands
     for facts, span in read:
-        if _not_set(prose, *span):
+        if _not_set(prose, *span) or _side_test(prose, *span):
             continue
         asked = _asked(prose, span[0])
         for key, value in facts.items():
@@ -176,6 +176,25 @@ def _not_set(prose: str, start: int, end: int) -> bool:
     """Whether its sentence says a setting is not in use: a negated 'export' before it, or 'we set neither'."""
     a, b = tx.sentence_bounds(prose, start)
     return bool(_NOT_SET.search(prose[a:start]) or _NEITHER.search(prose[end:b + 60]))
+
+
+# A check run on one device beside the job ('只指定 NCCL_IB_HCA=mlx5_0 单卡测的时候能到 24 GB/s', 'when I pin
+# NCCL_IB_HCA=mlx5_0 to test a single NIC'): its settings narrow that check, they are not the job's.
+_ONE_DEVICE = re.compile(r"单卡|单张(?:网)?卡|单个(?:网卡|HCA|口)|单网卡|单口|"
+                         r"(?:一|1)\s*张(?:网)?卡|(?:一|1)\s*个(?:网卡|口|HCA)|"
+                         r"(?<![A-Za-z])(?<!our )(?<!the )(?<!my )(?<!its )(?:a\s+)?(?:single|one|1)[- ]"
+                         r"(?:NIC|HCA|card|rail|port|IB (?:card|port|NIC))s?\b|"
+                         r"\bonly one (?:NIC|HCA|card|rail|port)\b", re.IGNORECASE)
+_WHEN = re.compile(r"(?:的)?时候|(?<![同实及随临当按准])时(?![间延刻])|"
+                   r"(?<![A-Za-z])(?:when|whenever|while)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _side_test(prose: str, start: int, end: int) -> bool:
+    """Whether the clause holding a setting is a check on one device ('… 单卡测的时候', 'when testing a single NIC'):
+    a 'when' and a single device in the same clause."""
+    a, b = tx.clause_bounds(prose, start)
+    clause = prose[a:max(b, end)]
+    return bool(_ONE_DEVICE.search(clause) and _WHEN.search(clause))
 
 
 _OWN_RUN = re.compile(r"(?<![A-Za-z])(?:our|my|current(?:ly)?|we (?:run|launch|use|start)|launched|"

@@ -1,5 +1,6 @@
 """Settings in a question read as the job's only where they are: an echoed NCCL_SOCKET_IFNAME prefix is the
-setting and a shell variable's value comes from its assignment."""
+setting, a shell variable's value comes from its assignment, and a setting used only for a one-device check beside the
+job is not the job's."""
 
 from bwdoctor.chat.commands import read_commands
 from bwdoctor.chat.understanding import understand
@@ -32,3 +33,23 @@ def test_a_shell_variable_in_an_mpirun_line_takes_its_exported_value():
 def test_an_unassigned_shell_variable_is_no_value():
     question = "We launch with `mpirun -np 16 -x NCCL_IB_HCA=$MY_HCAS ./all_reduce_perf -g 1` and get 20 GB/s."
     assert "nccl.ib_hca" not in facts(question)
+
+
+def test_a_setting_for_a_one_nic_check_is_not_the_jobs_zh():
+    question = ("两台机器，每台 4 张 200Gb IB 网卡，两机 all-reduce 只有 70 GB/s。"
+                "另外只指定 NCCL_IB_HCA=mlx5_2 单卡测的时候能跑到 23 GB/s。")
+    got = facts(question)
+    assert "nccl.ib_hca" not in got and got["nccl.allreduce_busbw_gbytes_per_s"] == 70
+
+
+def test_a_setting_for_a_one_nic_check_is_not_the_jobs_en():
+    question = ("Two nodes, four 200G HCAs each; the two-node all-reduce gets 70 GB/s. "
+                "When I pin NCCL_IB_HCA=mlx5_2 to test a single NIC, it reaches 23 GB/s.")
+    assert "nccl.ib_hca" not in facts(question)
+
+
+def test_the_jobs_own_setting_stays():
+    question = ("Each node has a single NIC; we run with NCCL_IB_HCA=mlx5_0 and the all-reduce gets 20 GB/s. "
+                "我们跑的时候设了 NCCL_SOCKET_IFNAME=eth0。")
+    got = facts(question)
+    assert got["nccl.ib_hca"] == "mlx5_0" and got["nccl.socket_ifname"] == "eth0"
