@@ -481,6 +481,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
                 pasted.add(item)
             pasted.partial = pasted.partial or partial
     _set_aside(pasted, blocks)
+    _drop_unset(pasted, body, prose)
     _mark_partial_measurements(pasted, blocks, prose)
     if text.count("```") % 2:
         pasted.partial = True  # a code fence opened and never closed: the paste was cut
@@ -666,6 +667,32 @@ def _made_of_settings(line: str) -> bool:
 _NOT_SET = re.compile(r"(?:don't|do not|doesn't|not|never|neither|nor|without|no longer|"
                       r"不要|别|不用|没有|没|未|无需|不需要)\s+"
                       r"(?:\w+\s+){0,3}?(?:export(?:ed)?\s+|set(?:ting)?\s+|设(?:置)?\s*|加\s*)?NCCL_", re.IGNORECASE)
+
+
+# A variable the words say was not set ('我没有设 NCCL_IB_DISABLE，也没设 NCCL_SOCKET_IFNAME', "I didn't set
+# NCCL_SOCKET_IFNAME", 'NCCL_SOCKET_IFNAME is not set', 'NCCL_SOCKET_IFNAME 和 NCCL_IB_HCA 都没设').
+_NAMES = r"`?NCCL_[A-Z0-9_]+`?(?:\s*(?:,|、|/|和|与|或|及|or|and|nor)\s*`?NCCL_[A-Z0-9_]+`?)*"
+_UNSET_SAID = re.compile(
+    rf"(?:没有|没|未|并未|从未|不曾)\s*(?:设置?|配置|设定|指定|导出|export|加)(?:过|了)?\s*(?:任何)?\s*(?P<a>{_NAMES})|"
+    rf"(?P<b>{_NAMES})\s*(?:也|都|均)?\s*(?:没有|没|未)\s*(?:设置?|配置|设定|指定)|"
+    rf"(?<![A-Za-z])(?:didn't|did not|don't|do not|haven't|have not|never|neither)\s+(?:\w+\s+)?"
+    rf"(?:set|export|specify|pass|use)(?:\s+(?:either|any of))?\s+(?P<c>{_NAMES})|"
+    rf"(?P<d>{_NAMES})\s+(?:is|was|are|were)\s+(?:not|never|n't)\s+(?:set|exported|specified)", re.IGNORECASE)
+# Facts the NCCL log infers when no setting says them, and the setting each stands for: the interface NCCL picked itself
+# ('NET/Socket : Using [0]eno1') is no NCCL_SOCKET_IFNAME the user set.
+_INFERRED = {"nccl.socket_ifname": "NCCL_SOCKET_IFNAME"}
+
+
+def _drop_unset(pasted: Pasted, body: str, prose: str) -> None:
+    """A fact the log inferred for a setting the words say was never set is not that setting; the log's own echo of
+    the setting ('NCCL_SOCKET_IFNAME set by environment to eth0') shows it was set after all and keeps it."""
+    unset = {name.strip("`").upper() for m in _UNSET_SAID.finditer(prose)
+             for name in re.findall(r"NCCL_[A-Z0-9_]+", m.group(0), re.IGNORECASE)}
+    for fact, name in _INFERRED.items():
+        echoed = re.search(rf"{name}\s*(?:=|set (?:by environment )?to)", body)
+        if name in unset and pasted.sources.get(fact) == "nccl-log" and not echoed:
+            del pasted.facts[fact]
+            del pasted.sources[fact]
 
 
 def _json_only(body: str) -> str:

@@ -1,8 +1,9 @@
 """Settings in a question read as the job's only where they are: an echoed NCCL_SOCKET_IFNAME prefix is the
-setting, a shell variable's value comes from its assignment, and a setting used only for a one-device check beside the
-job is not the job's."""
+setting, a shell variable's value comes from its assignment, a setting used only for a one-device check beside the
+job is not the job's, and an interface NCCL picked itself is no setting when the words say none was set."""
 
 from bwdoctor.chat.commands import read_commands
+from bwdoctor.chat.pasted import parse_pasted
 from bwdoctor.chat.understanding import understand
 
 
@@ -53,3 +54,32 @@ def test_the_jobs_own_setting_stays():
                 "我们跑的时候设了 NCCL_SOCKET_IFNAME=eth0。")
     got = facts(question)
     assert got["nccl.ib_hca"] == "mlx5_0" and got["nccl.socket_ifname"] == "eth0"
+
+
+SOCKET_PICKED_ITSELF = (
+    "```\n"
+    "w-7:21118:21340 [1] NCCL INFO Bootstrap : Using eno2:192.168.3.7<0>\n"
+    "w-7:21118:21340 [1] NCCL INFO NET/IB : No device found.\n"
+    "w-7:21118:21340 [1] NCCL INFO NET/Socket : Using [0]eno2:192.168.3.7<0> [1]veth91ac2f0:fe80::1c2a:5ff:fe11:9a%"
+    "veth91ac2f0<0>\n"
+    "w-7:21118:21340 [1] NCCL INFO Using network Socket\n"
+    "```\n")
+
+
+def test_an_interface_nccl_picked_itself_is_not_a_setting_the_user_says_is_unset():
+    question = ("训练时 NCCL 日志：\n" + SOCKET_PICKED_ITSELF
+                + "我没有设 NCCL_IB_DISABLE，也没设 NCCL_SOCKET_IFNAME。为什么走了 socket？")
+    got = facts(question)
+    assert got["nccl.transport"] == "socket" and "nccl.socket_ifname" not in got
+
+
+def test_the_same_in_english():
+    question = ("NCCL log during training:\n" + SOCKET_PICKED_ITSELF
+                + "I did not set NCCL_SOCKET_IFNAME or NCCL_IB_DISABLE. Why sockets?")
+    _, pasted = parse_pasted(question)
+    assert pasted.facts["nccl.transport"] == "socket" and "nccl.socket_ifname" not in pasted.facts
+
+
+def test_without_such_words_the_interface_nccl_uses_is_read():
+    _, pasted = parse_pasted("Our NCCL log:\n" + SOCKET_PICKED_ITSELF + "Why is it on sockets?")
+    assert pasted.facts["nccl.socket_ifname"] == "eno2"
