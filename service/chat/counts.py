@@ -509,7 +509,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     if shape == "spark":
         return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", 1, text, a, b)] if n else None
     if shape == "dgx":
-        out = [_hit("job.gpus_per_node", 8, text, a, b)]
+        # a DGX-2 holds sixteen V100s, the other DGX and HGX systems eight
+        out = [_hit("job.gpus_per_node", 16 if re.search(r"DGX[- ]?2(?!\d)", m.group(0), _IC) else 8, text, a, b)]
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out

@@ -44,7 +44,7 @@ def _canonical(name: str) -> str:
     return name
 
 
-_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
+_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=[DH]GX-)|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
     r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
     r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan)",
@@ -84,6 +84,7 @@ _OTHER = re.compile("|".join(f"(?:{p})" for p in _OTHER_NAMES))
 #: Cloud instance types by name (the one pattern for them: the word readers use it too).
 INSTANCE_TYPE = re.compile(
     r"(?<![A-Za-z0-9.])(?:(?:p|g|trn|inf|dl|c|m|r|hpc|x)\d[a-z]*\.(?:\d+)?x?large|(?:p|g|trn)\d[a-z]*\.metal(?:-\d+xl)?"
+    r"|p\d[a-z]?-g?b\d{3}(?:\.\d+xlarge)?"
     r"|N[CDV]\d{1,3}[a-z]*(?:_[AHV]\d{2,3})?_v\d|H[BC]\d{2,3}[a-z]*(?:_v\d)?(?=[\s,.;)，。]|$)"
     r"|a[234]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+"
     r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])", _IC)

@@ -23,7 +23,7 @@ from typing import Any
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.entities import INSTANCE_TYPE
-from bwdoctor.chat.instances import known_bandwidth_gbps, known_gpus
+from bwdoctor.chat.instances import known_bandwidth_gbps, known_gpu_model, known_gpus
 from bwdoctor.chat.units import (
     NUMBER,
     params_to_billions,
@@ -98,7 +98,9 @@ _SMALL_MODEL = re.compile(r"(?:very |quite |a |fairly )?(?:small|tiny|simple|toy
                           re.IGNORECASE)
 _MODEL_GLUED = re.compile(r"(?<![A-Za-z])(?:Qwen|qwen|Llama|llama|LLaMA|Baichuan|baichuan|ChatGLM|chatglm|InternLM|internlm|Yi|"
                           r"Mistral|DeepSeek|deepseek|Gemma|gemma|Phi|phi|GLM|glm|Falcon|BLOOM|bloom|OPT|opt|MiniCPM|minicpm)"
-                          r"(?:\d(?:\.\d)?-)?(?P<num>\d{1,3}(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
+                          # a version and a variant between ('Qwen2.5-VL-7B', 'Llama-3.1-8B', 'Qwen3-Coder-30B')
+                          r"(?:[-_]?\d{1,2}(?:\.\d)?(?=[-_]))?(?:[-_](?:[A-Za-z]{1,10}))?[-_]?"
+                          r"(?P<num>\d{1,3}(?:\.\d+)?)[Bb](?![A-Za-z0-9])")
 # 'dmoe_760m', 'gpt2-1.5b', 'pythia-410m', 'bert_340M': an architecture's config name with its size after a separator
 _MODEL_CONFIG = re.compile(r"(?<![A-Za-z0-9])(?:d?moe|gpt(?:2|3|-?j|-?neox)?|bert|roberta|t5|mpt|pythia|vit|bloomz?|"
                            r"mixtral|starcoder|codegen|megatron|llama\d?|opt|qwen\d?(?:\.\d)?|gemma\d?)"
@@ -118,8 +120,9 @@ def model_size(text: str) -> list[Understood]:
         value = params_to_billions(m["num"], m["scale"].upper())
         if value and not _overlaps(m, hits):
             hits.append(_hit_span("job.model_params_b", value, text, m.start("num"), m.end()))
+    places = [(p.start(), p.end()) for p in _CLOUD_PLACE.finditer(text)]
     for m in _MODEL_EN.finditer(text):
-        if _overlaps(m, hits):
+        if _overlaps(m, hits) or any(a <= m.start() < b for a, b in places):  # 'us-east-1b' is a zone
             continue
         value = params_to_billions(m["num"], m["scale"])
         if value:
@@ -240,6 +243,8 @@ def utilisation(text: str) -> list[Understood]:
         gap = re.sub(r"(?:从|from)\s*\d+(?:\.\d+)?\s*%\s*[^\d%，,。;；]{0,10}?(?:到|to)\s*(?:了)?\s*$", "", gap, flags=_IC)
         if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
             continue
+        if re.match(r"\s*(?:的)?\s*(?:扩展|并行|加速|线性|scaling |parallel |linear )?(?:效率|efficien)", tail, _IC):
+            continue  # '8 台 64 卡只有 79% 的扩展效率': a scaling efficiency, not the GPUs' load
         if _TIME_SHARE_AFTER.match(tail) or _RATIO_BEFORE.search(gap) or (best[0] and _RATIO_AFTER.match(tail)):
             continue  # a share of time or a ratio to another run, not the GPUs' utilisation
         value = parse_range_mid(m["num"], m["hi"])
@@ -1037,11 +1042,17 @@ _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|(?<![A-Za-z])EFS(?![
         r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
           r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])(?!\s*(?:大小|size|cap))"
+# a volume of each instance's own (EBS, gp2/gp3) and a copy of the data on every machine are local to the node
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
-         r"(?<![A-Za-z])SSD(?!s? cache)"
+         r"(?<![A-Za-z])SSD(?!s? cache)|(?<![A-Za-z])(?:EBS|gp[23]|io[12])(?![\w-])|" \
+         r"(?:各自|每台(?:机器)?)[^。，,.]{0,8}?(?:放|存|拷|复制)了?一份|" \
+         r"(?:its|their) own (?:local )?copy|a (?:local )?copy (?:on|per|for) (?:each|every) (?:node|machine|server)"
 _STORAGE_KINDS = {"nas": re.compile(_NAS, _IC), "object_store": re.compile(_OBJECT), "local": re.compile(_LOCAL, _IC)}
+# the saved model is the checkpoint too: '每次存下来的模型有 13GB', 'the saved model is uploaded to S3', 'save_model'
+_SAVED_MODEL = r"(?:存|保存|存储)下?(?:来|出)?的(?:模型|权重)|模型(?:文件|权重)?(?:保存|存储|上传)|saved (?:model|weights)|" \
+               r"save_\w*model|save_checkpoint"
 _CKPT = re.compile(r"checkpoint\w*|ckpt\w*|检查点|存档|save_steps|save[- _]interval|存一次|保存一次|保存模型|"
-                   r"save (?:a |the )?(?:model|weights)|saving", _IC)
+                   r"save (?:a |the )?(?:model|weights)|saving|" + _SAVED_MODEL, _IC)
 _DATA = re.compile(r"数据|data|dataset|读取|reading|read|loading|加载|样本|corpus|shards?|tfrecord|webdataset|"
                    r"dataloader|训练集|语料", _IC)
 
@@ -1060,7 +1071,7 @@ def storage(text: str) -> list[Understood]:
             ckpt, data = _CKPT.search(here), _DATA.search(here)
             # "每100步存一次checkpoint，写到NAS上": writing to storage in a sentence about checkpoints.
             if not ckpt and not data and _CKPT.search(tx.sentence(text, m.start())) and re.search(
-                    r"写|存到|保存到|write|writing|written|save[sd]? to|upload|goes? to|dump", here, _IC):
+                    r"写|存到|保存到|上传|传到|write|writing|written|save[sd]? to|upload|goes? to|dump", here, _IC):
                 ckpt = _CKPT.search(tx.sentence(text, m.start()))
             if ckpt:
                 target = "local" if kind == "local" else "network"
@@ -1072,7 +1083,7 @@ def storage(text: str) -> list[Understood]:
 
 # A checkpoint named, not any 'save' (saving a log, 保存结果 ...): the duration is how long the save holds training up.
 _SAVE_WORDS = re.compile(r"checkpoint\w*|ckpt|state[_ ]dict|检查点|存档|save_pretrained|torch\.save|保存模型|"
-                         r"(?:save|saving|保存|存)\s*(?:the\s*)?(?:model|weights|权重)", _IC)
+                         r"(?:save|saving|保存|存)\s*(?:the\s*)?(?:model|weights|权重)|" + _SAVED_MODEL, _IC)
 _SAVE_TIME = re.compile(rf"{_NUM}\s*(?:\+|多)?\s*(?P<unit>s|sec|secs|seconds?|秒|min|mins|minutes?|分钟|h|hours?|小时)(?![A-Za-z/])",
                         _IC)
 
@@ -1085,9 +1096,14 @@ def checkpoints(text: str) -> list[Understood]:
     for m in _SAVE_TIME.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         writing = re.search(r"写|存|write|writ|sav|dump|upload", text[a:m.start()], _IC)
+        if writing and re.search(r"load|read|restor|resum|加载|读|恢复", text[a + writing.end():m.start()], _IC):
+            continue  # 'saving takes 17 s but loading takes 30 s': the 30 s is the load's
         # 'each checkpoint is 53 GB. Writing it to Lustre takes 70 s': the save may be named just before
         before = text[max(0 if writing else a, m.start() - (90 if writing else 40)):m.start()]
-        if _SAVE_WORDS.search(before) and not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC):
+        # 'Storing … big checkpoints (~17.4 GB) on S3 …: saving takes ~17 seconds': the save of the checkpoints the
+        # sentence is about, however far back they were named
+        named = _SAVE_WORDS.search(before) or (writing and _SAVE_WORDS.search(tx.sentence(text, m.start())))
+        if named and not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC):
             value = parse_number(m["num"])
             seconds = time_to_seconds(value, m["unit"].lower()) if value else None
             if seconds:
@@ -1383,6 +1399,69 @@ def placement(text: str) -> list[Understood]:
     return hits
 
 
+# A launcher's or scheduler's config of the node count, written as a setting rather than a flag: 'num_nodes: 2'
+# (SkyPilot), 'NNODES=4', 'num_machines: 2' (accelerate), '#SBATCH --nodes=2' is the command readers'.
+_NODES_SETTING = re.compile(r"(?<![\w-])(?:num_nodes|nnodes|num_machines|node_count|NNODES|NUM_NODES|WORLD_NODES)"
+                            r"\s*[:=]\s*[`'\"]?(?P<num>\d{1,4})(?![\d.])", _IC)
+
+
+# Kubernetes: the GPUs a pod asks for ('nvidia.com/gpu: 8') are a machine's when a pod takes a whole node, and the
+# workers' replicas ('replicas: 2') count the machines of a job whose pods ask for GPUs.
+_POD_GPUS = re.compile(r"nvidia\.com/gpu[\"'`]?\s*[:=]\s*[\"'`]?(?P<num>\d{1,2})(?![\d.])", _IC)
+_REPLICAS = re.compile(r"(?<![\w-])replicas[\"'`]?\s*[:=]\s*[\"'`]?(?P<num>\d{1,4})(?![\d.])", _IC)
+
+
+@extractor
+def nodes_setting(text: str) -> list[Understood]:
+    """'num_nodes: 2', 'NNODES=4', 'num_machines: 2' → job.nodes; 'nvidia.com/gpu: 8' → job.gpus_per_node, and then
+    'replicas: 2' → job.nodes."""
+    hits = [_hit("job.nodes", int(m["num"]), m) for m in _NODES_SETTING.finditer(text) if int(m["num"]) >= 1]
+    pods = [m for m in _POD_GPUS.finditer(text) if int(m["num"]) >= 1]
+    hits += [_hit("job.gpus_per_node", int(m["num"]), m) for m in pods]
+    if pods:
+        hits += [_hit("job.nodes", int(m["num"]), m, weak=True) for m in _REPLICAS.finditer(text) if int(m["num"]) >= 1]
+    return hits
+
+
+# Cloud region and zone names: AWS 'us-west-2' ('us-west-2a' a zone), GCP 'us-central1' ('us-central1-a'), Azure
+# 'westus2' / 'japaneast', Alibaba 'cn-hangzhou' ('cn-hangzhou-h').
+_DIRECTION = r"(?:north|south|east|west|central|northeast|southeast|northwest|southwest)"
+_CLOUD_PLACE = re.compile(
+    rf"(?<![\w-])(?:(?P<aws>(?:us|eu|ap|ca|sa|me|af|il|mx)-{_DIRECTION}-\d)(?P<aws_zone>[a-f])?|"
+    rf"(?P<gcp>(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-{_DIRECTION}\d{{1,2}})"
+    r"(?P<gcp_zone>-[a-f])?|"
+    r"(?P<azure>(?:east|west|central|north|south|westcentral|northcentral|southcentral)us\d?|(?:north|west)europe|"
+    r"(?:southeast|east)asia|(?:japan|korea|australia|canada|uk|france|germany|brazil|uae|switzerland|norway|sweden)"
+    rf"{_DIRECTION}\d?)|"
+    r"(?P<ali>cn-(?:hangzhou|shanghai|beijing|shenzhen|zhangjiakou|huhehaote|wulanchabu|chengdu|hongkong|qingdao|"
+    r"heyuan|guangzhou|nanjing|fuzhou|wuhan))(?P<ali_zone>-[a-z])?)(?![\w-])", _IC)
+_MACHINE_WORDS = re.compile(r"nodes?|machines?|instances?|servers?|hosts?|VMs?|clusters?|节点|机器|实例|服务器|主机", _IC)
+
+
+@extractor
+def cloud_places(text: str) -> list[Understood]:
+    """'a g5.12xlarge in us-west-2' → node.region; 'us-east-1a' → node.zone too; two regions (or zones) named for the
+    machines of one sentence ('one node in us-east-1, the other in us-west-2') → cluster.regions (zones) 2."""
+    hits: list[Understood] = []
+    seen: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for m in _CLOUD_PLACE.finditer(text):
+        region = (m["aws"] or m["gcp"] or m["azure"] or m["ali"]).lower()
+        zone = m["aws_zone"] or m["gcp_zone"] or m["ali_zone"]
+        hits.append(_hit_span("node.region", region, text, m.start(), m.start() + len(region)))
+        if zone:
+            hits.append(_hit("node.zone", m.group(0).lower(), m))
+        seen.setdefault(tx.sentence_bounds(text, m.start()), []).append((region, m.group(0).lower()))
+    for (a, b), places in seen.items():
+        if not _MACHINE_WORDS.search(text, a, b):
+            continue
+        if len({r for r, _ in places}) > 1:
+            hits.append(_hit_span("cluster.regions", 2, text, a, b, weak=True))
+            hits.append(_hit_span("cluster.zones", 2, text, a, b, inferred=True, weak=True))
+        elif len({z for _, z in places}) > 1 and all(z != r for r, z in places):
+            hits.append(_hit_span("cluster.zones", 2, text, a, b, weak=True))
+    return hits
+
+
 @extractor
 def instance_type(text: str) -> list[Understood]:
     """p4d.24xlarge, a3-highgpu-8g, Standard_ND96asr_v4 → node.instance_type (+ the cap of a few known types)."""
@@ -1396,6 +1475,9 @@ def instance_type(text: str) -> list[Understood]:
         gpus = known_gpus(name)
         if gpus is not None:  # weak: a count the question states outranks the type's
             hits.append(_hit("job.gpus_per_node", gpus, m, inferred=True, weak=True))
+        model = known_gpu_model(name)
+        if model is not None:  # weak too: a GPU the question names outranks the family's
+            hits.append(_hit("gpu.model", model, m, inferred=True, weak=True))
     return hits
 
 

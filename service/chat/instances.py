@@ -12,6 +12,8 @@ _KNOWN_GBPS: dict[str, float] = {
     "p4d.24xlarge": 400,
     "p4de.24xlarge": 400,
     "p5.48xlarge": 3200,
+    "p5en.48xlarge": 3200,
+    "p6-b200.48xlarge": 3200,
     "g5.12xlarge": 40,
     "g5.24xlarge": 50,
     "g5.48xlarge": 100,
@@ -43,6 +45,26 @@ _KNOWN_GPUS: dict[str, int] = {
     "nc24ads_a100_v4": 1, "nc48ads_a100_v4": 2, "nc96ads_a100_v4": 4,
     "nc6s_v3": 1, "nc12s_v3": 2, "nc24s_v3": 4, "nc24rs_v3": 4, "nc40ads_h100_v5": 1, "nc80adis_h100_v5": 2,
 }
+
+
+# The GPU model of each family (the same pages): 'two p4d.24xlarge' are A100 machines. Matched on the family
+# prefix, the size after it ('.24xlarge', '-8g') does not change the GPU.
+_FAMILY_GPU: list[tuple[str, str]] = [
+    ("p2.", "K80"), ("p3dn.", "V100"), ("p3.", "V100"), ("p4de.", "A100"), ("p4d.", "A100"),
+    ("p5en.", "H200"), ("p5e.", "H200"), ("p5.", "H100"), ("p6-b200", "B200"), ("p6-b300", "B300"),
+    ("p6e-gb200", "GB200"), ("g4dn.", "T4"), ("g5.", "A10G"), ("g6e.", "L40S"), ("g6.", "L4"), ("g2-standard", "L4"),
+    ("a2-", "A100"), ("a3-", "H100"), ("a4-", "B200"), ("nd96asr_v4", "A100"), ("nd96amsr_a100_v4", "A100"),
+    ("nd96isr_h100_v5", "H100"), ("nd96isr_h200_v5", "H200"), ("nd40rs_v2", "V100"), ("nc24ads_a100", "A100"),
+    ("nc48ads_a100", "A100"), ("nc96ads_a100", "A100"), ("nc40ads_h100", "H100"), ("nc80adis_h100", "H100"),
+]
+_KNOWN_GPUS.update({"p6-b200.48xlarge": 8, "p6-b200": 8, "p6-b300.48xlarge": 8, "p6-b300": 8, "p2.xlarge": 1,
+                    "p2.8xlarge": 8, "p2.16xlarge": 16})
+
+
+def known_gpu_model(instance_type: str) -> str | None:
+    """The GPU model of a known instance family, else None ('p4d.24xlarge' → 'A100')."""
+    name = instance_type.strip().lower().removeprefix("standard_")
+    return next((model for prefix, model in _FAMILY_GPU if name.startswith(prefix)), None)
 
 
 def known_gpus(instance_type: str) -> int | None:

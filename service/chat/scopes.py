@@ -336,10 +336,22 @@ _ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就正�
                           r"is fine|no (?:such )?problem|"
                           r"without (?:this|the) (?:problem|issue)|doesn't happen|does not happen|不会出现|"
                           r"(?:is|are)\s+not seen|isn't seen|aren't seen|does not (?:occur|appear)|doesn't (?:occur|appear)|"
-                          r"没有出现", _IC)
+                          r"没有出现|"
+                          # 'put the data on a local disk and it is fast': the setup that runs well is the alternative
+                          r"就(?:很|非常|特别|挺)?快(?:了|很多|多了)?|就(?:很)?流畅|(?:is|are|runs?|was|were) (?:much |a lot |way )?"
+                          r"(?:faster|fast)(?![A-Za-z])", _IC)
+# 'data on Lustre — EBS gave about the same, EFS was clearly worse': the setups named with their own verdict right
+# after them were tried beside the job's
+_TRIED_AFTER = re.compile(r"^\s*(?:[\w/-]+\s+){0,2}?(?:gave|gives|give|was|were|performs?|performed)\s+(?:about\s+|roughly\s+|"
+                          r"pretty much\s+|basically\s+)?the same(?![A-Za-z])|^\s*(?:[\w/-]+\s+){0,2}?(?:was|were)\s+"
+                          r"(?:clearly\s+|much\s+|even\s+|a lot\s+|far\s+)?worse", _IC)
+# 'X (instead of Y)', '用 4 卡而不是 8 卡': what follows is the alternative not taken, up to the clause's end. A link
+# speed after it is the rating the link fell short of ('negotiated at 25000Mb/s instead of 100G'): the rate readers'.
+_INSTEAD_OF = re.compile(r"(?:instead of|rather than|而不是|而非|不是用)\s*[`'\"“]?[^,，。.;；)）\n]{0,30}$", _IC)
+_RATES = {"nic.speed_gbps", "nic.max_speed_gbps"} | MEASUREMENTS
 _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern",
                  "gpu.pcie_gen", "gpu.pcie_width",
-                 "job.gpus_per_node"}
+                 "job.gpus_per_node", "job.checkpoint_target", "job.data_source"}
 
 
 # 'Could EFA be slower than real InfiniBand?', '70% of on-prem InfiniBand': the fabric on the far side of a comparison
@@ -371,12 +383,17 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
     for h in hits:
         if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _far_side(text, h):
             continue
+        if h.fact not in _RATES and not h.source.startswith("pasted") and _INSTEAD_OF.search(
+                text, max(0, h.start - 40), h.start):
+            continue  # 'accelerators: A100-80GB:4 (instead of A100:8)': the setup not taken
         if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):
             a, b = tx.clause_bounds(text, h.start)
             sa, sb = tx.sentence_bounds(text, h.start)
             sa, sb = max(sa, h.start - 160), min(sb, h.end + 160)  # near the setting: a run-on text stays linear
             if (a, b) not in works:
                 works[(a, b)] = bool(_ALTERNATIVE.search(text, a, b))
+            if _TRIED_AFTER.match(text[h.end:h.end + 48]):
+                continue
             if works[(a, b)] or (_ALTERNATIVE.search(text, h.end, sb) and
                                                    re.search(r"或者|或|换成|改成|instead|switch", text[sa:h.start], _IC)):
                 continue

@@ -604,8 +604,8 @@ _EFFICIENCY_SAID = [
     re.compile(r"(?<![A-Za-z])(?:scaling|parallel|weak[- ]scaling|strong[- ]scaling)\s+efficiency\s*"
                r"(?:is|was|of|at|:|=|drops? to|fell to|falls? to|only|just|about|around|roughly|~|\s)*"
                r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%", _IC),
-    re.compile(r"(?<![\d.])(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:of\s+linear(?:\s+scaling)?|(?:scaling|parallel)\s+"
-               r"efficiency|linear scaling)", _IC),
+    re.compile(r"(?<![\d.])(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:of\s+linear(?:\s+scaling)?|(?:(?:scaling|parallel)\s+)?"
+               r"efficien(?:cy|t)|linear scaling|的?\s*(?:扩展|并行|加速)效率|的?线性度)", _IC),
     re.compile(r"(?:扩展效率|并行效率|加速效率|线性度|扩展比)\s*(?:只有|仅有|仅|才|为|是|在|约|大约|大概|只|不到|掉到|降到|:|：|=|\s)*"
                r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"),
 ]
@@ -797,10 +797,12 @@ _ONE_NIC_EN = re.compile(
     rf"chose|goes over|went over|sends? over|sent over)\s+{_ONE_NIC}|"
     rf"(?:picked|picks|selected|selects|chose|uses|used)\s+only\s+(?:{_ONE_NIC}|[\w·-]{{2,16}}\s+(?:for|as)\s+"
     r"(?:TCP|data|traffic|RDMA|the transport|transport))|"
-    r"only\s+(?:one|1|a single)\s+(?:of\s+the\s+(?:\w+\s+)?)?(?:NICs?|interfaces?|HCAs?|ports?|rails?)\s+"
+    r"(?:only|just)\s+(?:one|1|a single)\s+(?:of\s+the\s+(?:\w+\s+)?|(?:EFA|IB|RoCE|RDMA)\s+)?"
+    r"(?:NICs?|interfaces?|HCAs?|ports?|rails?|devices?|adapters?)\s+"
     r"(?:is|are|was|were|gets?|got|shows?|showed|carries|carried)\s+(?:being\s+)?(?:used|active|busy|traffic|"
     r"carrying)", _IC)
-_ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)了?\s*(?:一|1)\s*(?:张|块|个|条)\s*(?:网卡|网口|HCA|rail)|"
+_ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:一|1)\s*(?:张|块|个|条)\s*"
+                         r"(?:(?:EFA|IB|RoCE|RDMA|HCA|mlx)\s*)?(?:网卡|网口|HCA|rail|接口|端口)|"
                          r"(?:只有|仅|仅有)\s*(?:一|1)\s*(?:张|块|个)\s*(?:网卡|网口|HCA)\s*(?:有流量|在用|被用|在跑|在传)")
 _ALL_NICS = re.compile(r"(?:uses?|used|using|over)\s+all\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(?:NICs|interfaces|HCAs|"
                        r"rails)|所有(?:的)?网卡都(?:有流量|用上了|在用)", _IC)

@@ -24,7 +24,7 @@ from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
-from bwdoctor.chat.extract import Understood, extract_facts, instance_type, resolve
+from bwdoctor.chat.extract import Understood, extract_facts, instance_type, nodes_setting, resolve
 from bwdoctor.chat.intents import Intent, classify, knowledge_topics
 from bwdoctor.chat.knowledge import has_keyword_match
 from bwdoctor.chat.language import detect_language, normalise_lang
@@ -94,6 +94,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked))
+    # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
+    hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
@@ -145,10 +147,12 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _per_nic_speed(stated, hits)
     _rated_and_negotiated(stated, hits, prose)
     _wanted_line_rate(stated, proposed, prose)
+    _gpus_said_with_the_nodes(stated, hits, prose)
     _gpu_of_the_job(stated, hits)
     _one_machine_when_none_is_named(stated, question)
     _our_one_server(stated, prose)
     _gpus_the_machine_has(stated)
+    _gpus_of_a_server_class_node(stated, prose, unmasked)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
@@ -459,8 +463,9 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
         return
     if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
         return
+    # a smaller count inside the job's own words ('One node in us-east-1 and the other node …' counts two) is no run
     smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
-               and (h.value == 1 or _COMPARES.search(text))]
+               and not job.start <= h.start < job.end and (h.value == 1 or _COMPARES.search(text))]
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
@@ -584,9 +589,12 @@ def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str
 _ONE_SERVER = re.compile(r"(?<![A-Za-z])(?:our|my|this|the|a|one)\s+(?!(?:more|extra|additional|new|added|second)\b)"
                          r"(?:[\w.-]+\s+){0,3}?(?:server|machine|box|workstation|"
                          r"node)(?![A-Za-z-])(?!\s*(?:\d|[A-Z]\b))|"
-                         r"(?:我们|我)的?(?:这台|那台)?(?:服务器|机器|工作站)(?![间之])", re.IGNORECASE)
+                         r"(?:我们|我)的?(?:这台|那台)?(?:服务器|机器|工作站)(?![间之])|"
+                         # '服务器是 Tyan B7079 主板，双路 E5…': a sentence that describes the machine
+                         r"(?:^|(?<=[，。；！？\n]))\s*(?:这台|该|本)?(?:服务器|机器|工作站|主机)(?:是|为|配置(?:是|为)?|[:：])",
+                         re.IGNORECASE)
 _MORE_THAN_ONE = re.compile(r"(?<![A-Za-z])(?:servers|machines|boxes|workstations|nodes|hosts|instances|other|another|"
-                            r"second|both|each|every|peers?|remote|inter-?node|multi-?node|cluster|iperf3?|"
+                            r"second|peers?|remote|inter-?node|multi-?node|cluster|iperf3?|"
                             r"add(?:s|ed|ing)?|more|ib_\w+_bw|NET/|MASTER_ADDR|nnodes|node_rank|hostfile)(?![A-Za-z])|"
                             r"多机|多台|多节点|跨机|跨节点|机间|节点间|集群|另一台|两台|其他|每台|各台|分布式",
                             re.IGNORECASE)
@@ -666,6 +674,41 @@ def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:
         return
     stated["gpu.count"] = Understood("gpu.count", gpus.value, gpus.text, gpus.start, gpus.end, gpus.source,
                                      inferred=True)
+
+
+def _gpus_said_with_the_nodes(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
+    """'2 台 A100-80GB:8 … 在 A10G:1 上同样的测试直接失败': of GPU counts that disagree, the one said in the clause
+    that counts the machines describes the job; the others are other systems tried beside it."""
+    nodes, gpus = stated.get("job.nodes"), stated.get("job.gpus_per_node")
+    if nodes is None or gpus is None or nodes.source != "words" or gpus.source != "words":
+        return
+    counts = [h for h in hits if h.fact == "job.gpus_per_node" and h.source == "words" and not h.hypothetical]
+    if len({h.value for h in counts}) < 2:
+        return
+    a, b = tx.clause_bounds(text, nodes.start)
+    with_nodes = [h for h in counts if a <= h.start < b and not h.weak]
+    each = re.search(r"每|各|per|each", gpus.text, re.IGNORECASE)  # '每台 16 张 V100' is said of every machine
+    if with_nodes and with_nodes[0].value != gpus.value and not each:
+        stated["job.gpus_per_node"] = with_nodes[0]
+
+
+_SERVER_CLASS = {"A100", "A800", "H100", "H200", "H800", "H20", "B200", "B300"}
+_NODE_AFTER = re.compile(r"\s*(?:-?SXM\d?\s*|\d{2,3}\s*G[Bi]?B?\s*)?"
+                         r"(?:nodes?|servers?|machines?|boxes|hosts|节点|服务器|机器|主机)", re.IGNORECASE)
+
+
+def _gpus_of_a_server_class_node(stated: dict[str, Understood], text: str, unmasked: str) -> None:
+    """'Six H100 nodes, each with eight 400Gb NICs': a node named by its SXM-class GPU is an eight-GPU HGX machine,
+    as an expert assumes (said as an assumption, and any count the question gives outranks it)."""
+    model = stated.get("gpu.model")
+    if "job.gpus_per_node" in stated or model is None or model.value not in _SERVER_CLASS or model.source != "words":
+        return
+    for m in re.finditer(re.escape(str(model.value)), unmasked):
+        after = _NODE_AFTER.match(unmasked, m.end())
+        if after:
+            stated["job.gpus_per_node"] = Understood("job.gpus_per_node", 8, unmasked[m.start():after.end()],
+                                                     m.start(), after.end(), inferred=True, weak=True)
+            return
 
 
 def _gpu_of_the_job(stated: dict[str, Understood], hits: list[Understood]) -> None:

@@ -92,3 +92,145 @@ def test_a_stated_efficiency_is_kept_and_not_reported_as_ignored(engine) -> None
     assert out["facts"]["job.scaling_efficiency_pct"] == 55
     assert "ignored" not in out["answer"] and "忽略" not in out["answer"]
     assert "comm-bound" in {f["category"] for f in out["findings"]}
+
+
+def test_the_gpu_count_said_with_the_machines_is_the_jobs() -> None:
+    got = facts("在 AWS 上跑多机训练，2 台 A100-80GB:8，busbw 只有 20 GB/s。在 A10G:1 上同样的测试直接失败。")
+    assert got["job.gpus_per_node"] == 8 and got["gpu.model"] == "A100"
+
+
+@pytest.mark.parametrize("text", [
+    "看带宽就像只用上了 1 个 EFA 接口，明明有 4 个。",
+    "It looks like only one EFA interface is used out of four.",
+])
+def test_one_interface_of_several_in_use(text: str) -> None:
+    assert facts(text)["net.one_nic_used"] is True
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("I can't force the socket transport on our DGX-A100s (2 nodes).", "A100"),
+    ("两台 HGX-H100 做训练，跨机很慢。", "H100"),
+])
+def test_a_dgx_or_hgx_name_carries_its_gpu(text: str, model: str) -> None:
+    assert facts(text)["gpu.model"] == model
+
+
+def test_the_saved_model_is_the_checkpoint() -> None:
+    got = facts("我们用 Ray Train 训练，每次存下来的模型有 13GB，上传到 S3 存储大概要 20 分钟，这段时间 GPU 都闲着。")
+    assert got["job.checkpoint_size_gbytes"] == 13
+    assert got["job.checkpoint_save_s"] == 1200
+    assert got["job.checkpoint_target"] == "network"
+
+
+def test_the_load_time_is_not_the_save_time() -> None:
+    got = facts("Storing big checkpoints (~17 GB) on S3 from a g5.12xlarge: saving takes ~17 seconds but loading "
+                "takes ~30 seconds.")
+    assert got["job.checkpoint_save_s"] == 17
+
+
+@pytest.mark.parametrize(("text", "region", "more"), [
+    ("A g5.12xlarge instance in us-west-2, bucket in the same region.", "us-west-2", {}),
+    ("One node in us-east-1 and the other node in us-west-2; NCCL is slow.", "us-east-1 us-west-2",
+     {"cluster.regions": 2}),
+    ("两台机器分别在 us-east-1a 和 us-east-1b。", "us-east-1", {"cluster.zones": 2}),
+    ("我们在 cn-hangzhou 的两台 A100 实例。", "cn-hangzhou", {}),
+    ("The VMs are Standard_ND96asr_v4 in westus2.", "westus2", {}),
+])
+def test_cloud_regions_and_zones_are_read(text: str, region: str, more: dict[str, object]) -> None:
+    got = facts(text)
+    assert got["node.region"] in region.split()  # a node's region: either, when the nodes are in two
+    assert all(got.get(k) == v for k, v in more.items())
+    assert "job.baseline_nodes" not in got
+    assert "job.model_params_b" not in got  # 'us-east-1b' is a zone, no model of a billion parameters
+
+
+@pytest.mark.parametrize(("text", "model", "gpus"), [
+    ("I ran the NCCL tests on 2x p6-b200 over EFA.", "B200", 8),
+    ("two p4d.24xlarge nodes, NCCL is slow", "A100", 8),
+    ("We use two g5.48xlarge machines.", "A10G", 8),
+])
+def test_an_instance_type_names_its_gpu(text: str, model: str, gpus: int) -> None:
+    got = facts(text)
+    assert got["gpu.model"] == model and got["job.gpus_per_node"] == gpus
+
+
+def test_a_gpu_named_outranks_the_instance_family() -> None:
+    assert facts("two p3.16xlarge with V100-SXM2 16GB")["gpu.model"] == "V100"
+
+
+@pytest.mark.parametrize(("text", "nodes", "gpus"), [
+    ("I set `accelerators: A100-80GB:4` (instead of `A100:8`) and `num_nodes: 2` in the task yaml.", 2, 4),
+    ("MPIJob 里 replicas: 2，每个 pod `nvidia.com/gpu: 8`，吞吐很低。", 2, 8),
+])
+def test_node_counts_written_as_settings(text: str, nodes: int, gpus: int) -> None:
+    got = facts(text)
+    assert got["job.nodes"] == nodes and got["job.gpus_per_node"] == gpus
+
+
+def test_replicas_without_gpus_per_pod_are_no_machines() -> None:
+    assert "job.nodes" not in facts("The deployment has replicas: 3 and serves requests slowly.")
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("数据集和 checkpoint 都放在 S3 上，训练特别慢；把数据和 checkpoint 放在本地文件系统就很快。",
+     "job.checkpoint_target", "network"),
+    ("Data on Lustre (FSx) — EBS gave about the same, EFS was clearly worse.", "job.data_source", "nas"),
+])
+def test_the_setup_that_runs_well_is_not_the_jobs(text: str, fact: str, value: str) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_each_machine_with_its_own_copy_reads_local() -> None:
+    got = facts("每台机器的数据各自放一份在 256 GB 的 gp2 EBS 上（没用 BeeGFS）。")
+    assert got["job.data_source"] == "local"
+
+
+def test_a_share_of_linear_scaling_is_no_gpu_load() -> None:
+    got = facts("8 台 64 卡只有 79% 的扩展效率，博客里说能到 90%。")
+    assert got["job.scaling_efficiency_pct"] == 79 and "gpu.util_pct" not in got
+
+
+def test_an_efficiency_measured_stands_over_the_engines_estimate(engine) -> None:
+    said = engine.diagnose({"job.scaling_efficiency_pct": 79.0, "job.speedup": 3.75, "job.baseline_gpus": 16,
+                            "job.nodes": 8, "job.gpus_per_node": 8}).to_dict()
+    assert "job.scaling_efficiency_pct" not in said["derived"]
+    estimated = engine.diagnose({"job.speedup": 3.75, "job.baseline_gpus": 16, "job.nodes": 8,
+                                 "job.gpus_per_node": 8}).to_dict()
+    assert estimated["derived"]["job.scaling_efficiency_pct"] > 90
+
+
+@pytest.mark.parametrize(("text", "size"), [
+    ("fine-tuning Qwen2.5-VL-7B-Instruct on two nodes", 7),
+    ("Llama-3.1-8B on 2 nodes is slow", 8),
+    ("部署 Qwen-32B，两台机器 TP+PP", 32),
+    ("用 Qwen-14B-Chat 做全量微调", 14),
+    ("Qwen3-30B-A3B with expert parallel", 30),
+])
+def test_a_model_name_with_a_version_and_a_variant_carries_its_size(text: str, size: float) -> None:
+    assert facts(text)["job.model_params_b"] == size
+
+
+@pytest.mark.parametrize("text", [
+    "Six H100 nodes, each with eight 400Gb ConnectX-7 NICs, RDMA over RoCE.",
+    "两台 A800 服务器跑 deepspeed，跨机很慢。",
+])
+def test_a_node_named_by_its_server_gpu_is_assumed_to_hold_eight(text: str) -> None:
+    got = understand(text)
+    gpus = next(u for u in got.understood if u.fact == "job.gpus_per_node")
+    assert gpus.value == 8 and gpus.inferred  # an assumption, said as one
+
+
+def test_a_count_said_outranks_the_assumed_eight() -> None:
+    assert facts("On 2 A100 nodes with 4 GPUs each, NCCL is slow.")["job.gpus_per_node"] == 4
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("Training on a rented Ubuntu box with 2x H100; one H100 gives 1.27 s/it, both give 2.07 s/it.", 1),
+    ("服务器是 Tyan 主板，双路 E5-2650，GPU 是 Titan X，卡越多越慢。", 1),
+])
+def test_the_machine_described_is_one_machine(text: str, nodes: int) -> None:
+    assert facts(text)["job.nodes"] == nodes
+
+
+def test_a_dgx_2_holds_sixteen() -> None:
+    assert facts("3 台 DGX-2 机器")["job.gpus_per_node"] == 16
