@@ -108,6 +108,12 @@ class NcclTestsResult:
             out["job.nodes"], out["job.gpus_per_node"] = shape
         return out
 
+    def _latency_only(self) -> bool:
+        """Rows pasted, none of them 1 MB or more: sizes that small measure latency, so their bus bandwidth (0.00 at
+        8 bytes) says nothing of the fabric's (the small-sweep note says so)."""
+        largest = self.max_size_bytes
+        return bool(self.rows) and largest is not None and largest < TINY_BYTES
+
     def _large(self) -> list[NcclTestsRow]:
         sized = [r for r in self.rows if r.size_bytes > 0 and r.busbw_best is not None]
         if not sized:
@@ -195,7 +201,7 @@ class NcclTestsResult:
         peak = self.peak_busbw_large_gbytes_per_s
         if peak is None and self.avg_busbw_gbytes_per_s:
             peak = self.avg_busbw_gbytes_per_s  # no row pasted: the footer is all there is (see busbw_source)
-        if peak is None or not self.is_allreduce():
+        if peak is None or not self.is_allreduce() or self._latency_only():
             return {}
         return {"nccl.allreduce_busbw_gbytes_per_s": peak}
 

@@ -64,7 +64,9 @@ _TIMES_SLOWER = re.compile(
 _FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半": 2, "half": 2}
 
 # A duration or a rate, with the size of the run it belongs to nearby.
-_DURATION = re.compile(r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*,?\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
+_DURATION = re.compile(r"(?P<mi>\d+)\s*(?:min|mins|minutes?|分钟|分)\s*,?\s*(?P<ss>\d+(?:\.\d+)?)\s*(?:s|sec|secs|seconds?|秒)"
+                       r"(?![A-Za-z/])|"  # '3 分 47 秒', '1 min 20 s'
+                       r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*,?\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
                        r"小时|h)(?![A-Za-z])|(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
                        r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
@@ -610,6 +612,9 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
     those said in round words ('几十秒')."""
     quantities: list[Quantity] = []
     for m in _DURATION.finditer(text, start, end):
+        if m["mi"]:
+            quantities.append(("time", float(m["mi"]) * 60 + float(m["ss"]), m.start(), m.end()))
+            continue
         if m["hh"]:
             day = re.search(r"天|day", m.group(0), _IC)
             first = float(m["hh"]) * (86400 if day else 3600)

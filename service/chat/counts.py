@@ -98,6 +98,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
     ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
+    # '8 GPUs = 4 per node x 2 nodes', '4 GPUs per node × 2 nodes': the GPUs each holds, times the machines
+    ("m-per-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:{_ADJ}{_GPU_EN}\s*)?(?:per|each|a|/)\s*(?:node|machine|server|host|box)"
+                             rf"\s*[x×*]\s*(?P<n>{COUNT})\s*(?:{_NODE_EN})", _IC)),
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
     ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?"
                             rf"(?:{_GPU_EN}|卡|way(?![A-Za-z]))"
@@ -514,7 +517,7 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out
-    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node"}:
+    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "m-per-x-n"}:
         if not n or not per:
             return None
         if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per >= n and per % n == 0:

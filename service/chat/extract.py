@@ -1313,7 +1313,8 @@ _GDR_ON = re.compile(r"(?:is |was |are )?(?:enabled|on(?![A-Za-z])|working|in us
 # PCIe ACS, likewise: on or off is what matters ('ACS 已经 disable', 'ACS is enabled', 'SrcValid+').
 _ACS_OFF = re.compile(r"disabl\w*|turn(?:ed)? off|switched off|(?<![A-Za-z])off(?![A-Za-z])|关掉|关闭|关了|已关|没开|未开启|"
                       r"not enabled|is not on", _IC)
-_ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开|SrcValid\+|turned on|is on|还开|没关", _IC)
+_ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开|(?:SrcValid|ReqRedir|CmpltRedir)\+|turned on|is on|"
+                     r"还开|没关", _IC)
 
 
 _UNSTABLE = re.compile(_NOT_STABLE + r"|unstable|不稳定|上下跳|忽高忽低|波动|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
@@ -1346,7 +1347,7 @@ def fabric_features(text: str) -> list[Understood]:
             hits.append(_hit("nccl.gdr_disabled", False, m))
     for m in re.finditer(r"(?<![A-Za-z])ACS(?:Ctl)?(?![A-Za-z])", text):
         a, b = tx.clause_bounds(text, m.start())
-        around = text[max(a, m.start() - 12):min(b, m.end() + 16)]
+        around = text[max(a, m.start() - 20):min(b, m.end() + 16)]  # 'shows SrcValid+ in ACSCtl'
         if _ACS_OFF.search(around):
             hits.append(_hit("pcie.acs_enabled", False, m))
         elif _ACS_ON.search(around):

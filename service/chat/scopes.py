@@ -232,8 +232,17 @@ _SPEECH = re.compile(r"(?:回复|回答|答复|说|提到|写道|解释|表示|�
                      _IC)
 
 
+# Advice passed on without quotes ('The advice we got so far: … on Jean Zay, where the network is 50Gbps, …', '有人建议：…',
+# 'we were told that …'): the rest of that sentence is someone else's account.
+_ADVICE = re.compile(r"(?<![A-Za-z])(?:the )?(?:advice|suggestion|answer|reply) (?:we|I) (?:got|received|were given|was given)"
+                     r"(?: so far| from \w+)?\s*(?:is|was)?\s*[:：,，-]|(?<![A-Za-z])(?:we|I) (?:were|was) told(?: that)?|"
+                     r"(?:有人|别人|同事|群里|网上|大佬)(?:建议|说|告诉我们?|给的建议是)\s*[:：,，]?|得到的建议是\s*[:：,，]?", _IC)
+
+
 def _quoted_speech(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _QUOTE.finditer(text) if _SPEECH.search(text, max(0, m.start() - 16), m.start())]
+    quoted = [(m.start(), m.end()) for m in _QUOTE.finditer(text)
+              if _SPEECH.search(text, max(0, m.start() - 16), m.start())]
+    return quoted + [(m.start(), tx.sentence_bounds(text, m.end())[1]) for m in _ADVICE.finditer(text)]
 
 
 def said_by_others(text: str, pos: int) -> bool:

@@ -75,6 +75,18 @@ _STRAGGLER_ZH = [
                rf"rank)|"
                rf"拖后腿的\s*{_UNIT_ZH}|掉队"),
 ]
+# Ranks (or nodes) whose times differ widely: '不同 rank 的 backward 耗时差别很大',
+# '跨机那几个 rank 的 bw_time 明显更长', 'the backward time varies a lot between ranks',
+# 'a few ranks take much longer than the rest'
+_RANKS_DIFFER = re.compile(
+    r"(?:不同|各个?|部分|某些|个别|那几个|几个)\s*(?:rank|卡|GPU|节点|机器|进程|worker)[^。；;\n]{0,24}?"
+    r"(?:差别|差异|差距)(?:很|非常|特别|比较)?大|"
+    r"(?:那几个|部分|某些|个别|少数)\s*(?:rank|卡|GPU|节点|机器|进程|worker)[^。；;\n]{0,24}?(?:明显|特别|总是)?"
+    r"(?:更长|更慢|慢很多|长很多|慢得多)|"
+    r"(?<![A-Za-z])(?:times?|durations?|step times?|backward(?: time)?)\s+(?:varies|vary|differs?)\s+(?:a lot|widely|"
+    r"greatly|wildly|significantly)\s+(?:across|between|among)\s+(?:the\s+)?(?:ranks|nodes|GPUs|workers)|"
+    r"(?<![A-Za-z])(?:a few|some|certain|two|several)\s+(?:of the\s+)?(?:ranks|nodes|GPUs|workers)\s+(?:take|takes|are|"
+    r"run)\s+(?:much|far|significantly|a lot)\s+(?:longer|slower)", _IC)
 # '其中一台的 GPU 利用率很低，其他都是 100%': one of them, the others, and a difference in one sentence;
 # one named by its number ('node 7 的 step 时间是其他节点的两倍'), or a bare 'one machine' opening its
 # clause ('一台机器特别慢，其他都正常')
@@ -137,7 +149,7 @@ def stragglers(text: str) -> list[Understood]:
         a = tx.clause_bounds(text, m.start())[0]
         return bool(_DENIED_OR_ASKED.search(text, max(a, m.start() - 16), m.start()))
 
-    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE]:
+    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE, _RANKS_DIFFER]:
         for m in pattern.finditer(text):
             if _THAN_FEWER.match(text, m.end()) or denied(m):
                 continue

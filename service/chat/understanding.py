@@ -99,6 +99,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
+    hits = _averages_beside_a_figure(prose, hits)
     hits = _instance_caps(prose, hits, entities)
     hits = drop_alternatives(prose, apply_negation(prose, mark_hypothetical(prose, hits)))
     hits, references = drop_references(prose, hits)
@@ -157,7 +158,9 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _rdma_from_the_transport(stated)
+    _rdma_from_gpudirect(stated, question)
     _rdma_hardware_named(stated, question)
+    _fabric_from_its_tools(stated, question)
     _all_reduce_of_data_parallel(stated)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
@@ -373,6 +376,19 @@ _PART_AFTER = re.compile(r"^[^.;。；\n]{0,12}?(?:alone|by itself|on its own|�
                          r"\(?\s*\d+(?:\.\d+)?\s*%\s*of (?:the|that|it)(?:\s+(?:total|whole))?)", re.IGNORECASE)
 _PART_BEFORE = re.compile(r"(?:其中|of which|of that|单是|光是|仅\S{0,6}就)[^，,。.]{0,20}$", re.IGNORECASE)
 _DURATIONS = {"job.checkpoint_save_s", "job.step_time_s", "job.step_time_baseline_s"}
+
+
+_AVERAGE_BEFORE = re.compile(r"(?:average|avg|mean|平均)[^.;。；\n]{0,40}$", re.IGNORECASE)
+
+
+def _averages_beside_a_figure(text: str, hits: list[Understood]) -> list[Understood]:
+    """'Peak busbw ≈ 387 GB/s; the average over the 1K→8G sweep is 134 GB/s': an average over a sweep of sizes is
+    dragged down by the small ones — beside a figure said plainly, the plain one is the measurement."""
+    plain = {h.fact for h in hits if h.fact in MEASUREMENTS and h.source == "words"
+             and not _AVERAGE_BEFORE.search(text, max(0, h.start - 40), h.start)}
+    return [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+            if h.fact in plain and h.source == "words" and _AVERAGE_BEFORE.search(text, max(0, h.start - 40), h.start)
+            else h for h in hits]
 
 
 def _parts_of_a_whole(text: str, hits: list[Understood]) -> list[Understood]:
@@ -644,6 +660,46 @@ def _rdma_hardware_named(stated: dict[str, Understood], question: str) -> None:
               if not said_by_others(question, m.start()) and not is_negated(question, m.start(), m.end())), None)
     if m:
         stated["nic.rdma"] = Understood("nic.rdma", True, m.group(0), m.start(), m.end(), inferred=True, weak=True)
+
+
+# Tools and parts that exist on one fabric only: InfiniBand's subnet manager and diagnostics (opensm, ibdiagnet, UFM,
+# ibnetdiscover) and its switches; GCP's GPUDirect-TCPX(O) runs over plain Ethernet NICs, and so does TCP on ethN.
+_IB_ONLY = re.compile(r"(?<![\w-])(?:opensm|ibdiagnet\d?|ibnetdiscover|UFM|subnet manager|"
+                      r"(?:IB|InfiniBand) switch(?:es)?|子网管理器|IB\s*交换机)(?![\w-])", re.IGNORECASE)
+_ETHERNET_ONLY = re.compile(r"(?<![\w-])(?:GPUDirect[- ]TCPXO?|TCPXO?|tcp/eth\d+|(?:TCP|tcp) (?:on|over|via) eth\d+)"
+                            r"(?![\w-])", re.IGNORECASE)
+
+
+def _fabric_from_its_tools(stated: dict[str, Understood], question: str) -> None:
+    """'ibdiagnet says AdaptiveRouting is enabled on 0 switches' → InfiniBand; 'nodes with GPUDirect-TCPX', 'UCX picked
+    tcp/eth1' → Ethernet; 'no RDMA' with no fabric named → Ethernet (TCP over it). Each an assumption."""
+    if "nic.kind" in stated:
+        return
+    for pattern, kind in ((_IB_ONLY, "infiniband"), (_ETHERNET_ONLY, "ethernet")):
+        m = next((m for m in pattern.finditer(question)
+                  if not said_by_others(question, m.start()) and not is_negated(question, m.start(), m.end())), None)
+        if m:
+            stated["nic.kind"] = Understood("nic.kind", kind, m.group(0), m.start(), m.end(), inferred=True, weak=True)
+            return
+    rdma = stated.get("nic.rdma")
+    if rdma is not None and rdma.value is False and rdma.source == "words" and not rdma.inferred:
+        stated["nic.kind"] = Understood("nic.kind", "ethernet", rdma.text, rdma.start, rdma.end, inferred=True,
+                                        weak=True)
+
+
+_UNSUPPORTED = re.compile(r"不支持|用不了|不能用|无法|support|lack", re.IGNORECASE)
+
+
+def _rdma_from_gpudirect(stated: dict[str, Understood], question: str) -> None:
+    """'GDR was off; with GPUDirect RDMA turned on every rank is fine': GPUDirect RDMA is a path of an RDMA NIC, so
+    the question about it is about a machine that has one (an assumption; 'no RDMA' said outranks it). A NIC said
+    not to support GPUDirect says nothing of the kind."""
+    gdr = stated.get("nccl.gdr_disabled")
+    if "nic.rdma" in stated or gdr is None or gdr.source != "words":
+        return
+    if _UNSUPPORTED.search(question, *tx.clause_bounds(question, gdr.start)):
+        return
+    stated["nic.rdma"] = Understood("nic.rdma", True, gdr.text, gdr.start, gdr.end, inferred=True, weak=True)
 
 
 def _rdma_from_the_transport(stated: dict[str, Understood]) -> None:

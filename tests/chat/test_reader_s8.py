@@ -234,3 +234,71 @@ def test_the_machine_described_is_one_machine(text: str, nodes: int) -> None:
 
 def test_a_dgx_2_holds_sixteen() -> None:
     assert facts("3 台 DGX-2 机器")["job.gpus_per_node"] == 16
+
+
+@pytest.mark.parametrize("text", [
+    "多机训练时不同 rank 的 backward 耗时差别很大，跨机那几个 rank 的 bw_time 明显更长。",
+    "The backward time varies a lot between ranks and the whole step waits.",
+])
+def test_ranks_whose_times_differ_widely_suggest_a_straggler(text: str) -> None:
+    assert facts(text)["job.straggler_suspected"] is True
+
+
+def test_a_gpudirect_fix_implies_an_rdma_nic(engine) -> None:
+    out = answer_turn("多机训练，我们没开 GPUDirect RDMA，网络数据都要经过主机内存，"
+                      "跨机那几个 rank 的 bw_time 明显更长。根因是没开 GDR 吗？", engine=engine)
+    assert out["facts"]["nic.rdma"] is True
+    assert "nccl-transport-fallback" in {f["category"] for f in out["findings"]}
+
+
+def test_lspci_acs_redirect_flags_mean_acs_is_on() -> None:
+    assert facts("`lspci -vvv` shows SrcValid+ in ACSCtl on the switch ports.")["pcie.acs_enabled"] is True
+
+
+@pytest.mark.parametrize("text", [
+    "RoCE all-reduce on GB300, 8 GPUs = 4 per node x 2 nodes.",
+    "We run 4 GPUs per node × 2 nodes.",
+])
+def test_gpus_per_node_times_nodes(text: str) -> None:
+    got = facts(text)
+    assert got["job.gpus_per_node"] == 4 and got["job.nodes"] == 2
+
+
+def test_a_figure_averaged_over_the_sweep_gives_way_to_the_plain_one() -> None:
+    got = facts("Peak busbw ≈ 387 GB/s (8 GB messages); the average over the 1K→8G sweep is 134 GB/s.")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 387
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("ibdiagnet 的结果里有一句 AdaptiveRouting is enabled on 0 switches，训练时快时慢。", "infiniband"),
+    ("UCX picked only eth1 for TCP: rma_am(tcp/eth1) am(tcp/eth1).", "ethernet"),
+    ("GCP nodes with GPUDirect-TCPX; nixlbench between them gives 0.59 GB/s.", "ethernet"),
+    ("两台机器各 8 卡，没有 RDMA，NCCL 走 socket。", "ethernet"),
+])
+def test_the_fabric_named_by_its_tools(text: str, kind: str) -> None:
+    assert facts(text)["nic.kind"] == kind
+
+
+def test_a_fabric_named_outranks_what_its_tools_suggest() -> None:
+    assert facts("We run RoCE; the network team also ran ibdiagnet last week.")["nic.kind"] == "roce"
+
+
+def test_advice_passed_on_is_not_the_askers_setup() -> None:
+    got = facts("Tuning BLOOMZ 176B with ZeRO-3 across nodes is slow. The advice we got so far: ZeRO-3 needs a very "
+                "fast network — on Jean Zay, where the network is 50Gbps, it was too slow.")
+    assert "nic.speed_gbps" not in got and got["job.zero_stage"] == 3
+
+
+def test_minutes_and_seconds_together_are_one_duration() -> None:
+    got = facts("mnist：1 个节点 45 秒，2 个节点 3 分 47 秒，加一个节点反而慢了四五倍。")
+    assert got["job.speedup"] == pytest.approx(45 / 227, rel=0.02)
+
+
+def test_a_sweep_of_tiny_sizes_gives_no_bandwidth() -> None:
+    got = facts("""NCCL tests on 2x p6-b200 over EFA:
+```
+#       size         count      type   redop    root     time   algbw   busbw  #wrong
+           8             2     float     sum      -1    50.58    0.00    0.00       0
+          16             4     float     sum      -1    54.55    0.00    0.00       0
+```""")
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in got
