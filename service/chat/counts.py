@@ -704,9 +704,12 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
         elif total_cue or (h.source == "ranks" and not per_node_cue):
-            continue  # a total with no machine count to divide it by says nothing about one machine
+            # a total with no machine count to divide it by says nothing about one machine: it is the job's total
+            out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
         elif per_node_cue or n <= 16:
             out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak or shaped))
+        else:  # 'AlexNet on 128 K80 GPUs': more than a machine holds, so the GPUs of the whole job
+            out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
     return out
 
 

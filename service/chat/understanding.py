@@ -154,6 +154,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _our_one_server(stated, prose)
     _gpus_the_machine_has(stated)
     _gpus_of_a_server_class_node(stated, prose, unmasked)
+    _total_said_for_the_job(stated, prose)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
@@ -767,6 +768,21 @@ def _gpus_of_a_server_class_node(stated: dict[str, Understood], text: str, unmas
             return
 
 
+_GOAL = re.compile(r"(?<![A-Za-z])(?:goal|target|aim|plan(?:s|ned|ning)?|want|hope|eventually|scale (?:up )?to)"
+                   r"(?![A-Za-z])|目标|计划|希望|打算|想要?|将来|以后", re.IGNORECASE)
+
+
+def _total_said_for_the_job(stated: dict[str, Understood], text: str) -> None:
+    """A total of GPUs stands only for a job whose machines and their GPUs are not both said (those multiply to the
+    total), and never when it is the goal ('Goal is 90% scaling past 160 GPUs', '目标是扩到 512 卡')."""
+    total = stated.get("job.total_gpus")
+    if total is None:
+        return
+    both = "job.nodes" in stated and "job.gpus_per_node" in stated
+    if both or _GOAL.search(text, *tx.clause_bounds(text, total.start)):
+        del stated["job.total_gpus"]
+
+
 def _gpu_of_the_job(stated: dict[str, Understood], hits: list[Understood]) -> None:
     """Of several GPU models named, the job's is the one its counts are said with ('2 台 8×H800 … H100 的 NVLS busbw
     480 GB/s'), failing that the first named (a setup is described before what it is compared with)."""
@@ -939,7 +955,7 @@ def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]
 
     keep = []
     for h in hits:
-        if h.fact in {"job.nodes", "job.gpus_per_node"} and inside(h):
+        if h.fact in {"job.nodes", "job.gpus_per_node", "job.total_gpus"} and inside(h):
             continue
         keep.append(h)
     return keep

@@ -189,7 +189,9 @@ class Engine:
             if outcome.fired and not (serious and self.rulebase.rules[rule_id].category == "healthy")
         ]
         findings.sort(key=lambda f: (SEVERITY_RANK[f.severity], -f.confidence, f.rule))
-        derived_out = {k: derived[k] for k in sorted(derived)}
+        # the derived figures the engine worked with, those given as measured among them
+        said = {k: v for k, v in given.items() if (spec := self.catalogue.get(k)) is not None and spec.derived}
+        derived_out = {k: {**said, **derived}[k] for k in sorted({**said, **derived})}
         return Diagnosis(
             facts=given,
             derived=derived_out,

@@ -193,7 +193,7 @@ def test_a_share_of_linear_scaling_is_no_gpu_load() -> None:
 def test_an_efficiency_measured_stands_over_the_engines_estimate(engine) -> None:
     said = engine.diagnose({"job.scaling_efficiency_pct": 79.0, "job.speedup": 3.75, "job.baseline_gpus": 16,
                             "job.nodes": 8, "job.gpus_per_node": 8}).to_dict()
-    assert "job.scaling_efficiency_pct" not in said["derived"]
+    assert said["derived"]["job.scaling_efficiency_pct"] == 79
     estimated = engine.diagnose({"job.speedup": 3.75, "job.baseline_gpus": 16, "job.nodes": 8,
                                  "job.gpus_per_node": 8}).to_dict()
     assert estimated["derived"]["job.scaling_efficiency_pct"] > 90
@@ -302,3 +302,27 @@ def test_a_sweep_of_tiny_sizes_gives_no_bandwidth() -> None:
           16             4     float     sum      -1    54.55    0.00    0.00       0
 ```""")
     assert "nccl.allreduce_busbw_gbytes_per_s" not in got
+
+
+@pytest.mark.parametrize(("text", "total"), [
+    ("AlexNet on 128 K80 GPUs is slower per GPU than on 64.", 128),
+    ("在 32 张 V100 上训练 10B 模型，一共 32 卡。", 32),
+    ("Training runs on 64 GPUs over InfiniBand and scales badly.", 64),
+])
+def test_a_total_too_large_for_one_machine_is_the_jobs_total(engine, text: str, total: int) -> None:
+    out = answer_turn(text, engine=engine)
+    assert out["derived"]["job.total_gpus"] == total
+    assert "job.gpus_per_node" not in out["facts"]
+
+
+def test_machines_times_their_gpus_stay_the_total(engine) -> None:
+    out = answer_turn("2 nodes with 8 GPUs each, 16 GPUs in total.", engine=engine)
+    assert out["derived"]["job.total_gpus"] == 16 and out["facts"]["job.gpus_per_node"] == 8
+
+
+@pytest.mark.parametrize("text", [
+    "Reproducing the benchmark on 32 GPUs (4 machines). Goal is 90% scaling past 160 GPUs.",
+    "现在 4 台 32 卡，目标是扩到 512 卡。",
+])
+def test_a_total_wanted_is_not_the_jobs(text: str) -> None:
+    assert facts(text).get("job.total_gpus") != 160 and facts(text).get("job.total_gpus") != 512
