@@ -570,6 +570,12 @@ def network_rates(text: str) -> list[Understood]:
         for r in others:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
         kind = _rate_kind(text, m, cue_text)
+        if kind in {"measured", "rated?", "none?", "traffic"} and _INSIDE_THE_MACHINE.search(
+                text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 30),
+                m.start()) and not re.search(r"busbw|algbw|all[_-]?reduce|nccl|NVLS|SHARP",
+                                             text[max(text.rfind("\n", 0, m.start()) + 1, m.start() - 40):
+                                                  m.end() + 12], _IC):
+            continue  # 'NVLink 带宽是 400GB/s', 'PCIe bandwidth is 25 GB/s': a bus inside the machine, no network figure
         if kind in {"rated?", "none?"}:
             sibling = _sibling_measurement(text, m.start(), said)
             kind = sibling[0].fact if sibling else "rated" if kind == "rated?" else None
@@ -632,6 +638,15 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
     return hits
+
+
+# A bus inside one machine named just before a rate, with no network word between: NVLink, NVSwitch, PCIe, P2P, memory.
+_INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwidth\w*|PCIe|PCI-E|"
+                                 r"memory bandwidth|显存带宽|内存带宽)(?![A-Za-z])"
+                                 r"(?:(?!网卡|NIC|network|网络|iperf|IB\b|RoCE|InfiniBand|ethernet|以太|跨机|跨节点|机间|"
+                                 r"节点间|inter-?node|nodes|machines|hosts|servers|RDMA|EFA|TCP|ib_\w+_bw|ConnectX|CX-?\d|"
+                                 r"mlx|HCA|网口|ports?|adapter|Mellanox|Intel|Broadcom|E810|X710|BlueField)[^.;。；\n]){0,24}$",
+                                 _IC)
 
 
 # A figure said without its unit, after the tool or the column that printed it ('iperf3 gives 23', 'algbw 12 busbw 22',

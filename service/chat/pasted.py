@@ -35,6 +35,7 @@ from bwdoctor_parsers.nccl_tests import parse_nccl_tests
 from bwdoctor_parsers.notes import Note, make
 from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
 from bwdoctor_parsers.perftest import parse_perftest
+from bwdoctor_parsers.training_log import ROUTE_HINT as TRAINING_LOG_HINT
 from bwdoctor_parsers.training_log import parse_training_log
 
 # A line that belongs to tool output rather than to a sentence someone typed.
@@ -177,7 +178,7 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
             run_start = run_end = None
     if run_start is not None:
         spans.append((run_start, run_end))
-    spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e])]
+    spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e]) and not _typed_notes(text[s:e])]
     spans = _merge(spans + [m.span() for m in _INLINE.finditer(text) if _inline_output(m["body"])
                             and not any(s <= m.start() < e for s, e in spans)])
     prose = list(text)
@@ -208,6 +209,23 @@ def _typed_table(block: str) -> bool:
     tool output — every line a table row (a '|---|' rule or not) and none of a tool's own words."""
     lines = [ln for ln in block.splitlines() if ln.strip()]
     return bool(lines) and all(ln.strip().startswith("|") for ln in lines) and not _TOOL_TABLE.search(block)
+
+
+_NOTE_LINE = re.compile(r"^\s*[-*]?\s*[A-Za-z\u4e00-\u9fff][\w \u4e00-\u9fff/().-]{1,40}?\s*[:：]\s*\S")
+
+
+def _typed_notes(block: str) -> bool:
+    """A few 'Label: value' lines a person typed in a code block ('NVLink Bandwidth: NV8, 164.8GB/s' / 'Network
+    Bandwidth: 4 CX7 NICs, 194GB/s in total'): a description of the setup, prose for the readers — unless a line is a
+    tool's own output, a log line or code."""
+    fence = _FENCE.fullmatch(block.strip())
+    if fence is None:
+        return False
+    lines = [ln for ln in fence["body"].splitlines() if ln.strip()]
+    return (0 < len(lines) <= 6 and all(_NOTE_LINE.match(ln) for ln in lines)
+            and not any(_TOOL_LINE.search(ln) or _LOG_LINE.match(ln) for ln in lines)
+            and not any(pattern.search(fence["body"]) for _, pattern, _ in _ROUTES)
+            and not re.search(r"[=;{}]|^\s*(?:import|def|from|export|\$|#)", fence["body"], re.M))
 
 
 def _json_span(text: str) -> tuple[int, int] | None:
@@ -435,7 +453,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
                                 r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/|"
                                 r"train_speed\(iter/s\)|(?<![\w.])data_time:\s*\d|\biter:\s*\d+\s.*\btime:\s*\d|"
-                                r"step\w*\(\)\s*[=:]\s*\d|\bstep\s*[:#]?\s*\d+\s*[|,].*\btime:\s*\d",
+                                r"step\w*\(\)\s*[=:]\s*\d|\bstep\s*[:#]?\s*\d+\s*[|,].*\btime:\s*\d|"
+                                + TRAINING_LOG_HINT.pattern,  # the parser's own forms (phase timers, timing dicts)
                                 re.I),
      _training_log),
 ]

@@ -326,3 +326,46 @@ def test_machines_times_their_gpus_stay_the_total(engine) -> None:
 ])
 def test_a_total_wanted_is_not_the_jobs(text: str) -> None:
     assert facts(text).get("job.total_gpus") != 160 and facts(text).get("job.total_gpus") != 512
+
+
+def test_a_few_typed_setup_lines_in_a_code_block_are_read_as_words() -> None:
+    got = facts("""在 2 台 H800 上测 ring allreduce：
+```
+NVLink Bandwidth: NV8 , 164.8GB/s
+Network Bandwidth: 4 CX7 NICs, 194GB/s in total
+```
+为什么 4 卡时能突破 NVLink 的限制？""")
+    assert got["nic.count"] == 4 and got["job.nodes"] == 2
+    assert "net.iperf3_gbps" not in got  # the NVLink figure is no network measurement
+
+
+@pytest.mark.parametrize("text", [
+    "NVLink 带宽是 400GB/s，网卡是 4 张 200G。",
+    "PCIe bandwidth is 25 GB/s between GPU0 and GPU1.",
+])
+def test_a_bus_inside_the_machine_is_no_network_figure(text: str) -> None:
+    assert "net.iperf3_gbps" not in facts(text)
+
+
+def test_a_collective_over_nvlink_sharp_keeps_its_busbw() -> None:
+    got = facts("2 nodes, 16 H20 GPUs, allreduce with NVLink SHARP enabled reaches 343 GB/s busbw.")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 343
+
+
+def test_a_code_block_of_a_config_with_settings_stays_pasted() -> None:
+    got = facts("""Our launch:
+```
+export NCCL_IB_HCA=mlx5_0
+export NCCL_SOCKET_IFNAME=eth0
+```
+Training across 2 nodes is slow.""")
+    assert got["nccl.ib_hca"] == "mlx5_0"
+
+
+def test_phase_timer_lines_are_routed_to_the_training_log_reader() -> None:
+    got = facts("""Multi-node training times out after some steps. Log:
+```
+[2024-05-01 10:00:01] time (ms) | train_batch: 673.2 | forward: 201.1 | backward: 402.0 | step: 70.1
+[2024-05-01 10:00:02] time (ms) | train_batch: 672.9 | forward: 200.8 | backward: 401.7 | step: 70.3
+```""")
+    assert got["job.step_time_s"] == pytest.approx(0.673, rel=0.01)
