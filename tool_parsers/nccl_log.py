@@ -67,7 +67,10 @@ _PLUGIN_MISSING = re.compile(
 _PLUGIN_LOADED = re.compile(
     r"NET/Plugin\s*:?\s*(?:Loaded|Plugin name set by env to|Using)\s+(.*?)\s*$|Plugin Path\s*:\s*\S*libnccl-net|"
     r"NET/OFI\s|Loaded net plugin\s+(\S+)", re.IGNORECASE)
-_OFI_PROVIDER = re.compile(r"NET/OFI Selected [Pp]rovider is (\w+)")
+# 'Selected Provider is efa (found 4 nics)', newer 'Selected provider is efa, fabric is efa-direct (found 16 nics)':
+# the provider, and how many of its NICs the node has (aws-ofi-nccl spreads the traffic over all of them).
+_OFI_PROVIDER = re.compile(r"NET/OFI Selected [Pp]rovider is (\w+)(?:,\s*fabric is [\w-]+)?"
+                           r"(?:\s*\(found (\d+) nics?\))?")
 _GRAPH_TYPE = re.compile(r"\btype (NVL|PIX|PXB|PHB|NODE|SYS|LOC|PATH\w*|C2C|NET)/(\w+)")
 # 'Connected all rings, use ring PXN 0 GDR 1' (NCCL >= 2.12): whether the communicator uses GPUDirect RDMA at all.
 _RING_GDR = re.compile(r"\bPXN\s+[01]\s+GDR\s+([01])\b")
@@ -106,6 +109,7 @@ class NcclLogResult:
     plugin_missing: bool = False
     plugin_loaded: bool = False
     ofi_provider: str | None = None  # aws-ofi-nccl's libfabric provider: "efa", "tcp", ...
+    ofi_nic_count: int = 0  # '(found 16 nics)': the provider's NICs on the node
     graph_intra: list[str] = field(default_factory=list)  # "NVL", "PIX", ... from "type NVL/PIX"
     gpu_nic_paths: list[str] = field(default_factory=list)  # "PIX", "SYS", ... GPU→NIC path types
     env: dict[str, str] = field(default_factory=dict)
@@ -211,6 +215,8 @@ class NcclLogResult:
             out["gpu.nvlink"] = True
         if self.ib_device_count > 1 and "NCCL_IB_HCA" not in self.env:
             out["nic.count"] = self.ib_device_count  # NCCL opens every RDMA NIC unless told which
+        elif self.ofi_nic_count > 1 and "NCCL_IB_HCA" not in self.env:
+            out["nic.count"] = self.ofi_nic_count  # aws-ofi-nccl found that many NICs (EFA devices) on the node
         shape = self.shape()
         if shape:
             out["job.nodes"], out["job.gpus_per_node"] = shape
@@ -383,6 +389,8 @@ def _plugin(line: str, result: NcclLogResult) -> None:
         result.plugin_loaded = True
     if m := _OFI_PROVIDER.search(line):
         result.ofi_provider = m.group(1).lower()
+        if m.group(2):
+            result.ofi_nic_count = max(result.ofi_nic_count, int(m.group(2)))
 
 
 def _conclude(result: NcclLogResult, via_kinds: list[str], plugin_names: list[str], ib_initialised: bool) -> None:
