@@ -369,13 +369,19 @@ _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM
           | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE))
 
 
+# The argument naming the model a job trains ('--model Qwen2.5-VL-7B-Instruct', '--model_name_or_path
+# /data/llama-2-70b-hf', verl's 'actor_rollout_ref.model.path=...'): its name says its size.
+_MODEL_ARG = {"model", "model_name_or_path", "model_name", "model_id", "model_path", "pretrained_model_name_or_path",
+              "pretrained_model", "base_model", "hf_model"}
+
+
 def _alternation(names: set[str]) -> str:
     """A regex alternation of names, '_' matching '-' too, longest first."""
     return "|".join(n.replace("_", "[_-]") for n in sorted(names, key=len, reverse=True))
 
 
 # '--bf16', '--nproc_per_node 4', '--deepspeed ds_z3_config.json' quoted alone in a sentence.
-_PROSE_OPTION = re.compile(rf"(?<![\w\-])--(?:{_alternation(_NAMES)})(?![\w\-])(?:(?:\s*=\s*|\s+)"
+_PROSE_OPTION = re.compile(rf"(?<![\w\-])--(?:{_alternation(_NAMES | _MODEL_ARG)})(?![\w\-])(?:(?:\s*=\s*|\s+)"
                            r"(?P<value>\d[\w.\-]*(?<![.\-])|(?:true|false)(?![\w])|"
                            r"[\w./\-]*[./_\d][\w./\-]*(?<![.\-])))?", re.IGNORECASE)
 # 'cutoff_len: 2048', 'max_seq_len=8192', '"train_micro_batch_size_per_gpu": 4', 'bf16: true' in a config quoted in
@@ -389,6 +395,9 @@ _CONFIG_SETTING = re.compile(
 # A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.
 _CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])|"
                           r"(?<![\w/.\-])(?:ds_z[0-3]|ds_config_zero[0-3]|zero[0-3]_config|ds_zero[0-3])[\w\-]*(?![\w.])")
+# '7B', '1.5b', '350m' standing alone between separators; 'A3B' (active parameters of '30B-A3B') and '8x7B' (experts
+# times size, not the total) are no size.
+_SIZE_IN_NAME = re.compile(r"(?<![A-Za-z0-9.])(?P<num>\d{1,4}(?:\.\d{1,3})?)(?P<scale>[BbMm])(?![A-Za-z0-9])")
 _ZERO_IN_NAME = re.compile(r"(?:^|[^a-z0-9])(?:zero|ds_?z|ds|z)[_\-]?(?:stage[_\-]?)?(?P<n>[0-3])(?![0-9])")
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", "none"}
@@ -420,6 +429,19 @@ def _zero_in_name(name: str) -> int | None:
     base = re.sub(r"\.(?:json|ya?ml)$", "", name.rsplit("/", 1)[-1].lower())
     m = _ZERO_IN_NAME.search(base)
     return int(m["n"]) if m else None
+
+
+def _model_size(value: str) -> float | None:
+    """The size, in billions of parameters, a model's name says: 'Qwen2.5-VL-7B-Instruct' → 7, 'opt-350m' → 0.35;
+    None for a name without one, a shell variable, or a mixture of experts named by its experts ('Mixtral-8x7B')."""
+    base = value.strip("\"'/").rsplit("/", 1)[-1]
+    if not base or base.startswith("$") or re.search(r"\d[xX]\d", base):
+        return None
+    m = _SIZE_IN_NAME.search(base)
+    if not m:
+        return None
+    size = float(m["num"]) / (1000 if m["scale"].lower() == "m" else 1)
+    return size if 0.01 <= size <= 2000 else None
 
 
 def _precision(key: str, value: str | None) -> str | None:
@@ -477,6 +499,8 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
             put("job.zero_stage", number if number <= 3 else None)
         elif key in _ZERO_CONFIG and value:
             put("job.zero_stage", _zero_in_name(value))
+        elif (key in _MODEL_ARG or (key == "path" and name.endswith("model.path"))) and value:
+            put("job.model_params_b", _model_size(value))
         elif key in _PRECISION:
             put("job.precision", _precision(key, value))
         elif key in _FSDP and (value or "").lower() not in _FALSE:
