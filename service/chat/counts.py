@@ -205,11 +205,16 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
     return Understood(fact, value, text[a:b], a, b, weak=weak)
 
 
+_AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
+
+
 def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
 
     `unmasked` (the same text before GPU names were masked, same length) lets '2x H100 DGX boxes' be read as two
     DGX machines rather than two GPUs per machine."""
+    # 'it breaks on 2+ nodes', '3+ 台机器': at least that many, read as that many (same length: spans stay)
+    text = _AT_LEAST.sub(lambda m: m["n"] + " ", text)
     hits: list[Understood] = []
     named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan

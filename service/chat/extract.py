@@ -1410,8 +1410,25 @@ def placement(text: str) -> list[Understood]:
         hits.append(_hit("cluster.zones", 2, m, inferred=True, weak=True))
     for m in re.finditer(r"同一(?:个)?(?:可用区|AZ|机房)|same (?:availability zone|AZ|zone)|single (?:AZ|zone)",
                          text, _IC):
-        if not _is_question_clause(text, m.start()):
+        # 'we can't get enough GPUs in a single zone': the one zone is what the job cannot have
+        short = re.search(r"can't|cannot|can not|couldn't|unable|not enough|insufficient|no capacity|shortage|"
+                          r"凑不齐|不够|无法|没法|抢不到|买不到", tx.clause(text, m.start()), _IC)
+        if not _is_question_clause(text, m.start()) and not short:
             hits.append(_hit("cluster.zones", 1, m))
+    # two clouds for one job: 'one on Google Cloud and one on AWS', '一台在 GCP、一台在 AWS', '跨云', 'multi-cloud'
+    for m in re.finditer(r"跨云|(?:cross|multi)[- ]cloud|(?:different|two|2|separate) (?:cloud providers|clouds)|"
+                         r"(?:两|2)个(?:云|云厂商)|不同(?:的)?云(?:厂商)?", text, _IC):
+        hits.append(_hit("cluster.regions", 2, m, weak=True))
+        hits.append(_hit("cluster.zones", 2, m, inferred=True, weak=True))
+    for a, b in {tx.sentence_bounds(text, m.start()) for m in _CLOUD_NAME.finditer(text)}:
+        named = {_CLOUD_OF.get(c.group(0).lower(), c.group(0).lower()) for c in _CLOUD_NAME.finditer(text, a, b)}
+        if re.search(r"(?<![A-Za-z])(?:from|moved|migrat\w*|switch\w*|instead of|vs\.?|versus|or|compared)(?![A-Za-z])|"
+                     r"迁移|迁到|换到|换成|还是|对比|相比", text[a:b], _IC):
+            continue  # 'we moved from AWS to GCP', 'AWS or GCP?': one cloud at a time
+        if len(named) > 1 and _MACHINE_WORDS.search(text, a, b) is not None or len(named) > 1 and re.search(
+                r"一台|one (?:node|machine|server|box|instance)|(?:a|one) (?:node|machine|server) (?:on|in)", text[a:b], _IC):
+            hits.append(_hit_span("cluster.regions", 2, text, a, b, weak=True))
+            hits.append(_hit_span("cluster.zones", 2, text, a, b, inferred=True, weak=True))
     return hits
 
 
@@ -1437,6 +1454,14 @@ def nodes_setting(text: str) -> list[Understood]:
     if pods:
         hits += [_hit("job.nodes", int(m["num"]), m, weak=True) for m in _REPLICAS.finditer(text) if int(m["num"]) >= 1]
     return hits
+
+
+_CLOUD_NAME = re.compile(r"(?<![A-Za-z])(?:AWS|Amazon Web Services|EC2|GCP|Google Cloud|GCE|Azure|阿里云|Aliyun|Alibaba Cloud|"
+                         r"腾讯云|Tencent Cloud|华为云|Huawei Cloud|OCI|Oracle Cloud|Lambda Labs|CoreWeave|RunPod|火山引擎|"
+                         r"百度云|百度智能云)(?![A-Za-z])", _IC)
+_CLOUD_OF = {"amazon web services": "aws", "ec2": "aws", "google cloud": "gcp", "gce": "gcp", "aliyun": "阿里云",
+             "alibaba cloud": "阿里云", "tencent cloud": "腾讯云", "huawei cloud": "华为云", "oracle cloud": "oci",
+             "百度智能云": "百度云"}
 
 
 # Cloud region and zone names: AWS 'us-west-2' ('us-west-2a' a zone), GCP 'us-central1' ('us-central1-a'), Azure

@@ -623,7 +623,10 @@ _EFFICIENCY_SAID = [
 ]
 # 'the goal is 90% scaling efficiency', '希望扩展效率达到 90%', 'should be at least 80 %': a figure wanted, not measured
 _WANTED = re.compile(r"goal|target|aim|hope|want|expect|should|at least|ideally|达到|希望|期望|目标|至少|要求|理想|"
-                     r"can't hit|cannot reach|达不到", _IC)
+                     r"can't hit|cannot reach|达不到|"
+                     # what others advertise or report: 'the ~100% scaling efficiency they advertise', '官方号称 90%'
+                     r"advertis\w*|claim\w*|they (?:get|got|report\w*|show\w*)|号称|宣称|官方|博客|blog|paper|"
+                     r"论文", _IC)
 
 
 @extractor

@@ -481,8 +481,11 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
         return
     # a smaller count inside the job's own words ('One node in us-east-1 and the other node …' counts two) is no run
+    # nor is one of the job's own machines ("one node's ib port keeps going down", 'one of the nodes')
     smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
-               and not job.start <= h.start < job.end and (h.value == 1 or _COMPARES.search(text))]
+               and not job.start <= h.start < job.end and (h.value == 1 or _COMPARES.search(text))
+               and not re.match(r"\s*(?:'s|’s|of (?:the|our|them|these))", text[h.end:h.end + 12])
+               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])]
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)

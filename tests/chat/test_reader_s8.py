@@ -369,3 +369,38 @@ def test_phase_timer_lines_are_routed_to_the_training_log_reader() -> None:
 [2024-05-01 10:00:02] time (ms) | train_batch: 672.9 | forward: 200.8 | backward: 401.7 | step: 70.3
 ```""")
     assert got["job.step_time_s"] == pytest.approx(0.673, rel=0.01)
+
+
+@pytest.mark.parametrize("text", [
+    "Our nightly training keeps failing because we can't get enough GPUs in a single zone.",
+    "单个可用区里凑不齐 16 台 GPU 机器。",
+])
+def test_a_single_zone_the_job_cannot_have_is_not_its_placement(text: str) -> None:
+    assert facts(text).get("cluster.zones") != 1
+
+
+@pytest.mark.parametrize("text", [
+    "Pipeline parallel across two machines, one on Google Cloud and one on AWS, over the public internet.",
+    "比如一台在 Google Cloud、一台在 AWS，跨云公网通信，NCCL 能跑吗？",
+])
+def test_machines_on_two_clouds_are_in_two_regions(text: str) -> None:
+    assert facts(text)["cluster.regions"] == 2
+
+
+def test_a_move_from_one_cloud_to_another_is_one_cloud() -> None:
+    assert "cluster.regions" not in facts("We moved from AWS to GCP; our 2 nodes are slow.")
+
+
+def test_one_of_the_jobs_machines_is_no_baseline() -> None:
+    got = facts("one node's ib port keeps going down during training on 4 nodes")
+    assert got["job.nodes"] == 4 and "job.baseline_nodes" not in got
+
+
+@pytest.mark.parametrize(("text", "nodes"), [("It doesn't work on 2+ nodes.", 2), ("3+ 台机器就卡住", 3)])
+def test_at_least_n_machines(text: str, nodes: int) -> None:
+    assert facts(text)["job.nodes"] == nodes
+
+
+def test_an_efficiency_others_advertise_is_not_measured() -> None:
+    got = facts("The ~100% scaling efficiency they advertise was measured on 100Gbps RDMA; we get far less.")
+    assert "job.scaling_efficiency_pct" not in got
