@@ -114,3 +114,39 @@ def parse_nccl_env(text: str) -> NcclEnvResult:
             if m.group("name") not in result.env and m.group("name") not in result.passed:
                 result.passed.append(m.group("name"))
     return result
+
+
+# A comment line that labels the command after it ('# TCP', '# roce v1', '# 单机'): words, no setting, no shebang.
+_RUN_LABEL = re.compile(r"^[ \t]*#(?![!#])[ \t]*(?P<label>[^\n=$`]*[A-Za-z\u4e00-\u9fff][^\n=$`]*?)[ \t]*:?[ \t]*$",
+                        re.M)
+
+
+@dataclass
+class LabelledRun:
+    """One launch command (or a few lines) after its own comment label, at body[start:end], and its NCCL settings."""
+
+    label: str
+    start: int
+    end: int
+    env: dict[str, str]
+
+    def own(self, runs: list[LabelledRun]) -> set[tuple[str, str]]:
+        """The settings of this run that some other run does not have with the same value."""
+        return {(k, v) for k, v in self.env.items() if any(r.env.get(k) != v for r in runs if r is not self)}
+
+
+def labelled_runs(body: str) -> list[LabelledRun]:
+    """Each run of a block that holds several launch commands, each after its own comment label ('# TCP' /
+    'mpirun … -x NCCL_IB_DISABLE=1 …', '# roce v1' / 'mpirun … -x NCCL_IB_HCA=mlx4_0:2 …'), when every run sets NCCL
+    variables and their settings differ: two runs to compare, whose settings are not all the job's. [] for any other
+    block (one command, labels with nothing but comments between, lines before the first label)."""
+    labels = list(_RUN_LABEL.finditer(body))
+    if len(labels) < 2 or body[:labels[0].start()].strip():
+        return []
+    runs = []
+    for i, m in enumerate(labels):
+        end = labels[i + 1].start() if i + 1 < len(labels) else len(body)
+        runs.append(LabelledRun(m["label"].strip(), m.end(), end, parse_nccl_env(body[m.end():end]).env))
+    if not all(r.env for r in runs) or all(r.env == runs[0].env for r in runs):
+        return []
+    return runs

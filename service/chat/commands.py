@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bwdoctor.chat import text as tx
-from bwdoctor_parsers.nccl_env import shell_value
+from bwdoctor_parsers.nccl_env import labelled_runs, shell_value
 
 _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun|torchrun|deepspeed|srun|sbatch|"
              r"salloc|accelerate\s+launch|python3?\s+-m\s+[A-Za-z_][\w.]*|swift\s+(?:sft|pt|rlhf)|"
@@ -119,6 +119,7 @@ def read_commands(text: str) -> Commands:
         if m["name"] not in found.env:
             found.env[m["name"]] = m["value"]
             read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
+    compared = _compared_runs(text)
     for m in _ENV.finditer(text):
         if not any(s <= m.start() < e for s, e in spans):
             spans.append((m.start(), m.end()))
@@ -126,6 +127,8 @@ def read_commands(text: str) -> Commands:
         value = shell_value(text, m["value"].strip("\"'"))
         if value is None:
             continue
+        if any(a <= m.start() < b and (m["name"], value) in own for a, b, own in compared):
+            continue  # one labelled run's own setting ('# TCP' … NCCL_IB_DISABLE=1): maybe not the job's
         found.env[m["name"]] = value
         read.append((_env_facts(m["name"], value), (m.start(), m.end())))
     found.spans = sorted(spans)
@@ -142,6 +145,21 @@ def read_commands(text: str) -> Commands:
             else:
                 _put(found.facts, found.fact_spans, key, value, span)
     return found
+
+
+_FENCED = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
+
+
+def _compared_runs(text: str) -> list[tuple[int, int, set[tuple[str, str]]]]:
+    """(start, end, settings only it has) of each run in a code block of labelled launch commands ('# TCP' / 'mpirun
+    … -x NCCL_IB_DISABLE=1', '# roce v1' / 'mpirun … -x NCCL_IB_HCA=mlx4_0:2'). The pasted-output reader, which sees
+    the words around the block, decides which run is the job's; here a setting of one run only is no fact."""
+    out: list[tuple[int, int, set[tuple[str, str]]]] = []
+    for m in _FENCED.finditer(text):
+        runs = labelled_runs(m["body"])
+        base = m.start("body")
+        out.extend((base + run.start, base + run.end, run.own(runs)) for run in runs)
+    return out
 
 
 # A setting asked about or proposed in its sentence: 'should I set --bf16?', 'what if we used --nproc_per_node 4',

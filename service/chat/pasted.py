@@ -29,7 +29,7 @@ from bwdoctor_parsers.iperf3_text import parse_iperf3_text
 from bwdoctor_parsers.kernel_log import parse_kernel_log
 from bwdoctor_parsers.knb import parse_knb
 from bwdoctor_parsers.lspci import parse_lspci
-from bwdoctor_parsers.nccl_env import parse_nccl_env
+from bwdoctor_parsers.nccl_env import LabelledRun, labelled_runs, parse_nccl_env
 from bwdoctor_parsers.nccl_log import parse_nccl_log
 from bwdoctor_parsers.nccl_tests import parse_nccl_tests
 from bwdoctor_parsers.notes import Note, make
@@ -594,7 +594,11 @@ def _blocks(text: str, prose: str, spans: list[tuple[int, int]], bodies: list[st
     blocks = []
     floor = 0
     for (start, end), body in zip(spans, bodies, strict=True):
-        blocks.append(_Block(start, body, _label_before(text, start, floor), _kind_of(body)))
+        runs = labelled_runs(body)
+        if runs:
+            blocks.extend(_pick_run(text, start, end, body, runs))
+        else:
+            blocks.append(_Block(start, body, _label_before(text, start, floor), _kind_of(body)))
         floor = end
     several_nodes = bool(_MULTI_NODE_LABEL.search(prose))
     single = [bool(_SINGLE_NODE_LABEL.search(b.label) and not _MULTI_NODE_LABEL.search(b.label)) for b in blocks]
@@ -617,14 +621,29 @@ def _blocks(text: str, prose: str, spans: list[tuple[int, int]], bodies: list[st
     return blocks
 
 
+def _pick_run(text: str, start: int, end: int, body: str, runs: list[LabelledRun]) -> list[_Block]:
+    """The runs of a block of labelled commands as blocks of their own. The words name the job's run by a setting only
+    it has ('加了 `-x NCCL_IB_HCA=mlx4_0:2` 走 RDMA'): the other runs are set aside as comparisons. When the words name
+    none, or more than one, the settings the runs do not share are left unread: which run is the job's is unknown."""
+    outside = text[:start] + " " + text[end:]
+    named = [i for i, run in enumerate(runs)
+             if any(re.search(rf"{k}\s*=\s*{re.escape(v)}(?![\w:,.-])", outside) for k, v in run.own(runs))]
+    if len(named) == 1:
+        return [_Block(start + run.start, body[run.start:run.end], run.label, _kind_of(body[run.start:run.end]),
+                       role="job" if i == named[0] else "comparison") for i, run in enumerate(runs)]
+    shared = "\n".join(f"{k}={v}" for k, v in runs[0].env.items() if all(r.env.get(k) == v for r in runs[1:]))
+    rest = re.sub(r"(?:-x\s+|--env\s+|-e\s+|export\s+)?NCCL_[A-Z0-9_]+=\S*", " ", body)
+    return [_Block(start, shared + "\n" + rest, "", _kind_of(body))]
+
+
 def _set_aside(pasted: Pasted, blocks: list[_Block]) -> None:
     """What the blocks that are not the job's problem state give: a single-node training log's step time is the
     baseline (job.step_time_baseline_s); every such block gets a note saying its figures were not taken as the job's."""
     baselines = [parse_training_log(b.body) for b in blocks if b.role == "baseline" and b.kind == "training-log"]
     timed = [r for r in baselines if r.source and r.median_s]
     for block in blocks:
-        if block.role == "job":
-            continue
+        if block.role in ("job", "comparison"):
+            continue  # a comparison run's settings were left out; the message catalogue has no note for it yet
         label = block.label[-40:]
         if block.role == "baseline" and block.kind == "training-log" and len(timed) == 1:
             baseline = timed[0].facts()["job.step_time_s"]

@@ -1,4 +1,5 @@
-"""Pasted launch commands read as an expert reads them: the model a command trains gives its size."""
+"""Pasted launch commands and logs read as an expert reads them: the model a command trains gives its size, two
+labelled commands in one block are told apart, and aws-ofi-nccl's NIC count is the node's NIC count."""
 
 from typing import Any
 
@@ -38,3 +39,52 @@ def test_active_parameters_are_not_the_size() -> None:
                 "  --model Qwen/Qwen3-30B-A3B --bf16 True\n```\n")
     assert facts(question).get("job.model_params_b") == 30.0
 
+
+# --------------------------------------------------------------------------- two labelled commands in one block
+TWO_RUNS = """```
+# plain TCP
+mpirun -np 2 -H 192.168.1.5:1,192.168.1.6:1 -x NCCL_SOCKET_IFNAME=ens5 -x NCCL_IB_DISABLE=1 python train.py
+# RDMA
+mpirun -np 2 -H 192.168.1.5:1,192.168.1.6:1 -x NCCL_SOCKET_IFNAME=ens5 -x NCCL_IB_HCA=mlx5_1:1 python train.py
+```
+"""
+
+
+def test_the_run_the_words_name_is_the_jobs_en() -> None:
+    question = ("Two servers, one GPU each. Adding `-x NCCL_IB_HCA=mlx5_1:1` to use RDMA made each step slower than "
+                "over TCP. The two commands:\n" + TWO_RUNS + "Why is RDMA slower?")
+    got = facts(question)
+    assert got.get("nccl.ib_hca") == "mlx5_1:1"
+    assert got.get("nccl.ib_disabled") is not True  # the TCP baseline's setting is not the job's
+    assert got.get("nccl.socket_ifname") == "ens5"  # both runs share it
+
+
+def test_the_run_the_words_name_is_the_jobs_zh() -> None:
+    question = ("两台服务器各一张卡，加了 `-x NCCL_IB_HCA=mlx5_1:1` 走 RDMA 以后每步反而比 TCP 慢。两条命令：\n"
+                + TWO_RUNS + "为什么 RDMA 更慢？")
+    got = facts(question)
+    assert got.get("nccl.ib_hca") == "mlx5_1:1"
+    assert got.get("nccl.ib_disabled") is not True
+
+
+def test_when_the_words_name_no_run_only_shared_settings_are_read() -> None:
+    question = "Which of these two runs should be faster?\n" + TWO_RUNS
+    got = facts(question)
+    assert "nccl.ib_disabled" not in got and "nccl.ib_hca" not in got
+    assert got.get("nccl.socket_ifname") == "ens5"
+
+
+def test_one_command_with_a_comment_keeps_its_settings() -> None:
+    question = ("Slow across nodes:\n```\n# our launch\nmpirun -np 16 -H a:8,b:8 -x NCCL_IB_DISABLE=1 "
+                "python train.py\n```\n")
+    assert facts(question).get("nccl.ib_disabled") is True
+
+
+# --------------------------------------------------------------------------- EFA NICs found by aws-ofi-nccl
+def test_efa_nics_found_in_a_pasted_log_are_the_nic_count() -> None:
+    question = ("NCCL tests hang on our p5 nodes; the plugin loads:\n```\n"
+                "ip-172-31-1-9:901:950 [0] NCCL INFO NET/OFI Selected Provider is efa (found 32 nics)\n"
+                "ip-172-31-1-9:901:950 [0] NCCL INFO Using network Libfabric\n```\nWhat next?")
+    got = facts(question)
+    assert got.get("nic.count") == 32 and got.get("nic.efa") is True
+    assert got.get("nccl.transport") != "socket"
