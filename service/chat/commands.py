@@ -130,6 +130,8 @@ def read_commands(text: str) -> Commands:
         if any(a <= m.start() < b and (m["name"], value) in own for a, b, own in compared):
             continue  # one labelled run's own setting ('# TCP' … NCCL_IB_DISABLE=1): maybe not the job's
         found.env[m["name"]] = value
+        if _NO_LONGER.search(text, m.end()) and m["name"] in {n["name"] for n in _NO_LONGER.finditer(text, m.end())}:
+            continue  # '之前只能靠 NCCL_P2P_DISABLE=1 绕过去 … 现在也不需要 NCCL_P2P_DISABLE 了': a setting of the past
         read.append((_env_facts(m["name"], value), (m.start(), m.end())))
     found.spans = sorted(spans)
     prose = blank(text, found.spans)  # sentences read without the dots and '?' inside commands
@@ -147,6 +149,12 @@ def read_commands(text: str) -> Commands:
     return found
 
 
+# A later sentence that says a setting is no longer needed or used ('现在也不需要 NCCL_P2P_DISABLE 了', 'we no longer
+# need NCCL_P2P_DISABLE', "don't need NCCL_P2P_DISABLE anymore"): the value set before is not the job's now.
+_NO_LONGER = re.compile(r"(?:不再需要|不再用|也不需要|也不用|(?<!需)不需要再?|不用再?|无需再?|"
+                        r"no longer (?:need|use|set)|"
+                        r"(?:don't|do not|doesn't) (?:need|use) (?:to set )?)\s*`?(?P<name>NCCL_[A-Z0-9_]+)`?"
+                        r"(?:[^.。;；\n]{0,20}?(?:了|anymore|any more))?", re.IGNORECASE)
 _FENCED = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
 
 

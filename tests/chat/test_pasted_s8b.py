@@ -88,3 +88,21 @@ def test_efa_nics_found_in_a_pasted_log_are_the_nic_count() -> None:
     got = facts(question)
     assert got.get("nic.count") == 32 and got.get("nic.efa") is True
     assert got.get("nccl.transport") != "socket"
+
+
+# --------------------------------------------------------------------------- a setting of the past
+def test_a_setting_no_longer_needed_is_not_the_jobs_zh() -> None:
+    question = ("单机 8 张 A6000，以前 AllReduce 会卡住，只能加 `NCCL_P2P_DISABLE=1` 绕开。关掉 ACS 以后好了，"
+                "现在已经不需要 NCCL_P2P_DISABLE 了。P2P 带宽应该有多少？")
+    assert "nccl.p2p_disabled" not in facts(question)
+
+
+def test_a_setting_no_longer_needed_is_not_the_jobs_en() -> None:
+    question = ("We used to work around the hang with `NCCL_P2P_DISABLE=1`. After disabling IOMMU we no longer need "
+                "NCCL_P2P_DISABLE. What P2P bandwidth should 4 GPUs in one box reach?")
+    assert "nccl.p2p_disabled" not in facts(question)
+
+
+def test_a_setting_still_in_use_stays() -> None:
+    question = "We export `NCCL_P2P_DISABLE=1` and training on one node is slow. Do we still need NCCL_IB_DISABLE?"
+    assert facts(question).get("nccl.p2p_disabled") is True
