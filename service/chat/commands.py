@@ -525,7 +525,7 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
             put("job.zero_stage", number if number <= 3 else None)
         elif key in _ZERO_CONFIG and value:
             put("job.zero_stage", _zero_in_name(value))
-        elif (key in _MODEL_ARG or (key == "path" and name.endswith("model.path"))) and value:
+        elif (key in _MODEL_ARG or (key == "path" and name.split(".")[-2:] == ["model", "path"])) and value:
             put("job.model_params_b", _model_size(value))
         elif key in _PRECISION:
             put("job.precision", _precision(key, value))

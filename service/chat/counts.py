@@ -98,6 +98,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
     ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
+    # '2 台 H100（2*8*80G）': machines x GPUs x each GPU's memory
+    ("nxm", re.compile(r"(?<![\d.])(?P<n>\d{1,3})\s*[x×*]\s*(?P<m>\d{1,2})\s*[x×*]\s*(?:16|24|32|40|48|64|80|94|96|141|"
+                       r"192)\s*G(?:B|iB)?(?![A-Za-z/\d])")),
     # '8 GPUs = 4 per node x 2 nodes', '4 GPUs per node × 2 nodes': the GPUs each holds, times the machines
     ("m-per-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:{_ADJ}{_GPU_EN}\s*)?(?:per|each|a|/)\s*(?:node|machine|server|host|box)"
                              rf"\s*[x×*]\s*(?P<n>{COUNT})\s*(?:{_NODE_EN})", _IC)),
@@ -709,8 +712,10 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
         elif total_cue or (h.source == "ranks" and not per_node_cue):
-            # a total with no machine count to divide it by says nothing about one machine: it is the job's total
-            out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
+            # a total with no machine count to divide it by says nothing about one machine: the job's GPUs in all,
+            # when it counts GPUs ('one or two workers may fail to save' counts no job)
+            if h.source != "ranks" and n > 1:
+                out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
         elif per_node_cue or n <= 16:
             out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak or shaped))
         else:  # 'AlexNet on 128 K80 GPUs': more than a machine holds, so the GPUs of the whole job

@@ -1056,6 +1056,7 @@ _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|(?<![A-Za-z])EFS(?![
         r"remote storage|存储服务器|BeeGFS|network[- ]mounted|remote[- ]mounted|mounted (?:over|from) the network|"
         r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
+          r"(?<![A-Za-z])(?:gs|s3a?|oss|cos|obs|abfss?|wasbs?):/|" \
           r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])(?!\s*(?:大小|size|cap))"
 # a volume of each instance's own (EBS, gp2/gp3) and a copy of the data on every machine are local to the node
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
@@ -1300,7 +1301,9 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
                                      r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定)(?![A-Za-z])", _IC), True),
-    ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行)(?![A-Za-z])|"
+    ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行|DeepEP|"
+                           r"DeepSeek[- ]?(?:V2|V3|R1)(?:\.\d)?|Mixtral|Qwen\d?(?:\.\d)?-\d+B-A\d+B|all-?to-?all dispatch|"
+                           r"(?<![A-Za-z])EP\s?(?:4|8|16|32|64|128|256)(?![\d]))(?![A-Za-z])|"
                            r"(?<![A-Za-z0-9.])\d{1,3}\s?[x×]\s?\d{1,3}(?:\.\d)?[Bb](?![A-Za-z0-9])", _IC), True),  # Mixtral 8x7B
 ]
 
@@ -1453,6 +1456,29 @@ def nodes_setting(text: str) -> list[Understood]:
     hits += [_hit("job.gpus_per_node", int(m["num"]), m) for m in pods]
     if pods:
         hits += [_hit("job.nodes", int(m["num"]), m, weak=True) for m in _REPLICAS.finditer(text) if int(m["num"]) >= 1]
+    return hits
+
+
+# A model's or a MoE layer's config written as 'key=value' or 'key: value' (a log's '[config] hidden=7168, num_topk=8',
+# a config.json's '"num_experts_per_tok": 8'): the shape the engine's traffic models need.
+_CONFIG_KEY = re.compile(r"(?<![\w-])[\"']?(?P<key>hidden(?:_size|_dim)?|d_model|num_topk|top_?k|moe_top_?k|"
+                         r"num_experts_per_tok|moe_router_topk|num_experts|n_routed_experts|moe_num_experts)[\"']?"
+                         r"\s*[:=]\s*(?P<num>\d{1,6})(?![\d.])", _IC)
+
+
+def config_settings(text: str) -> list[Understood]:
+    """'hidden=7168' → model.hidden_size; 'num_topk=8', 'num_experts_per_tok: 8' → job.moe_top_k and job.moe;
+    'num_experts: 64' → job.moe."""
+    hits: list[Understood] = []
+    for m in _CONFIG_KEY.finditer(text):
+        key, n = m["key"].lower(), int(m["num"])
+        if key.startswith(("hidden", "d_model")) and n >= 64:
+            hits.append(_hit("model.hidden_size", n, m))
+        elif "expert" in key and "tok" not in key and n > 1:
+            hits.append(_hit("job.moe", True, m))
+        elif ("topk" in key or "top_k" in key or "per_tok" in key) and 1 <= n <= 64 and (
+                key != "top_k" or re.search(r"expert|moe|router|topk_group", text, _IC)):
+            hits += [_hit("job.moe_top_k", n, m), _hit("job.moe", True, m)]
     return hits
 
 

@@ -56,6 +56,7 @@ _FAMILY_GPU: list[tuple[str, str]] = [
     ("a2-", "A100"), ("a3-", "H100"), ("a4-", "B200"), ("nd96asr_v4", "A100"), ("nd96amsr_a100_v4", "A100"),
     ("nd96isr_h100_v5", "H100"), ("nd96isr_h200_v5", "H200"), ("nd40rs_v2", "V100"), ("nc24ads_a100", "A100"),
     ("nc48ads_a100", "A100"), ("nc96ads_a100", "A100"), ("nc40ads_h100", "H100"), ("nc80adis_h100", "H100"),
+    ("nc6s_v3", "V100"), ("nc12s_v3", "V100"), ("nc24s_v3", "V100"), ("nc24rs_v3", "V100"),
 ]
 _KNOWN_GPUS.update({"p6-b200.48xlarge": 8, "p6-b200": 8, "p6-b300.48xlarge": 8, "p6-b300": 8, "p2.xlarge": 1,
                     "p2.8xlarge": 8, "p2.16xlarge": 16})

@@ -169,7 +169,7 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
 
 
 # Words that bring the question back to the asker's own run after another system was described.
-_OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|"
+_OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|我们在|我们用|我在|我用|"
                            r"(?<![A-Za-z])(?:this one|ours|our (?:cluster|nodes|machines|setup|run)|we (?:get|got|see|measured?)|"
                            r"I (?:get|got|see|measured?))(?![A-Za-z])", re.IGNORECASE)
 

@@ -24,7 +24,14 @@ from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
-from bwdoctor.chat.extract import Understood, extract_facts, instance_type, nodes_setting, resolve
+from bwdoctor.chat.extract import (
+    Understood,
+    config_settings,
+    extract_facts,
+    instance_type,
+    nodes_setting,
+    resolve,
+)
 from bwdoctor.chat.intents import Intent, classify, knowledge_topics
 from bwdoctor.chat.knowledge import has_keyword_match
 from bwdoctor.chat.language import detect_language, normalise_lang
@@ -96,6 +103,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
             + _entity_facts(entities, unmasked))
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
+    hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
@@ -154,6 +162,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _our_one_server(stated, prose)
     _gpus_the_machine_has(stated)
     _gpus_of_a_server_class_node(stated, prose, unmasked)
+    _gpu_of_a_dgx_spark(stated, question)
     _total_said_for_the_job(stated, prose)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
@@ -163,6 +172,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _rdma_hardware_named(stated, question)
     _fabric_from_its_tools(stated, question)
     _all_reduce_of_data_parallel(stated)
+    _moe_from_expert_parallel(stated)
     _speedup_from_step_times(stated)
     stated = {k: _original_words(u, question) for k, u in stated.items()}
     proposed = {k: _original_words(u, question) for k, u in proposed.items()}
@@ -694,6 +704,13 @@ def _fabric_from_its_tools(stated: dict[str, Understood], question: str) -> None
 _UNSUPPORTED = re.compile(r"不支持|用不了|不能用|无法|support|lack", re.IGNORECASE)
 
 
+def _moe_from_expert_parallel(stated: dict[str, Understood]) -> None:
+    """'EP16 on H800': expert parallelism exists only for a mixture-of-experts model."""
+    ep = stated.get("job.ep_degree")
+    if "job.moe" not in stated and ep is not None and isinstance(ep.value, int) and ep.value > 1:
+        stated["job.moe"] = Understood("job.moe", True, ep.text, ep.start, ep.end, ep.source, inferred=True)
+
+
 def _rdma_from_gpudirect(stated: dict[str, Understood], question: str) -> None:
     """'GDR was off; with GPUDirect RDMA turned on every rank is fine': GPUDirect RDMA is a path of an RDMA NIC, so
     the question about it is about a machine that has one (an assumption; 'no RDMA' said outranks it). A NIC said
@@ -773,6 +790,13 @@ def _gpus_of_a_server_class_node(stated: dict[str, Understood], text: str, unmas
 
 _GOAL = re.compile(r"(?<![A-Za-z])(?:goal|target|aim|plan(?:s|ned|ning)?|want|hope|eventually|scale (?:up )?to)"
                    r"(?![A-Za-z])|目标|计划|希望|打算|想要?|将来|以后", re.IGNORECASE)
+
+
+def _gpu_of_a_dgx_spark(stated: dict[str, Understood], question: str) -> None:
+    """'two stacked DGX Sparks': a DGX Spark is one GB10 superchip."""
+    m = re.search(r"(?<![A-Za-z])DGX[- ]?Sparks?(?![A-Za-z])", question, re.IGNORECASE)
+    if m and "gpu.model" not in stated:
+        stated["gpu.model"] = Understood("gpu.model", "GB10", m.group(0), m.start(), m.end(), inferred=True, weak=True)
 
 
 def _total_said_for_the_job(stated: dict[str, Understood], text: str) -> None:

@@ -404,3 +404,46 @@ def test_at_least_n_machines(text: str, nodes: int) -> None:
 def test_an_efficiency_others_advertise_is_not_measured() -> None:
     got = facts("The ~100% scaling efficiency they advertise was measured on 100Gbps RDMA; we get far less.")
     assert "job.scaling_efficiency_pct" not in got
+
+
+@pytest.mark.parametrize("text", [
+    "DeepEP README 说 RDMA 带宽能超过 50 GB/s，我们在 H800 上 EP16 只有 43 GB/s。",
+    "Serving DeepSeek-V3 across 2 nodes of 8 H100, the decode is slow.",
+    "Mixtral on 4 nodes: the all-to-all dispatch dominates the step.",
+])
+def test_expert_parallelism_and_moe_models_mean_moe(text: str) -> None:
+    assert facts(text)["job.moe"] is True
+
+
+def test_a_moe_layers_config_in_a_log_gives_its_shape() -> None:
+    got = facts("""4xH100 节点跑 DeepEP，RoCE 网络：
+```
+[config] num_tokens=4096, hidden=7168, num_topk_groups=4, num_topk=8
+```""")
+    assert got["model.hidden_size"] == 7168 and got["job.moe_top_k"] == 8 and got["job.moe"] is True
+
+
+def test_a_plain_top_k_without_experts_is_no_moe() -> None:
+    assert "job.moe_top_k" not in facts("sampling with top_k=50 on 2 nodes")
+
+
+@pytest.mark.parametrize(("text", "nodes", "gpus"), [
+    ("2 台 H100（2*8*80G）用 sglang 部署 DeepSeek R1", 2, 8),
+    ("a 4x8x80GB A100 cluster", 4, 8),
+])
+def test_machines_times_gpus_times_memory(text: str, nodes: int, gpus: int) -> None:
+    got = facts(text)
+    assert got["job.nodes"] == nodes and got["job.gpus_per_node"] == gpus
+
+
+def test_a_dgx_spark_is_a_gb10() -> None:
+    assert facts("vLLM on two stacked DGX Sparks gives 3 tokens/s for Llama-3-70B.")["gpu.model"] == "GB10"
+
+
+def test_an_object_store_uri_is_an_object_store() -> None:
+    got = facts("The data set is read from gs://my-bucket/shards/ on every epoch.")
+    assert got["job.data_source"] == "object_store"
+
+
+def test_workers_that_may_fail_count_no_gpus() -> None:
+    assert "job.total_gpus" not in facts("one or two workers may silently fail to finish the save")
