@@ -620,6 +620,8 @@ def network_rates(text: str) -> list[Understood]:
             said.append((hits[-1], prefix, is_bytes))
             hits.append(_hit("nic.tx_gbps", gbps, m))
         elif kind == "busbw":
+            if _OTHER_COLLECTIVE.search(text, max(0, m.start() - 160), m.start()):
+                continue  # 'ran all_gather_perf …: Avg bus bandwidth 33.3', 'alltoall 实测 36.83 GB/s busbw'
             hits.append(_hit("nccl.allreduce_busbw_gbytes_per_s", round(gbps / 8, 6), m))
             said.append((hits[-1], prefix, is_bytes))
         elif kind == "storage":
@@ -638,6 +640,12 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
     return hits
+
+
+# Another collective's bus bandwidth named last before a figure: not the all-reduce's.
+_OTHER_COLLECTIVE = re.compile(r"(?<![A-Za-z])(?:all[_-]?gather|all[_-]?to[_-]?all|reduce[_-]?scatter|broadcast|sendrecv|"
+                               r"(?<!all_)reduce_perf|gather_perf|scatter_perf|hypercube)\w*(?:(?!all[_-]?reduce)[^\n]){0,60}"
+                               r"(?:\n[^\n]{0,80})?$", _IC)
 
 
 # A bus inside one machine named just before a rate, with no network word between: NVLink, NVSwitch, PCIe, P2P, memory.
@@ -708,6 +716,9 @@ def unitless_measurements(text: str) -> list[Understood]:
             continue  # a figure wanted or a version, not one measured
         if not _BARE_END.match(text, m.end()):
             continue  # a unit, a count or another word follows ('8 streams', '2 nodes', '10 秒', '1.75 倍')
+        if fact == "nccl.allreduce_busbw_gbytes_per_s" and _OTHER_COLLECTIVE.search(text, max(0, name.start() - 160),
+                                                                                     name.start()):
+            continue  # 'ran all_gather_perf …:  # Avg bus bandwidth : 33.3': another collective's
         value = _bare_value(fact, m["num"], m["hi"])
         if value is not None:
             hits.append(_hit_span(fact, value, text, m.start("num"), m.end()))
@@ -1358,6 +1369,9 @@ def fabric_features(text: str) -> list[Understood]:
         around = text[max(a, m.start() - 16):min(b, m.end() + 20)]
         if _GDR_NOT_CAUSE.search(around):
             continue  # 'GDR isn't the problem here': ruled out as a cause, its state not said
+        sa, sb = tx.sentence_bounds(text, m.start())
+        if _SUSPECTS.search(text, sa, m.start()) and re.search(r"[?？]|吗", text[m.end():sb + 1]):
+            continue  # '还可能是旧 NCCL、GDR disabled、HCA 顺序吗？': one of the suspects asked about, no state
         fine = _GDR_FINE.search(around)
         if _GDR_OFF.search(_GDR_FINE.sub(" ", around)):
             hits.append(_hit("nccl.gdr_disabled", True, m))
@@ -1383,6 +1397,10 @@ def fabric_features(text: str) -> list[Understood]:
         size = float(m["num"]) * {"G": 1.0, "M": 0.001, "K": 0.000001}[m["u"].upper()]
         hits.append(_hit("container.shm_gbytes", round(size, 6), m))
     return hits
+
+
+_SUSPECTS = re.compile(r"可能是|会不会是|是不是|有没有可能|怀疑是|(?<![A-Za-z])(?:could it be|might it be|is it|could (?:this|it) be "
+                       r"(?:due to|caused by)|suspect|candidates?)(?![A-Za-z])", _IC)
 
 
 def _is_question_clause(text: str, pos: int) -> bool:

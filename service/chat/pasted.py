@@ -460,6 +460,24 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
 ]
 
 
+_OTHER_COLLECTIVE_RUN = re.compile(r"(?<![A-Za-z])(?:all_?gather|all_?to_?all|reduce_?scatter|broadcast|sendrecv|"
+                                   r"(?<!all_)reduce|gather|scatter|hypercube)_perf\b", re.IGNORECASE)
+
+
+def _other_collective_named(pasted: Pasted, text: str, spans: list[tuple[int, int]]) -> None:
+    """'I ran all_gather_perf -b 16M …:' then the table or its 'Avg bus bandwidth' line: another collective's bus
+    bandwidth, named in the words before the paste (the table alone cannot tell), is no all-reduce figure."""
+    if pasted.sources.get("nccl.allreduce_busbw_gbytes_per_s") != "nccl-tests" or not spans:
+        return
+    table = next((a for a, b in spans if re.search(r"bus ?bandwidth|busbw|#\s+size", text[a:b], re.IGNORECASE)),
+                 spans[0][0])
+    before = text[max(0, table - 240):table]
+    if _OTHER_COLLECTIVE_RUN.search(before) and not re.search(r"all_?reduce", before, re.IGNORECASE):
+        for key in ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s"):
+            pasted.facts.pop(key, None)
+            pasted.sources.pop(key, None)
+
+
 def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     """Prose with the pasted output blanked, and the facts the parsers found in that output.
 
@@ -501,6 +519,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
             pasted.partial = pasted.partial or partial
     _set_aside(pasted, blocks)
     _drop_unset(pasted, body, prose)
+    _other_collective_named(pasted, text, spans)
     _mark_partial_measurements(pasted, blocks, prose)
     if text.count("```") % 2:
         pasted.partial = True  # a code fence opened and never closed: the paste was cut

@@ -55,6 +55,9 @@ _REFERENCE = re.compile(
     # a part's rated peak and what talks or others report: '单向峰值是 200 GB/s', 'GTC 上讲 … 能到 480 GB/s'
     r"(?:单向|双向|理论)?峰值(?:带宽)?是|peak (?:bandwidth )?(?:of|is)|(?:GTC|talk|slides?|blog|论文|文章)\s*(?:上|里|中)?\s*(?:讲|说|提到|says?|claims?)|"
     r"据说|听说|号称|reportedly|is said to|are said to|"
+    # a target or a reference value to compare with: 'PDF 目标 491.84 GB/s', 'acceptance threshold', '参考值'
+    r"目标值?|参考值|验收(?:标准|阈值|值)|基准值|(?<![A-Za-z])(?:target(?:ed)?|goal|reference (?:value|figure|number)|"
+    r"acceptance (?:criteria|threshold|target))(?![A-Za-z])|"
     # a figure not reached is the target: 'does not reach 100Gbps', '跑不到 100G'
     r"(?:not|never|can't|cannot|couldn't|doesn't|does not|didn't|did not|unable to|fails? to)\s+(?:even\s+)?"
     r"(?:reach|hit|achieve|get to|get close to|come close to|saturate)|达不到|跑不到|到不了|跑不满|打不满", _IC)

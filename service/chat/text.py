@@ -11,7 +11,7 @@ from functools import lru_cache
 # Sentence ends: Chinese and English full stops (not decimal points), question and exclamation marks,
 # semicolons and line breaks. Clause ends add commas and the Chinese enumeration comma.
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?!\d)(?=\s|$)")
-_CLAUSE_END = re.compile(r"[。！？!?；;\n，,、]|\.(?!\d)(?=\s|$)")
+_CLAUSE_END = re.compile(r"[。！？!?；;\n，,、—–]|\.(?!\d)(?=\s|$)")  # a dash sets a clause apart too
 
 
 _HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")

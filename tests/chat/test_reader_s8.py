@@ -447,3 +447,38 @@ def test_an_object_store_uri_is_an_object_store() -> None:
 
 def test_workers_that_may_fail_count_no_gpus() -> None:
     assert "job.total_gpus" not in facts("one or two workers may silently fail to finish the save")
+
+
+def test_a_dash_sets_the_expectation_apart_from_the_measurement() -> None:
+    got = facts("So I expected an all-reduce bus bandwidth of about 21 Gbps (2.5 GB/s) at large sizes — it maxes out "
+                "at 1.7 GB/s.")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 1.7
+
+
+def test_a_target_from_the_vendor_is_a_reference() -> None:
+    got = facts("两机每机 8 卡：allreduce 实测 353.85 GB/s busbw，PDF 目标 491.84 GB/s。")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 353.85
+
+
+def test_a_busbw_of_two_full_nodes_may_exceed_their_nics() -> None:
+    got = facts("2 机每机 8 张 H100，每台 4 x 400G rail，allreduce 实测 353.85 GB/s busbw。")
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == 353.85  # 1.875 x the NICs' 200 GB/s is possible
+
+
+def test_a_busbw_far_above_the_nics_is_still_set_aside() -> None:
+    out = understand("2 nodes of 8 GPUs, one 25G NIC each; nccl-tests busbw 400 GB/s.")
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in {u.fact for u in out.understood}
+    assert out.conflicts
+
+
+def test_gdr_among_suspects_asked_about_is_no_state() -> None:
+    got = facts("剩下这段差距还可能是旧 NCCL、GDR disabled、HCA 顺序或者坏链路吗？")
+    assert "nccl.gdr_disabled" not in got
+
+
+@pytest.mark.parametrize("text", [
+    "I ran all_gather_perf -b 16M -e 1024M -g 8:\n  # Avg bus bandwidth    : 33.3227\nIs this normal?",
+    "- allreduce 实测 353.85 GB/s busbw\n- alltoall 实测 36.83 GB/s busbw",
+])
+def test_another_collectives_bus_bandwidth_is_not_the_all_reduce(text: str) -> None:
+    assert facts(text).get("nccl.allreduce_busbw_gbytes_per_s") in (None, 353.85)
