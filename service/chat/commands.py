@@ -83,6 +83,11 @@ def read_commands(text: str) -> Commands:
                 # 'iperf3 -c 10.0.0.2 -P 4 跑出来 18.6 Gbits/sec，网卡 25G': a command ends where Chinese words begin
                 body = body[:prose_after.end()].rstrip()
                 b = a + len(body)
+            said = _RESULT_SAID.search(body) if pattern is not _BACKTICK else None
+            if said:
+                # '… all_reduce_perf -b 8M -e 1G gives 3.2 GB/s busbw': the words after the arguments say its result
+                body = body[:said.start()].rstrip()
+                b = a + len(body)
             if pattern is _LINE_COMMAND and not _looks_like_command(body):
                 # a command line that ran into the next sentence when line breaks were softened: keep its arguments
                 sentence = re.search(r"\s+(?:[A-Za-z\u4e00-\u9fff]{2,}[,.;:]?\s+){2,}", body)
@@ -244,6 +249,16 @@ def _asked(prose: str, start: int) -> bool:
 _SET_COMMAND = re.compile(r"\s*(?:sudo\s+)?(?:ip\s+link\s+set|ifconfig)\s+(?:dev\s+)?[\w.\-]+\s+(?:up|down|mtu)\b")
 
 
+# A verb of saying a result, then a figure with its unit: the prose after a command ('… -g 1 gives 3.2 GB/s',
+# '… and we get ~9 Gbits/sec')
+_RESULT_SAID = re.compile(r"\s+(?:and\s+|but\s+|which\s+|that\s+)?(?:(?:I|we|it|this|that)\s+)?(?:only\s+)?"
+                          r"(?:gives?|gave|shows?|showed|reports?|reported|returns?|returned|yields?|outputs?|got|gets?|get|"
+                          r"sees?|saw|reach(?:es|ed)?|tops out at|maxes out at|peaks at|results? in)\s+"
+                          r"(?:(?:an?\s+|the\s+)?(?:busbw|algbw|bus bandwidth|bandwidth|throughput|speed)\s+"
+                          r"(?:of\s+|is\s+|=\s*|:\s*)?)?"
+                          r"(?:only\s+|just\s+|about\s+|around\s+|roughly\s+|approximately\s+|~\s*)?\d+(?:\.\d+)?\s*"
+                          r"(?:[GMK](?:B|b|bit|bits|byte|bytes)?(?:/s|ps|/sec|its/sec)|s/it|it/s|samples/s|tokens/s|ms\b|s\b)",
+                          re.IGNORECASE)
 # The first Chinese character or full-width punctuation outside quotes: commands are written in ASCII.
 _CJK_OUTSIDE_QUOTES = re.compile(r"""^(?:[^"'\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]|"[^"]*"|'[^']*')*?"""
                                  r"(?=[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef])")

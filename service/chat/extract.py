@@ -1288,6 +1288,10 @@ def job_shape(text: str) -> list[Understood]:
                          r"(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
         hits.append(_hit("nccl.transport", "ib" if (m["via"] or "").lower() == "ib" else "socket", m))
+    # 'nccl 日志显示 NET/Socket', 'the log says NET/Socket': NCCL's own name for its socket transport, quoted in words
+    # (a setting 'NCCL_NET=Socket' is the commands' to read)
+    for m in re.finditer(r"(?<![=\w/])NET/Socket(?![\w/])(?!\s*:\s*Using)", text):
+        hits.append(_hit("nccl.transport", "socket", m))
     for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是|回退到|退回到|fell back to|falls back to)"
                          r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
         t = (m["t"] or m["t2"] or m["t3"]).lower()

@@ -102,8 +102,24 @@ def _switched_off(text: str, start: int, end: int) -> bool:
 
 def is_reference(text: str, start: int) -> bool:
     """The clause around `start` quotes a reference or expected figure, not a measurement of this job."""
-    a, b = tx.clause_bounds(text, start)
+    a, b = _side_of_a_contrast(text, *tx.clause_bounds(text, start), start)
     return bool(_REFERENCE.search(text[a:b]))
+
+
+# A contrast inside one clause sets a reference apart from the measurement: 'should be around 23 GB/s but we get 8',
+# '理论上应该有 25GB/s 但实际只有 8GB/s', 'we only get 8 GB/s whereas the spec says 25'.
+_CONTRAST_JOIN = re.compile(r"(?<![A-Za-z])(?:but|however|yet|whereas|while|though|although)(?![A-Za-z])|但是?|可是|不过|然而|"
+                            r"(?<![反然])而(?![且已])|却|实际(?:上)?(?=\s*(?:只|才|仅|测|跑|是|得到|拿到|能|达到|\d))|实测", _IC)
+
+
+def _side_of_a_contrast(text: str, a: int, b: int, pos: int) -> tuple[int, int]:
+    """The part of the clause [a, b) on `pos`'s side of a contrast word."""
+    for m in _CONTRAST_JOIN.finditer(text, a, b):
+        if m.end() <= pos:
+            a = m.start()
+        elif m.start() > pos:
+            return a, m.start()
+    return a, b
 
 
 def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
@@ -276,6 +292,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         said_at = others[(sa, b)]
         # '官方文档说 … 900GB/s，我们测出来 … 350GB/s': the asker's own run named again after the other system's
         theirs_said = said_at is not None and not (said_at <= h.start and _OWN_RUN_SAID.search(text, said_at, h.start))
+        a, b = _side_of_a_contrast(text, a, b, h.start)  # 'expected 23 GB/s but we get 8 GB/s': two sides, one reference
         if (a, b) not in quoted:
             quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
@@ -360,6 +377,9 @@ _TRIED_AFTER = re.compile(r"^\s*(?:[\w/-]+\s+){0,2}?(?:gave|gives|give|was|were|
 # 'X (instead of Y)', '用 4 卡而不是 8 卡': what follows is the alternative not taken, up to the clause's end. A link
 # speed after it is the rating the link fell short of ('negotiated at 25000Mb/s instead of 100G'): the rate readers'.
 _INSTEAD_OF = re.compile(r"(?:instead of|rather than|而不是|而非|不是用)\s*[`'\"“]?[^,，。.;；)）\n]{0,30}$", _IC)
+# 'NET/Socket instead of NET/IB over our mlx5 RoCE NICs': a preposition after the alternative names the job's own setup
+_PAST_THE_ALTERNATIVE = re.compile(r"\S\s+(?:over|on|via|through|across|with|in|for|when|while|because|since|and|but|so|"
+                                   r"which|that|using|from)\s", _IC)
 _RATES = {"nic.speed_gbps", "nic.max_speed_gbps"} | MEASUREMENTS
 _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern",
                  "gpu.pcie_gen", "gpu.pcie_width",
@@ -395,8 +415,8 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
     for h in hits:
         if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _far_side(text, h):
             continue
-        if h.fact not in _RATES and not h.source.startswith("pasted") and _INSTEAD_OF.search(
-                text, max(0, h.start - 40), h.start):
+        instead = _INSTEAD_OF.search(text, max(0, h.start - 40), h.start) if h.fact not in _RATES else None
+        if instead and not h.source.startswith("pasted") and not _PAST_THE_ALTERNATIVE.search(instead.group(0)):
             continue  # 'accelerators: A100-80GB:4 (instead of A100:8)': the setup not taken
         if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):
             a, b = tx.clause_bounds(text, h.start)
