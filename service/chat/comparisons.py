@@ -665,8 +665,8 @@ _QUOTED_STEP = re.compile(r"`(?:time|iter_time|step_time|total_time|batch_time)\
                           r"(?:(?P<ms>ms)|s)?`")
 
 
-_PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代)|per (?:step|iteration|iter)|step[_ ]?time|"
-                       r"iteration time|(?:a|each|one|1) (?:step|iteration)|(?:一|1)\s*个\s*(?:step|iter|迭代)|一步|"
+_PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代|batch)|per (?:step|iteration|iter|batch)|step[_ ]?time|"
+                       r"iteration time|(?:a|each|one|1) (?:step|iteration|batch)|(?:一|1)\s*个\s*(?:step|iter|迭代|batch)|一步|"
                        r"(?:step|迭代)\s*(?:耗时|时间)", _IC)
 
 
@@ -679,8 +679,8 @@ _PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每�
 
 def _per_step(text: str, pos: int) -> bool:
     """The duration at `pos` is the time of one step, not of a whole run or epoch."""
-    a, _ = tx.clause_bounds(text, pos)
-    return bool(_PER_STEP.search(text[max(a, pos - 24):pos + 12]))
+    a, b = tx.clause_bounds(text, pos)
+    return bool(_PER_STEP.search(text[max(a, pos - 24):min(b, pos + 20)]))  # '0.5 s per step': the unit, then the step
 
 
 _ELLIPTIC = re.compile(rf"(?:on|with|across|using|over|用|在)\s*(?P<n>{COUNT})(?![\w.])", _IC)

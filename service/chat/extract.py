@@ -224,6 +224,12 @@ def utilisation(text: str) -> list[Understood]:
             # '单机 GPU 利用率 95%，多机只有 40%': the same subject in another run or after a drop
             hits.append(_hit(hits[-1].fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
             continue
+        if best is None and hits and hits[-1].fact in _LOADS and _USUAL_CUE.search(text, max(0, m.start() - 24), m.start()) \
+                and _PEAK_CUE.search(text, max(0, hits[-1].start - 24), hits[-1].start) \
+                and m.start() - hits[-1].end < 60 and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()):
+            # 'GPU 利用率最高只有 19%，平时基本稳定在 10% 左右': the same load, said again at its usual level
+            hits.append(_hit(hits[-1].fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
+            continue
         if best is None and _MEAN_OF.search(text, max(0, m.start() - 10), m.start()):
             # 'GPU 利用率在 0~100 之间跳，平均 50% 左右': a mean said after a range without its '%', the subject's
             sa = tx.sentence_bounds(text, m.start())[0]
@@ -251,7 +257,29 @@ def utilisation(text: str) -> list[Understood]:
         if value is not None and 0 <= value <= 100:
             hits.append(_hit(best[1], value, m))
     hits.extend(_qualitative_load(text))
-    return hits
+    return _typical_over_peak(text, hits)
+
+
+# 'GPU 利用率最高只有 19%，平时基本稳定在 10% 左右', 'peaks at 60% but mostly sits around 20%': a load said at its peak and
+# again as its usual level is the usual level
+_PEAK_CUE = re.compile(r"(?:最高|峰值|偶尔|偶然|最多|顶多|(?<![A-Za-z])(?:peaks?|peaked|max(?:imum)?|at most|at best|up to|"
+                       r"spikes?|spiked|occasionally|sometimes))[^，,。;；\d%]{0,10}$", _IC)
+_USUAL_CUE = re.compile(r"(?:平时|平常|一般|通常|基本|大部分时间|大多数时间|多数时间|大多|大部分|经常|常常|稳定在|平均|"
+                        r"(?<![A-Za-z])(?:mostly|usually|typically|normally|generally|most of the time|on average|average|"
+                        r"avg|mean|hovers?|stays?|sits?))[^，,。;；\d%]{0,14}$", _IC)
+_LOADS = ("gpu.util_pct", "cpu.util_pct")
+
+
+def _typical_over_peak(text: str, hits: list[Understood]) -> list[Understood]:
+    out = []
+    for h in hits:
+        cue = text[max(0, h.start - 24):h.start]
+        if h.fact in _LOADS and _PEAK_CUE.search(cue) and any(
+                o.fact == h.fact and o is not h and _USUAL_CUE.search(text[max(0, o.start - 24):o.start])
+                and abs(o.start - h.start) < 120 for o in hits):
+            continue
+        out.append(h)
+    return out
 
 
 # --------------------------------------------------------------------------- communication's share of a step
@@ -321,7 +349,8 @@ def _qualitative_load(text: str) -> list[Understood]:
             # "CPU和内存都很闲" / "CPU and memory are idle": the adjective covers both subjects.
             if fact == "cpu.util_pct" and re.search(r"内存|memory|RAM", m["gap"] or "", _IC):
                 hits.append(_hit("mem.used_pct", 35 if m["low"] else 95, m, inferred=True))
-    for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around)"
+    for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around|"
+                         r"(?:直接|经常|会|就|都)?(?:掉到|降到|跌到|变成|变为|掉为|降为)|(?:drops?|dropped|falls?|fell|goes|went)\s+(?:down\s+)?to)"
                          r"\s*(?:0|零)(?!\s*\.\d|\d)\s*%?|GPU\s*(?:util\w*)?\s*(?:is\s*)?(?:near|close to|almost)\s*(?:zero|0)\b", text, _IC):
         hits.append(_hit("gpu.util_pct", 0, m))  # 'almost 0': the figure said, approximately
     for m in re.finditer(r"GPU\s*利用率\s*(?:一直|总是|始终)?\s*(?:上不去|起不来|拉不满|低)|low GPU util\w*|"
@@ -439,10 +468,10 @@ _RATE_CUES = {
                            r"caps? out|capped out)(?![A-Za-z])|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际(?!训练)|actual(?:ly)?|real|tops out|maxes out|peaks?|"
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
-    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
+    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
-    "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
+    "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
                           r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
@@ -470,6 +499,23 @@ _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?ban
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
 _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|(?<![A-Za-z])(?:have|has)|用|走|上|换成|升级到|是|都是|均为)\s*$",
                         _IC)
+
+
+_RX_WORD = re.compile(r"接收|入向|下行|(?<![A-Za-z])(?:rx|receiv\w*|inbound|ingress)(?![A-Za-z])", _IC)
+_TX_WORD = re.compile(r"发送|出向|上行|(?<![A-Za-z])(?:tx|send\w*|sent|outbound|egress)(?![A-Za-z])", _IC)
+_ANY_LINK_RATE = re.compile(r"1|2\.5|5|10|20|25|40|50|56|100|200|400|800")
+
+
+def _network_named_before(text: str, pos: int) -> bool:
+    """The clause names the network a few words before `pos`, and nothing between is another thing's figure or a
+    measurement: 'the network between the machines is 20G', '机器之间的网络带宽是 25G'."""
+    a = tx.clause_bounds(text, pos)[0]
+    said = list(_NETWORK_SAID.finditer(text, max(a, pos - 48), pos))
+    if not said:
+        return False
+    named = said[-1]
+    gap = text[named.end():pos]
+    return not (re.search(r"\d", gap) or _NOT_NETWORK.search(gap) or _MEASURING.search(gap))
 
 
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
@@ -542,6 +588,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _NOW_RATE.search(text[max(0, m.start() - 12):m.start()]) \
                 and _NETWORK_SAID.search(tx.sentence(text, m.start())) and not _NOT_NETWORK.search(tx.clause(text, m.start())):
             return "rated"
+        if unit not in {"M", "Mb"} and _ANY_LINK_RATE.fullmatch(m["num"]) and _network_named_before(text, m.start()):
+            return "rated"  # 'the network between the machines is 20G': the network named, then what it is
         return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
         # iperf's own unit: a measurement when iperf is named anywhere in the question
@@ -616,9 +664,12 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "instance":
             hits.append(_hit("node.instance_bandwidth_gbps", gbps, m))
         elif kind == "traffic":
-            hits.append(_hit("nic.rx_gbps", gbps, m))
-            said.append((hits[-1], prefix, is_bytes))
-            hits.append(_hit("nic.tx_gbps", gbps, m))
+            # '接收峰值 4.4Gbps', 'tx 3 Gb/s': one direction named is that direction's; none or both ('rx/tx 3.8Gbps'), both
+            cue = tx.before(text, m.start(), 16)
+            ways = {"nic.rx_gbps": bool(_RX_WORD.search(cue)), "nic.tx_gbps": bool(_TX_WORD.search(cue))}
+            first = len(hits)
+            hits += [_hit(fact, gbps, m) for fact, named in ways.items() if named or not any(ways.values())]
+            said.append((hits[first], prefix, is_bytes))
         elif kind == "busbw":
             if _OTHER_COLLECTIVE.search(text, max(0, m.start() - 160), m.start()):
                 continue  # 'ran all_gather_perf …: Avg bus bandwidth 33.3', 'alltoall 实测 36.83 GB/s busbw'
@@ -935,10 +986,10 @@ def latency(text: str) -> list[Understood]:
 
 # --------------------------------------------------------------------------- step time
 _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分钟)"
-_STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮)"
+_STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮|batch)"
 _STEP_PATTERNS = [
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
-    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代)|一(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代)|step[_ ]?time|"
+    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代|batch)|一(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|batch)|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
@@ -1269,7 +1320,10 @@ def job_shape(text: str) -> list[Understood]:
                             tx.before(text, m.start(), 12), _IC)
         if negated and m.group(0) == "NVSwitch":
             continue  # 'NVLink bridges (no NVSwitch)': no switch says nothing against the links
-        hits.append(_hit("gpu.nvlink", not negated, m))
+        # '`nvidia-smi nvlink` says `<inactive>`', 'nvlink -s 显示 inactive': the tool found no active link
+        inactive = re.match(r"[^，,。.;；\n]{0,40}?(?:<inactive>|\binactive\b|not active|未激活|没有激活|is down|are down)",
+                            text[m.end():m.end() + 60], _IC)
+        hits.append(_hit("gpu.nvlink", not (negated or inactive), m))
     for m in re.finditer(r"(?:PCIe|pcie)\s*(?:only|卡|版)|只有\s*PCIe|仅\s*PCIe|(?:只|仅)走\s*PCIe", text):
         if not re.search(r"NVLink", tx.sentence(text, m.start()), _IC) or re.search(r"只|仅|only", m.group(0), _IC):
             hits.append(_hit("gpu.nvlink", False, m))

@@ -157,6 +157,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _rated_and_negotiated(stated, hits, prose)
     _wanted_line_rate(stated, proposed, prose)
     _gpus_said_with_the_nodes(stated, hits, prose)
+    _job_total_of_machines_like_the_baseline(stated)
     _gpu_of_the_job(stated, hits)
     _one_machine_when_none_is_named(stated, question)
     _our_one_server(stated, prose)
@@ -886,7 +887,7 @@ def _baseline_machine_gpus(stated: dict[str, Understood], hits: list[Understood]
     if base is None or base.value != 1 or "job.baseline_gpus" in stated:
         return
     same = [h for h in hits if h.fact == "job.gpus_per_node" and not h.hypothetical and h.value > 1
-            and h.start < base.end and base.start < h.end]
+            and (h.start < base.end and base.start < h.end or 0 <= h.start - base.end <= 8)]  # '1 node 4 GPUs: …'
     if same:
         h = same[0]
         stated["job.baseline_gpus"] = Understood("job.baseline_gpus", h.value, h.text, h.start, h.end)
@@ -895,6 +896,20 @@ def _baseline_machine_gpus(stated: dict[str, Understood], hits: list[Understood]
             # '2 nodes are much slower than 1 node with 8 GPUs': the same machines, eight GPUs each
             stated["job.gpus_per_node"] = Understood("job.gpus_per_node", h.value, h.text, h.start, h.end,
                                                      inferred=True, weak=True)
+
+
+def _job_total_of_machines_like_the_baseline(stated: dict[str, Understood]) -> None:
+    """'single machine 4 cards: 1.17 steps/s; 2 machines, 8 cards: 0.655': one machine of the baseline holds 4 GPUs, so
+    the job's 8 cards over 2 machines are its total, not 8 in each — unless the words say 'each'."""
+    base_nodes, base_gpus = stated.get("job.baseline_nodes"), stated.get("job.baseline_gpus")
+    nodes, gpus = stated.get("job.nodes"), stated.get("job.gpus_per_node")
+    if None in (base_nodes, base_gpus, nodes, gpus) or base_nodes.value != 1 or nodes.value <= 1:  # type: ignore[union-attr]
+        return
+    assert base_gpus is not None and nodes is not None and gpus is not None
+    if gpus.value == nodes.value * base_gpus.value and gpus.value != base_gpus.value \
+            and not re.search(r"每|各|per|each|apiece|x|×|\*", gpus.text, re.IGNORECASE):
+        stated["job.gpus_per_node"] = Understood("job.gpus_per_node", base_gpus.value, gpus.text, gpus.start, gpus.end,
+                                                 inferred=True)
 
 
 _INSTANCE_WORDS = re.compile(r"instance|实例|specification|spec sheet|规格|云主机|cloud", re.IGNORECASE)

@@ -60,3 +60,77 @@ def test_the_job_setup_after_the_alternative_of_instead_of_is_kept() -> None:
 
 def test_the_alternative_of_instead_of_is_still_set_aside() -> None:
     assert facts("accelerators: A100-80GB:4 (instead of A100:8)")["job.gpus_per_node"] == 4
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("用 PaddleOCR 在 GPU 上训练，GPU 利用率最高只有 19%，平时基本稳定在 10% 左右。", 10.0),
+    ("GPU 利用率偶尔最高 30%，基本都在 10% 以下，训练很慢。", 10.0),
+    ("GPU util peaks at 60% but mostly sits around 20%", 20.0),
+    ("数据读取的 IO 操作很重，导致有一部分时间 GPU 利用率直接掉到 0。", 0),
+])
+def test_a_load_said_at_its_peak_and_at_its_usual_level_is_the_usual_level(text: str, value: float) -> None:
+    assert facts(text)["gpu.util_pct"] == value
+
+
+def test_a_peak_alone_is_still_read() -> None:
+    assert facts("GPU 利用率最高只有 19%")["gpu.util_pct"] == 19.0
+
+
+def test_nvlink_reported_inactive_is_no_nvlink() -> None:
+    assert facts("Two 2080 Ti cards. `nvidia-smi nvlink` says `<inactive>`.")["gpu.nvlink"] is False
+    assert facts("We have NVLink bridges on both pairs.")["gpu.nvlink"] is True
+
+
+@pytest.mark.parametrize(("text", "speed"), [
+    ("The model file is about 470M and the network between the machines is 20G.", 20.0),
+    ("the network between the machines is 25G", 25.0),
+])
+def test_a_link_rate_said_of_the_network_a_few_words_before_is_its_speed(text: str, speed: float) -> None:
+    assert facts(text)["nic.speed_gbps"] == speed
+
+
+def test_a_measured_figure_after_the_network_is_named_stays_a_measurement() -> None:
+    got = facts("The network is fine, we measured 25G with iperf")
+    assert got.get("nic.speed_gbps") is None and got["net.iperf3_gbps"] == 25.0
+
+
+@pytest.mark.parametrize(("text", "rx", "tx"), [
+    ("机器之间是 10Gbps 网络，网卡接收峰值 4.4Gbps。", 4.4, None),
+    ("tx 2 Gb/s on the NIC during training", None, 2.0),
+    ("the traffic between the nodes is only around rx/tx 3.80Gbps", 3.8, 3.8),
+])
+def test_traffic_in_one_direction_is_that_directions(text: str, rx: float | None, tx: float | None) -> None:
+    got = facts(text)
+    assert (got.get("nic.rx_gbps"), got.get("nic.tx_gbps")) == (rx, tx)
+    assert got.get("nic.speed_gbps") in (None, 10.0)  # traffic is never the link's speed
+
+
+@pytest.mark.parametrize(("text", "per_node"), [
+    ("single machine 4 cards: 1.17 steps/s; 2 machines, 8 cards: 0.655 steps/s", 4),
+    ("1 node 4 GPUs: 100 img/s; 2 nodes 8 GPUs: 150 img/s", 4),
+    ("One node with 8 GPUs runs at 1.0 s/step, 2 nodes with 8 GPUs each at 1.6 s/step", 8),
+])
+def test_the_jobs_cards_over_machines_like_the_baselines_are_a_total(text: str, per_node: int) -> None:
+    got = facts(text)
+    assert got["job.nodes"] == 2 and got["job.gpus_per_node"] == per_node
+
+
+@pytest.mark.parametrize(("text", "nodes", "per_node"), [
+    ("It is only 1.1x of the 4-card machine.", 1, 4),
+    ("We have two 4-card machines", 2, 4),
+    ("two 8-GPU nodes", 2, 8),
+])
+def test_a_machine_named_by_its_gpus_is_one_machine(text: str, nodes: int, per_node: int) -> None:
+    got = facts(text)
+    assert got["job.nodes"] == nodes and got["job.gpus_per_node"] == per_node
+
+
+@pytest.mark.parametrize(("text", "step", "base", "speedup"), [
+    ("单卡跑一个 batch 要 3 分钟，双卡跑一个 batch 要 8 分钟。同一台机器。", 480.0, 180.0, 0.75),
+    ("one GPU takes 0.5 s per step, 4 GPUs take 1.1 s per step", 1.1, 0.5, 1.8182),
+])
+def test_a_batch_is_a_step_and_a_step_on_more_gpus_does_more_work(text: str, step: float, base: float,
+                                                                   speedup: float) -> None:
+    got = facts(text)
+    assert (got["job.step_time_s"], got["job.step_time_baseline_s"]) == (step, base)
+    assert got["job.speedup"] == pytest.approx(speedup, rel=0.01)
