@@ -1033,6 +1033,8 @@ def step_time(text: str) -> list[Understood]:
 
     for pattern in _PER_N_STEPS:
         for m in pattern.finditer(text):
+            if _SAVE_WORDS.search(tx.clause(text, m.start())):
+                continue  # 'checkpoint saving takes 10 minutes every 1000 steps': a save's time and its interval
             value, steps = parse_number(m["num"]), int(m["n"].replace(",", ""))
             unit = {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None
@@ -1180,8 +1182,15 @@ def checkpoints(text: str) -> list[Understood]:
         before = text[max(0 if writing else a, m.start() - (90 if writing else 40)):m.start()]
         # 'Storing … big checkpoints (~17.4 GB) on S3 …: saving takes ~17 seconds': the save of the checkpoints the
         # sentence is about, however far back they were named
-        named = _SAVE_WORDS.search(before) or (writing and _SAVE_WORDS.search(tx.sentence(text, m.start())))
-        if named and not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC):
+        # '每 1000 步保存一次 checkpoint，每次要 5 分钟', '…, each one takes 5 minutes': the save of the clause before
+        each = re.match(r"\s*(?:每次|每一次|一次|(?:each (?:one|save|time)|which|it)(?![A-Za-z]))", text[a:m.start()], _IC)
+        named = _SAVE_WORDS.search(before) or ((writing or each) and _SAVE_WORDS.search(tx.sentence(text, m.start())))
+        if re.search(r"(?:every|每隔?)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
+            continue  # 'we save a checkpoint every 10 minutes': the interval, not how long a save takes
+        takes = re.search(r"(?:takes?|took|needs?|lasts?|要|需要|花了?|耗时|用了?)\s*(?:about|around|roughly|~|约|大约|大概)?\s*$",
+                          text[max(a, m.start() - 24):m.start()], _IC)
+        # 'checkpoint every 10 minutes' is an interval; 'saving takes 10 minutes every 1000 steps' is a save's time
+        if named and (takes or not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC)):
             value = parse_number(m["num"])
             seconds = time_to_seconds(value, m["unit"].lower()) if value else None
             if seconds:
@@ -1480,6 +1489,8 @@ def placement(text: str) -> list[Understood]:
                          text, _IC):
         hits.append(_hit("cluster.zones", 2, m))
     for m in re.finditer(rf"{_NUM}\s*(?:个)?\s*(?:可用区|AZs|availability zones)(?![A-Za-z])", text, _IC):
+        if text[max(0, m.start() - 1):m.start()] == "同":
+            continue  # '同一个可用区': the same zone (read below), not a count of one
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("cluster.zones", int(n), m))
@@ -1492,7 +1503,10 @@ def placement(text: str) -> list[Understood]:
         # 'we can't get enough GPUs in a single zone': the one zone is what the job cannot have
         short = re.search(r"can't|cannot|can not|couldn't|unable|not enough|insufficient|no capacity|shortage|"
                           r"凑不齐|不够|无法|没法|抢不到|买不到", tx.clause(text, m.start()), _IC)
-        if not _is_question_clause(text, m.start()) and not short:
+        # '训练比同一个可用区慢很多', 'slower than in the same AZ': the zone of the run compared with, not the job's
+        compared = re.search(r"(?:比|较|相比|对比|than|compared (?:to|with)|vs\.?|versus|unlike)(?:\s*(?:在|in|with|the|a|one))*\s*$",
+                             tx.before(text, m.start(), 16), _IC)
+        if not _is_question_clause(text, m.start()) and not short and not compared:
             hits.append(_hit("cluster.zones", 1, m))
     # two clouds for one job: 'one on Google Cloud and one on AWS', '一台在 GCP、一台在 AWS', '跨云', 'multi-cloud'
     for m in re.finditer(r"跨云|(?:cross|multi)[- ]cloud|(?:different|two|2|separate) (?:cloud providers|clouds)|"

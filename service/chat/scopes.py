@@ -33,6 +33,10 @@ _NEGATOR = re.compile(
 _NOT_ROUTED = re.compile(r"(?:没走|不走|没有走|没用上|not (?:going|routed|sent|running) (?:over|through)|"
                          r"(?:doesn't|does not|isn't|is not|didn't|did not) (?:go|run|route) (?:over|through))\s*(?:the\s+)?$",
                          _IC)
+_NOT_USED_BY_NCCL = re.compile(r"(?:NCCL|nccl|通信|traffic)\s*(?:still\s+|just\s+|simply\s+)?(?:doesn't|does not|didn't|did not|"
+                               r"isn't|is not|wasn't|was not|never|won't|will not|can't|cannot)\s+(?:use|using|pick|select|"
+                               r"choose|find|detect|see)s?\s*(?:up\s+)?(?:the\s+)?$|"
+                               r"(?:NCCL|nccl|通信)\s*(?:还是|一直|根本)?\s*(?:没有|没|未)(?:用上|用到|使用|识别到|找到|检测到)\s*$", _IC)
 # A feature named before the one read, in one list under the negation: 'no NVLink or RDMA', '没有 NVLink 和 RDMA'.
 _FEATURE_LIST = re.compile(r"(?:(?:RDMA|IB|InfiniBand|NVLink|NVSwitch|RoCE(?:\s?v2)?|GDR|GPUDirect(?:\s+RDMA)?|EFA|PFC|ECN)"
                            r"\s*(?:,|，|、|/|or|and|nor|和|或者?|及|与|跟)\s*(?:the\s+)?)+$", _IC)
@@ -134,6 +138,8 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
             continue
         if h.fact in {"nic.rdma", "nic.efa"} and _NOT_ROUTED.search(text, max(0, h.start - 16), h.start):
             continue  # 'NCCL 没走 IB': the traffic avoids the fabric, which may well be there
+        if h.fact in {"nic.rdma", "nic.efa"} and _NOT_USED_BY_NCCL.search(text, max(0, h.start - 40), h.start):
+            continue  # 'NCCL does not use EFA', 'NCCL 没有用上 RDMA': the software passes the hardware by
         if h.fact in _HARDWARE and _switched_off(text, h.start, h.end):
             continue  # 'running with IB disabled', '把 IB 关掉': a setting turned it off; the hardware is still there
         if h.fact in _FLIPPABLE and isinstance(h.value, bool):

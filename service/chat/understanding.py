@@ -831,7 +831,8 @@ def _only_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(ch if keep[i] or ch == "\n" else " " for i, ch in enumerate(text))
 
 
-_NEGOTIATED = re.compile(r"协商|negotiat\w*|ethtool|Speed\s*:|linked at|link(?:s)? (?:is |came )?up at|link is at|"
+_NEGOTIATED = re.compile(r"协商|negotiat\w*|ethtool|ibstat\w*|ibv_devinfo|(?<![A-Za-z])(?:Speed|Rate)\s*:|linked at|"
+                         r"link(?:s)? (?:is |came )?up at|link is at|"
                          r"instead of|而不是", re.IGNORECASE)
 
 

@@ -134,3 +134,44 @@ def test_a_batch_is_a_step_and_a_step_on_more_gpus_does_more_work(text: str, ste
     got = facts(text)
     assert (got["job.step_time_s"], got["job.step_time_baseline_s"]) == (step, base)
     assert got["job.speedup"] == pytest.approx(speedup, rel=0.01)
+
+
+def test_two_zones_named_are_two_even_beside_the_same_zone_compared_with() -> None:
+    text = "我们的两台训练节点分别在 us-east-1a 和 us-east-1b 两个可用区，训练比同一个可用区慢很多"
+    assert facts(text)["cluster.zones"] == 2
+    assert "cluster.zones" not in facts("It is much slower than in the same AZ.")
+    assert facts("两台机器都在同一个可用区")["cluster.zones"] == 1
+
+
+@pytest.mark.parametrize(("text", "save", "interval"), [
+    ("Checkpoint saving takes 10 minutes every 1000 steps to NFS, and training stalls meanwhile.", 600.0, 1000),
+    ("每 1000 步保存一次 checkpoint，每次要 5 分钟", 300.0, 1000),
+    ("We checkpoint every 500 steps, each one takes 3 minutes", 180.0, 500),
+])
+def test_a_saves_time_beside_its_interval(text: str, save: float, interval: int) -> None:
+    got = facts(text)
+    assert (got["job.checkpoint_save_s"], got["job.checkpoint_interval_steps"]) == (save, interval)
+    assert "job.step_time_s" not in got  # the save's time over its interval is no step time
+
+
+def test_a_checkpoint_every_ten_minutes_is_an_interval_not_a_save_time() -> None:
+    assert "job.checkpoint_save_s" not in facts("We save a checkpoint every 10 minutes")
+
+
+@pytest.mark.parametrize("text", [
+    "ibstat 显示 Rate: 100，但是我们买的是 200G HDR 的卡",
+    "ibstat shows Rate: 100 although the HCA is 200G HDR",
+])
+def test_ibstats_rate_is_the_negotiated_speed_below_the_cards_rating(text: str) -> None:
+    got = facts(text)
+    assert (got["nic.speed_gbps"], got["nic.max_speed_gbps"]) == (100.0, 200.0)
+
+
+@pytest.mark.parametrize("text", [
+    "We use p4d.24xlarge x 4 and NCCL does not use EFA, falls back to sockets",
+    "NCCL 没有用上 RDMA，走的是 socket",
+])
+def test_nccl_not_using_the_fabric_says_nothing_against_the_hardware(text: str) -> None:
+    got = facts(text)
+    assert got["nccl.transport"] == "socket"
+    assert got.get("nic.efa") is not False and got.get("nic.rdma") is not False
