@@ -28,7 +28,7 @@ _IC = re.IGNORECASE
 _SMALL = (r"(?:a single|single|one|1|单|一)\s*(?:-|\s)?(?:台|个)?\s*(?:node|machine|server|box|host|instance|GPU|card|"
           r"机器|服务器|节点|机|卡|张卡|GPU)|单机(?:单卡|多卡)?|单节点|单卡|单台|一台")
 # 'slower than the single node', 'even slower than that one node', 'slower than the 2-node run', 'slower than one'
-_SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower throughput|less|lower)(?:\s+(?:on|with|using|across|"
+_SLOWER_THAN = re.compile(r"(?:slower|worse|longer|(?:much |a lot |way )?more time|less throughput|lower throughput|less|lower)(?:\s+(?:on|with|using|across|"
                           r"over)\s+[^,.;:!?]{1,30}?|\s+(?:in\s+)?(?:multi-?(?:node|machine|host|GPU)|distributed|parallel))?"
                           r"\s+than\s+(?:on\s+|with\s+|in\s+)?"
                           r"(?P<obj>[^,.;:!?，。；：\n]{0,40})", _IC)
@@ -36,6 +36,10 @@ _SLOWER_THAN = re.compile(r"(?:slower|worse|longer|less throughput|lower through
 _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
                              r"(?:更|还|要)?(?:慢|差|长|久|低)"
                              r"|(?:不如|还不如|赶不上|比不上|不及)(?P<obj2>[^，。,;；！？?!\n]{1,16})")
+# 'not as fast as on one node', '多机训练的速度没有单机快', '8 卡还没有 4 卡快': the larger run not as fast as the smaller
+_NOT_AS_FAST = re.compile(r"(?:not|n't|no)\s+(?:nearly\s+|even\s+|quite\s+)?(?:as|so)\s+(?:fast|quick)\s+as\s+(?:on\s+|with\s+|"
+                          r"using\s+|in\s+)?(?P<obj>[^,.;:!?，。；：\n]{1,30})"
+                          r"|(?:没有|没)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:那么|这么|这样)?\s*(?:快|高)(?![了些点])", _IC)
 _NOT_COMPARED = re.compile(r"(?:(?<![A-Za-z])(?:not|no|never)|n't|并不|并没有?|没有?|不)\s*(?:any\s+|much\s+|really\s+|even\s+)?\Z",
                            _IC)
 _FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|were|ran|runs|run|got|gets)\s+(?:\w+\s+)?"
@@ -50,6 +54,14 @@ _WORSE_WITH_MORE = re.compile(
     r"longer)|slow(?:s)? down as (?:we|I) add|negative scaling|scales? negatively|越加越慢|越多越慢|"
     r"(?:机器|节点|卡|GPU)越(?:多|加)[^。]{0,16}?(?:越慢|反而慢|越长|越大|越久|反而越长|反而越慢)|"
     r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
+    # '加了一台机器之后速度反而下降了', '增加到两个节点后吞吐却降低了'
+    r"(?:加|增加|添加|多加|扩)(?:了|上|到)?\s*(?:[一两二三四五六七八九十\d]{1,2}|几)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU)"
+    r"[^。；;\n]{0,12}?(?:反而|却|竟然|居然)[^。；;\n，,]{0,8}?(?:慢|下降|降低|变长|更长|更久|掉|变差|减少)|"
+    # 'after adding a second node the throughput dropped', 'adding more GPUs made it slower'
+    r"(?:after|when|once|since)\s+(?:I\s+|we\s+)?add(?:ing|ed)?\s+(?:a\s+|an\s+|another\s+|one more\s+|more\s+|a second\s+|"
+    r"\w+\s+(?:more\s+)?)?(?:nodes?|machines?|servers?|GPUs?|hosts?)\b[^.;。；\n]{0,40}?(?:slower|drops?|dropped|went down|"
+    r"goes down|decreased|got worse|gets worse|fell|falls)|adding\s+(?:a\s+|another\s+|more\s+|a second\s+|\w+\s+(?:more\s+)?)?"
+    r"(?:nodes?|machines?|servers?|GPUs?|hosts?)\s+(?:\w+\s+){0,2}?(?:makes?|made)\s+(?:it|training|things|the job)\s+slower|"
     # '每加一台机器就更慢一点', '每增加一个节点，step 时间都会变长'
     r"每(?:加|增加|多|扩|添)(?:一|1)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU|node|机)[^。；;\n]{0,16}?"
     r"(?:更慢|变慢|越慢|慢一(?:点|些)|变长|更长|越长|更久|下降|降低|掉)|"
@@ -79,6 +91,11 @@ _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|thro
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
                           r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
                           r"[A-Za-z]+/s|nodes?|machines?|servers?|GPUs?|cards?|台|机|卡|节点|张))", _IC)
+# '每秒 1200 张图', '每秒能跑 3 个 step', '每秒钟处理 5 万 tokens': the unit of time before the figure
+_RATE_PER_SECOND = re.compile(r"每秒(?:钟)?\s*(?:能|可以|大约|约|只有|只能|才|仅)?\s*(?:处理|训练|跑|算|过)?\s*(?:了)?\s*"
+                              r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK万](?![A-Za-z]))?\s*(?:多\s*)?"
+                              r"(?:(?P<step>(?:个\s*)?(?:steps?|iters?|iterations?|步|次迭代|个?迭代|batch(?:es)?))|"
+                              r"(?:张|个|条|幅)?\s*(?:图片?|图像|样本|samples?|tokens?|images?|imgs?|句|序列)|张|条)", re.IGNORECASE)
 # '单节点一个 step 几十秒', '要半个小时': durations said in round words, approximate (ratios only when they are clear)
 _ROUGH_DURATION = re.compile(r"(?P<w>十几|几十|几百|几)\s*(?:个)?\s*(?P<unit>秒|分钟|小时|天)|(?P<n>[一两二三四五六七八九十\d]{1,3})?\s*个?半\s*(?:个)?\s*小时")
 _ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}
@@ -112,7 +129,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     runs are read from it.
     """
     found = Scaling()
-    for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj")):
+    for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj"), (_NOT_AS_FAST, "obj")):
         for m in pattern.finditer(text):
             obj = m[group] or m.groupdict().get("obj2") or ""
             size = _run_size(obj)
@@ -145,6 +162,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if re.search(_SMALL, sentence, _IC) or re.search(r"多机|两机|双机|多节点|两台|2\s*台", sentence):
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _WORSE_WITH_MORE.finditer(text):
+        if _TARGET.search(tx.clause(text, m.start())) or _TARGET.search(tx.clause(text, m.end() - 1)):
+            continue  # 'when we add GPUs, should it be slower?': a question of what to expect
         found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_SLOWER.finditer(text):
         if m["frac"]:
@@ -198,6 +217,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         found.hits.append(Understood(fact, size[0], m.group(0), m.start(), m.end()))
         found.baseline_spans.append((start, start + len(obj)))
     found.hits.extend(_said_ratios(text, found))
+    found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
     return found
@@ -235,6 +255,10 @@ _RATIO_PACE = re.compile(r"速度|吞吐|性能|快|慢|加速|效率|throughput
 # a ratio of something other than pace: 'GPU 利用率只有单机的 50%', 'uses 4x the memory'
 _OTHER_MEASURE = re.compile(r"利用率|util|显存|memory|内存|带宽|bandwidth|功耗|power|温度|cost|费用|价格|price", _IC)
 _SLOWER_WORD = re.compile(r"(?<![A-Za-z])(?:slower|slows? down|worse|longer)(?![A-Za-z])|(?:更|变|反而|还)慢|慢了|变长|更长|更久", _IC)
+# a figure wanted or predicted is no measurement: 'should be near-linear', '两机应该快一倍才对', 'expected ~1.9x'
+_TARGET = re.compile(r"(?<![A-Za-z])(?:should|ought to|expect(?:ed|ing)?|ideally|in theory|theoretical(?:ly)?|supposed to|"
+                     r"would (?:be|give|get)|hope|hoping|target|goal)(?![A-Za-z])|应该|应当|理应|本应|理论上|理论值|预期|期望|"
+                     r"希望|目标|才对|按理", re.IGNORECASE)
 _NOT_RATIO = re.compile(r"(?:not|n't|没有|并没有|并不|不)\s*\Z", _IC)
 
 
@@ -329,8 +353,8 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
     `sa` starts the sentence (its efficiency may be named before the figure), `scale` is how many times larger the
     larger run is (an efficiency is a share of it). `loose`: a factor right after the largest of several runs needs
     no word of pace in its own clause ('with 2 nodes we get 1.7x the throughput of 1 node, with 4 nodes only 2.2x')."""
-    def free(m: re.Match[str]) -> bool:
-        return not any(x <= m.start() < y for x, y in sizes)
+    def free(m: re.Match[str]) -> bool:  # not part of a run's size, and no figure wanted ('两机应该快一倍才对')
+        return not any(x <= m.start() < y for x, y in sizes) and not _TARGET.search(tx.clause(text, m.start()))
 
     named = _EFFICIENCY.search(text, sa, b) if scale > 0 else None
     if named:
@@ -369,6 +393,53 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
             under = _UNDER.search(text, max(sa, m.start() - 16), m.start())
             return (None, True) if under else (1 / k, True)
     return None, False
+
+
+# '与单机相比，双机训练速度下降了 40%', '相比单机，两机的吞吐反而降低了', 'compared to a single node, throughput on 2 nodes
+# dropped': a smaller run named as the reference, and the pace of the larger run said to fall against it.
+_COMPARED = re.compile(r"(?:与|和|跟|同)(?P<obj>[^，。,;；！？?!\n]{1,16}?)(?:相比|比较|对比|比起来)(?:之下)?|"
+                       r"(?:相比于?|相较于?|比起|对比|较之)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?=[，,]|\s*(?:而言|来说|的话)|\s+)|"
+                       r"(?<![A-Za-z])(?:compared (?:to|with)|relative to|versus|vs\.?|against)\s+(?:running\s+)?(?:on\s+|with\s+|"
+                       r"using\s+)?(?P<obj3>[^,.;:!?，。；：\n]{1,30}?)(?=[,，]|\s+(?:the|our|my|it|we|training|throughput|"
+                       r"speed|step|epoch)\b)", _IC)
+_DECLINE = re.compile(r"(?:下降|降低|减少|掉|变慢|更慢|慢|减半|缩水)(?:了)?\s*(?:大约|约|近|将近|差不多)?\s*(?:(?P<p>\d+(?:\.\d+)?)\s*%)?|"
+                      r"(?<![A-Za-z])(?:drops?|dropped|falls?|fell|decreas\w*|goes down|went down|lower|worse|slower|"
+                      r"halved|halves)(?![A-Za-z])(?:\s+(?:by\s+)?(?:about\s+|around\s+|~\s*)?(?P<p2>\d+(?:\.\d+)?)\s*%)?", _IC)
+
+
+def _compared_with(text: str, found: Scaling) -> list[Understood]:
+    """A smaller run named as the reference ('与单机相比', 'compared to a single node') and the pace of a larger one
+    said to fall against it, in the same sentence: negative scaling, by a share when one is given."""
+    hits: list[Understood] = []
+    said = {h.fact for h in found.hits}
+    for m in _COMPARED.finditer(text):
+        group = "obj" if m["obj"] else "obj2" if m["obj2"] else "obj3"
+        ref = _run_size(m[group] or "")
+        if ref is None:
+            continue
+        a, b = tx.sentence_bounds(text, m.start())
+        rest = [s for s in run_sizes(text, a, b) if not m.start(group) <= s[3] < m.end(group) and s[2] == ref[1]]
+        if not rest or any(s[0] <= ref[0] for s in rest):
+            continue  # the run compared must be the larger
+        fall = next((d for d in _DECLINE.finditer(text, m.end(), b)
+                     if not _NOT_RATIO.search(text, max(a, d.start() - 8), d.start())
+                     and not _OTHER_MEASURE.search(tx.clause(text, d.start())) and not _TARGET.search(text, a, b)), None)
+        if fall is None or not (_PACE.search(text, a, b) or re.search(r"slower|慢", fall.group(0), _IC)):
+            continue
+        words = text[m.start():fall.end()]
+        if "job.negative_scaling" not in said:
+            hits.append(Understood("job.negative_scaling", True, words, m.start(), fall.end()))
+        pct = fall["p"] or fall["p2"]
+        if pct and 0 < float(pct) < 100 and "job.speedup" not in said:
+            hits.append(Understood("job.speedup", round(1 - float(pct) / 100, 4), words, m.start(), fall.end()))
+        elif re.search(r"减半|halve", fall.group(0), _IC) and "job.speedup" not in said:
+            hits.append(Understood("job.speedup", 0.5, words, m.start(), fall.end()))
+        if not said & {"job.baseline_nodes", "job.baseline_gpus"}:
+            fact = "job.baseline_gpus" if ref[1] == "gpus" else "job.baseline_nodes"
+            hits.append(Understood(fact, ref[0], m[group], m.start(group), m.end(group)))
+        found.baseline_spans.append((m.start(group), m.end(group)))
+        break
+    return hits
 
 
 # The larger run is no faster than a smaller one: the smaller one is the baseline of the comparison.
@@ -640,6 +711,16 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
             quantities.append(("rate-per-gpu", value, m.start(), m.end()))
         else:
             quantities.append(("rate", value, m.start(), m.end()))
+    for m in _RATE_PER_SECOND.finditer(text, start, end):  # '每秒 1200 张图', '每秒 3 个 step'
+        value = float(m["num"]) * (1000 if m["k"] and m["k"] in "kK" else 10000 if m["k"] else 1)
+        if value <= 0 or any(q[2] <= m.start("num") < q[3] for q in quantities):
+            continue
+        if m["step"]:
+            quantities.append(("step", 1 / value, m.start(), m.end()))
+        elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]):
+            quantities.append(("rate-per-gpu", value, m.start(), m.end()))
+        else:
+            quantities.append(("rate", value, m.start(), m.end()))
     quantities.sort(key=lambda q: q[2])
     starts = [q[2] for q in quantities]
     for m in _RATE_BEFORE.finditer(text, start, end):
@@ -683,7 +764,7 @@ def _per_step(text: str, pos: int) -> bool:
     return bool(_PER_STEP.search(text[max(a, pos - 24):min(b, pos + 20)]))  # '0.5 s per step': the unit, then the step
 
 
-_ELLIPTIC = re.compile(rf"(?:on|with|across|using|over|用|在)\s*(?P<n>{COUNT})(?![\w.])", _IC)
+_ELLIPTIC = re.compile(rf"(?:on|with|across|using|over|用|在)\s*(?P<n>{COUNT})(?!\w|\.\d)", _IC)  # ('… on two.')
 
 
 def _sizes_near(text: str, a: int, b: int, lo: int, hi: int, wide: bool = False) -> list[tuple[int, int, str, int, int]]:
