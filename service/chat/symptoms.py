@@ -805,20 +805,33 @@ def slow_only_across_nodes(text: str) -> list[Understood]:
 # 'NCCL only uses one of them', 'UCX picked only eth1 for TCP', 'only one NIC is used', '只走了一张网卡'. Names of
 # interfaces reach the readers masked ('······'), so any short token stands for the one named.
 _LIB = r"(?:NCCL|UCX|Gloo|MPI|NIXL|it|traffic|the job|training|the transfer|all traffic)"
-_ONE_NIC = (r"(?:one|1|a single)\s+(?:of\s+(?:them|the\s+(?:\w+\s+)?(?:NICs|interfaces|HCAs|ports|rails|cards))|"
-            r"(?:NIC|interface|HCA|port|rail|network card|network interface)(?![A-Za-z]))")
+_ONE_NIC = (r"(?:one|1|a single)\s+(?:of\s+(?:them|the(?:ir|se)?\s+(?:[\w-]+\s+){0,3}?"
+            r"(?:NICs|interfaces|HCAs|ports|rails|cards))|"
+            r"(?:[\w-]+\s+){0,2}?(?:NIC|interface|HCA|port|rail|network card|network interface)(?![A-Za-z]))")
 _ONE_NIC_EN = re.compile(
     rf"(?<![A-Za-z]){_LIB}\s+(?:\w+\s+){{0,2}}?(?:only|just)\s+(?:uses?|used|using|picks?|picked|selects?|selected|"
     rf"chose|goes over|went over|sends? over|sent over)\s+{_ONE_NIC}|"
+    r"(?<![A-Za-z])(?:only|just)\s+(?:uses?|used|using|goes over|went over)\s+(?:one|1|a single)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:NIC|HCA|port|rail|interface)(?![A-Za-z])|"
     rf"(?:picked|picks|selected|selects|chose|uses|used)\s+only\s+(?:{_ONE_NIC}|[\w·-]{{2,16}}\s+(?:for|as)\s+"
     r"(?:TCP|data|traffic|RDMA|the transport|transport))|"
     r"(?:only|just)\s+(?:one|1|a single)\s+(?:of\s+the\s+(?:\w+\s+)?|(?:EFA|IB|RoCE|RDMA)\s+)?"
     r"(?:NICs?|interfaces?|HCAs?|ports?|rails?|devices?|adapters?)\s+"
     r"(?:is|are|was|were|gets?|got|shows?|showed|carries|carried)\s+(?:being\s+)?(?:used|active|busy|traffic|"
-    r"carrying)", _IC)
-_ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:一|1)\s*(?:张|块|个|条)\s*"
-                         r"(?:(?:EFA|IB|RoCE|RDMA|HCA|mlx)\s*)?(?:网卡|网口|HCA|rail|接口|端口)|"
+    r"carrying)|"
+    # 'the other three NICs sit idle', 'the remaining 7 HCAs stay idle'
+    r"(?:the\s+)?(?:other|remaining|rest of the)\s+(?:\w+\s+)?(?:NICs|interfaces|HCAs|ports|rails)"
+    r"(?:\s+of\s+\w+\s+\w+)?\s+"
+    r"(?:sit|sat|stay|stayed|are|were|remain|remained|go|went)\s+(?:completely\s+|totally\s+)?(?:idle|unused)", _IC)
+_ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:其中)?(?:的)?\s*(?:一|1)\s*(?:张|块|个|条)\s*"
+                         r"(?:(?:EFA|IB|RoCE|RDMA|HCA|mlx)\s*)?(?:网卡|网口|HCA|rail|接口|端口|口|虚拟网卡)|"
+                         # '其他三张网卡都闲着', '另外 7 张网卡没有流量': the rest of the NICs idle
+                         r"(?:其他|其它|另外|剩下)(?:的)?\s*(?:几|两|三|四|五|六|七|\d+)?\s*(?:张|块|个)?\s*(?:网卡|网口|HCA|端口)"
+                         r"\s*(?:都|全)?\s*(?:闲着|空闲|空着|没有?流量|没用上|用不上)|"
                          r"(?:只有|仅|仅有)\s*(?:一|1)\s*(?:张|块|个)\s*(?:网卡|网口|HCA)\s*(?:有流量|在用|被用|在跑|在传)")
+# '…是两个虚拟网卡，我们只用上了其中一个': one of the NICs named just before
+_ONE_OF_THEM_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*其中(?:的)?\s*(?:一|1)\s*(?:个|张|块|条)")
+_NIC_NAMED_ZH = re.compile(r"网卡|网口|端口|HCA|NIC|port|rail|QSFP|口", _IC)
 _ALL_NICS = re.compile(r"(?:uses?|used|using|over)\s+all\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(?:NICs|interfaces|HCAs|"
                        r"rails)|所有(?:的)?网卡都(?:有流量|用上了|在用)", _IC)
 
@@ -832,6 +845,9 @@ def one_nic_used(text: str) -> list[Understood]:
             for m in pattern.finditer(text):
                 if not _asks(text, m.start()):
                     return [_hit("net.one_nic_used", value, m)]
+    for m in _ONE_OF_THEM_ZH.finditer(text):
+        if _NIC_NAMED_ZH.search(text, max(0, m.start() - 30), m.start()) and not _asks(text, m.start()):
+            return [_hit("net.one_nic_used", True, m)]
     return []
 
 

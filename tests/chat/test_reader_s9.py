@@ -175,3 +175,19 @@ def test_nccl_not_using_the_fabric_says_nothing_against_the_hardware(text: str) 
     got = facts(text)
     assert got["nccl.transport"] == "socket"
     assert got.get("nic.efa") is not False and got.get("nic.rdma") is not False
+
+
+@pytest.mark.parametrize("text", [
+    "2 nodes, each with 8 H100, but NCCL only uses one of the 8 IB NICs",
+    "the log shows that pair only uses one HDR HCA",
+    "后来发现 QSFP 口在系统里是两个虚拟网卡，我们只用上了其中一个。",
+    "The other three NICs of that node sit idle during the sync.",
+    "其他三张网卡都闲着",
+])
+def test_one_nic_of_several_carrying_the_traffic(text: str) -> None:
+    assert facts(text)["net.one_nic_used"] is True
+
+
+@pytest.mark.parametrize("text", ["Does NCCL only use one NIC?", "we only use one GPU"])
+def test_one_nic_asked_or_one_gpu_is_no_such_symptom(text: str) -> None:
+    assert "net.one_nic_used" not in facts(text)
