@@ -129,6 +129,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 'V100*8', 'A800*8*80G', 'H100 x 8': a machine's GPUs, the count after the model
     # 'A100 8 张', 'H800 八块': the model, then how many of it (a bare count: a machine's, or a total a machine count divides)
     ("mark-count", re.compile(rf"{_MARK}\s*(?P<m>{COUNT})\s*(?:张|块)(?!\s*(?:的)?\s*(?:网卡|网口|NIC|HCA|IB|RoCE|盘|硬盘|SSD))")),
+    # 'an A100-40G*8 node', 'H100 x 8 server', 'A800*8 机器': one machine holding them (a plural, '… x 8 nodes', or
+    # '… x 8 台' counts machines)
+    ("mark-times-node", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:node|machine|server|box|host|"
+                                   rf"instance|workstation)(?![A-Za-z])|机器|服务器)", _IC)),
     ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)(?!\s*(?:nodes?|machines?|servers?|台|节点))",
                               _IC)),
     # 'a3-highgpu-8g x 4', 'p4d.24xlarge * 2': instances of a type, counted after it
@@ -246,7 +250,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             hits.extend(got)
             if shape in _FULL_SHAPES and len(got) == 2 and not any(h.weak for h in got):
                 full = True
-            elif shape.startswith("per-node") or shape in {"accel", "mark-times"}:
+            elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node"}:
                 machine_only.extend(got)
             if shape == "single" or any(h.fact == "job.nodes" and h.value == 1 for h in got):
                 single.extend(h for h in got if h.fact == "job.gpus_per_node")
@@ -267,6 +271,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         # (never 'it only uses GPU0', 'NCCL 只用了 GPU0': a symptom, not a choice)
         hits.append(Understood("job.gpus_per_node", len(set(re.findall(r"\d+", m["gpus"]))), text[m.start():m.end()],
                                m.start(), m.end(), source="named"))
+    hits.extend(_gpus_listed(text))
     lone = {id(h) for h in single}
     aside = {id(h) for h in machine_only}
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
@@ -362,6 +367,27 @@ _GPUS_NAMED = re.compile(
     r"(?P<gpus>GPU\s?\d{1,2}(?:\s{0,2}(?:和|、|,|/|and|与)\s{0,2}(?:GPU\s?)?\d{1,2}){0,7})(?!\d|\.\d)", _IC)
 
 
+# The GPUs listed one by one, as PyTorch's collect_env and `nvidia-smi -L` print them: 'GPU 0: NVIDIA A100-SXM4-80GB
+# GPU 1: NVIDIA A100-SXM4-80GB …', '[GPU 0] H100 …'. Indices from 0 with none missing count a machine's GPUs.
+_GPU_ITEM = re.compile(rf"(?<![A-Za-z])(?:GPU|gpu|cuda:?)\s?\[?(?P<i>\d{{1,2}})\]?\s*[:：\]]\s*(?:[A-Za-z]+\s+){{0,2}}?{_MARK}")
+
+
+def _gpus_listed(text: str) -> list[Understood]:
+    """job.gpus_per_node for a machine's GPUs listed by index (weak: the GPUs a machine has, which a job may not all use)."""
+    out: list[Understood] = []
+    run: list[re.Match[str]] = []
+    for m in [*_GPU_ITEM.finditer(text), None]:
+        if m is not None and (not run or m.start() - run[-1].end() <= 160):
+            run.append(m)
+            continue
+        indices = sorted({int(x["i"]) for x in run})
+        if len(indices) >= 2 and indices == list(range(len(indices))):
+            a, b = run[0].start(), run[-1].end()
+            out.append(Understood("job.gpus_per_node", len(indices), text[a:b][:80], a, b, weak=True, source="listed"))
+        run = [m] if m is not None else []
+    return out
+
+
 def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:
     """Counts said inside a side run (from its clause to the end of its sentence) are not the job's."""
     merged: list[list[int]] = []  # spans in order of their start, overlapping ones joined: a lookup is a bisection
@@ -419,8 +445,8 @@ def _indices(m: re.Match[str]) -> list[int] | None:
                                         for x in _HOST_ITEM.finditer(m["rest"])]
     out = [int(m["first"])]
     for (sep, named, i), (_, _, prev) in zip(items[1:], items[:-1], strict=True):
-        padded = len(i) == len(prev) > 1 and i.startswith("0") and prev.startswith("0")
-        if sep in {"~", "到", "至", "to", "through"} or sep == "-" and (not named or len(items) == 2 and padded):
+        # 'node1-4', 'gpu01-gpu04', 'node0-node3': a range; 'Server1-Server2-Server3' a list joined by dashes
+        if sep in {"~", "到", "至", "to", "through"} or sep == "-" and (not named or len(items) == 2):
             if not int(prev) < int(i) <= int(prev) + 64:
                 return None
             out.extend(range(int(prev) + 1, int(i) + 1))
@@ -545,7 +571,7 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             per //= n
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b))
-    elif shape.startswith("per-node") or shape in {"accel", "mark-times"}:
+    elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node"}:
         if not per or per > 64:
             return None
         if shape == "per-node" and per != 8 and unmasked and re.search(r"[DH]GX", unmasked[a:b]):
@@ -556,7 +582,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         out.append(_hit("job.gpus_per_node", per, text, a, b))
         if shape == "per-node3" and m.group(0).startswith("单台"):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # '单台 8 卡 A100 服务器': one machine, said whole
-        if shape == "per-node" and _ONE_MACHINE.search(text, max(0, a - 12), a) and not re.search(r"s\s*$", m.group(0)):
+        if shape in {"per-node", "mark-times-node"} and _ONE_MACHINE.search(text, max(0, a - 12), a) \
+                and not re.search(r"s\s*$", m.group(0)):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # 'on a 4xA6000 Lambda instance': one machine
     elif shape == "single":
         out.append(_hit("job.nodes", 1, text, a, b, weak=True))

@@ -23,23 +23,26 @@ INSTANCE_MARK = "▪"
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
-    r"(?:(?:GB|B|H|A|L|V|P|T|K)\d{1,3}[A-Z]?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?(?:Ti|ti))?|PRO\s?\d{4})"
-    r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0)(?:\s?(?:Ti|ti|TI))?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|。|；|\s|$))"
-    r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX))"
-    r"(?:[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX))?"
-    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:G|GB|GiB)(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
-    r"(?:[\s-]?(?:SXM\d?|PCIe|NVL))?"
+    r"(?:(?:GB|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}D?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})"
+    r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0D?)(?:\s?(?:Ti|ti|TI))?(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|）|\)|。|；|\s|$))"
+    # written in lower case, as people type them ('8 a100s', 'v100-32g'): only the data-centre names of three digits
+    r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"
+    r"|MI\d{3}[XA]?|Ascend\s?910[ABC]?|910[ABC]|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
+    r"|(?:TITAN|Titan)(?=s?\s+(?:cards?|GPUs?|显卡|卡)|s?\s*[,，、。;；)）]|[卡显])|(?<=[\d张块]\s)Titans?(?![A-Za-z])|(?<=[\d张块])Titans?(?![A-Za-z]))"
+    r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL|HGX|DGX))?"
+    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?![A-Za-z])(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
+    r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL))?"
 )
 # A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.
 def _canonical(name: str) -> str:
     """One spelling per model: 'RTX3090', '3090', 'rtx 3090' → 'RTX 3090'; 'GTX1080' → 'GTX 1080'; '2080ti' → 'RTX 2080 Ti';
     'A100' as is."""
-    if titan := re.fullmatch(r"titan\s?(xp|x|v|rtx)", name.strip(), re.IGNORECASE):
-        return "Titan " + {"xp": "Xp", "x": "X", "v": "V", "rtx": "RTX"}[titan.group(1).lower()]
+    if titan := re.fullmatch(r"titan\s?(xp|x|v|rtx)?", name.strip(), re.IGNORECASE):
+        return ("Titan " + {"xp": "Xp", "x": "X", "v": "V", "rtx": "RTX"}[titan.group(1).lower()]) if titan.group(1) else "Titan"
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
     name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
     name = re.sub(r"(?<=\d)\s?Ti$", " Ti", name)  # '2080Ti', '2080ti' → '2080 Ti'
-    if re.fullmatch(r"[1-5]0[5-9]0(?: Ti)?", name):  # GeForce cards named by number alone
+    if re.fullmatch(r"[1-5]0[5-9]0D?(?: Ti)?", name):  # GeForce cards named by number alone
         name = ("GTX " if name.startswith("10") else "RTX ") + name
     return name
 
@@ -47,7 +50,7 @@ def _canonical(name: str) -> str:
 _GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=[DH]GX-)|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
     r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
-    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan)",
+    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|K40|K20|M40|M60|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan)",
     _IC)
 
 # Things that are named with digits but carry no quantity of the job.
@@ -120,6 +123,7 @@ def find_entities(text: str) -> list[Entity]:
         # a memory size after the model ('A100-80G', 'H100 (80GB)'), never the model's own digits ('A10G')
         name = re.sub(r"(?<=[A-Za-z0-9])[\s\-_/(（]+\d{2,3}\s?(?:G|GB|GiB)\b.*$", "", name, flags=_IC)
         name = re.sub(r"[\s-]?(?:SXM\d?|PCIe|NVL|HGX|DGX)$", "", name, flags=_IC).strip()
+        name = re.sub(r"(?<=^K\d0)m$", "", name)  # 'K40m', 'K20m': the K40 and K20 boards
         found.append(Entity("gpu", _canonical(name),
                             m.start(), m.end(), float(mem.group(1)) if mem else None,
                             form.group(0).upper().replace("PCIE", "PCIe") if form else None))
