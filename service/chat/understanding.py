@@ -168,6 +168,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
+    _ib_retries_exceeded(stated, question)
     _rdma_from_the_transport(stated)
     _rdma_from_gpudirect(stated, question)
     _rdma_hardware_named(stated, question)
@@ -949,6 +950,20 @@ def _plugin_matters_on_efa(stated: dict[str, Understood], question: str) -> None
                                                        missing.start(), missing.end(), source="pasted")
     elif not efa and "nccl.net_plugin_missing" in stated:
         stated.pop("nccl.net_plugin_missing")
+
+
+# NCCL's IB transport giving up on a peer, pasted or quoted: 'NET/IB : Got completion from peer 10.0.0.2<…> with
+# error 12, opcode 0, len 0, vendor err 129', 'transport retry counter exceeded', 'IBV_WC_RETRY_EXC_ERR'
+_RETRY_EXCEEDED = re.compile(r"Got completion (?:from peer \S+ )?with error 12(?!\d)|(?:completion|wc) error 12(?!\d)|"
+                             r"transport retry counter exceeded|IBV_WC_RETRY_EXC_ERR|RETRY_EXC_ERR", re.IGNORECASE)
+
+
+def _ib_retries_exceeded(stated: dict[str, Understood], question: str) -> None:
+    m = _RETRY_EXCEEDED.search(question)
+    if m and "nccl.ib_retry_exceeded" not in stated:
+        source = "pasted" if "Got completion" in m.group(0) else "words"
+        stated["nccl.ib_retry_exceeded"] = Understood("nccl.ib_retry_exceeded", True, m.group(0)[:80], m.start(),
+                                                      m.end(), source=source)
 
 
 def _speedup_from_step_times(stated: dict[str, Understood]) -> None:

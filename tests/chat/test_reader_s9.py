@@ -191,3 +191,17 @@ def test_one_nic_of_several_carrying_the_traffic(text: str) -> None:
 @pytest.mark.parametrize("text", ["Does NCCL only use one NIC?", "we only use one GPU"])
 def test_one_nic_asked_or_one_gpu_is_no_such_symptom(text: str) -> None:
     assert "net.one_nic_used" not in facts(text)
+
+
+@pytest.mark.parametrize("text", [
+    "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> with error 12, opcode 0, len 0, vendor err 129",
+    "Training crashes after a few hours:\n```\nnode3:1234:1290 [2] NCCL INFO NET/IB : Got completion from peer "
+    "10.1.1.4<58372> with error 12, opcode 129, len 0, vendor err 129 (Recv)\n```\nWe have 4 nodes with 200G IB.",
+    "训练跑几个小时就报 transport retry counter exceeded，RoCE 网络",
+])
+def test_ib_retries_exceeded_pasted_or_quoted(text: str) -> None:
+    assert facts(text)["nccl.ib_retry_exceeded"] is True
+
+
+def test_another_completion_error_is_not_retries_exceeded() -> None:
+    assert "nccl.ib_retry_exceeded" not in facts("NET/IB : Got completion from peer 10.0.0.2 with error 5, opcode 0")
