@@ -85,7 +85,9 @@ _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
                    r"it|its|iters?|iterations?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
                    r"samples? per second|images? per second|tokens? per second|it/s|s/it|secs?/it|sec/iter|s/iter|"
-                   r"(?:s|secs?|seconds?)\s*/\s*(?:iteration|step)|iterations? per second|steps? per second)", _IC)
+                   r"(?:s|secs?|seconds?)\s*/\s*(?:iteration|step)|iterations? per second|steps? per second|"
+                   # '30/s/gpu', '30 /sec per GPU': a per-GPU rate with its count unnamed (the GPU after it says per-GPU)
+                   r"/\s*(?:s|sec)(?=\s*(?:/|per)\s*(?:gpu|card|device)))", _IC)
 # 'the wps is just over 10k', 'throughput drops to 850 samples/s': the unit named before the figure
 _RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
@@ -212,10 +214,24 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         size = _run_size(obj)
         if size is None or not _PACE.search(tx.clause(text, m.start())):
             continue
-        start = m.start(group)
+        start, end = m.start(group), m.start(group) + len(obj)
+        side = run_sizes(text, start, end)
+        # '单机八卡和双机十六卡的训练速度相同', '1 node gives the same throughput as 2 nodes': both runs named, the
+        # smaller is the baseline whichever side it is on
+        subject = [s for s in run_sizes(text, tx.clause_bounds(text, m.start())[0], m.start()) if s[2] == size[1]]
+        if subject and subject[-1][0] == size[0]:
+            continue
+        if subject and subject[-1][0] < size[0]:
+            lo = tx.clause_bounds(text, m.start())[0]
+            side = run_sizes(text, lo, m.start())
+            size, start, end = (subject[-1][0], size[1]), side[0][3], m.start()
         fact = "job.baseline_gpus" if size[1] == "gpus" else "job.baseline_nodes"
         found.hits.append(Understood(fact, size[0], m.group(0), m.start(), m.end()))
-        found.baseline_spans.append((start, start + len(obj)))
+        gpus = [s for s in side if s[2] == "gpus"]
+        if size[1] == "nodes" and gpus:  # '单机八卡': the baseline's GPUs too
+            found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
+        found.baseline_spans.append((start, end))
+    found.hits.extend(_figure_moves(text, found))
     found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
@@ -297,6 +313,101 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
 
 _MULTI_NODE = re.compile(r"多机|多节点|多台|(?<![A-Za-z])(?:multi-?node|multiple (?:nodes|machines)|distributed)(?![A-Za-z])",
                          _IC)
+
+
+# 'Going from 1 to 2 nodes the throughput goes from 3000 samples/s to 3500 samples/s', '从单机扩到 4 机，step 时间从 0.8 s
+# 变成了 2.4 s', 'tokens/s per GPU drops from 3000 to 1800 when going multi-node': a figure that moves as the run grows,
+# the first figure the smaller run's, the second the larger's.
+_NUM = r"\d+(?:\.\d+)?\s*[kK]?(?![\d.])"
+_MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?P<a>{_NUM})(?P<ua>[^\d,，;；。]{{0,14}}?)\s*"
+                   r"(?:to|到|→|->|=>|降到|掉到|涨到|升到|变成了?|变为|降至|降低到|减少到|提升到|提高到|增加到|增长到|下降到|上升到)"
+                   rf"\s*(?:了\s*)?(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",
+                   _IC)
+# from one machine to several, their count unsaid: the smaller run is one machine
+_GOING_MULTI = re.compile(r"(?:going|go|goes|went|moving|move|switching|switch|scaling|scale|moved|switched)\s+(?:to\s+|up\s+to\s+)?"
+                          r"(?:multi-?node|multiple (?:nodes|machines|hosts)|multi-?machine|multi-?host|across (?:nodes|machines))|"
+                          r"单机(?:扩展|扩)?(?:到|→|->|变成|换成|切到)多(?:机|节点)|上多机|换成多机|(?:改|换|切)(?:成|到)多(?:机|节点)", _IC)
+_RATE_NAMED = re.compile(r"throughput|吞吐|tokens?/s|samples?/s|img/s|images?/s|tok/s|速度|speed|tps|TFLOPS", _IC)
+
+
+def _figure_moves(text: str, found: Scaling) -> list[Understood]:
+    """A figure said to move from one value to another as the run grows from one size to another (same sentence)."""
+    hits: list[Understood] = []
+    fixed = bool(_FIXED_GLOBAL_BATCH.search(text))
+    for m in _MOVE.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        if any(h.fact == "job.speedup" and a <= h.start < b for h in found.hits) or _TARGET.search(text, a, b):
+            continue
+        sizes = run_sizes(text, a, b)
+        ga, gb = ("a", "b") if m["a"] else ("a2", "b2")
+        if any(s[3] <= m.start(ga) < s[4] or s[3] <= m.start(gb) < s[4] for s in sizes):
+            continue  # the sizes' own range ('from 1 to 2 nodes')
+        va, vb = _figure_value(m[ga]), _figure_value(m[gb])
+        after = _RATE.match(text, m.start(gb)) or _DURATION.match(text, m.start(gb))
+        before = _RATE.match(text, m.start(ga)) or _DURATION.match(text, m.start(ga))
+        unit = after or before
+        if unit is not None:
+            qs, _ = _quantities(text, unit.start(), unit.end())
+            if len(qs) != 1:
+                continue
+            kind, said, inverse = qs[0][0], _figure_value(m[gb] if after else m[ga]), False
+            scale = qs[0][1] / said if said and kind != "step" else 1.0
+            if kind == "step" and _INVERSE.search(unit.group(0)):
+                va, vb, inverse = 1 / va if va else 0.0, 1 / vb if vb else 0.0, True
+            elif kind == "step":
+                scale = qs[0][1] / said if said else 1.0
+            if not inverse:
+                va, vb = va * scale, vb * scale
+            if kind == "rate" and _PER_GPU.search(text, max(a, m.start() - 30), min(b, m.end() + 20)):
+                kind = "rate-per-gpu"
+        elif re.search(r"[%％]|\d\s*(?:GB|Gb|MB|Mb|x|×|倍)", text[m.start(ga):m.end(gb) + 3]):
+            continue
+        elif _RATE_NAMED.search(text, max(a, m.start() - 40), m.start()):
+            kind = "rate-per-gpu" if _PER_GPU.search(text, max(a, m.start() - 40), min(b, m.end() + 20)) else "rate"
+        else:
+            continue
+        if kind == "time" and _per_step(text, m.start()):
+            kind = "step"
+        if va <= 0 or vb <= 0 or _OTHER_MEASURE.search(text, max(a, m.start() - 30), m.start()):
+            continue
+        pair = _ratio_sizes(text, a, b)
+        multi = _GOING_MULTI.search(text, a, b)
+        if pair is not None:
+            first, second, ranged, _ = pair
+            if ranged and first[0] > second[0] > 0:
+                continue  # a run made smaller
+            small, big = (first, second) if 0 < first[0] < second[0] or second[0] == 0 else (second, first)
+        elif multi is not None:
+            small, big = (1, multi.start(), "nodes", multi.start(), multi.end()), (0, multi.start(), "nodes", 0, 0)
+        else:
+            continue
+        scale = big[0] / small[0] if big[0] else 0.0
+        speedup: float | None
+        if kind == "rate":
+            speedup = vb / va
+        elif kind == "rate-per-gpu":
+            speedup = vb / va * scale if scale and big[2] == small[2] else None
+        elif kind == "time":
+            speedup = va / vb
+        else:
+            speedup = va / vb * (scale if not fixed else 1.0) if scale or fixed else None
+        words = text[m.start():m.end()]
+        if speedup is not None:
+            hits.append(Understood("job.speedup", round(speedup, 4), words, m.start(), m.end()))
+            if speedup < 1:
+                hits.append(Understood("job.negative_scaling", True, words, m.start(), m.end()))
+        if kind == "rate-per-gpu":
+            hits.append(Understood("job.scaling_efficiency_pct", round(vb / va * 100, 1), words, m.start(), m.end()))
+        if kind == "step":
+            hits.append(Understood("job.step_time_s", round(vb, 6), text[m.start(gb):m.end(gb)], m.start(gb), m.end(gb)))
+            hits.append(Understood("job.step_time_baseline_s", round(va, 6), text[m.start(ga):m.end(ga)], m.start(ga),
+                                   m.end(ga)))
+        fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
+        hits.append(Understood(fact, small[0], text[small[3]:small[4]], small[3], small[4]))
+        found.baseline_spans.append((small[3], small[4]))
+        if big[2] == "nodes" and big[0] > 0:
+            hits.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+    return hits
 
 
 def _said_ratios(text: str, found: Scaling) -> list[Understood]:
@@ -624,9 +735,16 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 [(s1[0], v1, s1[3:]), (s2[0], v2, s2[3:])])
             speedup = big_v / small_v if kind.startswith("rate") else small_v / big_v
             if kind == "rate-per-gpu":
+                scale = big_n / small_n
                 if s1[2] != "gpus":
-                    continue  # per-GPU rates of runs sized in machines: the GPUs per machine are needed
-                speedup *= big_n / small_n
+                    # per-GPU rates of runs sized in machines: the GPUs each side names, else alike on every machine
+                    g1 = [g for g in _sizes_near(text, a1, b1, *left, wide=True) if g[2] == "gpus"]
+                    g2 = [g for g in _sizes_near(text, a2, b2, *right, wide=True) if g[2] == "gpus"]
+                    if g1 and g2 and g1[0][0] != g2[0][0]:
+                        scale = max(g1[0][0], g2[0][0]) / min(g1[0][0], g2[0][0])
+                        if (g1[0][0] < g2[0][0]) != (s1[0] < s2[0]):
+                            continue  # the larger run in machines has fewer GPUs: no comparison of scale
+                speedup *= scale
             per_step = kind == "step" or (kind == "time" and (_per_step(text, a1) or _per_step(text, a2)))
             if per_step and not fixed:
                 # A step on more GPUs does more work (same per-GPU batch): throughput is steps × size.
