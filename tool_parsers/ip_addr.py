@@ -1,4 +1,9 @@
-"""``ip addr`` / ``ip -br addr`` / ``ip link`` / ``ip route`` → interfaces, MTU, bonds, shared subnets.
+"""``ip addr`` / ``ip -br addr`` / ``ip link`` / ``ip route`` / ``ifconfig`` → interfaces, MTU, bonds, shared subnets.
+
+``ifconfig`` is read in both its forms: net-tools 2.x (``ens1f0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 9000``
+then ``inet 10.0.0.1  netmask 255.255.255.0``) and the old one (``eth0  Link encap:Ethernet``, ``inet addr:10.0.0.1
+Mask:255.255.255.0``, ``UP BROADCAST RUNNING MULTICAST  MTU:9000  Metric:1``); an interface is up when it is UP and
+RUNNING (the carrier is there).
 
 Which interface carries training traffic is not in the output, so facts come only when it is plain:
 one candidate (up, not loopback/docker/veth/bridge/virtual, with an IPv4 address) gives ``nic.name``
@@ -21,6 +26,11 @@ _LINK = re.compile(r"^\d+:\s+([^:\s@]+)(?:@[^:\s]+)?:\s+<([^>]*)>\s+mtu\s+(\d+)(
 _INET = re.compile(r"^\s+inet\s+(\d{1,3}(?:\.\d{1,3}){3})/(\d{1,2})\b")
 _BRIEF = re.compile(r"^([^\s@]+)(?:@\S+)?\s+(UP|DOWN|UNKNOWN|LOWERLAYERDOWN|DORMANT)\s*(.*)$")
 _ROUTE = re.compile(r"^(default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s.*?\bdev\s+(\S+)")
+_IFCONFIG = re.compile(r"^([^:\s]+):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+_IFCONFIG_OLD = re.compile(r"^([^:\s]+)\s+Link encap:")
+_IFCONFIG_INET = re.compile(r"^\s+inet\s+(?:addr:)?(\d{1,3}(?:\.\d{1,3}){3})\s+.*?\b(?:netmask\s+|Mask:)"
+                            r"(\d{1,3}(?:\.\d{1,3}){3})")
+_IFCONFIG_OLD_FLAGS = re.compile(r"^\s+((?:[A-Z]+\s)+)\s*MTU:(\d+)")
 _VIRTUAL = re.compile(r"^(?:lo|docker|veth|virbr|br-|cni|flannel|cali|tun|tap|ifb|kube|vxlan|cilium|weave|dummy|"
                       r"tailscale|wg|zt)")
 
@@ -48,6 +58,10 @@ class IpAddrResult:
 
     @property
     def candidates(self) -> list[Interface]:
+        """Interfaces that could carry training traffic; in ``ip link`` output, which shows no address at all, the up
+        NICs that are neither virtual nor enslaved to a bond."""
+        if not any(i.ipv4 for i in self.interfaces):
+            return [i for i in self.interfaces if i.up and not _VIRTUAL.match(i.name) and i.master is None]
         return [i for i in self.interfaces if i.candidate]
 
     @property
@@ -130,6 +144,24 @@ def parse_ip_addr(text: str) -> IpAddrResult:
             current.up = "UP" in flags and (state is None or state.group(1) in ("UP", "UNKNOWN")) \
                 and "NO-CARRIER" not in flags
             result.interfaces.append(current)
+            continue
+        if m := _IFCONFIG.match(line):
+            flags = [f for f in m.group(2).split(",") if f]
+            current = Interface(name=m.group(1), mtu=int(m.group(3)), flags=flags,
+                                up="UP" in flags and "RUNNING" in flags)
+            result.interfaces.append(current)
+            continue
+        if m := _IFCONFIG_OLD.match(line):
+            current = Interface(name=m.group(1))
+            result.interfaces.append(current)
+            continue
+        if current is not None and (m := _IFCONFIG_INET.match(line)):
+            _add_ipv4(current, m.group(1), m.group(2))
+            continue
+        if current is not None and (m := _IFCONFIG_OLD_FLAGS.match(line)):
+            current.flags = m.group(1).split()
+            current.mtu = int(m.group(2))
+            current.up = "UP" in current.flags and "RUNNING" in current.flags
             continue
         if current is not None and (m := _INET.match(line)):
             _add_ipv4(current, m.group(1), m.group(2))

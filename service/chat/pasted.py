@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bwdoctor.chat.entities import find_entities
 from bwdoctor.chat.language import detect_language
 from bwdoctor.i18n import t
 from bwdoctor_parsers.ethtool import parse_ethtool
@@ -87,6 +88,10 @@ _TOOL_LINE = re.compile(
     r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^\s+(?:link/\w+|inet6?|valid_lft|altname)\s|"
     r"^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+(?:via|dev)\s|"
     r"^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+(?:\d{1,3}(?:\.\d{1,3}){3}/\d|[0-9a-f:]+/\d|$)|"
+    # ifconfig (net-tools 2.x and the old form).
+    r"^[^:\s]+:\s+flags=\d+<[^>]*>\s+mtu\s+\d|^[^:\s]+\s+Link encap:|"
+    r"^\s+inet\s+(?:addr:)?\d[\d.]+\s+.*?(?:netmask|Mask:)|"
+    r"^\s+(?:inet6|ether|RX|TX|loop)\s.*?(?:prefixlen|txqueuelen|packets|errors|bytes)\b|^\s+(?:[A-Z]+\s)+\s*MTU:\d|"
     # Kernel log lines (dmesg's '[ 12.345678] ', journalctl's 'Mar  3 10:01:02 host kernel:', a NIC driver's prefix).
     r"^\s*\[\s*\d+\.\d{3,}\]\s|^\s*[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+kernel:|"
     r"^\s*(?:ixgbe|i40e|ice|igb|e1000e|mlx5_core|mlx4_en|bnxt_en|tg3|r8169|ena|bonding)\b[\s:]|"
@@ -153,6 +158,24 @@ class Pasted:
                 "partial_facts": sorted(self.partial_facts)}
 
 
+# The label a launcher puts before each line of a rank's output: srun --label's '0: ', pdsh/mpirun's '[0] ', Open MPI's
+# '[1,0]<stdout>:', torchrun's '[rank0]:'. The line after it is the tool's.
+_LABEL = re.compile(r"^\s*(?:\d{1,5}:\s|\[\d{1,5}\]\s+|\[\d+,\d+\]<std(?:out|err)>:\s?|\[rank\d+\]:\s?)")
+# 'ip addr' numbers its interfaces the way srun labels lines ('2: ens1f0: <BROADCAST,…> mtu 9000'): not a label.
+_NUMBERED_INTERFACE = re.compile(r"^\s*\d+:\s+[^:\s]+:\s+<")
+
+
+def unlabel(body: str) -> str:
+    """A block whose lines mostly carry a launcher's rank label ('0: #  size  count …', '[1,0]<stdout>: [SUM] …'),
+    without the labels: every parser then reads the tool's own lines."""
+    lines = body.splitlines()
+    filled = [ln for ln in lines if ln.strip()]
+    labelled = [ln for ln in filled if _LABEL.match(ln) and not _NUMBERED_INTERFACE.match(ln)]
+    if not filled or len(labelled) * 2 < len(filled):
+        return body
+    return "\n".join(ln if _NUMBERED_INTERFACE.match(ln) else _LABEL.sub("", ln, count=1) for ln in lines)
+
+
 def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     """The prose (blocks blanked with spaces, same length) and the (start, end) of each block."""
     spans: list[tuple[int, int]] = []
@@ -167,7 +190,9 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
         a, b = pos, pos + len(line)
         pos = b
         inside = any(s <= a < e for s, e in spans)
-        if not inside and _TOOL_LINE.search(line) and not _sentence_from_a_setting(line):
+        unlabelled = _LABEL.sub("", line, count=1)
+        if not inside and (_TOOL_LINE.search(line) or unlabelled != line and _TOOL_LINE.search(unlabelled)) \
+                and not _sentence_from_a_setting(unlabelled):
             run_start = a if run_start is None else run_start
             run_end = b
         elif not inside and not line.strip() and run_start is not None:
@@ -347,9 +372,18 @@ def _training_log(block: str) -> Parsed:
     return result.facts(), notes, False
 
 
+def _model_name(name: str) -> str:
+    """The GPU model as the words name it: nvidia-smi's 'A100-SXM4-80GB', 'Tesla V100-SXM2-32GB' and 'GeForce RTX 3090'
+    are the A100, the V100 and the RTX 3090 (its own name when no model is recognised in it)."""
+    gpus = [e.name for e in find_entities(name) if e.kind == "gpu"]
+    return gpus[0] if gpus else name
+
+
 def _nvidia_smi(block: str) -> Parsed:
     result = parse_nvidia_smi(block)
     facts = result.facts()
+    if isinstance(facts.get("gpu.model"), str):
+        facts["gpu.model"] = _model_name(facts["gpu.model"])
     if result.topo_gpus:
         # a topology matrix is one machine's: the GPUs of its header are those each machine has (the job's unless the
         # words say fewer), its NIC columns the NICs
@@ -446,7 +480,8 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
                               r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB", re.M), _nvidia_smi),
-    ("ip", re.compile(r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+"
+    ("ip", re.compile(r"^[^:\s]+:\s+flags=\d+<[^>]*>\s+mtu\s+\d|^[^:\s]+\s+Link encap:|"
+                      r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+"
                       r"(?:via|dev)\s|^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+\d{1,3}(?:\.\d{1,3}){3}/\d", re.M), _ip_addr),
     ("nccl-env", re.compile(r"NCCL_[A-Z0-9_]+\s*(?:=|:\s|[\"']\s*[\]:,=])|NCCL_[A-Z0-9_]+ set (?:by environment )?to"),
      _nccl_env),
@@ -494,7 +529,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
         body = text[s:e]
         fence = _FENCE.fullmatch(body.strip())
         inline = _INLINE.fullmatch(body.strip())
-        bodies.append(fence["body"] if fence else inline["body"] if inline else body)
+        bodies.append(unlabel(fence["body"] if fence else inline["body"] if inline else body))
     blocks = _blocks(text, prose, spans, bodies)
     body = "\n".join(b.body for b in blocks if b.role == "job")
     settings = _setting_lines(text, spans)
