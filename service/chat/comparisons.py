@@ -231,6 +231,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if size[1] == "nodes" and gpus:  # '单机八卡': the baseline's GPUs too
             found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
         found.baseline_spans.append((start, end))
+    found.hits.extend(_loads_compared(text, found))
     found.hits.extend(_figure_moves(text, found))
     found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_compared_with(text, found))
@@ -407,6 +408,68 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
         found.baseline_spans.append((small[3], small[4]))
         if big[2] == "nodes" and big[0] > 0:
             hits.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+    return hits
+
+
+# 'On a single node GPU util is ~98%; on 2 nodes it drops to 45%', '两机 GPU 利用率只有 40%，而单机能到 90%', 'GPU util: 1 node
+# 95%, 2 nodes 50%', 'GPU 利用率从单机的 90% 掉到了 30%': the GPUs' load of each run; the job's is the larger run's.
+_UTIL = re.compile(r"(?<![A-Za-z])(?:(?:GPU|SM)[- ]?(?:util(?:ization|isation)?|usage|activity|load)|Volatile GPU-Util|"
+                   r"util(?:ization|isation)?)(?![A-Za-z])|(?:GPU|显卡|卡)\s*(?:的)?\s*(?:利用率|使用率|占用率)|利用率", _IC)
+_NOT_GPU_LOAD = re.compile(r"CPU|网卡|带宽|bandwidth|NIC|IB|内存|memory|显存|link|network|网络|磁盘|disk|PCIe|NVLink", _IC)
+# the measure a share is of: the GPUs' load, or something else ('Memory-Usage', '显存', 'bandwidth')
+_MEASURE_WORD = re.compile(_UTIL.pattern + r"|(?<![A-Za-z])(?:Memory-Usage|memory|bandwidth|CPU|NIC|efficiency|MFU|"
+                           r"loss|accuracy|acc)(?![A-Za-z])|显存|内存|带宽|效率|网卡|CPU", _IC)
+_PCT_FIGURE = re.compile(r"(?<![\d.])(?P<p>\d{1,3}(?:\.\d+)?)\s*%")
+_LOAD_MOVE = re.compile(r"(?:from|从)\s*(?P<lead>[^\d%，,。；;\n]{0,10}?)(?P<a>\d{1,3}(?:\.\d+)?)\s*%\s*[^\d%，,。；;\n]{0,12}?"
+                        r"(?:to|到|降到|掉到|变成|变为|降至)\s*(?:了\s*)?(?:只有\s*)?(?P<b>\d{1,3}(?:\.\d+)?)\s*%", _IC)
+_ONE_RUN = re.compile(r"单机|单节点|单台|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|host|box)(?![A-Za-z])", _IC)
+
+
+def _load_run(text: str, a: int, b: int) -> int | None:
+    """The machines of the run a clause names: a count, 0 for several uncounted ('多机', 'multi-node'), None if none."""
+    nodes = [s[0] for s in run_sizes(text, a, b) if s[2] == "nodes"]
+    if len(set(nodes)) == 1:
+        return nodes[0]
+    if not nodes and _MULTI_NODE.search(text, a, b):
+        return 0
+    return None
+
+
+def _loads_compared(text: str, found: Scaling) -> list[Understood]:
+    hits: list[Understood] = []
+    for a, b in _sentence_spans(text):
+        util = _UTIL.search(text, a, b)
+        if util is None or _NOT_GPU_LOAD.search(text, max(a, util.start() - 8), util.end()):
+            continue
+        move = _LOAD_MOVE.search(text, util.end(), b)
+        if move is not None and move.start() - util.end() < 30:
+            # a load said to fall as the run grows, beside a larger run ('With 2 nodes', '从单机的 90%')
+            one = _ONE_RUN.search(text, move.start("lead"), move.end("lead"))
+            if one is not None:  # '从单机的 90%': the machine the load fell from is the baseline
+                hits.append(Understood("job.baseline_nodes", 1, one.group(0), one.start(), one.end()))
+                found.baseline_spans.append((one.start(), one.end()))
+            if one is not None or (_load_run(text, *tx.sentence_bounds(text, move.start())) or 1) != 1:
+                hits.append(Understood("gpu.util_pct", float(move["b"]), move.group(0), move.start("b"), move.end("b")))
+            continue
+        pcts = [m for m in _PCT_FIGURE.finditer(text, util.end(), b)]
+        if len(pcts) != 2 or not 0 < float(pcts[0]["p"]) <= 100 or not 0 < float(pcts[1]["p"]) <= 100:
+            continue
+        lo = a
+        runs = []
+        for i, m in enumerate(pcts):  # each load's run is named in its own stretch: after the last load, up to the next
+            hi = pcts[i + 1].start() if i + 1 < len(pcts) else b
+            clause = tx.clause_bounds(text, m.start())
+            named = [w for w in _MEASURE_WORD.finditer(text, max(lo, util.start()), m.start())]
+            if named and not _UTIL.fullmatch(named[-1].group(0)):
+                runs.append(None)  # ('… GPU-Util near 100 %. With two nodes the GPU Memory-Usage drops to 60 %')
+            else:
+                runs.append(_load_run(text, max(lo, clause[0]), min(hi, clause[1])))
+            lo = m.end()
+        (r1, r2), (m1, m2) = runs, pcts
+        if r1 is None or r2 is None or r1 == r2:
+            continue
+        job = m1 if (r1 == 0 or (r2 != 0 and r1 > r2)) else m2
+        hits.append(Understood("gpu.util_pct", float(job["p"]), job.group(0), job.start(), job.end()))
     return hits
 
 
