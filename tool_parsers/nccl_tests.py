@@ -17,8 +17,9 @@ from typing import Any
 
 from bwdoctor_parsers.notes import Note, make
 
-# "[1,0]<stdout>:" (Open MPI --tag-output), "[rank0]:" (torchrun), "0: " (srun --label), "stdout: ".
-_PREFIX = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:|\d+:\s|stdout:\s|stderr:\s|"
+# "[1,0]<stdout>:" (Open MPI --tag-output), "[rank0]:" (torchrun), "0: " (srun --label), "stdout: ", "> " (a quoted
+# reply), "[0] " (a rank label).
+_PREFIX = re.compile(r"^(?:\s*>+\s?|\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:|\[\d{1,5}\]\s|\d+:\s|stdout:\s|stderr:\s|"
                      r"\d{1,3}(?:\.\d{1,3}){3}:\s|[A-Za-z][\w.\-]*:\s+(?=#|\s*\d))")  # pdsh "host: "
 _COLLECTIVE = re.compile(
     r"\b(all_reduce|all_gather|alltoall|broadcast|reduce_scatter|reduce|sendrecv|gather|scatter|hypercube)_perf\b"
@@ -33,7 +34,8 @@ _RANK = re.compile(r"^#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S
                    r"\s+(.*?)\s*$")
 _GPU_NAME = re.compile(r"(?:RTX\s?(?:A|PRO\s?)?\d{4}(?:\s?Ti)?|(?:GB|[ABHLVPTK])\d{1,4}[A-Z]?|A[2-6]000|MI\d{3}[XA]?)"
                        r"(?![\w])")
-_SYNONYMS = {"bytes": "size", "N": "count", "op": "redop", "res": "error"}  # nccl-tests 1.x header names
+_SYNONYMS = {"bytes": "size", "N": "count", "op": "redop", "res": "error",  # nccl-tests 1.x header names
+             "cputime": "time"}  # -C 1 reports the CPU time
 _TYPES = {
     "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16",
     "fp8_e4m3", "fp8_e5m2", "f8e4m3", "f8e5m2", "char", "int", "float16", "float32", "float64",
@@ -236,8 +238,15 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
+# '-T 1' ends each row with the time it was measured ('2025-03-01 10:00:01'), under a 'timestamp' column.
+_TIMESTAMP = re.compile(r"\s+\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}\s*$")
+
+
 def _strip_prefix(line: str) -> str:
     line = line.replace("\r", "")
+    if line.lstrip().startswith("|") and line.count("|") >= 4:
+        line = line.replace("|", " ")  # a row turned into a markdown table ('| 268435456 | 67108864 | float | …')
+    line = _TIMESTAMP.sub("", line)
     for _ in range(2):  # e.g. "[1,0]<stdout>:" then "stdout: "
         match = _PREFIX.match(line)
         if not match:
@@ -250,7 +259,7 @@ def _header_columns(line: str) -> list[str] | None:
     """Column names of a "# size count type ..." header line, or None."""
     body = line.lstrip()
     body = body[1:] if body.startswith("#") else body  # markdown eats the '#' of pasted comment lines
-    names = [_SYNONYMS.get(n, n) for n in body.split()]
+    names = [_SYNONYMS.get(n, n) for n in body.split() if n != "timestamp"]
     if len(names) >= 6 and names[0] == "size" and "busbw" in names and "time" in names:
         return names
     return None
@@ -265,6 +274,8 @@ def _number(token: str) -> float | None:
 
 
 def _row(tokens: list[str], columns: list[str]) -> NcclTestsRow | None:
+    if len(tokens) != len(columns) and len(tokens) == _half(columns):
+        columns = columns[:len(tokens)]  # the out-of-place half of a row the terminal wrapped or cut at its width
     if len(tokens) != len(columns) or not (tokens[0].isascii() and tokens[0].isdigit()):
         return None
     if "type" in columns and tokens[columns.index("type")] not in _TYPES:
@@ -284,6 +295,12 @@ def _row(tokens: list[str], columns: list[str]) -> NcclTestsRow | None:
         algbw_in=_number(tokens[algbw[1]]) if len(algbw) > 1 else None,
         redop=tokens[columns.index("redop")].lower() if "redop" in columns else None,
     )
+
+
+def _half(columns: list[str]) -> int:
+    """The cells of the out-of-place half of a two-sided layout (up to the second 'time' column), else 0."""
+    times = [i for i, name in enumerate(columns) if name == "time"]
+    return times[1] if len(times) > 1 else 0
 
 
 def _looks_cut(tokens: list[str], width: int) -> int:

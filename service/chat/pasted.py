@@ -159,8 +159,8 @@ class Pasted:
 
 
 # The label a launcher puts before each line of a rank's output: srun --label's '0: ', pdsh/mpirun's '[0] ', Open MPI's
-# '[1,0]<stdout>:', torchrun's '[rank0]:'. The line after it is the tool's.
-_LABEL = re.compile(r"^\s*(?:\d{1,5}:\s|\[\d{1,5}\]\s+|\[\d+,\d+\]<std(?:out|err)>:\s?|\[rank\d+\]:\s?)")
+# '[1,0]<stdout>:', torchrun's '[rank0]:'; and the '> ' of a quoted reply. The line after it is the tool's.
+_LABEL = re.compile(r"^\s*(?:>+\s?|\d{1,5}:\s|\[\d{1,5}\]\s+|\[\d+,\d+\]<std(?:out|err)>:\s?|\[rank\d+\]:\s?)")
 # 'ip addr' numbers its interfaces the way srun labels lines ('2: ens1f0: <BROADCAST,…> mtu 9000'): not a label.
 _NUMBERED_INTERFACE = re.compile(r"^\s*\d+:\s+[^:\s]+:\s+<")
 

@@ -184,6 +184,28 @@ SMI = """+----------------------------------------------------------------------
 | N/A   36C    P0             250W / 400W |  60123MiB / 81920MiB |     47%      Default |
 +-----------------------------------------+----------------------+----------------------+"""
 
+QUOTED = "\n".join("> " + line for line in NT_NEW.splitlines())
+PIPES = """| size | count | type | redop | root | time | algbw | busbw | #wrong | time | algbw | busbw | #wrong |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| 268435456 | 67108864 | float | sum | -1 | 13345 | 20.11 | 37.71 | 0 | 13360 | 20.09 | 37.67 | 0 |
+| 536870912 | 134217728 | float | sum | -1 | 26402 | 20.33 | 38.12 | 0 | 26420 | 20.32 | 38.10 | 0 |"""
+WRAPPED = """#  size  count  type  redop  root  time  algbw  busbw #wrong  time  algbw  busbw #wrong
+   268435456      67108864     float     sum      -1    13345   20.11   37.71      0
+    13360   20.09   37.67      0
+   536870912     134217728     float     sum      -1    26402   20.33   38.12      0
+    26420   20.32   38.10      0"""
+TS = """#  size  count  type  redop  root  time  algbw  busbw #wrong  time  algbw  busbw #wrong  timestamp
+  268435456  67108864  float  sum  -1  13345  20.11  37.71  0  13360  20.09  37.67  0  2025-03-01 10:00:01
+  536870912  134217728  float  sum  -1  26402  20.33  38.12  0  26420  20.32  38.10  0  2025-03-01 10:00:02
+# Avg bus bandwidth    : 30.1 OK"""
+PERITER = """#  size  count  type  redop  root  time  algbw  busbw #wrong  i_min  i_max  i_p99  i_cv% \
+ time  algbw  busbw #wrong  i_min  i_max  i_p99  i_cv%
+  268435456  67108864  float  sum  -1  13345  20.11  37.71  0  13001  13502  13499  1.20 \
+ 13360  20.09  37.67  0  13010  13600  13590  1.30
+  536870912  134217728  float  sum  -1  26402  20.33  38.12  0  26001  26502  26499  0.80 \
+ 26420  20.32  38.10  0  26010  26600  26590  0.90""".replace(" \\\n", "")
+CPUTIME = TS.replace("time  algbw", "cputime  algbw")
+
 
 def fence(s: str) -> str:
     return "```\n" + s + "\n```"
@@ -210,6 +232,12 @@ CASES = [
     ("nt-avg-only", "Across 2 nodes I get\n# Avg bus bandwidth    : 18.3321\nwhich seems low.", {BUS: 18.3321}),
     ("nt-avg-only-fence", "跨两台机器：\n```\n# Out of bounds values : 0\n# Avg bus bandwidth : 7.93\n```\n太低了",
      {BUS: 7.93}),
+    ("nt-quoted", "As you can see in my earlier post:\n" + QUOTED + "\nany idea?", {BUS: 38.2}),
+    ("nt-pipes", "我整理成表格了：\n" + PIPES + "\n请问正常吗", {BUS: 38.12}),
+    ("nt-wrapped", "The rows wrapped in the terminal:\n" + fence(WRAPPED), {BUS: 38.12}),
+    ("nt-timestamps", "with -T 1 (timestamps):\n" + fence(TS), {BUS: 38.12}),
+    ("nt-cputime", "with -C 1:\n" + fence(CPUTIME), {BUS: 38.12}),
+    ("nt-per-iteration", "with per-iteration timing:\n" + fence(PERITER), {BUS: 38.12}),
     ("log-ib", "Log:\n" + fence(IB_LOG),
      {"nccl.transport": "ib", "nccl.version": "2.18.5", "nic.count": 4, "nccl.gdr_disabled": False}),
     ("log-ib-nofence", "NCCL_DEBUG=INFO says\n" + IB_LOG + "\nstill slow", {"nccl.transport": "ib", "nic.count": 4}),
