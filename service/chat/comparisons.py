@@ -33,7 +33,7 @@ _SLOWER_THAN = re.compile(r"(?:slower|worse|longer|(?:much |a lot |way )?more ti
                           r"\s+than\s+(?:on\s+|with\s+|in\s+)?"
                           r"(?P<obj>[^,.;:!?，。；：\n]{0,40})", _IC)
 # '比单机还慢', '远远比单机多卡训练要慢', '不如 1 卡', '赶不上一台', '比 1 台服务器 5 张卡耗时更长'
-_SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
+_SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>(?:\s*[A-Za-z][\w.-]{3,40})?[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
                              r"(?:更|还|要)?(?:慢|差|长|久|低)"
                              r"|(?:不如|还不如|赶不上|比不上|不及)(?P<obj2>[^，。,;；！？?!\n]{1,16})")
 # 'not as fast as on one node', '多机训练的速度没有单机快', '8 卡还没有 4 卡快': the larger run not as fast as the smaller
@@ -71,9 +71,23 @@ _WORSE_WITH_MORE = re.compile(
 _TIMES_SLOWER = re.compile(
     rf"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)\s*(?:slower|longer|more time)|慢了?\s*(?:大约|约|近|将近|差不多)?\s*"
     rf"(?P<k2>\d+(?:\.\d+)?|[{_CN}]{{1,4}})\s*(?:多)?\s*倍|(?P<k3>\d+(?:\.\d+)?)\s*倍(?:的)?(?:时间|慢)"
+    r"|(?P<k4>twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+slow"
+    r"|(?P<half>half|a third|a quarter) as fast"
+    r"|(?P<halved>(?<![A-Za-z])(?:halve[sd]|is cut in half|was cut in half|dropp?(?:ed|s)? (?:by )?(?:in )?half)(?![A-Za-z])|"
+    r"(?:直接|几乎|基本|差不多)?(?:减半|砍半|少了一半|掉了一半|降了一半|下降了一半))"
     r"|(?:only|只有|仅)[^，。,;；]{0,16}?(?P<frac>1\s*/\s*\d+|三分之一|四分之一|五分之一|一半|half)\s*(?:of\s*)?(?:the\s*)?(?:speed|速度|throughput|吞吐)?",
     _IC)
-_FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半": 2, "half": 2}
+_FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半": 2, "half": 2, "a third": 3, "a quarter": 4,
+              "halves": 2, "halved": 2, "减半": 2, "砍半": 2, "twice": 2, "two times": 2, "three times": 3, "thrice": 3,
+              "four times": 4}
+# what is slower is not the job's pace: a collective, a link, a benchmark ('the all-reduce is 3x slower across nodes')
+_NOT_THE_JOB = re.compile(r"all-?reduce|all-?gather|reduce-?scatter|all-?to-?all|collective|busbw|algbw|bandwidth|带宽|"
+                          r"latency|延迟|时延|nccl-tests|_perf|iperf|ib_\w+|通信|communication|comm\b|p2p|send|recv|"
+                          r"loading|加载|启动|startup|init", re.IGNORECASE)
+# '30% slower across 4 nodes', 'about 2x slower with 2 nodes': slower on a larger run, the smaller one left unsaid
+_SLOWER_ON = re.compile(r"(?:(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times))\s+slower\s+"
+                        r"(?:(?:when\s+)?(?:on|with|across|using|running on|over|in)\s+)(?P<obj>[^,.;:!?，。；：\n]{1,30})",
+                        re.IGNORECASE)
 
 # A duration or a rate, with the size of the run it belongs to nearby.
 _DURATION = re.compile(r"(?P<mi>\d+)\s*(?:min|mins|minutes?|分钟|分)\s*,?\s*(?P<ss>\d+(?:\.\d+)?)\s*(?:s|sec|secs|seconds?|秒)"
@@ -171,8 +185,18 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if m["frac"]:
             frac = m["frac"].replace(" ", "")
             k = float(frac.split("/")[1]) if "/" in frac else float(_FRACTIONS.get(frac.lower(), 0))
+        elif m["halved"]:
+            k = 2.0
+            clause = tx.clause_bounds(text, m.start())
+            if not _RATIO_PACE.search(text, clause[0], m.start()) or _OTHER_MEASURE.search(text, clause[0], m.start()):
+                continue  # ('显存减半', 'the batch is halved')
+        elif m["k4"] or m["half"]:
+            said = (m["k4"] or m["half"]).lower()
+            k = float(_FRACTIONS.get(said) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", said)) or 0)
         else:
             k = parse_number(m["k"] or m["k2"] or m["k3"] or "") or 0.0
+        if _NOT_THE_JOB.search(text, tx.clause_bounds(text, m.start())[0], m.start()):
+            continue
         sentence = tx.sentence(text, m.start())
         if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed", sentence,
                                _IC):
@@ -196,6 +220,17 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             found.hits.append(Understood("job.speedup", said, m.group(0), m.start(), m.end()))
             if said < 1:
                 found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _SLOWER_ON.finditer(text):
+        size = _run_size(m["obj"])
+        many = _MULTI_NODE.match(m["obj"]) or re.match(r"(?:multiple|several|more) (?:nodes|machines|GPUs)", m["obj"], _IC)
+        clause = tx.clause_bounds(text, m.start())
+        if (size is None or size[0] < 2) and not many or re.search(r"\bthan\b", text[m.end():clause[1]], _IC) \
+                or _NOT_THE_JOB.search(text, clause[0], m.start()) or _TARGET.search(text, *clause):
+            continue
+        speedup = 1 - float(m["pct"]) / 100 if m["pct"] else 1 / float(m["k"]) if float(m["k"]) > 1 else 0.0
+        if 0 < speedup < 1:
+            found.hits.append(Understood("job.speedup", round(speedup, 4), m.group(0), m.start(), m.end()))
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _PERCENT_FASTER.finditer(text):
         pct = float(m["pct"] or m["pct2"])
         sign = 1 if re.search(r"faster|quicker|快", m.group(0), _IC) else -1
@@ -233,6 +268,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         found.baseline_spans.append((start, end))
     found.hits.extend(_loads_compared(text, found))
     found.hits.extend(_figure_moves(text, found))
+    found.hits.extend(_count_chain(text, found))
     found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
@@ -265,9 +301,10 @@ _RISE = re.compile(r"(?:涨|提升|提高|增加|增长|加快|快)了?\s*(?:只
 _SHARE = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s*%\s*of(?![A-Za-z])|的\s*(?P<p2>\d+(?:\.\d+)?)\s*%", _IC)
 _EFFICIENCY = re.compile(r"(?:scaling\s+|parallel\s+)?efficiency|扩展效率|加速效率|并行效率|线性度|扩展性", _IC)
 _EFFICIENCY_PCT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s*%")
-_PART = re.compile(r"(?P<f>一半|half|三分之一|四分之一|五分之一|1\s*/\s*[2-9])", _IC)
+_PART = re.compile(r"(?P<f>一半|halve[sd]|减半|砍半|half|三分之一|四分之一|五分之一|1\s*/\s*[2-9])", _IC)
 _UNDER = re.compile(r"不到|还不到|不足|less than|under|not even|below", _IC)
 _RATIO_PACE = re.compile(r"速度|吞吐|性能|快|慢|加速|效率|throughput|speed|perf|fast|quick|slow|gives?|gave|yields?|got|get|"
+                         r"reach(?:es|ed)?|achieves?|achieved|达到|"
                          r"tok/s|samples/s|img/s|it/s|epoch|step|iter|训练", _IC)
 # a ratio of something other than pace: 'GPU 利用率只有单机的 50%', 'uses 4x the memory'
 _OTHER_MEASURE = re.compile(r"利用率|util|显存|memory|内存|带宽|bandwidth|功耗|power|温度|cost|费用|价格|price", _IC)
@@ -473,6 +510,42 @@ def _loads_compared(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
+# 'increase the number of nodes from 2 to 8', 'training nodes (4 → 8 → 16)', '节点数 4→8→16', 'GPU 数从 8 增加到 16': the runs'
+# sizes as bare counts after the word they count; the first is the baseline, the last the job.
+_STEP_TO = r"\s*(?:→|->|=>|to|到|增加到|增到|扩到|扩展到|扩容到|加到|升到|变成|变为)\s*"
+_BARE_COUNT = r"(?:\d{1,5}|[一两二三四五六七八九十]{1,3})(?![\d.,]\d)"
+_COUNT_CHAIN = re.compile(
+    r"(?:(?<![A-Za-z])(?:number of |num of |# ?of )?(?:training |compute |worker |GPU )?(?P<w>nodes|machines|servers|hosts|GPUs|cards)"
+    r"(?![A-Za-z])|(?P<wz>节点|机器|服务器|台数|卡|GPU)\s*(?:数量|数|个数)?)"
+    rf"\s*(?:\(|（|:|：|=)?\s*(?:(?<![A-Za-z])from\s+|从\s*|由\s*)?(?:了\s*)?"
+    rf"(?P<chain>{_BARE_COUNT}(?:{_STEP_TO}{_BARE_COUNT}){{1,6}})"
+    r"(?!\s*(?:[A-Za-z%％]|秒|分|小时|天|倍|台|个|张|块|机|卡|节点|G\b|/))", re.IGNORECASE)
+
+
+def _count_chain(text: str, found: Scaling) -> list[Understood]:
+    hits: list[Understood] = []
+    for m in _COUNT_CHAIN.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        if not (_PACE.search(text, a, b) or re.search(r"scal|扩展", text[a:b], _IC)) or _TARGET.search(text, a, m.start()):
+            continue
+        counts = [c for c in re.finditer(_BARE_COUNT, m["chain"])]
+        values = [_count(c.group(0)) or 0 for c in counts]
+        if any(not 0 < x < y for x, y in zip(values, values[1:], strict=False)):
+            continue  # a series that does not grow is no scaling of the run
+        kind = "gpus" if re.search(r"GPU|card|卡", m["w"] or m["wz"], _IC) else "nodes"
+        base = m.start("chain") + counts[0].start(), m.start("chain") + counts[0].end()
+        last = m.start("chain") + counts[-1].start(), m.start("chain") + counts[-1].end()
+        hits.append(Understood("job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes", values[0], text[slice(*base)],
+                               *base))
+        found.baseline_spans.append(base)
+        if kind == "nodes":
+            hits.append(Understood("job.nodes", values[-1], text[slice(*last)], *last))
+        slower = _SLOWER_WORD.search(text, m.end(), b)
+        if slower and not _NOT_RATIO.search(text, max(a, slower.start() - 8), slower.start()):
+            hits.append(Understood("job.negative_scaling", True, text[m.start():slower.end()], m.start(), slower.end()))
+    return hits
+
+
 def _said_ratios(text: str, found: Scaling) -> list[Understood]:
     hits: list[Understood] = []
     done = [(h.start, h.fact) for h in found.hits if h.fact in {"job.speedup", "job.negative_scaling"}]
@@ -500,7 +573,8 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
             speedup, slower = _ratio_in(text, big[4], b, a, outside, scale, loose=many)
             if speedup is None and not slower and not many:
                 speedup, slower = _ratio_in(text, a, b, a, outside, scale)
-        if speedup is not None and not ranged and not many and first is small:
+        if speedup is not None and not ranged and not many and first is small \
+                and tx.clause_bounds(text, first[3]) == tx.clause_bounds(text, second[3]):
             speedup = 1 / speedup  # '单机的速度是两机的 1.5 倍': the smaller run is the one said faster
         if speedup is None and ranged and not slower:
             m = _SLOWER_WORD.search(text, second[4], b)
@@ -548,6 +622,8 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
                                     text[max(a, m.start() - 12):m.start()]):
             continue  # ('慢了 3 倍', '耗时多了三倍': a slowdown, read as one where the runs are named)
         k = parse_number(m["k"] or m["k2"] or "")
+        if k == 1 and re.search(r"(?:快|提升|提高|加速|增加|增长)了?\s*\Z", text[max(a, m.start() - 6):m.start()]):
+            k = 2.0  # '只快了一倍': twice as fast
         if k and 0 < k <= 4 * (scale or 8) and not _OTHER_MEASURE.search(tx.clause(text, m.start())) and (sentence_paced() if loose else _RATIO_PACE.search(tx.clause(text, m.start()))):
             return k, False
     for m in _RISE.finditer(text, a, b):

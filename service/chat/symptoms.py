@@ -614,6 +614,9 @@ def comm_share(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- scaling efficiency said as a figure
 _EFFICIENCY_SAID = [
     re.compile(r"(?<![A-Za-z])(?:scaling|parallel|weak[- ]scaling|strong[- ]scaling)\s+efficiency\s*"
+               # the runs it is of, said between ('scaling efficiency from 1 to 4 nodes is 55%', 'at 4 nodes: 85 %')
+               r"(?:(?:from|going from|across|on|at|with|for|when going to|to)\s+[^,.;:%\d]{0,12}\d{1,4}\s*(?:-\s*)?"
+               r"(?:to\s+\d{1,4}\s*)?(?:nodes?|machines?|GPUs?|servers?|hosts?)\s*)?"
                r"(?:is|was|of|at|:|=|drops? to|fell to|falls? to|only|just|about|around|roughly|~|\s)*"
                r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%", _IC),
     re.compile(r"(?<![\d.])(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s*(?:of\s+linear(?:\s+scaling)?|(?:(?:scaling|parallel)\s+)?"
