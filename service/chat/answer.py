@@ -141,7 +141,7 @@ def _verdict(u: Understanding, facts: Mapping[str, Any], diagnosis: Mapping[str,
     if kind is None:
         return None
     return decide(kind, facts, diagnosis["derived"], list(diagnosis["findings"]), list(diagnosis["missing"]),
-                  engine, lang)
+                  engine, lang, assumed={x.fact for x in u.understood if x.inferred})
 
 
 def _prose(u: Understanding) -> str:

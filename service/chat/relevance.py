@@ -14,6 +14,7 @@ from typing import Any
 
 from bwdoctor.chat.extract import Understood
 from bwdoctor.chat.labels import fact_name, fact_value
+from bwdoctor.engine import inputs_of
 from bwdoctor.i18n import messages, t
 
 # Facts about the network between machines: never asked of a job on one server.
@@ -93,7 +94,9 @@ def soften_assumed(findings: list[dict[str, Any]], assumed: Mapping[str, Underst
     and `assumed` naming those facts; the list re-ordered by severity (stable)."""
     out = []
     for f in findings:
-        used = [ev["fact"] for ev in f.get("evidence", []) if ev.get("fact") in assumed]
+        # an assumed fact counts also when the evidence is derived from it ('14 GB of gradients' from bf16 assumed)
+        used = [base for ev in f.get("evidence", []) if ev.get("fact")
+                for base in (ev["fact"], *inputs_of(ev["fact"])) if base in assumed]
         used = list(dict.fromkeys(used))
         if not used or f.get("category") == "healthy":
             out.append(f)

@@ -169,6 +169,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _ib_retries_exceeded(stated, question)
+    _precision_of_a_large_model(stated)
     _rdma_from_the_transport(stated)
     _rdma_from_gpudirect(stated, question)
     _rdma_hardware_named(stated, question)
@@ -964,6 +965,16 @@ def _ib_retries_exceeded(stated: dict[str, Understood], question: str) -> None:
         source = "pasted" if "Got completion" in m.group(0) else "words"
         stated["nccl.ib_retry_exceeded"] = Understood("nccl.ib_retry_exceeded", True, m.group(0)[:80], m.start(),
                                                       m.end(), source=source)
+
+
+def _precision_of_a_large_model(stated: dict[str, Understood]) -> None:
+    """A model of a billion parameters or more trains in mixed precision: its gradients are assumed to travel in 16 bits
+    (the lower bound of the traffic), so the communication model can say what the network costs — as an assumption."""
+    size = stated.get("job.model_params_b")
+    if size is None or "job.precision" in stated or not isinstance(size.value, int | float) or size.value < 1:
+        return
+    stated["job.precision"] = Understood("job.precision", "bf16", size.text, size.start, size.end, inferred=True,
+                                         weak=True)
 
 
 def _speedup_from_step_times(stated: dict[str, Understood]) -> None:

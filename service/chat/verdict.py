@@ -10,7 +10,7 @@ so ("at fp16/bf16, assumed"; "if the network really has no RDMA").
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,13 +103,13 @@ class Figure:
 
 
 def sync_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engine: Engine | None,
-                 lang: str) -> dict[str, Any]:
-    """Gradient volume, link rate and sync time of the job; when the precision is missing, computed at
-    ASSUMED_PRECISION and marked `assumed` (never a figure without the assumption it rests on)."""
+                 lang: str, assumed: Collection[str] = ()) -> dict[str, Any]:
+    """Gradient volume, link rate and sync time of the job; when the precision is missing (or only assumed by the
+    reader), computed at ASSUMED_PRECISION and marked `assumed` (never a figure without the assumption it rests on)."""
     figures = {k: derived.get(k) for k in ("comm.grad_gbytes", "comm.link_gbps", "comm.allreduce_time_s",
                                            "comm.sync_time_naive_s", "comm.dp_time_s", "comm.allreduce_amortised_s",
                                            "comm.fraction")}
-    figures["assumed"] = None
+    figures["assumed"] = facts.get("job.precision") if "job.precision" in assumed else None
     if (figures["comm.grad_gbytes"] is None and engine is not None and "job.model_params_b" in facts
             and "job.precision" not in facts and figures["comm.link_gbps"] is not None):
         try:
@@ -142,10 +142,10 @@ def _sync_phrase(f: Mapping[str, Any], facts: Mapping[str, Any], lang: str) -> t
 
 
 def deciding_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engine: Engine | None,
-                     lang: str) -> list[Figure]:
+                     lang: str, assumed: Collection[str] = ()) -> list[Figure]:
     """The numbers that can decide "is the network the problem / enough?", most telling first."""
     out: list[Figure] = []
-    f = sync_figures(facts, derived, engine, lang)
+    f = sync_figures(facts, derived, engine, lang, assumed)
     sync = _sync_phrase(f, facts, lang)
     base, step = facts.get("job.step_time_baseline_s"), facts.get("job.step_time_s")
     step_s = float(step or 0)
@@ -199,9 +199,9 @@ def _sentence(kind: str, answer: str, reason: str, lang: str) -> str:
 
 
 def decide(kind: str, facts: Mapping[str, Any], derived: Mapping[str, Any], findings: list[dict[str, Any]],
-           missing: list[dict[str, Any]], engine: Engine | None, lang: str) -> Verdict:
+           missing: list[dict[str, Any]], engine: Engine | None, lang: str, assumed: Collection[str] = ()) -> Verdict:
     """The verdict for a yes/no question of `kind`, from the findings and the deciding figures."""
-    figures = deciding_figures(facts, derived, engine, lang)
+    figures = deciding_figures(facts, derived, engine, lang, assumed)
     serious = [f for f in findings if f.get("severity") in SERIOUS]
     network = [f for f in serious if f.get("category") in NETWORK_CATEGORIES]
     firm = [f for f in network if not f.get("assumed")]

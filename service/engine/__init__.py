@@ -5,7 +5,7 @@ only (tests/engine/test_public_api.py keeps it so). The modules behind it are pr
 """
 
 from bwdoctor.engine.catalogue import AGGREGATIONS, ClusterRule, FactCatalogue, FactSpec
-from bwdoctor.engine.derived import LINK_CAPS, derive
+from bwdoctor.engine.derived import LINK_CAPS, derive, inputs_of
 from bwdoctor.engine.engine import (
     LINK_MEASUREMENTS,
     Comparison,
@@ -49,6 +49,7 @@ __all__ = [
     "builtin_rules_dir",
     "coverage_gaps",
     "derive",
+    "inputs_of",
     "fill",
     "find_test_files",
     "format_value",

@@ -205,3 +205,11 @@ def test_ib_retries_exceeded_pasted_or_quoted(text: str) -> None:
 
 def test_another_completion_error_is_not_retries_exceeded() -> None:
     assert "nccl.ib_retry_exceeded" not in facts("NET/IB : Got completion from peer 10.0.0.2 with error 5, opcode 0")
+
+
+def test_a_large_models_gradient_precision_is_assumed_out_loud() -> None:
+    u = understand("两台 8 卡 A100 服务器用千兆网连接训练 LLaMA-7B，速度非常慢")
+    precision = next(x for x in u.understood if x.fact == "job.precision")
+    assert precision.value == "bf16" and precision.inferred
+    said = understand("2 nodes, 7B model in fp32 over 10GbE")
+    assert next(x for x in said.understood if x.fact == "job.precision").value == "fp32"
