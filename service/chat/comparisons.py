@@ -269,6 +269,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_loads_compared(text, found))
     found.hits.extend(_figure_moves(text, found))
     found.hits.extend(_count_chain(text, found))
+    found.hits.extend(_versus(text, found))
     found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
@@ -543,6 +544,57 @@ def _count_chain(text: str, found: Scaling) -> list[Understood]:
         slower = _SLOWER_WORD.search(text, m.end(), b)
         if slower and not _NOT_RATIO.search(text, max(a, slower.start() - 8), slower.start()):
             hits.append(Understood("job.negative_scaling", True, text[m.start():slower.end()], m.start(), slower.end()))
+    return hits
+
+
+# 'multi-node is slower than single-node, about 1.5 s/it vs 1.0 s/it', '单机和两机分别是 0.6 和 1.2 s/it' is _respectively's:
+# two runs named, then their two figures joined by 'vs', in the order the runs were named.
+_VS_JOIN = re.compile(r"\s*(?:vs\.?|versus|v\.s\.|对比|对|against)\s*", _IC)
+_RUN_MENTION = re.compile(r"单机|单节点|单台|多机|多节点|多台|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|host|box)"
+                          r"(?![A-Za-z])|(?<![A-Za-z])(?:multi-?node|multiple (?:nodes|machines)|multi-?machine|distributed)(?![A-Za-z])",
+                          _IC)
+
+
+def _versus(text: str, found: Scaling) -> list[Understood]:
+    hits: list[Understood] = []
+    for a, b in _sentence_spans(text):
+        quantities, rough = _quantities(text, a, b)
+        for q in list(quantities):  # '3000 vs 2200 tokens/s': the first figure in the second's unit
+            bare = re.search(rf"(?<![\w.])(?P<n>{_NUM})(?:{_VS_JOIN.pattern})\Z", text[max(a, q[2] - 30):q[2]], _IC)
+            said = re.match(_NUM, text[q[2]:q[3]])
+            if bare and said and q[0] != "step" and _figure_value(said.group(0)):
+                at = max(a, q[2] - 30) + bare.start("n")
+                value = _figure_value(bare["n"]) * q[1] / _figure_value(said.group(0))
+                quantities.append((q[0], value, at, at + len(bare["n"])))
+        quantities.sort(key=lambda q: q[2])
+        for q1, q2 in zip(quantities, quantities[1:], strict=False):
+            if q1[0] != q2[0] or q1[2] in rough or q2[2] in rough or not _VS_JOIN.fullmatch(text, q1[3], q2[2]):
+                continue
+            runs: list[tuple[int, int, int]] = [(s[0], s[3], s[4]) for s in run_sizes(text, a, q1[2]) if s[2] == "nodes"]
+            for m in _RUN_MENTION.finditer(text, a, q1[2]):
+                if not any(x <= m.start() < y for _, x, y in runs):
+                    many = not re.match(r"单|a single|single|one|1", m.group(0), _IC)
+                    runs.append((0 if many else 1, m.start(), m.end()))
+            runs.sort(key=lambda r: r[1])
+            if len(runs) != 2 or runs[0][0] == runs[1][0]:
+                continue
+            (n1, s1, e1), (n2, s2, e2) = runs
+            big_first = n1 == 0 or (n2 != 0 and n1 > n2)
+            (vb, qb), (vs, qs) = ((q1[1], q1), (q2[1], q2)) if big_first else ((q2[1], q2), (q1[1], q1))
+            small = (n2, s2, e2) if big_first else (n1, s1, e1)
+            kind = q1[0]
+            speedup = vb / vs if kind.startswith("rate") else vs / vb if kind == "time" else None
+            words = text[min(s1, s2):q2[3]]
+            if speedup is not None and kind != "rate-per-gpu":
+                hits.append(Understood("job.speedup", round(speedup, 4), words, min(s1, s2), q2[3]))
+                if speedup < 1:
+                    hits.append(Understood("job.negative_scaling", True, words, min(s1, s2), q2[3]))
+            if kind == "step":
+                hits.append(Understood("job.step_time_s", round(vb, 6), text[qb[2]:qb[3]], qb[2], qb[3]))
+                hits.append(Understood("job.step_time_baseline_s", round(vs, 6), text[qs[2]:qs[3]], qs[2], qs[3]))
+            if small[0] > 0:
+                hits.append(Understood("job.baseline_nodes", small[0], text[small[1]:small[2]], small[1], small[2]))
+                found.baseline_spans.append((small[1], small[2]))
     return hits
 
 
@@ -1123,6 +1175,7 @@ def _series(text: str, found: Scaling, start: int = 0, end: int | None = None) -
             hits.extend(_facts_of_runs(text, _runs_of(series), found))
         series.clear()
 
+    pending: tuple[list[Size], int, int] | None = None  # a run's size said a clause or two before its figure
     for a, b in _clause_spans(text, start, end):
         qs = [q for q in quantities[bisect_right(q_starts, a - 1):bisect_right(q_starts, b - 1)] if q[2] not in rough]
         ss = sizes[bisect_right(s_starts, a - 1):bisect_right(s_starts, b - 1)]
@@ -1130,6 +1183,19 @@ def _series(text: str, found: Scaling, start: int = 0, end: int | None = None) -
             close()  # a blank line ends a list
         if series and a < series[-1][1][3]:
             continue  # the rest of the last run's figure ('2h, 30 min')
+        # '但是 2 卡训练时，其它超参数保持不变，需要 30 小时': the size, a clause between, then the figure
+        if pending is not None:
+            if not qs and not ss and not re.search(r"\d", text[a:b]) and pending[2] < 2:
+                pending = (pending[0], pending[1], pending[2] + 1)
+                continue
+            if len(qs) == 1 and not ss and (not series or qs[0][0] == series[-1][1][0]):
+                series.append((pending[0], qs[0], (pending[1], b)))
+                pending = None
+                continue
+            pending = None
+        if ss and not qs and not _BARE.search(text, a, b) and len({s[0] for s in ss if s[2] == ss[0][2]}) == 1:
+            pending = (ss, a, 0)
+            continue
         if not series:
             if len(qs) == 1 and ss and not any(s[3] <= qs[0][2] < s[4] for s in ss):
                 series.append((ss, qs[0], (a, b)))
