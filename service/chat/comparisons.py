@@ -493,7 +493,7 @@ def _loads_compared(text: str, found: Scaling) -> list[Understood]:
         if len(pcts) != 2 or not 0 < float(pcts[0]["p"]) <= 100 or not 0 < float(pcts[1]["p"]) <= 100:
             continue
         lo = a
-        runs = []
+        runs: list[int | None] = []
         for i, m in enumerate(pcts):  # each load's run is named in its own stretch: after the last load, up to the next
             hi = pcts[i + 1].start() if i + 1 < len(pcts) else b
             clause = tx.clause_bounds(text, m.start())
