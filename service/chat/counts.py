@@ -35,7 +35,7 @@ _CN = "零〇一二两俩三四五六七八九十百千"
 # A count: bounded runs so a string of numerals costs linear time, never a backtracking search. '第一张' is an
 # ordinal (which one), never how many.
 COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])(?<!第\s)\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])(?<!第\s)[{_CN}]{{1,4}}(?![{_CN}])"
-         r"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+         rf"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口|{GPU_MARK}))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 # '8 台交换机', '两台 leaf 交换机': machines of the network, not of the job
 _NOT_A_NODE = r"(?!\s*(?:[A-Za-z][\w-]*\s*)?(?:交换机|switch|路由器|防火墙|存储|NAS|显示器|打印机))"
@@ -65,7 +65,9 @@ _LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|car
 _LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实例)\s*(?:的)?\s*(?:总)?(?:数量|个数|台数|数)|(?<!交换机)台数"
                 r"|(?<![A-Za-z])(?:(?:total )?number of (?:nodes|machines|servers|hosts|instances)|(?:node|machine|server|host)"
                 r"[ _]?(?:count|num)|num[_ ](?:nodes|machines)|#\s?(?:nodes|machines|servers|hosts))(?![A-Za-z])"
-                r"|(?<![\w-])(?<!\d\s)(?:nodes|machines|servers|hosts)(?=\s*[:=]))")
+                r"|(?<![\w-])(?<!\d\s)(?:nodes|machines|servers|hosts)(?=\s*[:=])"
+                # '节点：2', '服务器：4 台' (never '每个节点：8', a machine's share)
+                r"|(?<![每单个台一])(?:节点|机器|服务器|主机)(?=\s*[:：]))")
 _LABEL_PER = (rf"(?:(?:每(?:台|个节点|节点|机|台机器|台服务器)|单机|单节点)\s*(?:的)?\s*(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:数量|个数|数)"
               r"|(?<![A-Za-z])(?:number of )?(?:GPUs?|gpus?|cards|devices) ?(?:per|/) ?(?:node|machine|server|host)(?![A-Za-z]))")
 _LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总)?(?:数量|个数|数)(?!据)|总卡数"
@@ -94,7 +96,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                            rf"(?P<m>\d{{1,2}})(?!\d|\.\d)", _IC)),
     # 2x(8xA100) nodes, 4 x (8 x H100): machines, each holding the bracketed GPUs
     ("nxm-paren", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*[(（]\s*(?P<m>\d{{1,2}})\s*[x×*]?\s*"
-                             rf"(?:{_MARK}|{_GPU_EN})[^)）]{{0,12}}[)）]", _IC)),
+                             rf"(?:{_MARK}|{_GPU_EN})(?:[^)）]{{0,12}}[)）])?", _IC)),
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
     ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
@@ -156,6 +158,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # an 8-GPU node, a 4 GPU server: the GPUs of one machine (but '4 GPU nodes' are four machines)
     ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*GPU\s+(?:node|machine|server|box|host|"
                              rf"instance|workstation)(?![A-Za-z])", _IC)),
+    # 'another 8 A100 machine', 'an 8 H100 node', 'one 4 RTX 3090 server': one machine, the count its GPUs
+    ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})\s*"
+                               rf"(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
+                               rf"(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
     ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
@@ -185,7 +191,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
 # Shapes that cannot match without a word of their own: looked for only where that word is.
 _NEEDS = {
     "label-per": re.compile(r"数|per|/", _IC),
-    "label-nodes": re.compile(r"数|number|count|num|#|:|=", _IC),
+    "label-nodes": re.compile(r"数|number|count|num|#|:|：|=", _IC),
     "label-total": re.compile(r"数|number|count|total|:|=", _IC),
     "pods": re.compile(r"pod", _IC),
     "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
@@ -250,7 +256,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             hits.extend(got)
             if shape in _FULL_SHAPES and len(got) == 2 and not any(h.weak for h in got):
                 full = True
-            elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node"}:
+            elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node", "one-node-of"}:
                 machine_only.extend(got)
             if shape == "single" or any(h.fact == "job.nodes" and h.value == 1 for h in got):
                 single.extend(h for h in got if h.fact == "job.gpus_per_node")
@@ -260,7 +266,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             if shape == "en" and got[0].value > 1 and not m.groupdict().get("each") \
                     and not (m["each0"] or "").startswith("each"):
                 loose.append((got[0], got[1]))
-    alone = {x.value for x in single}
+    # '2 machines with 8 GPUs (each machine has 4 GPUs)': a machine's share said on its own divides the loose count too
+    alone = {x.value for x in single} | {x.value for x in machine_only if x.fact == "job.gpus_per_node" and not x.weak}
     where = {id(h): i for i, h in enumerate(hits)}  # by identity, so each look-up is constant time
     for nodes, per in loose:
         # '2 nodes with 8 GPUs is slower than one node with 4x 1080 Ti': eight in all, four a machine
@@ -288,7 +295,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
     return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
-        text, _drop_side_runs(text, _drop_added(text, hits))))))
+        text, _drop_side_runs(text, _drop_added(text, hits)), unmasked))))
 
 
 # A machine added or taken away ('加了一台机器以后', '每加一台机器', 'added one more node', 'adding another node'): how
@@ -571,7 +578,7 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             per //= n
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b))
-    elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node"}:
+    elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node", "one-node-of"}:
         if not per or per > 64:
             return None
         if shape == "per-node" and per != 8 and unmasked and re.search(r"[DH]GX", unmasked[a:b]):
@@ -582,6 +589,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         out.append(_hit("job.gpus_per_node", per, text, a, b))
         if shape == "per-node3" and m.group(0).startswith("单台"):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # '单台 8 卡 A100 服务器': one machine, said whole
+        if shape == "one-node-of" and re.match(r"(?:an?|one|single)\s", m.group(0), _IC):
+            out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # 'an 8 A100 node': one machine
         if shape in {"per-node", "mark-times-node"} and _ONE_MACHINE.search(text, max(0, a - 12), a) \
                 and not re.search(r"s\s*$", m.group(0)):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # 'on a 4xA6000 Lambda instance': one machine
@@ -614,6 +623,10 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if g.get("sg"):
             out.append(_hit("job.gpus_per_node", 1, text, a, b))
     elif shape == "single-gpu":
+        if _EACH_HAS.search(text, max(0, a - 30), a):
+            # 'each machine uses one GPU', '每台各用一张卡': every machine's share, not a run on one machine (weak still: a
+            # count said outright elsewhere wins)
+            return [_hit("job.gpus_per_node", 1, text, a, b, weak=True)]
         out.append(_hit("job.gpus_per_node", 1, text, a, b, weak=True))
         out.append(_hit("job.nodes", 1, text, a, b, weak=True))
     elif shape == "of-them":
@@ -661,6 +674,10 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     return out
 
 
+_EACH_HAS = re.compile(r"(?<![A-Za-z])(?:each|every|per)(?:\s+(?:one|node|machine|server|box|host|instance|VM))?\s*,?\s*"
+                       r"(?:(?:only\s+)?(?:uses?|used|has|have|with|having|runs?(?: on)?|gets?|holds?)\s+)?(?:only\s+|just\s+)?$"
+                       r"|(?:每台|每个节点|每节点|每机|每个机器|各)(?:机器|服务器)?\s*(?:上)?\s*(?:都|各)?\s*(?:只)?(?:用|有|是|插|装|跑)?\s*(?:了)?\s*$",
+                       _IC)
 _PLURALS = re.compile(r"(?<![A-Za-z])(?:nodes|machines|servers|hosts|boxes|instances|VMs|GPUs|cards|devices|"
                       r"accelerators|[A-Z]{1,3}\d{2,4}s|\d{4}s)(?![A-Za-z])", _IC)
 
@@ -693,7 +710,12 @@ def _is_gpu_context(text: str, pos: int) -> bool:
     return False
 
 
-def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
+# GPUs of which a machine holds at most eight (the SXM/OAM boards: HGX/DGX, MI300X, Ascend 910 servers): more of them
+# counted bare ('用了 16 张 H100', 'training on 32 A100 GPUs') are the job's GPUs in all, not one machine's
+_EIGHT_A_MACHINE = re.compile(r"(?<![A-Za-z0-9])(?:[AHB][1-8]00|H20|GB[23]00|MI[23]\d{2}X?|(?:Ascend\s?)?910[BC]?)(?![0-9])", _IC)
+
+
+def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = None) -> list[Understood]:
     """A bare GPU count ('16 GPUs') beside a machine count in its sentence: a total when it divides evenly.
 
     '16 GPUs, 2 nodes' is 8 per node; '8 GPUs' alone is one node's; 'we have 4 nodes, 8 GPUs each' was
@@ -743,6 +765,9 @@ def _spread_totals(text: str, hits: list[Understood]) -> list[Understood]:
             # when it counts GPUs ('one or two workers may fail to save' counts no job)
             if h.source != "ranks" and n > 1:
                 out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
+        elif not per_node_cue and n > 8 and not near and unmasked and h.source == "gpus" \
+                and _EIGHT_A_MACHINE.search(unmasked, h.start, h.end + 2):
+            out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
         elif per_node_cue or n <= 16:
             out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak or shaped))
         else:  # 'AlexNet on 128 K80 GPUs': more than a machine holds, so the GPUs of the whole job

@@ -70,6 +70,26 @@ CASES: list[tuple[str, dict[str, object]]] = [
      "GPU 2: NVIDIA A100-SXM4-80GB\nGPU 3: NVIDIA A100-SXM4-80GB\nNvidia driver version: 535.104.05",
      {G: 4, M: "A100"}),
     ("GPU 3: H100 is slower than the others", {G: None, M: "H100"}),
+    # --- a machine's share said beside a loose count, one machine said by its GPUs, a pair said with 双
+    ("I run it on 2 machines with 8 GPUs (each machine has 4 GPUs) and it is slow", {N: 2, G: 4}),
+    ("Now I have another 8 A100 machine, but training on two machines is not faster", {N: 2, G: 8, M: "A100"}),
+    ("an 8 H100 node is fast", {N: 1, G: 8, M: "H100"}),
+    ("一台是：双2080ti，另一台是：双1080ti，双机训练很慢", {N: 2, G: 2}),
+    ("2 x (8 x A100 80GB) nodes", {N: 2, G: 8, M: "A100"}),
+    ("2台8卡4090服务器，万兆网", {N: 2, G: 8, M: "RTX 4090"}),
+    # --- labels with a full-width colon
+    ("节点：2，每个节点 8 卡", {N: 2, G: 8}),
+    ("服务器：4 台，每台 8 张 A100", {N: 4, G: 8}),
+    ("每个节点：8", {N: None}),
+    # --- each machine's single GPU is no single-machine run
+    ("I use two machines and each machine uses one GPU. The speed is too slow.",
+     {N: 2, G: 1, "job.baseline_nodes": None}),
+    ("Two machines, each one uses 1 GPU: slow", {N: 2, G: 1, "job.baseline_nodes": None}),
+    ("两台机器，每台用一张卡", {N: 2, G: 1}),
+    # --- more of a data-centre GPU than one machine holds: the job's GPUs in all
+    ("用了 16 张 H100 训练", {T: 16, G: None, M: "H100"}),
+    ("training on 16 H100 GPUs with FSDP", {T: 16, G: None}),
+    ("用 16 张 4090 训练", {G: 16}),  # a 4090 server may hold more than eight
     # --- model sizes
     ("Qwen2.5-72B-Instruct 全参微调，4 台 8 卡 A800", {P: 72, N: 4, G: 8}),
     ("fine-tuning llama-2-13b-chat with deepspeed", {P: 13}),
