@@ -510,11 +510,13 @@ def _network_named_before(text: str, pos: int) -> bool:
     """The clause names the network a few words before `pos`, and nothing between is another thing's figure or a
     measurement: 'the network between the machines is 20G', '机器之间的网络带宽是 25G'."""
     a = tx.clause_bounds(text, pos)[0]
+    if not text[a:pos].strip():  # 'RoCE v2，100G': a bare figure in a list describes what the clause before named
+        a = max(tx.sentence_bounds(text, pos)[0], a - 24)
     said = list(_NETWORK_SAID.finditer(text, max(a, pos - 48), pos))
     if not said:
         return False
     named = said[-1]
-    gap = text[named.end():pos]
+    gap = re.sub(r"(?<![A-Za-z])v\d(?!\d)", "", text[named.end():pos])  # 'RoCE v2，100G': the version is no figure
     return not (re.search(r"\d", gap) or _NOT_NETWORK.search(gap) or _MEASURING.search(gap))
 
 
@@ -588,7 +590,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _NOW_RATE.search(text[max(0, m.start() - 12):m.start()]) \
                 and _NETWORK_SAID.search(tx.sentence(text, m.start())) and not _NOT_NETWORK.search(tx.clause(text, m.start())):
             return "rated"
-        if unit not in {"M", "Mb"} and _ANY_LINK_RATE.fullmatch(m["num"]) and _network_named_before(text, m.start()):
+        if unit not in {"M", "Mb"} and _ANY_LINK_RATE.fullmatch(m["num"]) and _network_named_before(text, m.start()) \
+                and not re.match(r"\s*(?:的)?\s*(?:显存|内存|存储|磁盘|硬盘|文件|模型|数据|memory|VRAM|HBM|RAM|disk|storage|"
+                                 r"GPU|卡|cards?|file|model|data)", tail, _IC):
             return "rated"  # 'the network between the machines is 20G': the network named, then what it is
         return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:

@@ -213,3 +213,16 @@ def test_a_large_models_gradient_precision_is_assumed_out_loud() -> None:
     assert precision.value == "bf16" and precision.inferred
     said = understand("2 nodes, 7B model in fp32 over 10GbE")
     assert next(x for x in said.understood if x.fact == "job.precision").value == "fp32"
+
+
+@pytest.mark.parametrize(("text", "speed"), [
+    ("节点间不是 IB，是 RoCE v2，100G", 100.0),
+    ("RoCE v2, 100G between the nodes", 100.0),
+    ("显存 80G，网络 RoCE，100G", 100.0),
+])
+def test_a_bare_link_rate_after_the_fabric_named_in_the_clause_before(text: str, speed: float) -> None:
+    assert facts(text)["nic.speed_gbps"] == speed
+
+
+def test_a_memory_size_after_the_fabric_named_is_no_link_rate() -> None:
+    assert "nic.speed_gbps" not in facts("IB 网络，40G 显存")
