@@ -503,6 +503,9 @@ _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|(?<![A-Za-z])(
 
 _RX_WORD = re.compile(r"接收|入向|下行|(?<![A-Za-z])(?:rx|receiv\w*|inbound|ingress)(?![A-Za-z])", _IC)
 _TX_WORD = re.compile(r"发送|出向|上行|(?<![A-Za-z])(?:tx|send\w*|sent|outbound|egress)(?![A-Za-z])", _IC)
+_DURING_TRAINING = re.compile(r"(?<![A-Za-z])(?:during|while|in the middle of)\s+(?:the\s+)?(?:training|the run|a run|"
+                              r"an? epoch)(?![A-Za-z])|训练(?:时|的时候|过程中|期间|中)", _IC)
+_A_TOOL = re.compile(r"iperf|ib_\w+_bw|perftest|nccl[-_ ]?tests?|all_?reduce_perf|busbw|algbw|benchmark|测速|压测", _IC)
 _ANY_LINK_RATE = re.compile(r"1|2\.5|5|10|20|25|40|50|56|100|200|400|800")
 
 
@@ -528,6 +531,12 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     tail = text[m.end():m.end() + 16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
+    if label == "measured" and _DURING_TRAINING.search(tx.clause(text, m.start())) \
+            and not _A_TOOL.search(tx.sentence(text, m.start())):
+        label = "traffic"  # 'we see about 600 MB/s between nodes during training': what training sends, not a test's figure
+    elif label == "rated" and re.search(r"训练(?:时|的时候|过程中|期间|中)[^，,。;；\d]{0,8}?网卡[^，,。;；\d]{0,4}?"
+                                        r"(?:只有|才|仅|大概|大约|约|在|跑|能到|到)\s*$", text[max(0, m.start() - 24):m.start()]):
+        label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
     if unit in {"G", "M"} and re.match(r"\s*(?:以上|以下|以内|开始|起|and (?:up|above|larger|below)|or (?:larger|more|less|"

@@ -226,3 +226,17 @@ def test_a_bare_link_rate_after_the_fabric_named_in_the_clause_before(text: str,
 
 def test_a_memory_size_after_the_fabric_named_is_no_link_rate() -> None:
     assert "nic.speed_gbps" not in facts("IB 网络，40G 显存")
+
+
+@pytest.mark.parametrize(("text", "traffic"), [
+    ("We see about 600 MB/s between nodes during training, our network is 10 GbE", 4.8),
+    ("训练时网卡只有 2Gbps 左右，万兆网", 2.0),
+])
+def test_a_rate_seen_during_training_is_traffic_not_a_test_or_the_rating(text: str, traffic: float) -> None:
+    got = facts(text)
+    assert got["nic.rx_gbps"] == traffic and got["nic.speed_gbps"] == 10
+    assert "net.iperf3_gbps" not in got
+
+
+def test_a_test_run_during_training_is_still_the_tools_figure() -> None:
+    assert facts("During training, iperf3 between the nodes gives only 3 Gbps")["net.iperf3_gbps"] == 3.0
