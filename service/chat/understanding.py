@@ -169,7 +169,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _interface_in_use(stated, question)
     _plugin_matters_on_efa(stated, question)
     _ib_retries_exceeded(stated, question)
-    _precision_of_a_large_model(stated)
+    _precision_of_a_large_model(stated, question)
     _rdma_from_the_transport(stated)
     _rdma_from_gpudirect(stated, question)
     _rdma_hardware_named(stated, question)
@@ -967,11 +967,17 @@ def _ib_retries_exceeded(stated: dict[str, Understood], question: str) -> None:
                                                       m.end(), source=source)
 
 
-def _precision_of_a_large_model(stated: dict[str, Understood]) -> None:
+_ADAPTERS = re.compile(r"(?<![A-Za-z])(?:q?lora|peft|adapters?|p-?tuning|prefix[- ]tuning|prompt[- ]tuning)"
+                       r"(?![A-Za-z])", re.IGNORECASE)
+
+
+def _precision_of_a_large_model(stated: dict[str, Understood], question: str) -> None:
     """A model of a billion parameters or more trains in mixed precision: its gradients are assumed to travel in 16 bits
-    (the lower bound of the traffic), so the communication model can say what the network costs — as an assumption."""
+    (the lower bound of the traffic), so the communication model can say what the network costs — as an assumption.
+    Not for adapter tuning (LoRA, P-tuning): only the adapters' small gradients travel, not the model's."""
     size = stated.get("job.model_params_b")
-    if size is None or "job.precision" in stated or not isinstance(size.value, int | float) or size.value < 1:
+    if size is None or "job.precision" in stated or not isinstance(size.value, int | float) or size.value < 1 \
+            or _ADAPTERS.search(question):
         return
     stated["job.precision"] = Understood("job.precision", "bf16", size.text, size.start, size.end, inferred=True,
                                          weak=True)
