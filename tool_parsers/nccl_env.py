@@ -3,7 +3,9 @@
 The same variable shows up in many shapes: an ``env | grep NCCL`` dump (``NCCL_IB_HCA=mlx5_0``),
 shell lines (``export NCCL_IB_DISABLE=1``), mpirun flags (``-x NCCL_SOCKET_IFNAME=eth0``),
 Python (``os.environ["NCCL_P2P_DISABLE"] = "1"``), YAML/JSON (``NCCL_DEBUG: INFO``,
-``"NCCL_SOCKET_IFNAME": "eth0"``) and NCCL's own echo (``NCCL_IB_HCA set to mlx5_0``,
+``"NCCL_SOCKET_IFNAME": "eth0"``), a Kubernetes pod's env list (``- name: NCCL_SOCKET_IFNAME`` then ``value: "eth0"``,
+or ``{"name": "NCCL_IB_DISABLE", "value": "1"}``), a Dockerfile (``ENV NCCL_SOCKET_IFNAME eth0``), Slurm's
+``--export=ALL,NCCL_IB_DISABLE=1`` and NCCL's own echo (``NCCL_IB_HCA set to mlx5_0``,
 ``NCCL_SOCKET_IFNAME set by environment to eth0.``). A bare ``-x NCCL_FOO`` passes a value
 that is not shown, so it names the variable without a value. The last assignment wins, as in a shell.
 A value taken from a shell variable (``-x NCCL_IB_HCA=$ibcards``) is that variable's value where the text
@@ -17,14 +19,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _NAME = r"(?P<name>NCCL_[A-Z0-9_]+)"
-_VALUE = r"""(?P<q>["']?)(?P<value>\$\{\w+\}|[^"'\s,;)}]*(?:,[^"'\s,;)}]+)*)(?P=q)"""
+# (a list goes on after a comma: 'mlx5_0,mlx5_1'; another variable's assignment after one does not)
+_VALUE = r"""(?P<q>["']?)(?P<value>\$\{\w+\}|[^"'\s,;)}]*(?:,(?![A-Za-z_]\w*=)[^"'\s,;)}]+)*)(?P=q)"""
 _PATTERNS = (
     # NCCL's echo of its settings (NCCL_DEBUG=INFO), old "set to" and new "set by environment to".
     re.compile(rf"\b{_NAME} set (?:by environment )?to (?P<value>\S+?)\.?\s*$"),
+    # a Kubernetes env entry on one line: '{"name": "NCCL_X", "value": "1"}', '- {name: NCCL_X, value: "1"}'
+    re.compile(rf"""\bname["']?\s*:\s*["']?{_NAME}["']?\s*,\s*["']?value["']?\s*:\s*{_VALUE}"""),
+    # a Dockerfile's legacy form, name and value apart: 'ENV NCCL_SOCKET_IFNAME eth0'
+    re.compile(rf"""^\s*ENV\s+{_NAME}\s+{_VALUE}\s*$"""),
     # os.environ["NCCL_X"] = "1" / os.environ.setdefault("NCCL_X", "1") / env={"NCCL_X": "1"} / NCCL_X: 1
     re.compile(rf"""["']{_NAME}["']\s*\]?\s*(?:=|:|,)\s*{_VALUE}"""),
-    re.compile(rf"""(?:^|[\s;&(])(?:export\s+|-x\s+|--env\s+|-e\s+|ENV\s+|set\s+)?{_NAME}\s*(?:=|:\s)\s*{_VALUE}"""),
+    # (after a comma or '=' too: Slurm's '#SBATCH --export=ALL,NCCL_SOCKET_IFNAME=ib0')
+    re.compile(rf"""(?:^|[\s;&(,=])(?:export\s+|-x\s+|--env\s+|-e\s+|ENV\s+|set\s+)?{_NAME}\s*(?:=|:\s)\s*{_VALUE}"""),
 )
+# A Kubernetes env entry over two lines: '- name: NCCL_SOCKET_IFNAME' then 'value: "eth0"'.
+_K8S_NAME = re.compile(rf"""^\s*-?\s*name\s*:\s*["']?{_NAME}["']?\s*$""")
+_K8S_VALUE = re.compile(rf"""^\s*value\s*:\s*{_VALUE}\s*$""")
 # A shell variable assigned in the pasted lines: 'export ibcards="mlx5_0:1,mlx5_2:1"', 'HCAS=mlx5_0,mlx5_1'.
 _SHELL_ASSIGN = re.compile(r"""(?:^|[\s;&])(?:export\s+|declare\s+(?:-x\s+)?|local\s+)?"""
                            r"""(?P<var>[A-Za-z_][A-Za-z0-9_]*)=(?P<q>["']?)(?P<value>[^"'\s;]*)(?P=q)"""
@@ -97,10 +108,15 @@ def parse_nccl_env(text: str) -> NcclEnvResult:
     result = NcclEnvResult()
     if not isinstance(text, str) or "NCCL_" not in text:
         return result
-    for raw in text.splitlines():
+    lines = text.splitlines()
+    for i, raw in enumerate(lines):
         if "NCCL_" not in raw:
             continue
         line = raw.replace("\r", "").rstrip()
+        if (named := _K8S_NAME.match(line)) and i + 1 < len(lines) and (valued := _K8S_VALUE.match(lines[i + 1])):
+            if value := shell_value(text, valued.group("value").strip()):
+                result.env[named.group("name")] = value
+            continue
         for pattern in _PATTERNS:
             found = False
             for m in pattern.finditer(line):

@@ -59,7 +59,9 @@ _TOOL_LINE = re.compile(
     r"utilization\.gpu|^\s*\d+\s*%,\s*\d+\s*MiB|^\s*[{}\[\]]\s*$|^\s*\"[\w.]+\"\s*:|"
     # NCCL_* settings as whole lines (env dumps, export); command lines (mpirun -x ...) stay prose.
     r"NCCL version \d|^\s*\[\d+,\d+\]<std(?:out|err)>:|^\[rank\d+\]:|"
-    r"^\s*(?:export\s+|set\s+)?NCCL_[A-Z0-9_]+\s*[=:]|"
+    r"^\s*(?:export\s+|set\s+|ENV\s+)?NCCL_[A-Z0-9_]+\s*[=:]|^\s*ENV\s+NCCL_[A-Z0-9_]+\s+\S+\s*$|"
+    # a Kubernetes pod's env entry ('- name: NCCL_SOCKET_IFNAME' then 'value: "eth0"')
+    r"^\s*-?\s*name\s*:\s*[\"']?NCCL_[A-Z0-9_]+[\"']?\s*$|^\s*value\s*:\s*[\"']?[\w.,:^=-]*[\"']?\s*$|"
     # perftest banner and table.
     r"#bytes\s+#iterations|BW Test\s*$|^\s*-{20,}\s*$|^\s*\d+\s+\d+\s+\d+\.\d+\s+\d+\.\d+\s+\d+\.\d+\s*$|"
     r"^\s*(?:Dual-port|Number of qps|Connection type|PCIe relax order|ibv_wr\* API|TX depth|CQ Moderation|Mtu|"
@@ -483,7 +485,9 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("ip", re.compile(r"^[^:\s]+:\s+flags=\d+<[^>]*>\s+mtu\s+\d|^[^:\s]+\s+Link encap:|"
                       r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+"
                       r"(?:via|dev)\s|^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+\d{1,3}(?:\.\d{1,3}){3}/\d", re.M), _ip_addr),
-    ("nccl-env", re.compile(r"NCCL_[A-Z0-9_]+\s*(?:=|:\s|[\"']\s*[\]:,=])|NCCL_[A-Z0-9_]+ set (?:by environment )?to"),
+    ("nccl-env", re.compile(r"NCCL_[A-Z0-9_]+\s*(?:=|:\s|[\"']\s*[\]:,=])|NCCL_[A-Z0-9_]+ set (?:by environment )?to|"
+                            r"^\s*-?\s*name\s*:\s*[\"']?NCCL_[A-Z0-9_]+[\"']?\s*$|^\s*ENV\s+NCCL_[A-Z0-9_]+\s+\S",
+                            re.M),
      _nccl_env),
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
                                 r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/|"

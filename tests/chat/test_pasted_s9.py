@@ -329,3 +329,37 @@ def test_ip_link_numbering_is_no_rank_label() -> None:
                                   "\n".join(f"{i}: x" for i in range(50)), "0: " * 500, "[1,0]<stdout>:" * 100])
 def test_garbage_with_labels_never_raises(text: str) -> None:
     understand(text)
+
+
+SI = "nccl.socket_ifname"
+K8S = """        env:
+          - name: NCCL_SOCKET_IFNAME
+            value: "eth0"
+          - name: NCCL_IB_DISABLE
+            value: "1"
+"""
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Our pod spec:\n```yaml\n" + K8S + "```\ntraining across 2 pods is slow", {SI: "eth0", "nccl.ib_disabled": True}),
+    ("Our pod spec:\n" + K8S + "training across 2 pods is slow", {SI: "eth0", "nccl.ib_disabled": True}),
+    ("kubectl get pod -o json shows \"env\": [{\"name\": \"NCCL_SOCKET_IFNAME\", \"value\": \"net1\"}] and it is slow",
+     {SI: "net1"}),
+    ("Dockerfile:\n```\nENV NCCL_SOCKET_IFNAME enp1s0\n```\nslow", {SI: "enp1s0"}),
+    ("Dockerfile:\n```\nENV NCCL_SOCKET_IFNAME=enp1s0\nENV NCCL_IB_DISABLE=0\n```\n两台机器很慢",
+     {SI: "enp1s0", "nccl.ib_disabled": False}),
+    ("In the script:\n```python\nos.environ['NCCL_SOCKET_IFNAME'] = 'ens5'\n```\nslow", {SI: "ens5"}),
+    (".deepspeed_env:\n```\nNCCL_SOCKET_IFNAME=eth1\nNCCL_IB_HCA=mlx5_0,mlx5_1\n```\nslow",
+     {SI: "eth1", "nccl.ib_hca": "mlx5_0,mlx5_1"}),
+])
+def test_settings_in_every_file_form(text: str, want: dict) -> None:
+    got = _facts(text)
+    assert {k: got.get(k) for k in want} == want
+
+
+def test_slurm_export_list_is_one_setting_each() -> None:
+    from bwdoctor_parsers.nccl_env import parse_nccl_env
+
+    env = parse_nccl_env("#SBATCH --export=ALL,NCCL_SOCKET_IFNAME=ib0,NCCL_IB_DISABLE=1").env
+    assert env == {"NCCL_SOCKET_IFNAME": "ib0", "NCCL_IB_DISABLE": "1"}
+    assert parse_nccl_env("export NCCL_IB_HCA=mlx5_0:1,mlx5_1:1").env == {"NCCL_IB_HCA": "mlx5_0:1,mlx5_1:1"}
