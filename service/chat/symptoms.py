@@ -672,10 +672,12 @@ _TINY_BATCH = re.compile(
     r"(?:per|each|/)\s*"
     r"(?:GPU|device|card|rank)|每卡\s*(?P<n3>[1-4])\s*(?:个样本|张图|条)", _IC)
 _HEAVY = re.compile(r"(?<![A-Za-z])(?:LLM|GPT|Llama|LLaMA|Qwen|Mistral|Mixtral|BERT|T5|transformer|tokens?|"
+                    r"ViT|vit_\w+|MAE|Swin|CLIP|diffusion|SDXL|UNet|"
                     r"seq(?:uence)?"
                     r"[-_ ]?len\w*|\d+(?:\.\d+)?\s?[Bb](?![A-Za-z])|billion)|大模型|亿参数|VGG|AlexNet", _IC)
 # 'unlike ResNet-50', 'even ResNet-50 would', 'a model larger than ResNet-50', '比 ResNet-50 大': another model
-_OTHER_MODEL = re.compile(r"(?:unlike|even|than|e\.g\.|such as|like|比|不像|例如|比如)\s*$", _IC)
+_OTHER_MODEL = re.compile(r"(?:unlike|even|than|e\.g\.|such as|like|比|不像|例如|比如|换成|换用|改用|对比|"
+                          r"switch(?:ed|ing)? to|compared (?:to|with)|vs\.?)\s*$", _IC)
 _NOT_SMALL_MODEL = re.compile(r"(?:not|isn't|is not|no)\s+(?:a\s+)?(?:small|tiny|toy)\s+model|"
                               r"model\s+is\s+(?:not|n't)\s+"
                               r"(?:small|tiny)|不是小模型|模型(?:并)?不小|模型(?:很|比较|非常)大", _IC)

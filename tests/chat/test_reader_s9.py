@@ -244,3 +244,10 @@ def test_a_test_run_during_training_is_still_the_tools_figure() -> None:
 
 def test_no_gradient_precision_is_assumed_for_adapter_tuning() -> None:
     assert "job.precision" not in facts("单机 8 卡 4090 训练 7B LoRA，GPU 利用率 40%")
+
+
+def test_a_light_model_named_as_the_other_one_leaves_the_jobs_compute_unsaid() -> None:
+    text = ("用 Horovod 在 8 台机器上训 MAE（每台 8 张 V100），机器之间是 10Gbps 网络。"
+            "换成 resnet50 时一个 epoch 大约 3 分钟；换成 vit_base_patch16 就要 10 分钟")
+    assert facts(text).get("job.light_compute") is not True
+    assert facts("resnet18 on 2 nodes is slower than on one")["job.light_compute"] is True
