@@ -153,7 +153,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 单机8卡, single node with 8 GPUs, one machine with 4 GPUs
     ("single", re.compile(rf"(?:单机|单台(?:机器|服务器)?|单节点|(?<![同第另每任])一台(?:机器|服务器)?(?:上)?)\s*(?:的)?\s*(?:(?P<m>{COUNT})\s*{_GPU_ZH}|"
                           rf"(?P<one>单卡))?"
-                          rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance)\s*"
+                          rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance|{INSTANCE_MARK}+)\s*"
                           rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
     # an 8-GPU node, a 4 GPU server: the GPUs of one machine (but '4 GPU nodes' are four machines)
     ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*GPU\s+(?:node|machine|server|box|host|"

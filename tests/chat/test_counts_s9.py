@@ -90,6 +90,12 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("用了 16 张 H100 训练", {T: 16, G: None, M: "H100"}),
     ("training on 16 H100 GPUs with FSDP", {T: 16, G: None}),
     ("用 16 张 4090 训练", {G: 16}),  # a 4090 server may hold more than eight
+    # --- one cloud instance, board names with a variant digit
+    ("I'm on a single p4d.24xlarge (8 x A100 40GB).", {N: 1, G: 8, M: "A100"}),
+    ("Our setup is 8 x g5.48xlarge on AWS (8 A10G each).", {N: 8, G: 8, M: "A10G"}),
+    ("910B3 x 8，两台", {N: 2, G: 8, M: "910B"}),
+    ("4 nodes of 8 x Ascend 910B2", {N: 4, G: 8, M: "910B"}),
+    ("GH200 nodes x 4", {M: "GH200"}),
     # --- model sizes
     ("Qwen2.5-72B-Instruct 全参微调，4 台 8 卡 A800", {P: 72, N: 4, G: 8}),
     ("fine-tuning llama-2-13b-chat with deepspeed", {P: 13}),
