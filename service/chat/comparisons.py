@@ -96,6 +96,7 @@ _DURATION = re.compile(r"(?P<mi>\d+)\s*(?:min|mins|minutes?|分钟|分)\s*,?\s*(
                        r"小时|h)(?![A-Za-z])|(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
                        r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
+                   r"TFLOP[Ss]?(?:/s)?(?![A-Za-z])|"  # model TFLOPs achieved: a rate of work, per GPU when '/GPU' follows
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
                    r"it|its|iters?|iterations?|steps?|examples)\s*/\s*(?:s|sec|second)|(?:张|样本|条|tokens?)\s*/\s*(?:s|秒)|"
                    r"samples? per second|images? per second|tokens? per second|it/s|s/it|secs?/it|sec/iter|s/iter|"

@@ -251,3 +251,9 @@ def test_a_light_model_named_as_the_other_one_leaves_the_jobs_compute_unsaid() -
             "换成 resnet50 时一个 epoch 大约 3 分钟；换成 vit_base_patch16 就要 10 分钟")
     assert facts(text).get("job.light_compute") is not True
     assert facts("resnet18 on 2 nodes is slower than on one")["job.light_compute"] is True
+
+
+def test_tflops_per_gpu_of_each_run_compare_the_runs() -> None:
+    got = facts("Megatron on 2 nodes (8x V100 each). Single node throughput is 42 TFLOPs/GPU, but with 2 nodes it "
+                "drops to 18 TFLOPs/GPU.")
+    assert got["job.speedup"] == pytest.approx(2 * 18 / 42, rel=0.01) and got["job.negative_scaling"] is True
