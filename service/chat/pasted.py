@@ -22,6 +22,8 @@ from typing import Any
 from bwdoctor.chat.entities import find_entities
 from bwdoctor.chat.language import detect_language
 from bwdoctor.i18n import t
+from bwdoctor_parsers.collective_bench import LINE as BENCH_LINE
+from bwdoctor_parsers.collective_bench import parse_collective_bench
 from bwdoctor_parsers.ethtool import parse_ethtool
 from bwdoctor_parsers.ibstat import parse_ib_ports
 from bwdoctor_parsers.ip_addr import parse_ip_addr
@@ -105,6 +107,13 @@ _TOOL_LINE = re.compile(
     # A collective benchmark's result lines (alpa/cupy: 'AllReduce: [[0, 1, 2, 3]]  Bytes: 2.00000 GB  Time: 0.01403 s
     # Bandwidth: 213.81 GB/s'): its GB/s are not an iperf3 figure the words would take them for.
     r"^\s*\w+:\s*\[\[[\d,\s\[\]]*\]\]\s+Bytes:|\bBytes:\s*[\d.]+\s*[KMGT]?i?B\s+Time:\s*[\d.]+\s*[mu]?s\s+Bandwidth:")
+
+
+def _tool_line(line: str) -> bool:
+    """A line of some tool's output (the all-reduce benchmarks' lines are their parser's to say)."""
+    return bool(_TOOL_LINE.search(line) or BENCH_LINE.search(line))
+
+
 # A line NCCL printed, alone on its line ('  NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0''): all of
 # it is NCCL's, none the asker's, so the words must not read it ('RDMA Disabled' is not 'no RDMA').
 _LOG_LINE = re.compile(r"\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:)?\s*(?:[\w.\-]+:\d+:\d+\s+\[\d+\]\s+)?"
@@ -193,7 +202,7 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
         pos = b
         inside = any(s <= a < e for s, e in spans)
         unlabelled = _LABEL.sub("", line, count=1)
-        if not inside and (_TOOL_LINE.search(line) or unlabelled != line and _TOOL_LINE.search(unlabelled)) \
+        if not inside and (_tool_line(line) or unlabelled != line and _tool_line(unlabelled)) \
                 and not _sentence_from_a_setting(unlabelled):
             run_start = a if run_start is None else run_start
             run_end = b
@@ -225,7 +234,7 @@ _INLINE = re.compile(r"(?<!`)`(?P<body>[^`\n]{12,400})`(?!`)")
 
 
 def _inline_output(body: str) -> bool:
-    return bool(_TOOL_LINE.search(body)) and _kind_of(body) in _MEASUREMENTS
+    return _tool_line(body) and _kind_of(body) in _MEASUREMENTS
 
 
 _TOOL_TABLE = re.compile(r"NVIDIA-SMI|MiB|GPU-Util|Persistence|busbw|algbw|Bitrate|bits/sec", re.I)
@@ -250,7 +259,7 @@ def _typed_notes(block: str) -> bool:
         return False
     lines = [ln for ln in fence["body"].splitlines() if ln.strip()]
     return (0 < len(lines) <= 6 and all(_NOTE_LINE.match(ln) for ln in lines)
-            and not any(_TOOL_LINE.search(ln) or _LOG_LINE.match(ln) for ln in lines)
+            and not any(_tool_line(ln) or _LOG_LINE.match(ln) for ln in lines)
             and not any(pattern.search(fence["body"]) for _, pattern, _ in _ROUTES)
             and not re.search(r"[=;{}]|^\s*(?:import|def|from|export|\$|#)", fence["body"], re.M))
 
@@ -340,6 +349,10 @@ def _iperf3_text(block: str) -> Parsed:
 def _nccl_tests(block: str) -> Parsed:
     result = parse_nccl_tests(block)
     return result.all_facts(), result.coded_notes(), result.partial
+
+
+def _collective_bench(block: str) -> Parsed:
+    return parse_collective_bench(block).facts(), [], False
 
 
 def _nccl_log(block: str) -> Parsed:
@@ -471,6 +484,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               r"^\s*\d+\s+\d+\s+(?:float|half|bfloat16|int8|"
                               r"uint8|int32|uint32|int64|uint64|double|fp8\w*)\s+(?:sum|prod|min|max|avg|none)\b",
                               re.I | re.M), _nccl_tests),
+    ("collective-bench", BENCH_LINE, _collective_bench),
     ("nccl-log", re.compile(r"NCCL (?:INFO|WARN)|NCCL version \d|via NET/|NET/(?:IB|Socket|Plugin|OFI)\s*:?|"
                             r"INFO Using internal Network"), _nccl_log),
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^\s*hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
@@ -612,7 +626,7 @@ _NAMED_SIZE = re.compile(r"(?:\b(?:at|@|size|sizes|message|messages|msg|buffer|u
 _MEASURED = ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s")
 # The tools whose output is a measurement of one run, which a single-node run gives as a baseline; a log or a listing
 # describes the job's own setup ('看 NCCL 日志发现只有一台机器用上了 GDRDMA：' introduces the job's log).
-_MEASUREMENTS = {"nccl-tests", "training-log", "perftest", "iperf3", "iperf3-json", "knb"}
+_MEASUREMENTS = {"nccl-tests", "collective-bench", "training-log", "perftest", "iperf3", "iperf3-json", "knb"}
 
 
 @dataclass

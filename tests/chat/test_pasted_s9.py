@@ -363,3 +363,26 @@ def test_slurm_export_list_is_one_setting_each() -> None:
     env = parse_nccl_env("#SBATCH --export=ALL,NCCL_SOCKET_IFNAME=ib0,NCCL_IB_DISABLE=1").env
     assert env == {"NCCL_SOCKET_IFNAME": "ib0", "NCCL_IB_DISABLE": "1"}
     assert parse_nccl_env("export NCCL_IB_HCA=mlx5_0:1,mlx5_1:1").env == {"NCCL_IB_HCA": "mlx5_0:1,mlx5_1:1"}
+
+
+BENCH = """The average bandwidth of all_reduce with a 4.0GB payload (5 trials, 16 ranks):
+ algbw: 38.689 GBps (309.5 Gbps)
+ busbw: 72.542 GBps (580.3 Gbps)"""
+DSCOMM = """---- Performance of all_reduce on 16 devices ---------------------------------------------------------
+Size (Bytes)     Description        Duration        Throughput (Gbps)    BusBW (Gbps)
+64.0 KB          16384x4            1.234 ms        0.425                0.797
+2.0 GB           536870912x4        123.45 ms       139.14               260.89"""
+
+
+@pytest.mark.parametrize("text", [
+    "Running all_reduce_bench.py on 2 nodes:\n```\n" + BENCH + "\n```\nIs 72 GB/s expected?",
+    "all_reduce_bench.py 跑两台机器：\n" + BENCH + "\n这正常吗",
+    "On GKE:\n" + "\n".join("[gke-a3-pool-2dccbe7f-j25n:0]:" + line for line in BENCH.splitlines()) + "\nok?",
+])
+def test_all_reduce_bench_output(text: str) -> None:
+    assert _facts(text)[BUS] == pytest.approx(72.542)
+
+
+def test_deepspeed_comms_benchmark_in_gbit() -> None:
+    facts = _facts("DeepSpeed comms benchmark on 2 nodes:\n```\n" + DSCOMM + "\n```\nslow?")
+    assert facts[BUS] == pytest.approx(260.89 / 8, rel=0.01)
