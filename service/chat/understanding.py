@@ -498,10 +498,28 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
                and not job.start <= h.start < job.end and (h.value == 1 or _COMPARES.search(text))
                and not re.match(r"\s*(?:'s|’s|of (?:the|our|them|these))", text[h.end:h.end + 12])
-               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])]
+               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])
+               and not _listed_one_by_one(text, h.start)]
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
+
+
+# The machines of the job listed one by one ('一台 4 张 3090，一台 4 张 A6000', 'one node has 8 V100, the other
+# 8 A100'): each 'one' is a machine of the job, no smaller run.
+_ONE_AND_THE_OTHER = re.compile(r"(?:一|1)\s*台[^，,。;；\n]{0,24}[，,、;；]\s*(?:另外?\s*)?(?:一|1)\s*台|"
+                                r"(?:one|1)\s+(?:node|machine|server|box|host)[^.;。；\n]{0,48}?"
+                                r"(?:the other|another)(?![A-Za-z])", re.IGNORECASE)
+_THE_ONE_BEFORE = re.compile(r"(?:一|1)\s*台[^，,。;；\n]{0,24}[，,、;；]\s*(?:另外?\s*)?$|"
+                             r"(?:one|1)\s+(?:node|machine|server|box|host)[^.;。；\n]{0,48}?,?\s*(?:and\s+)?$",
+                             re.IGNORECASE)
+
+
+def _listed_one_by_one(text: str, start: int) -> bool:
+    """'一台 4 张 3090，一台 4 张 A6000': either 'one' of a list of the job's machines."""
+    return bool(_ONE_AND_THE_OTHER.match(text, start) or (
+        re.match(r"(?:另外?\s*)?(?:一|1)\s*台|(?:the other|another)(?![A-Za-z])", text[start:start + 8], re.IGNORECASE)
+        and _THE_ONE_BEFORE.search(text, max(0, start - 60), start)))
 
 
 # A measurement taken inside one machine, beside one between machines: the loopback side of the comparison.

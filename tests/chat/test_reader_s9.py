@@ -257,3 +257,10 @@ def test_tflops_per_gpu_of_each_run_compare_the_runs() -> None:
     got = facts("Megatron on 2 nodes (8x V100 each). Single node throughput is 42 TFLOPs/GPU, but with 2 nodes it "
                 "drops to 18 TFLOPs/GPU.")
     assert got["job.speedup"] == pytest.approx(2 * 18 / 42, rel=0.01) and got["job.negative_scaling"] is True
+
+
+def test_the_jobs_machines_listed_one_by_one_are_no_smaller_run() -> None:
+    got = facts("两台服务器，一台 4 张 3090，一台 4 张 3090，万兆网，DDP 训练很慢")
+    assert got["job.nodes"] == 2 and got["job.gpus_per_node"] == 4
+    assert "job.baseline_nodes" not in got and "job.baseline_gpus" not in got
+    assert facts("一台机器 8 卡跑得很快，两台机器 16 卡反而慢")["job.baseline_nodes"] == 1
