@@ -264,3 +264,8 @@ def test_the_jobs_machines_listed_one_by_one_are_no_smaller_run() -> None:
     assert got["job.nodes"] == 2 and got["job.gpus_per_node"] == 4
     assert "job.baseline_nodes" not in got and "job.baseline_gpus" not in got
     assert facts("一台机器 8 卡跑得很快，两台机器 16 卡反而慢")["job.baseline_nodes"] == 1
+
+
+def test_a_price_is_no_geforce_card() -> None:
+    assert facts("我花了 4090 元买了一张 3090")["gpu.model"] == "RTX 3090"
+    assert facts("两台 4090 服务器")["gpu.model"] == "RTX 4090"
