@@ -907,8 +907,9 @@ def _baseline_machine_gpus(stated: dict[str, Understood], hits: list[Understood]
     base = stated.get("job.baseline_nodes")
     if base is None or base.value != 1 or "job.baseline_gpus" in stated:
         return
-    same = [h for h in hits if h.fact == "job.gpus_per_node" and not h.hypothetical and h.value > 1
-            and (h.start < base.end and base.start < h.end or 0 <= h.start - base.end <= 8)]  # '1 node 4 GPUs: …'
+    counts = [h for h in hits if h.fact == "job.gpus_per_node" and not h.hypothetical and h.value > 1]
+    same = [h for h in counts if h.start < base.end and base.start < h.end] or [
+        h for h in counts if 0 <= h.start - base.end <= 3]  # '1 node 4 GPUs: …': the count just after the machine
     if same:
         h = same[0]
         stated["job.baseline_gpus"] = Understood("job.baseline_gpus", h.value, h.text, h.start, h.end)
