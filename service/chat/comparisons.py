@@ -89,6 +89,16 @@ _SLOWER_ON = re.compile(r"(?:(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<k>\d+(?:\.\d+)?)\s*(
                         r"(?:(?:when\s+)?(?:on|with|across|using|running on|over|in)\s+)(?P<obj>[^,.;:!?，。；：\n]{1,30})",
                         re.IGNORECASE)
 
+def _sizes_of_the_runs(text: str, small: Size, big: Size, found: Scaling) -> list[Understood]:
+    """The smaller run's size as the baseline (its span kept from the job's counts), the larger's machines as the job's."""
+    fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
+    out = [Understood(fact, small[0], text[small[3]:small[4]], small[3], small[4])]
+    found.baseline_spans.append((small[3], small[4]))
+    if big[2] == "nodes" and big[0] > 0:
+        out.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+    return out
+
+
 # A duration or a rate, with the size of the run it belongs to nearby.
 _DURATION = re.compile(r"(?P<mi>\d+)\s*(?:min|mins|minutes?|分钟|分)\s*,?\s*(?P<ss>\d+(?:\.\d+)?)\s*(?:s|sec|secs|seconds?|秒)"
                        r"(?![A-Za-z/])|"  # '3 分 47 秒', '1 min 20 s'
@@ -442,11 +452,7 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
             hits.append(Understood("job.step_time_s", round(vb, 6), text[m.start(gb):m.end(gb)], m.start(gb), m.end(gb)))
             hits.append(Understood("job.step_time_baseline_s", round(va, 6), text[m.start(ga):m.end(ga)], m.start(ga),
                                    m.end(ga)))
-        fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
-        hits.append(Understood(fact, small[0], text[small[3]:small[4]], small[3], small[4]))
-        found.baseline_spans.append((small[3], small[4]))
-        if big[2] == "nodes" and big[0] > 0:
-            hits.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+        hits += _sizes_of_the_runs(text, small, big, found)
     return hits
 
 
@@ -640,11 +646,7 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
             hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
         if (slower or (speedup is not None and speedup < 1)) and "job.negative_scaling" not in said:
             hits.append(Understood("job.negative_scaling", True, words, *span))
-        fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
-        hits.append(Understood(fact, small[0], text[small[3]:small[4]], small[3], small[4]))
-        found.baseline_spans.append((small[3], small[4]))
-        if big[2] == "nodes" and big[0] > 0:
-            hits.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+        hits += _sizes_of_the_runs(text, small, big, found)
     return hits
 
 
