@@ -39,7 +39,8 @@ _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
                   r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|"
-                  r"[^\s,，。;；`\"'?？!！()（）]+(?:,[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
+                  # a comma-separated value stops before another variable ('--export=ALL,NCCL_A=ib0,NCCL_B=1')
+                  r"[^\s,，。;；`\"'?？!！()（）]+(?:,(?![A-Za-z_]\w*=)[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
 
 
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"

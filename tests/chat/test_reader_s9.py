@@ -269,3 +269,9 @@ def test_the_jobs_machines_listed_one_by_one_are_no_smaller_run() -> None:
 def test_a_price_is_no_geforce_card() -> None:
     assert facts("我花了 4090 元买了一张 3090")["gpu.model"] == "RTX 3090"
     assert facts("两台 4090 服务器")["gpu.model"] == "RTX 4090"
+
+
+def test_a_comma_separated_setting_stops_before_another_variable() -> None:
+    got = facts("#SBATCH --export=ALL,NCCL_SOCKET_IFNAME=ib0,NCCL_IB_DISABLE=1")
+    assert got["nccl.socket_ifname"] == "ib0" and got["nccl.ib_disabled"] is True
+    assert facts("export NCCL_IB_HCA=mlx5_0,mlx5_1")["nccl.ib_hca"] == "mlx5_0,mlx5_1"
