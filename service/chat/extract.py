@@ -644,6 +644,8 @@ def network_rates(text: str) -> list[Understood]:
                     "nic.rx_gbps": "traffic"}.get(kind or "", kind)
         if kind is None:
             continue
+        if kind == "rated" and _storage_port(text, m.start()):
+            kind = "storage"  # 'the NAS has a single 10GbE uplink': the storage server's port, not the nodes' NIC
         if m["hi"]:
             if kind == "rated" or re.search(r"(?:从|from)\s*$", text[max(0, m.start() - 6):m.start()], _IC):
                 value = parse_number(m["hi"])  # '从 20 到 6GB/s' is a change, not a range; a rating is its top
@@ -697,6 +699,9 @@ def network_rates(text: str) -> list[Understood]:
         if re.search(r"\d\s*-?\s*$", text[max(0, m.start() - 4):m.start()]):
             continue  # '10 GigE', '40 gigabit ethernet': the number's rate (read above)
         gbps = 1 if m["w"] == "千兆" or m["w"].lower().startswith("gig") else 10
+        if _storage_port(text, m.start()):
+            hits.append(_hit("storage.read_gbps", gbps * (2 if m["dual"] else 1), m))
+            continue  # 'NFS 服务器只有一个万兆口': the storage server's port caps the reads, not the nodes' NIC
         hits.append(_hit("nic.speed_gbps", gbps * (2 if m["dual"] else 1), m))
     for m in re.finditer(r"(?:(?<=\d[xX])|(?<![A-Za-z]))(?P<gen>EDR|HDR100|HDR|NDR200|NDR|XDR)(?![A-Za-z0-9])", text):
         if not any(h.fact == "nic.speed_gbps" and abs(h.end - m.start()) <= 3 for h in hits):
@@ -889,6 +894,9 @@ def nic_kind(text: str) -> list[Understood]:
                                  text[max(0, w.start() - 14):w.start()], _IC)]
     if not affirmed:  # 'no IB, plain 10GbE': only RDMA words said to be absent
         for m in _ETHERNET_WORDS.finditer(text):
+            figure = re.search(r"[\d.]*\s*$", text[max(0, m.start() - 8):m.start()])  # '100GbE': from its figure
+            if _storage_port(text, m.start() - (len(figure.group(0)) if figure else 0)):
+                continue  # 'NFS 服务器只有一个万兆口': the storage server's port says nothing of the nodes' fabric
             hits.append(_hit("nic.kind", "ethernet", m, inferred=True, weak=True))
             hits.append(_hit("nic.rdma", False, m, inferred=True, weak=True))
     return hits
@@ -1148,6 +1156,16 @@ _CKPT = re.compile(r"checkpoint\w*|ckpt\w*|检查点|存档|save_steps|save[- _]
                    r"save (?:a |the )?(?:model|weights)|saving|" + _SAVED_MODEL, _IC)
 _DATA = re.compile(r"数据|data|dataset|读取|reading|read|loading|加载|样本|corpus|shards?|tfrecord|webdataset|"
                    r"dataloader|训练集|语料", _IC)
+
+_STORAGE_SERVER = re.compile(rf"(?:{_NAS}|存储|storage|Lustre|GPFS|CephFS|Ceph|BeeGFS|JuiceFS|MinIO)\s*(?:的)?\s*"
+                             r"(?:服务器|server|机器|节点|head|filer|网关|gateway|box)?[^，,。;；\n\d]{0,20}$", _IC)
+
+
+def _storage_port(text: str, start: int) -> bool:
+    """A link rate said of the storage server ('NFS 服务器只有一个万兆口', 'the NAS has a 10GbE uplink'): what caps the
+    reads of every node, not the nodes' own NIC."""
+    return bool(_STORAGE_SERVER.search(text, max(tx.clause_bounds(text, start)[0], start - 30), start))
+
 
 
 @extractor

@@ -275,3 +275,18 @@ def test_a_comma_separated_setting_stops_before_another_variable() -> None:
     got = facts("#SBATCH --export=ALL,NCCL_SOCKET_IFNAME=ib0,NCCL_IB_DISABLE=1")
     assert got["nccl.socket_ifname"] == "ib0" and got["nccl.ib_disabled"] is True
     assert facts("export NCCL_IB_HCA=mlx5_0,mlx5_1")["nccl.ib_hca"] == "mlx5_0,mlx5_1"
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("多机训练的时候数据是从 NFS 读的，NFS 服务器只有一个万兆口，16 台机器同时读", 10),
+    ("The NAS has a single 100GbE uplink and 8 nodes read from it", 100.0),
+])
+def test_a_link_rate_of_the_storage_server_caps_the_reads_not_the_nodes_nic(text: str, read: float) -> None:
+    got = facts(text)
+    assert got["storage.read_gbps"] == read
+    assert "nic.speed_gbps" not in got and "nic.kind" not in got
+
+
+def test_the_nodes_own_link_beside_the_storage_is_still_theirs() -> None:
+    got = facts("data on NFS over 25G, nodes use 100G IB between them")
+    assert got["nic.speed_gbps"] == 100.0 and got["storage.read_gbps"] == 25.0
