@@ -290,3 +290,13 @@ def test_a_link_rate_of_the_storage_server_caps_the_reads_not_the_nodes_nic(text
 def test_the_nodes_own_link_beside_the_storage_is_still_theirs() -> None:
     got = facts("data on NFS over 25G, nodes use 100G IB between them")
     assert got["nic.speed_gbps"] == 100.0 and got["storage.read_gbps"] == 25.0
+
+
+@pytest.mark.parametrize("text", [
+    "2 机 8 卡 epoch 时间从单机 4 卡的 20 分钟变成了 35 分钟",
+    "两机的 epoch 时间从单机的 20 分钟变成了 35 分钟",
+])
+def test_a_time_that_moves_from_the_baselines_to_the_jobs(text: str) -> None:
+    got = facts(text)
+    assert got["job.negative_scaling"] is True and got["job.speedup"] == pytest.approx(20 / 35, rel=0.01)
+    assert got["job.nodes"] == 2 and got["job.baseline_nodes"] == 1
