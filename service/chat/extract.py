@@ -108,10 +108,20 @@ _MODEL_CONFIG = re.compile(r"(?<![A-Za-z0-9])(?:d?moe|gpt(?:2|3|-?j|-?neox)?|ber
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
 
+# Mixture-of-experts models named by their experts ('Mixtral-8x7B'): every expert's weights get gradients, so the size
+# that counts is the total, which the name does not say (shared layers are counted once): the known totals only.
+_EXPERTS_NAMED = re.compile(r"(?<![A-Za-z0-9.])(?P<n>\d{1,2})\s?[x×]\s?(?P<m>\d{1,3})\s?[Bb](?![A-Za-z0-9])")
+_EXPERT_TOTALS = {(8, 7): 46.7, (8, 22): 141.0}
+
+
 @extractor
 def model_size(text: str) -> list[Understood]:
-    """'7B', '1.3B', '175 billion', '100B参数', '百亿', '千亿', '1750亿' → job.model_params_b."""
+    """'7B', '1.3B', '175 billion', '100B参数', '百亿', '千亿', '1750亿', 'Mixtral-8x7B' → job.model_params_b."""
     hits = []
+    for m in _EXPERTS_NAMED.finditer(text):
+        total = _EXPERT_TOTALS.get((int(m["n"]), int(m["m"])))
+        if total:
+            hits.append(_hit("job.model_params_b", total, m))
     for m in _MODEL_GLUED.finditer(text):  # 'Qwen1.8B', 'chatglm6b': the size glued to the family's name
         value = params_to_billions(m["num"], "B")
         if value:

@@ -300,3 +300,13 @@ def test_a_time_that_moves_from_the_baselines_to_the_jobs(text: str) -> None:
     got = facts(text)
     assert got["job.negative_scaling"] is True and got["job.speedup"] == pytest.approx(20 / 35, rel=0.01)
     assert got["job.nodes"] == 2 and got["job.baseline_nodes"] == 1
+
+
+@pytest.mark.parametrize(("text", "size"), [("用 Mixtral-8x7B 做 SFT，4 台 8 卡 A100", 46.7),
+                                            ("Fine-tuning Mixtral 8x22B on 16 nodes", 141.0)])
+def test_a_mixture_of_experts_named_by_its_experts_has_its_known_total(text: str, size: float) -> None:
+    assert facts(text)["job.model_params_b"] == size
+
+
+def test_experts_of_an_unknown_total_give_no_size() -> None:
+    assert "job.model_params_b" not in facts("a 4x7B merge")
