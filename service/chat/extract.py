@@ -1660,13 +1660,20 @@ def cloud_places(text: str) -> list[Understood]:
     return hits
 
 
+# AWS families that come in one size only, named bare ('两台 p4d', '4 p5 instances'): that size.
+_ONE_SIZE_FAMILY = re.compile(r"(?<![\w.-])(?P<family>p4de?|p5e?n?)(?![\w.-])(?=\s*(?:s\b)?\s*(?:实例|机器|节点|服务器|集群|"
+                              r"instances?|nodes?|machines?|servers?|boxes|hosts?|clusters?|[,，、)）]|$))", _IC)
+
+
 @extractor
 def instance_type(text: str) -> list[Understood]:
     """p4d.24xlarge, a3-highgpu-8g, Standard_ND96asr_v4 → node.instance_type (+ the cap of a few known types)."""
     hits = []
-    for m in INSTANCE_TYPE.finditer(text):
-        name = m.group(0)
-        hits.append(_hit("node.instance_type", name, m))
+    named = [(m.group(0), m, False) for m in INSTANCE_TYPE.finditer(text)]
+    named += [(f"{m['family'].lower()}.{'24xlarge' if m['family'].lower().startswith('p4') else '48xlarge'}", m, True)
+              for m in _ONE_SIZE_FAMILY.finditer(text)]
+    for name, m, bare in sorted(named, key=lambda x: x[1].start()):
+        hits.append(_hit("node.instance_type", name, m, inferred=bare, weak=bare))
         cap = known_bandwidth_gbps(name)
         if cap is not None:
             hits.append(_hit("node.instance_bandwidth_gbps", cap, m, inferred=True, weak=True))

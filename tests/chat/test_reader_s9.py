@@ -310,3 +310,18 @@ def test_a_mixture_of_experts_named_by_its_experts_has_its_known_total(text: str
 
 def test_experts_of_an_unknown_total_give_no_size() -> None:
     assert "job.model_params_b" not in facts("a 4x7B merge")
+
+
+@pytest.mark.parametrize(("text", "kind", "model"), [
+    ("两台 p4d 机器训练很慢", "p4d.24xlarge", "A100"),
+    ("We use 4 p5 instances", "p5.48xlarge", "H100"),
+])
+def test_an_aws_family_of_one_size_named_bare_is_that_size(text: str, kind: str, model: str) -> None:
+    u = understand(text)
+    got = {x.fact: x for x in u.understood}
+    assert got["node.instance_type"].value == kind and got["node.instance_type"].inferred
+    assert got["gpu.model"].value == model and got["job.gpus_per_node"].value == 8
+
+
+def test_a_family_compared_in_passing_is_no_instance_of_the_job() -> None:
+    assert "node.instance_type" not in facts("p5 is faster than p4")
