@@ -609,6 +609,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _NOW_RATE.search(text[max(0, m.start() - 12):m.start()]) \
                 and _NETWORK_SAID.search(tx.sentence(text, m.start())) and not _NOT_NETWORK.search(tx.clause(text, m.start())):
             return "rated"
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and re.search(r"·{3,}\s*$", text[max(0, m.start() - 8):m.start()]):
+            return "rated"  # '每台 4 张 CX6 200G': a NIC named by its model (masked), then its rate
         if unit not in {"M", "Mb"} and _ANY_LINK_RATE.fullmatch(m["num"]) and _network_named_before(text, m.start()) \
                 and not re.match(r"\s*(?:的)?\s*(?:显存|内存|存储|磁盘|硬盘|文件|模型|数据|memory|VRAM|HBM|RAM|disk|storage|"
                                  r"GPU|卡|cards?|file|model|data)", tail, _IC):

@@ -325,3 +325,7 @@ def test_an_aws_family_of_one_size_named_bare_is_that_size(text: str, kind: str,
 
 def test_a_family_compared_in_passing_is_no_instance_of_the_job() -> None:
     assert "node.instance_type" not in facts("p5 is faster than p4")
+
+
+def test_a_link_rate_after_a_nic_named_by_its_model_is_its_speed() -> None:
+    assert facts("集群 32 台 A800，每台 4 张 CX6 200G，nccl-tests busbw 只有 80 GB/s")["nic.speed_gbps"] == 200.0
