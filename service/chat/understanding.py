@@ -803,9 +803,13 @@ def _gpus_of_a_server_class_node(stated: dict[str, Understood], text: str, unmas
         return
     for m in re.finditer(re.escape(str(model.value)), unmasked):
         after = _NODE_AFTER.match(unmasked, m.end())
-        if after:
-            stated["job.gpus_per_node"] = Understood("job.gpus_per_node", 8, unmasked[m.start():after.end()],
-                                                     m.start(), after.end(), inferred=True, weak=True)
+        # '32 台 A800', '4 台 H100': machines counted, then named by their GPU
+        counted = re.search(r"\d+\s*台\s*$", unmasked[max(0, m.start() - 8):m.start()]) and not re.match(
+            r"\s*(?:GPU|卡|显卡|x|×|\*)", unmasked[m.end():m.end() + 4], re.IGNORECASE)
+        if after or counted:
+            end = after.end() if after else m.end()
+            stated["job.gpus_per_node"] = Understood("job.gpus_per_node", 8, unmasked[m.start():end], m.start(), end,
+                                                     inferred=True, weak=True)
             return
 
 

@@ -329,3 +329,10 @@ def test_a_family_compared_in_passing_is_no_instance_of_the_job() -> None:
 
 def test_a_link_rate_after_a_nic_named_by_its_model_is_its_speed() -> None:
     assert facts("集群 32 台 A800，每台 4 张 CX6 200G，nccl-tests busbw 只有 80 GB/s")["nic.speed_gbps"] == 200.0
+
+
+def test_machines_counted_then_named_by_a_server_class_gpu_hold_eight_as_an_assumption() -> None:
+    u = understand("集群 32 台 A800，每台 4 张 CX6 200G")
+    gpus = next(x for x in u.understood if x.fact == "job.gpus_per_node")
+    assert gpus.value == 8 and gpus.inferred
+    assert "job.gpus_per_node" not in facts("用了 4 台 A100 卡")
