@@ -26,3 +26,19 @@ def says(text: str, phrase: str, *, ignore_case: bool = False) -> bool:
 def figures(text: str, unit: str) -> list[float]:
     """Every number written with `unit` (a regex) right after it, in order."""
     return [float(m) for m in re.findall(rf"(?<![\d.]){NUMBER}\s*(?:{unit})(?![A-Za-z/])", text)]
+
+
+def fact_problems(out: dict[str, object], expected: dict[str, object], *, total: str = "total") -> list[str]:
+    """What a chat turn's `out` read wrong against `expected` facts: a value of None must not be read at all, and the
+    key `total` stands for the derived job.total_gpus."""
+    facts = out["facts"]
+    derived = out.get("derived") or {}
+    assert isinstance(facts, dict) and isinstance(derived, dict)
+    problems = []
+    for key, want in expected.items():
+        got = derived.get("job.total_gpus") if key == total else facts.get(key)
+        if want is None and got is not None:
+            problems.append(f"{key} read as {got!r}")
+        elif want is not None and got != want:
+            problems.append(f"{key} = {got!r}, expected {want!r}")
+    return problems

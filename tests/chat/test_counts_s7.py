@@ -12,6 +12,7 @@ import pytest
 from bwdoctor.chat import answer_turn
 from bwdoctor.chat.counts import read_nic_count
 from bwdoctor.chat.entities import find_entities, mask_entities
+from tests.matching import fact_problems
 
 N, G, T, M, B, BG, C, INST, GC = ("job.nodes", "job.gpus_per_node", "total", "gpu.model", "job.baseline_nodes",
                                "job.baseline_gpus", "nic.count", "node.instance_type", "gpu.count")
@@ -397,29 +398,15 @@ GAPS: list[tuple[str, dict[str, object]]] = [
 ]
 
 
-def _problems(out: dict[str, object], expected: dict[str, object]) -> list[str]:
-    facts = out["facts"]
-    derived = out.get("derived") or {}
-    assert isinstance(facts, dict) and isinstance(derived, dict)
-    problems = []
-    for key, want in expected.items():
-        got = derived.get("job.total_gpus") if key == T else facts.get(key)
-        if want is None and got is not None:
-            problems.append(f"{key} read as {got!r}")
-        elif want is not None and got != want:
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
-
-
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_counts_and_hardware(engine, text: str, expected: dict[str, object]) -> None:
-    assert _problems(answer_turn(text, engine=engine), expected) == []
+    assert fact_problems(answer_turn(text, engine=engine), expected) == []
 
 
 @pytest.mark.xfail(reason="read by other layers (baseline drop, commands, comparisons); see GAPS", strict=False)
 @pytest.mark.parametrize(("text", "expected"), GAPS)
 def test_counts_other_layers_miss(engine, text: str, expected: dict[str, object]) -> None:
-    assert _problems(answer_turn(text, engine=engine), expected) == []
+    assert fact_problems(answer_turn(text, engine=engine), expected) == []
 
 
 @pytest.mark.parametrize(("text", "name", "start"), [

@@ -11,6 +11,7 @@ import pytest
 
 from bwdoctor.chat import answer_turn, understand
 from bwdoctor.chat.entities import find_entities
+from tests.matching import fact_problems
 
 N, G, T, M, P, C = "job.nodes", "job.gpus_per_node", "total", "gpu.model", "job.model_params_b", "gpu.count"
 
@@ -110,23 +111,9 @@ CASES: list[tuple[str, dict[str, object]]] = [
 ]
 
 
-def _problems(out: dict[str, object], expected: dict[str, object]) -> list[str]:
-    facts = out["facts"]
-    derived = out.get("derived") or {}
-    assert isinstance(facts, dict) and isinstance(derived, dict)
-    problems = []
-    for key, want in expected.items():
-        got = derived.get("job.total_gpus") if key == T else facts.get(key)
-        if want is None and got is not None:
-            problems.append(f"{key} read as {got!r}")
-        elif want is not None and got != want:
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
-
-
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_counts_and_hardware(engine, text: str, expected: dict[str, object]) -> None:
-    assert _problems(answer_turn(text, engine=engine), expected) == []
+    assert fact_problems(answer_turn(text, engine=engine), expected) == []
 
 
 @pytest.mark.parametrize(("text", "name"), [
