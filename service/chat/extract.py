@@ -230,8 +230,8 @@ def utilisation(text: str) -> list[Understood]:
                               r"(?:多|单|两|双)(?:机|节点|卡)|\d+\s*(?:机|台|节点|卡)|on (?:\d+|one|two|a single) (?:nodes?|machines?|GPUs?))"
                               r"\s*(?:的时候|时)?\s*(?:只有|才|仅|是|为|约|大约|大概)?\s*$", text[max(0, m.start() - 14):m.start()], _IC) \
                 and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()) \
-                and not _OTHER_UTIL.search(text, hits[-1].end, m.start()):
-            # '单机 GPU 利用率 95%，多机只有 40%': the same subject in another run or after a drop
+                and not _OTHER_UTIL.search(text, hits[-1].end, m.start()) and not _NOT_UTIL.search(text, hits[-1].end, m.start()):
+            # '单机 GPU 利用率 95%，多机只有 40%'; '… 99%，但是多机扩展效率只有 60%' names another measure in between: the same subject in another run or after a drop
             hits.append(_hit(hits[-1].fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
             continue
         if best is None and hits and hits[-1].fact in _LOADS and _USUAL_CUE.search(text, max(0, m.start() - 24), m.start()) \
@@ -549,6 +549,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    if unit in {"G", "M", "Gb"} and re.match(r"\s*ones?(?![A-Za-z])", tail, _IC) \
+            and re.search(r"(?<![A-Za-z])(?:the|that|this)\s+$", text[max(0, m.start() - 6):m.start()], _IC):
+        return None  # 'NCCL picked the 1G one': a thing named before by its rate (read there), not a figure of NCCL's
     if unit in {"G", "M"} and re.match(r"\s*(?:以上|以下|以内|开始|起|and (?:up|above|larger|below)|or (?:larger|more|less|"
                                       r"smaller)|onwards?)", tail, _IC) and _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
         return None  # 'busbw 在 1G 以上的消息就稳定了': a message size of the sweep  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate

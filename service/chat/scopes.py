@@ -361,6 +361,14 @@ _OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we have|we're on|we are on|we use|wit
                   r"我们的|我的|我们(?:现在|目前)?(?:有|用|是))", _IC)
 
 
+# '假设我们有 8 台机器，每台 8 张 A100，用 25G 互联，能行吗', 'Suppose we have 4 nodes on 25GbE': a setup supposed in order to
+# ask about it is the job asked about, unless the question also says the job as it is (then it is the change to weigh)
+_SUPPOSED_SETUP = re.compile(r"(?:假设|suppos(?:e|ing)|assum(?:e|ing)|let'?s say)\s*(?:that\s+)?(?:我们|咱们|我|we|I)\s*"
+                             r"(?:现在|目前)?\s*(?:有|用|拿|是|have|use|run|are on|are using|get)", _IC)
+_A_CHANGE = re.compile(rf"{_CHANGE_VERB.pattern}|rather than|而不是|代替|取代|替换|(?<![A-Za-z])(?:our|现在的?|目前的?)\s*\d|"
+                       r"(?<![A-Za-z])(?:current(?:ly)?|right now|today)(?![A-Za-z])|现在|目前|当前", _IC)
+
+
 # '现在换成 8 台' / 'we then moved to 100G': a change already made describes the job as it is.
 _DONE = re.compile(r"(?:现在|已经|后来|之后|目前|当前|最近|刚|then|now|already|recently|since we|after we|we)\s*$", _IC)
 
@@ -451,6 +459,7 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
                if not re.search(r"已经|已|already\s*$", text[max(0, m.start() - 4):m.start()], _IC)]
     cues += intents
     soft = {c for c in intents if not _HARD_INTENT.search(text, c[0], min(tx.clause_bounds(text, c[0])[1], c[1] + 30))}
+    soft |= {c for c in cues if _SUPPOSED_SETUP.match(text, c[0]) and not _A_CHANGE.search(text)}
     for m in _CHANGE_VERB.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         sa, sb = tx.sentence_bounds(text, m.start())

@@ -1,0 +1,62 @@
+"""Readings of session 10: a supposed setup asked about is the job, a rate naming a thing said before ('the 1G one')
+is no figure, and a load's figure does not carry over to another measure named in between."""
+
+from __future__ import annotations
+
+import pytest
+
+from bwdoctor.chat import understand
+
+
+def facts(text: str) -> dict[str, object]:
+    return {u.fact: u.value for u in understand(text).understood}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("假设我们有 8 台机器，每台 8 张 A100，用 25G 以太网互联，训练 70B 模型能行吗？",
+     {"job.nodes": 8, "job.gpus_per_node": 8, "nic.speed_gbps": 25.0}),
+    ("Suppose we have 4 nodes with 8 H100 each on 100GbE. Is that enough for a 13B model?",
+     {"job.nodes": 4, "job.gpus_per_node": 8, "nic.speed_gbps": 100.0}),
+    ("Let's say we have 2 servers with 200G InfiniBand, would a 70B model train well?",
+     {"job.nodes": 2, "nic.speed_gbps": 200.0, "nic.kind": "infiniband"}),
+])
+def test_a_setup_supposed_in_order_to_ask_about_it_is_the_job(text: str, expected: dict[str, object]) -> None:
+    got = facts(text)
+    assert {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "today", "not_read"), [
+    ("Assuming we use 200G IB instead of our 25GbE, how much faster would 2 nodes be?", 25.0, "nic.kind"),
+    ("Suppose we have 200G IB; our current 25GbE gives 3 GB/s busbw on 2 nodes", 25.0, "nic.kind"),
+    ("假设我们换成 100G 网卡，现在是 25G，能快多少？", 25.0, "nic.max_speed_gbps"),
+])
+def test_a_supposition_beside_the_setup_of_today_stays_a_change(text: str, today: float, not_read: str) -> None:
+    got = facts(text)
+    assert got["nic.speed_gbps"] == today and not_read not in got
+
+
+def test_if_alone_is_still_a_what_if() -> None:
+    assert "nic.speed_gbps" not in facts("如果有 100G 网卡会快多少？")
+
+
+@pytest.mark.parametrize("text", [
+    "Each of our 4 servers has 2 NICs: a 1G management port and a 100G data port. NCCL picked the 1G one.",
+    "There are two links, a 10G one and a 100G one; NCCL uses the 10G one.",
+])
+def test_a_rate_naming_a_thing_said_before_is_no_measurement(text: str) -> None:
+    got = facts(text)
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in got and "net.iperf3_gbps" not in got
+    assert got.get("nic.speed_gbps") in {None, 100.0}  # the data port's rate, or none: never the 1G/10G one's
+
+
+@pytest.mark.parametrize(("text", "util", "efficiency"), [
+    ("我们不是 GPU 利用率低的问题，GPU 一直是 99%，但是多机扩展效率只有 60%。", 99.0, 60.0),
+    ("GPU utilization stays at 97%, but scaling efficiency is only 55% on 4 nodes.", 97.0, 55.0),
+])
+def test_another_measure_between_keeps_the_load_figure(text: str, util: float, efficiency: float) -> None:
+    got = facts(text)
+    assert got["gpu.util_pct"] == util and got.get("job.scaling_efficiency_pct") == efficiency
+
+
+def test_the_same_load_in_another_run_still_carries_over() -> None:
+    assert facts("单机 GPU 利用率 95%，多机只有 40%")["gpu.util_pct"] == 40.0
