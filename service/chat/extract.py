@@ -1534,12 +1534,16 @@ def placement(text: str) -> list[Understood]:
                          r"sites|buildings)|(?:两|2|多)个(?:可用区|机房|数据中心)|不同(?:的)?(?:可用区|机房)",
                          text, _IC):
         hits.append(_hit("cluster.zones", 2, m))
-    for m in re.finditer(rf"{_NUM}\s*(?:个)?\s*(?:可用区|AZs|availability zones)(?![A-Za-z])", text, _IC):
+    generic = len(hits)
+    for m in re.finditer(rf"{_NUM}\s*(?:个)?\s*(?:不同的?|different\s+|separate\s+|distinct\s+)?(?:可用区|AZs|availability zones)"
+                         r"(?![A-Za-z])", text, _IC):
         if text[max(0, m.start() - 1):m.start()] == "同":
             continue  # '同一个可用区': the same zone (read below), not a count of one
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("cluster.zones", int(n), m))
+    if any(h.value > 2 for h in hits[generic:]):
+        hits = hits[generic:]  # 'across three availability zones … the cross-AZ link': the count said, not 'two or more'
     for m in re.finditer(r"跨(?:地域|区域|城|城市|省|国)|cross[- ]region|(?:different|multiple|two|2|separate) regions|"
                          r"(?:两|2|多)个(?:地域|区域|城市)|不同(?:的)?(?:地域|区域|城市)", text, _IC):
         hits.append(_hit("cluster.regions", 2, m))

@@ -60,3 +60,13 @@ def test_another_measure_between_keeps_the_load_figure(text: str, util: float, e
 
 def test_the_same_load_in_another_run_still_carries_over() -> None:
     assert facts("单机 GPU 利用率 95%，多机只有 40%")["gpu.util_pct"] == 40.0
+
+
+@pytest.mark.parametrize(("text", "zones"), [
+    ("We spread the compute across three availability zones; spanning the AZs adds about 2 ms of latency.", 3),
+    ("nodes are in 3 different AZs; cross-AZ latency is 2 ms", 3),
+    ("跨了三个可用区，跨可用区延迟 2ms", 3),
+    ("nodes in different AZs, cross-AZ latency 2 ms", 2),
+])
+def test_the_count_of_zones_said_outranks_cross_zone_alone(text: str, zones: int) -> None:
+    assert facts(text)["cluster.zones"] == zones
