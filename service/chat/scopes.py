@@ -319,7 +319,7 @@ _WHAT_IF_CUE = re.compile(
     r"怎么(?:样)?(?:才能)?(?:让|使)[^，。？?]{0,12}?(?:跑到|达到|到|上)|"
     r"如何(?:才能)?(?:跑到|达到)|"
     r"what if|what happens if|what would happen if|what about|how about|(?<![A-Za-z])if (?:we|i|our|my|you|the|it)|"
-    r"suppose|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
+    r"suppose(?![A-Za-z])|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
     # a clause opened by 'if' ('If 2 nodes were slower than one, that would be a problem')
     r"(?:^|(?<=[.!?;:,。！？；：，(（]))\s*if(?![A-Za-z])|"
     r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要|需不需要|是否需要|"

@@ -70,3 +70,12 @@ def test_the_same_load_in_another_run_still_carries_over() -> None:
 ])
 def test_the_count_of_zones_said_outranks_cross_zone_alone(text: str, zones: int) -> None:
     assert facts(text)["cluster.zones"] == zones
+
+
+@pytest.mark.parametrize("text", [
+    "iperf3 gives 9.4 Gbits/sec; the NIC is supposed to be 25G",
+    "iperf3 gives 9.4 Gbits/sec but the NIC should be 25G",
+])
+def test_what_a_nic_is_supposed_to_be_is_its_rating_not_a_what_if(text: str) -> None:
+    got = facts(text)
+    assert got["nic.speed_gbps"] == 25.0 and got["net.iperf3_gbps"] == 9.4
