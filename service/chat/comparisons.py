@@ -193,6 +193,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             continue  # 'when we add GPUs, should it be slower?': a question of what to expect
         found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_SLOWER.finditer(text):
+        if per_gpu_pace(text, m.start()):
+            continue  # ('每卡吞吐下降了一半': each GPU's pace, read by _per_gpu_ratio)
         if m["frac"]:
             frac = m["frac"].replace(" ", "")
             k = float(frac.split("/")[1]) if "/" in frac else float(_FRACTIONS.get(frac.lower(), 0))
@@ -243,6 +245,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             found.hits.append(Understood("job.speedup", round(speedup, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _PERCENT_FASTER.finditer(text):
+        if per_gpu_pace(text, m.start()):
+            continue
         pct = float(m["pct"] or m["pct2"])
         sign = 1 if re.search(r"faster|quicker|快", m.group(0), _IC) else -1
         speedup = 1 + sign * pct / 100
@@ -282,6 +286,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_count_chain(text, found))
     found.hits.extend(_versus(text, found))
     found.hits.extend(_said_ratios(text, found))
+    found.hits.extend(_per_gpu_ratio(text, found))
+    found.hits.extend(_speedup_named(text, found))
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
@@ -296,6 +302,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
 _RANGE_JOIN = re.compile(r"\s*(?:to|→|->|=>|~|到|扩到|扩展到|扩容到|加到|增加到|增到|升到|变成|上到)\s*", _IC)
 _BARE_FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?P<n>{COUNT})\s*(?:个|台)?\s*"
                         r"(?:to|→|->|=>|到|扩到|扩展到|扩容到|加到|增加到|增到|升到)\s*\Z", _IC)
+_BARE_THAN = re.compile(rf"(?:(?<![A-Za-z])than|比)\s*(?:(?:on|with|using|in)\s+)?(?:the\s+|a\s+)?(?P<n>{COUNT})\s*(?:个|台)?"
+                        r"(?=\s*(?:[,.;:!?，。；：！？)）]|$|快|慢|还|要|更|alone|by itself))", _IC)
 _BARE_ARROW = re.compile(rf"(?<![\w.])(?P<n>{COUNT})\s*(?:→|->|=>)\s*\Z", _IC)
 _K = r"(?P<k>\d+(?:\.\d+)?|[一两二三四五六七八九十]{1,3}(?:点[一二三四五六七八九])?)"
 _FACTOR = re.compile(rf"{_K}\s*(?:x|×|倍|times)(?![A-Za-z\d])"
@@ -340,6 +348,11 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
         if m and n and not any(t[3] <= m.start("n") < t[4] for t in sizes):
             sizes.append((n, m.start("n"), s[2], m.start("n"), m.end("n")))
             ranged = True
+    kinds = {s[2] for s in sizes}
+    for m in _BARE_THAN.finditer(text, a, b):  # '4 machines are only 1.3x faster than one': the count takes the other's word
+        n = _count(m["n"])
+        if n and len(kinds) == 1 and not any(t[3] <= m.start("n") < t[4] for t in sizes):
+            sizes.append((n, m.start("n"), next(iter(kinds)), m.start("n"), m.end("n")))
     sizes.sort(key=lambda s: s[3])
     for kind in ("nodes", "gpus"):
         same = [s for s in sizes if s[2] == kind]
@@ -657,7 +670,8 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
     larger run is (an efficiency is a share of it). `loose`: a factor right after the largest of several runs needs
     no word of pace in its own clause ('with 2 nodes we get 1.7x the throughput of 1 node, with 4 nodes only 2.2x')."""
     def free(m: re.Match[str]) -> bool:  # not part of a run's size, and no figure wanted ('两机应该快一倍才对')
-        return not any(x <= m.start() < y for x, y in sizes) and not _TARGET.search(tx.clause(text, m.start()))
+        return not any(x <= m.start() < y for x, y in sizes) and not _TARGET.search(tx.clause(text, m.start())) \
+            and not per_gpu_pace(text, m.start())  # (each GPU's pace: _per_gpu_ratio's)
 
     named = _EFFICIENCY.search(text, sa, b) if scale > 0 else None
     if named:
@@ -700,6 +714,99 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
     return None, False
 
 
+# 'throughput per GPU drops by 60% compared to a single node', '每卡吞吐下降了一半', 'per-GPU throughput on 2 nodes is
+# only 70% of single-node': each GPU's pace on the larger run as a share of its pace on the smaller is the scaling
+# efficiency (the speed-up per added GPU), not the speed-up; the runs, when named, are the job and its baseline.
+_PER_GPU_RATIO = re.compile(
+    r"(?:(?<![A-Za-z])(?:drops?|dropped|falls?|fell|decreas(?:es|ed|e)|goes down|went down|is down|was down|lower|"
+    r"shrinks?|shrank)(?![A-Za-z])|下降|降低|减少|掉|少)了?\s*(?:by\s+)?(?:about\s+|around\s+|roughly\s+|~\s*|大约|约|近|将近)?"
+    r"(?P<down>\d+(?:\.\d+)?)\s*%(?!\s*(?:of|的))|"
+    r"(?P<half>(?<![A-Za-z])(?:halve[sd]|is halved|was halved|(?:is |was )?cut in half|drops? (?:by )?(?:in )?half|"
+    r"dropped (?:by )?(?:in )?half)(?![A-Za-z])|减半|砍半|(?:下降|降|掉|少)了?一半|只有\s*(?:[^，,。；;\d]{0,8}的)?\s*一半)|"
+    r"(?P<share>\d+(?:\.\d+)?)\s*%\s*of(?![A-Za-z])|的\s*(?P<share2>\d+(?:\.\d+)?)\s*%|"
+    r"(?:降到|掉到|降至|只有|仅有|仅|才)\s*(?P<share3>\d+(?:\.\d+)?)\s*%", _IC)
+
+
+def _per_gpu_ratio(text: str, found: Scaling) -> list[Understood]:
+    hits: list[Understood] = []
+    said = {h.fact for h in found.hits}
+    for m in _PER_GPU_RATIO.finditer(text):
+        if not per_gpu_pace(text, m.start()) or _TARGET.search(tx.clause(text, m.start())) \
+                or _OTHER_MEASURE.search(tx.clause(text, m.start())):
+            continue
+        if m["half"]:
+            pct = 50.0
+        elif m["down"]:
+            pct = 100 - float(m["down"])
+        else:
+            pct = float(m["share"] or m["share2"] or m["share3"])
+        if not 0 < pct < 100 or "job.scaling_efficiency_pct" in said:
+            continue
+        a, b = tx.sentence_bounds(text, m.start())
+        hits.append(Understood("job.scaling_efficiency_pct", pct, text[m.start():m.end()], m.start(), m.end()))
+        pair = _ratio_sizes(text, a, b)
+        if pair is not None and not said & {"job.baseline_nodes", "job.baseline_gpus"}:
+            first, second, _, _ = pair
+            small, big = (first, second) if 0 < first[0] < second[0] or second[0] == 0 else (second, first)
+            if small[0] > 0:
+                hits += _sizes_of_the_runs(text, small, big, found)
+        break
+    return hits
+
+
+# '多机训练加速比只有 1.5', 'a speedup of only 2.1x on 4 nodes', '8 卡的加速比才 3.2', 'only a 1.8x speed-up on 4 nodes':
+# the speed-up named as such, the run it is over left unsaid. '加速比' is always one of scale; an English 'speedup' is one
+# only beside a run of several machines or GPUs, and never one a change brought ('a 2x speedup after enabling NCCL_IB').
+_SPEEDUP_NAMED = re.compile(
+    r"(?:(?<![A-Za-z])speed-?ups?|加速比)\s*(?:(?:of|is|was|were|=|:|：|是|为|只有|仅为|仅有|仅|才|只|就|大约|约|"
+    r"大概|just|only|about|around|roughly|approximately|barely|~|≈)\s*)*(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|倍)?(?![\d.%A-Za-z])"
+    r"(?!\s*(?:to|→|->|到|提到|升到|降到|变成)\s*\d)"  # ('从 0.933 提到了 0.945': a figure that moved)
+    r"|(?P<k2>\d+(?:\.\d+)?)\s*(?:x|×|倍)(?:的)?\s*(?:speed-?up|加速比?)(?![A-Za-z])", _IC)
+# 'speedup' said of something else than the scale: a change made to the job, a collective, a kernel, a benchmark
+_CHANGE_SPEEDUP = re.compile(r"(?<![A-Za-z])(?:after|enabl\w*|turn\w* on|switch\w*|upgrad\w*|fix\w*|by using|with the|"
+                             r"thanks to|compil\w*|from (?:using|setting))(?![A-Za-z])|开启|打开|升级|改成|换成|之后|以后|优化后",
+                             _IC)
+_SCALED_RUN = re.compile(r"多机|多节点|多卡|跨机|分布式|(?<![A-Za-z])(?:multi-?(?:node|machine|GPU|host)|distributed|scal\w*|"
+                         r"across (?:nodes|machines))(?![A-Za-z])", _IC)
+
+
+def _speedup_named(text: str, found: Scaling) -> list[Understood]:
+    """One speed-up named in the question (two of them, or one beside several runs, leave whose it is unsaid)."""
+    if any(h.fact == "job.speedup" for h in found.hits):
+        return []
+    hits: list[Understood] = []
+    for m in _SPEEDUP_NAMED.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        k = float(m["k"] or m["k2"])
+        clause = tx.clause_bounds(text, m.start())
+        contrast = re.search(r".*(?:(?<![A-Za-z])(?:but|however|yet|instead)(?![A-Za-z])|但|却|结果|实际)", text[clause[0]:m.start()],
+                             _IC | re.DOTALL)
+        wanted_from = clause[0] + (contrast.end() if contrast else 0)
+        if not 0 < k <= 1024 or _TARGET.search(text, wanted_from, clause[1]) or _ASKS_FOR.search(text, *clause) \
+                or _NOT_THE_JOB.search(text, clause[0], m.start()) or _CHANGE_SPEEDUP.search(text, a, b):
+            continue
+        sizes = run_sizes(text, a, b)
+        if any(len({s[0] for s in sizes if s[2] == kind}) > 1 for kind in ("nodes", "gpus")):
+            return []  # ('2 机共 4 卡加速比 3.5，3 机 6 卡 5.23，4 机 8 卡只有 5.46': a series, the job's figure unsure)
+        if any(not m.start() <= f.start() < m.end() and not any(z[3] <= f.start() < z[4] for z in sizes)
+               and float(f["k"]) != k for f in _OTHER_FACTOR.finditer(text, a, b)):
+            return []  # ('my 2-node speed-up is 1.97x with synthetic data, but with real data it is only 1.45x')
+        if "加速比" not in m.group(0) and not any(s[0] > 1 for s in sizes) and not _SCALED_RUN.search(text, a, b):
+            continue  # ('a 2x speedup' of what, unsaid)
+        hits.append(Understood("job.speedup", k, m.group(0), m.start(), m.end()))
+        if k < 1:
+            hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    if len({h.value for h in hits if h.fact == "job.speedup"}) > 1:
+        return []  # ('with synthetic data the speed-up is 1.97x, with real data only 1.45x')
+    return hits
+
+
+_OTHER_FACTOR = re.compile(r"(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|倍)(?![A-Za-z\d])", _IC)
+# a speed-up asked about, not measured: 'what speedup should 8 nodes give?', '加速比能到多少'
+_ASKS_FOR = re.compile(r"(?<![A-Za-z])(?:what|how much|how many|which|would|could|will|can we|can I)(?![A-Za-z])|多少|能到|能否|"
+                       r"能不能|会不会|吗|[?？]", _IC)
+
+
 # '与单机相比，双机训练速度下降了 40%', '相比单机，两机的吞吐反而降低了', 'compared to a single node, throughput on 2 nodes
 # dropped': a smaller run named as the reference, and the pace of the larger run said to fall against it.
 _COMPARED = re.compile(r"(?:与|和|跟|同)(?P<obj>[^，。,;；！？?!\n]{1,16}?)(?:相比|比较|对比|比起来)(?:之下)?|"
@@ -729,7 +836,8 @@ def _compared_with(text: str, found: Scaling) -> list[Understood]:
         fall = next((d for d in _DECLINE.finditer(text, m.end(), b)
                      if not _NOT_RATIO.search(text, max(a, d.start() - 8), d.start())
                      and not _OTHER_MEASURE.search(tx.clause(text, d.start())) and not _TARGET.search(text, a, b)), None)
-        if fall is None or not (_PACE.search(text, a, b) or re.search(r"slower|慢", fall.group(0), _IC)):
+        if fall is None or not (_PACE.search(text, a, b) or re.search(r"slower|慢", fall.group(0), _IC)) \
+                or per_gpu_pace(text, fall.start()):
             continue
         words = text[m.start():fall.end()]
         if "job.negative_scaling" not in said:
@@ -1019,7 +1127,8 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
             quantities.append(("step", value, m.start(), m.end()))
         elif _INVERSE.match(m["unit"]):
             quantities.append(("step", 1 / value, m.start(), m.end()))
-        elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]):
+        elif _PER_GPU.search(text[max(start, m.start() - 8):m.start()] + " " + text[m.end():m.end() + 14]) \
+                or per_gpu_pace(text, m.start()):
             quantities.append(("rate-per-gpu", value, m.start(), m.end()))
         else:
             quantities.append(("rate", value, m.start(), m.end()))
@@ -1068,6 +1177,18 @@ _FIXED_GLOBAL_BATCH = re.compile(r"global[ _]batch(?:[ _]size)?\s*(?:is\s*|was\s
                                  r"(?:unchanged|fixed|the same|constant|identical)|(?:same|fixed|constant|unchanged) global[ _]batch|"
                                  r"(?:全局|global)\s*(?:batch|批)(?:[ _]?size|大小)?\s*(?:保持)?(?:不变|固定|一样|相同)", _IC)
 _PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|单卡", _IC)
+# the pace of each GPU named as what the sentence measures ('per-GPU throughput: 150 img/s on 1 node, 90 on 4', 'throughput
+# per GPU drops by 60%', '每卡吞吐下降了一半'); '单卡吞吐' is left out (it is as often the run on one GPU)
+_PER_GPU_PACE = re.compile(r"(?<![A-Za-z])(?:per[- ](?:GPU|device|card)|each GPU'?s?)\s+(?:throughput|speed|rate|samples/s|"
+                           r"tokens/s|img/s|images/s|tok/s|TFLOPS|performance)|(?:throughput|speed|samples/s|tokens/s|img/s|"
+                           r"images/s|tok/s|TFLOPS)\s+(?:per|of each|on each)\s+(?:GPU|device|card)(?![A-Za-z])|"
+                           r"每(?:张|块|个)?(?:卡|GPU)(?:的)?\s*(?:吞吐|速度|性能|TFLOPS|tokens/s|samples/s)", _IC)
+
+
+def per_gpu_pace(text: str, pos: int) -> bool:
+    """The figure or ratio at `pos` measures each GPU's pace: the sentence names a per-GPU pace before it."""
+    a = tx.sentence_bounds(text, pos)[0]
+    return bool(_PER_GPU_PACE.search(text, max(a, pos - 80), pos + 1))
 
 
 def _per_step(text: str, pos: int) -> bool:

@@ -118,7 +118,10 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     proposed = resolve([h for h in hits if h.hypothetical])
     for key, value in commands.facts.items():
         a, b = commands.fact_spans[key]
-        if key not in stated or stated[key].weak:
+        if key == "job.parallelism" and key in stated and {value, stated[key].value} - {"data", "fsdp"}:
+            # 'tp=8 pp=4 dp=2': the degrees set as code say tensor and pipeline, the words around them data: all three
+            value = "hybrid" if value != stated[key].value else value
+        if key not in stated or stated[key].weak or key == "job.parallelism" and value == "hybrid":
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     launch_blocks = [(a, b) for a, b in pasted.spans
                      if _LAUNCHER.search(question, a, b) or _SETTING_LINE.search(question, a, b)]
@@ -496,13 +499,30 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     # a smaller count inside the job's own words ('One node in us-east-1 and the other node …' counts two) is no run
     # nor is one of the job's own machines ("one node's ib port keeps going down", 'one of the nodes')
     smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
-               and not job.start <= h.start < job.end and (h.value == 1 or _COMPARES.search(text))
+               and not job.start <= h.start < job.end
+               and (_COMPARES.search(text) or h.value == 1 and _one_run_said(text, h))
                and not re.match(r"\s*(?:'s|’s|of (?:the|our|them|these))", text[h.end:h.end + 12])
                and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])
                and not _listed_one_by_one(text, h.start)]
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)
+
+
+# With no word of comparison in the question, a single machine counted beside the job is its baseline only when
+# its clause says something of a run on it ('单节点 8 卡训练时', 'runs at normal speed', '95% on a single node'),
+# or its sentence grows the run from it ('On one server, going from …'): a bare shape ('单机八卡 A800，…，8 机')
+# describes each of the job's machines.
+_SHAPE_WORDS = re.compile(r"[\sＧ·▪,，、:：;；.。()（）\d]|[一二两三四五六七八九十]|[张块个台卡每共有]|"
+                          r"(?<![A-Za-z])(?:with|of|each|per|and|a|an|the|GPUs?|cards?|x)(?![A-Za-z])", re.IGNORECASE)
+_GROWN = re.compile(r"(?<![A-Za-z])(?:going|went|moving|scal\w*|add(?:ing|ed)?|from)(?![A-Za-z])|"
+                    r"扩|换成|变成|加了|增加|第二台", re.IGNORECASE)
+
+
+def _one_run_said(text: str, one: Understood) -> bool:
+    a, b = tx.clause_bounds(text, one.start)
+    rest = text[a:one.start] + text[one.end:b]
+    return bool(_SHAPE_WORDS.sub("", rest)) or bool(_GROWN.search(tx.sentence(text, one.start)))
 
 
 # The machines of the job listed one by one ('一台 4 张 3090，一台 4 张 A6000', 'one node has 8 V100, the other
