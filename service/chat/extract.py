@@ -1382,9 +1382,6 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"(?:PCIe|pcie)\s*(?:only|卡|版)|只有\s*PCIe|仅\s*PCIe|(?:只|仅)走\s*PCIe", text):
         if not re.search(r"NVLink", tx.sentence(text, m.start()), _IC) or re.search(r"只|仅|only", m.group(0), _IC):
             hits.append(_hit("gpu.nvlink", False, m))
-    for m in re.finditer(r"PCIe\s*(?:Gen\s*)?(?P<gen>[1-6])(?:\.0)?\s*[x×]\s*(?P<width>\d{1,2})", text, _IC):
-        hits.append(_hit("gpu.pcie_gen", int(m["gen"]), m))
-        hits.append(_hit("gpu.pcie_width", int(m["width"]), m))
     for m in re.finditer(r"NCCL_IB_DISABLE\s*=\s*(?P<v>[01])", text):
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):

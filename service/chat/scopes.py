@@ -395,6 +395,8 @@ _INSTEAD_OF = re.compile(r"(?:instead of|rather than|而不是|而非|不是用)
 _PAST_THE_ALTERNATIVE = re.compile(r"\S\s+(?:over|on|via|through|across|with|in|for|when|while|because|since|and|but|so|"
                                    r"which|that|using|from)\s", _IC)
 _RATES = {"nic.speed_gbps", "nic.max_speed_gbps"} | MEASUREMENTS
+# what a link could do is read as such ('Gen3 x8 instead of Gen4 x16'): the alternative not taken is its rating
+_MOST_OF_A_LINK = {"gpu.pcie_gen_max", "gpu.pcie_width_max"}
 _CONFIG_FACTS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern",
                  "gpu.pcie_gen", "gpu.pcie_width",
                  "job.gpus_per_node", "job.checkpoint_target", "job.data_source"}
@@ -429,7 +431,7 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
     for h in hits:
         if h.fact in _FABRIC_FACTS and not h.source.startswith("pasted") and _far_side(text, h):
             continue
-        instead = _INSTEAD_OF.search(text, max(0, h.start - 40), h.start) if h.fact not in _RATES else None
+        instead = _INSTEAD_OF.search(text, max(0, h.start - 40), h.start) if h.fact not in _RATES | _MOST_OF_A_LINK else None
         if instead and not h.source.startswith("pasted") and not _PAST_THE_ALTERNATIVE.search(instead.group(0)):
             continue  # 'accelerators: A100-80GB:4 (instead of A100:8)': the setup not taken
         if h.fact in _CONFIG_FACTS and not h.source.startswith("pasted"):

@@ -36,6 +36,7 @@ from bwdoctor.chat.intents import Intent, classify, knowledge_topics
 from bwdoctor.chat.knowledge import has_keyword_match
 from bwdoctor.chat.language import detect_language, normalise_lang
 from bwdoctor.chat.pasted import Pasted, parse_pasted
+from bwdoctor.chat.pcie import read_pcie
 from bwdoctor.chat.sanity import Conflict, reconcile
 from bwdoctor.chat.scopes import (
     MEASUREMENTS,
@@ -100,7 +101,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     scaling = read_scaling(prose, lines="".join(lines))
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
-            + _entity_facts(entities, unmasked))
+            + _entity_facts(entities, unmasked) + read_pcie(prose))
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
