@@ -885,3 +885,224 @@ def nic_pcie_slot(text: str) -> list[Understood]:
         if _SLOT_NIC_WORD.search(sentence) and not _SLOT_GPU_WORD.search(sentence) and not _asks(text, m.start()):
             return [_hit("nic.pcie_limited", True, m)]
     return []
+
+
+# --------------------------------------------------------------------------- stalls now and then
+# Training said to stall now and then, or at a regular interval, without a figure for the spread:
+# '每隔一段时间就卡一下', '时不时卡顿几秒', '梯度同步时间时不时异常升高', '训练时快时慢', 'every few hundred steps it
+# stalls for 20-30 seconds', 'training freezes for a few seconds every few minutes' → job.step_time_cv 0.3, inferred and
+# weak (extract.py's convention for 'fluctuates'). A hang that does not come back ('hangs at the first all_reduce',
+# '一直卡住'), a loss that swings, a stall denied, asked about, or said of another run or of before a change: nothing.
+_EVERY_ZH = (r"(?:每隔?\s*(?:一段时间|一阵子?|一会儿?|几分钟|几秒|几百步|几十步|几千步|"
+             r"(?:\d+|[一两几十百千]+)\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|分钟|秒|s|min)(?![A-Za-z]))|"
+             r"时不时|不时地?|偶尔|隔三差五|隔一会儿?|"
+             r"隔一段时间|动不动|周期性(?:地)?|间歇性(?:地)?|经常|总是会|老是)")
+_STOP_ZH = (r"(?:卡\s*(?:一下|一会儿?|顿|住|了?一下|(?:个)?\s*(?:几|十几|几十|\d+(?:\s*[-~到]\s*\d+)?)\s*"
+            r"(?:秒|s|分钟))|停顿|顿一下|停(?:一下|几秒|住)|掉速|变慢|慢(?:一下|下来))")
+_RISE_ZH = r"(?:异常|突然|明显)?(?:升高|飙升|飙高|变长|增大|暴涨|突增|变大|拉长)"
+_TIME_SUBJECT = re.compile(r"时间|耗时|延迟|时延|step|迭代|同步|通信|all_?reduce|all-reduce|latency|(?<![A-Za-z])time|"
+                           r"duration|iteration|(?<![A-Za-z])sync", _IC)
+_STALL_ZH = re.compile(rf"{_EVERY_ZH}[^，,。；;：:\n]{{0,12}}?(?:(?P<stop>{_STOP_ZH})|(?P<rise>{_RISE_ZH}))")
+_SWING_ZH = re.compile(r"时快时慢|忽快忽慢|一阵快一阵慢|快一阵慢一阵|一会儿?快一会儿?慢|有时快有时慢|有时候快有时候慢")
+_EVERY_EN = (r"(?:every\s+(?:few|couple of|\d+|so many|(?:few\s+)?(?:hundred|thousand)|\d+\s*[-–~]\s*\d+|"
+             r"(?:one|two|three|five|ten|fifty|hundred)(?:\s+hundred)?)\s+(?:steps|iterations|iters|minutes|seconds|batches|"
+             r"epochs)|every\s+(?:step|iteration|minute|epoch)\s+or\s+so|every\s+now\s+and\s+then|now\s+and\s+then|"
+             r"from\s+time\s+to\s+time|every\s+so\s+often|occasionally|periodically|intermittently|at\s+regular\s+intervals|"
+             r"once\s+in\s+a\s+while)")
+_STOP_EN = (r"(?:stall(?:s|ed|ing)?|paus(?:e|es|ed|ing)|freez(?:e|es|ing)|froze|hiccups?|hangs?\s+for|hung\s+for|"
+            r"gets?\s+stuck\s+for|slows?\s+(?:way\s+)?down|slowed\s+down|stutter(?:s|ing)?)")
+_RISE_EN = r"(?:spikes?|spiked|spiking|jumps?|jumped|shoots?\s+up|blows?\s+up)"
+_STALL_EN = re.compile(rf"(?<![A-Za-z]){_EVERY_EN}[^.;:\n]{{0,40}}?(?<![A-Za-z])(?:(?P<stop>{_STOP_EN})|"
+                       rf"(?P<rise>{_RISE_EN}))(?![A-Za-z])|"
+                       rf"(?<![A-Za-z])(?:(?P<stop2>{_STOP_EN})|(?P<rise2>{_RISE_EN}))(?![A-Za-z])[^.;:\n]{{0,40}}?"
+                       rf"(?<![A-Za-z]){_EVERY_EN}(?![A-Za-z])", _IC)
+# the stall denied, asked about, or another run's ('before the switch to RDMA it stalled every few minutes')
+_STALL_NOT = re.compile(r"(?:没有|没|不会|并不|从不|从来没有?|不再|no|not|never|n't|without|nor|no longer)\s*"
+                        r"(?:\S{0,3}\s*)?$|"
+                        r"(?:会不会|是否|是不是|有没有|可能会|(?<![A-Za-z])(?:would|could|will|whether|if|might)(?![A-Za-z]))",
+                        _IC)
+_STALL_ELSEWHERE = re.compile(r"之前|以前|原来|上次|过去|当初|(?:别的|另一个|其他)(?:任务|作业|集群|团队)|"
+                              r"(?<![A-Za-z])(?:before|previously|used to|last (?:time|week|month|run)|earlier|"
+                              r"another (?:job|run|cluster|team)|"
+                              r"other (?:jobs?|runs?|clusters?|teams?))(?![A-Za-z])", _IC)
+_LOSS = re.compile(r"(?<![A-Za-z])(?:loss|accuracy|acc|grad(?:ient)?[_ ]norm|lr|learning rate)(?![A-Za-z])|"
+                   r"损失|准确率|精度|梯度范数|学习率|温度|temperature|功耗|power|内存|显存|memory", _IC)
+
+
+@extractor
+def stalls(text: str) -> list[Understood]:
+    """'每隔一段时间就卡一下', '梯度同步时间时不时异常升高', '训练时快时慢', 'every few hundred steps it stalls for
+    20 s' → job.step_time_cv 0.3 (inferred, weak)."""
+    hits: list[Understood] = []
+    for pattern in (_STALL_ZH, _STALL_EN, _SWING_ZH):
+        for m in pattern.finditer(text):
+            a, b = tx.clause_bounds(text, m.start())
+            sa = tx.sentence_bounds(text, m.start())[0]
+            before = text[a:m.start()]
+            if _STALL_NOT.search(before) or _STALL_NOT.search(m.group(0)) or _STALL_ELSEWHERE.search(text, sa, m.end()):
+                continue
+            rise = m.groupdict().get("rise") or m.groupdict().get("rise2")
+            subject = text[max(sa, m.start() - 30):m.end()]
+            if rise and (not _TIME_SUBJECT.search(subject) or _LOSS.search(subject)):
+                continue  # 'loss 时不时升高', 'GPU 温度时不时升高': not a time that rises
+            if not rise and _LOSS.search(text[max(a, m.start() - 12):m.start()]):
+                continue
+            if pattern is _SWING_ZH and re.search(r"busbw|nccl-tests|带宽|bandwidth|网速|下载|上传",
+                                                  tx.clause(text, m.start()), _IC):
+                continue  # a benchmark's or a transfer's figure that wavers: not the training's steps
+            if _asks(text, m.start()) and re.search(r"会不会|是否|是不是|有没有|吗\s*[?？]?\s*$", text[a:b]):
+                continue
+            hits.append(_hit("job.step_time_cv", 0.3, m, inferred=True, weak=True))
+            return hits
+    return hits
+
+
+# --------------------------------------------------------------------------- a link that goes down and comes back
+# In words, not pasted: 'the link keeps flapping', 'port 1 goes down and up every few hours', 'the IB port keeps going
+# down', '网口频繁 down', '链路闪断', 'dmesg 里有 Link is Down' → nic.link_flaps True; 'no link flaps', 'dmesg 里没有
+# link down', '链路没有断过' → False.
+_LINK_WORD = r"(?:links?|ports?|NICs?|interfaces?|HCAs?|IB\s+ports?|网口|网卡|端口|链路|IB\s*口|光口|光模块)"
+_FLAP_EN = re.compile(
+    rf"(?<![A-Za-z])(?:{_LINK_WORD}\s+(?:\w+\s+){{0,2}}?(?:is\s+|are\s+|keeps?\s+|kept\s+)?flap(?:s|ping|ped)?|"
+    rf"link\s+flap(?:s|ping)?|flapping\s+(?:\w+\s+)?{_LINK_WORD}|"
+    rf"{_LINK_WORD}\s+(?:\w+\s+){{0,2}}?(?:keeps?|kept)\s+(?:going|dropping|flipping)\s+(?:down|offline|up and down)|"
+    rf"{_LINK_WORD}\s+(?:\w+\s+){{0,2}}?(?:goes|went|go)\s+down\s+and\s+(?:comes?\s+|came\s+)?(?:back\s+)?up|"
+    rf"{_LINK_WORD}\s+(?:\w+\s+){{0,2}}?(?:drops?|dropped|bounces?|bounced)\s+(?:and\s+comes?\s+back|"
+    r"(?:every|now and then|from time to time|occasionally|intermittently|randomly))|"
+    r"(?:dmesg|kernel log|syslog|journal)[^.;\n]{0,40}?(?:link\s+(?:is\s+)?down|port error))", _IC)
+_FLAP_ZH = re.compile(
+    rf"闪断|{_LINK_WORD}\s*(?:\S{{0,6}}?)\s*(?:频繁|反复|经常|时不时|不时|偶尔|老是|总是|动不动就?|隔一段时间就?)\s*"
+    r"(?:会)?\s*(?:down|掉线|断开|断掉|断|掉|up\s*/?\s*down|down\s*/?\s*up|重连)|"
+    rf"{_LINK_WORD}\s*(?:\S{{0,6}}?)\s*(?:时断时续|断断续续|一会儿?\s*(?:up|通)\s*一会儿?\s*(?:down|断))|"
+    r"(?:dmesg|内核日志|系统日志|syslog)[^，,。；;\n]{0,16}?(?:有|出现|看到|报)[^，,。；;\n]{0,8}?(?:link\s*(?:is\s*)?down|端口\s*down|"
+    r"网口\s*down|port error)", _IC)
+_NO_FLAP = re.compile(
+    r"(?<![A-Za-z])(?:no|without(?:\s+any)?)\s+(?:link\s+)?(?:flaps?|flapping|link\s+(?:downs?|drops?|resets?))|"
+    r"(?:link|port)\s+(?:is\s+|was\s+|has\s+been\s+)?(?:stable|never\s+(?:went|goes|dropped|flapped))|"
+    r"(?:never|didn't|did not|doesn't|does not)\s+(?:go|went|goes)?\s*(?:down|flap)|"
+    r"(?:dmesg|内核日志|日志)[^，,。；;\n]{0,10}?(?:里|中)?\s*(?:没有|没|无)[^，,。；;\n]{0,8}?(?:link\s*(?:is\s*)?down|down|"
+    r"断开|闪断)|"
+    r"(?:链路|网口|端口|网卡)\s*(?:没有|没|从没|从来没有?)\s*(?:断过|掉过|down\s*过|闪断)|"
+    r"没有(?:出现)?(?:过)?\s*闪断", _IC)
+
+
+@extractor
+def link_flaps(text: str) -> list[Understood]:
+    """'the link keeps flapping', '网口频繁 down', '链路闪断' → nic.link_flaps True; 'no link flaps' → False."""
+    for m in _NO_FLAP.finditer(text):
+        if not _asks(text, m.start()):
+            return [_hit("nic.link_flaps", False, m)]
+    for pattern in (_FLAP_EN, _FLAP_ZH):
+        for m in pattern.finditer(text):
+            before = tx.before(text, m.start(), 16)
+            if _asks(text, m.start()) or re.search(r"(?:没有|没|不是|并非|no|not|n't|never)\s*$", before, _IC) \
+                    or _STALL_ELSEWHERE.search(tx.clause(text, m.start())):
+                continue
+            return [_hit("nic.link_flaps", True, m)]
+    return []
+
+
+# --------------------------------------------------------------------------- the GPUs' load swings, or waits for data
+# 'GPU 利用率忽高忽低', 'GPU util keeps jumping around', 'GPU 在等数据', 'GPU 吃不饱' → gpu.util_pct 50, inferred: the
+# convention for 'GPU utilisation low / 上不去' (extract.py). With a figure in the clause the figure reader decides.
+_GPU = r"(?:GPU|显卡)s?\s*(?:的)?\s*(?:利用率|使用率|占用率|util(?:i[sz]ation)?|usage|load)?"
+_GPU_SWING = re.compile(
+    rf"{_GPU}\s*(?:一直|总是|经常)?\s*(?:忽高忽低|时高时低|一会儿?高一会儿?低|上下(?:跳|波动|浮动|起伏)|跳来跳去|来回跳|"
+    r"波动(?:很大|大|厉害|明显|得厉害)|很不稳定|锯齿状?)|"
+    rf"(?<![A-Za-z]){_GPU}\s+(?:is\s+|are\s+|keeps\s+|kept\s+)?(?:fluctuat\w*|jump\w*\s+(?:around|up and down)|"
+    r"swing\w*|oscillat\w*|spiky|bounc\w*(?:\s+around)?|goes up and down|(?:is\s+)?all over the place|erratic|"
+    r"saw-?tooth\w*)", _IC)
+_GPU_WAITS_ZH = re.compile(r"(?:GPU|显卡|(?<![显网])卡)\s*(?:都|经常|一直|大部分时间|很多时候|基本)?\s*(?:在)?\s*"
+                           r"(?:等数据|空等|吃不饱|喂不饱)", _IC)
+
+
+@extractor
+def gpu_swings(text: str) -> list[Understood]:
+    """'GPU 利用率忽高忽低', 'GPU util fluctuates', 'GPU 在等数据', 'GPU 吃不饱' → gpu.util_pct 50 (inferred)."""
+    for pattern in (_GPU_SWING, _GPU_WAITS_ZH):
+        for m in pattern.finditer(text):
+            clause = tx.clause(text, m.start())
+            if re.search(r"%", clause) or _asks(text, m.start()) \
+                    or _STALL_NOT.search(tx.before(text, m.start(), 8)) \
+                    or _STALL_ELSEWHERE.search(text, tx.sentence_bounds(text, m.start())[0], m.start()):
+                continue
+            return [_hit("gpu.util_pct", 50, m, inferred=True)]
+    return []
+
+
+# --------------------------------------------------------------------------- data loading said to lag
+# '数据加载跟不上', '数据读取是瓶颈', 'the dataloader is the bottleneck', 'data loading can't keep up', 'GPU 在等数据',
+# 'the GPUs are waiting for data' → job.data_loading_slow True; 'the dataloader is fast', '数据加载不是瓶颈',
+# '数据加载很快' → False. A guess ('有人说是 IO 跟不上', 'maybe the dataloader is the bottleneck') or a question:
+# nothing.
+_LOADING = (r"(?:数据加载|加载数据|数据读取|读取数据|读数据|数据预处理|数据管线|数据管道|数据\s*IO|"
+            r"dataloader|DataLoader|"
+            r"data\s*loader|data[- ]?loading|loading\s+(?:the\s+)?data|input\s+pipeline|data\s+pipeline|"
+            r"reading\s+(?:the\s+)?data|data\s+reading)")
+_LOADING_SLOW = re.compile(
+    rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is|was|seems(?:\s+to\s+be)?|looks(?:\s+like)?|became|是|成了|成为|就是)?\s*"
+    r"(?:(?:the|a|our|我们的)\s*)?(?:(?:main|real|明显的?|主要)\s*)?(?:bottleneck|瓶颈)|"
+    rf"{_LOADING}\s*(?:速度)?\s*(?:\S{{0,4}}?)(?:跟不上|太慢|很慢|特别慢|非常慢|慢得离谱|喂不饱|拖后腿)|"
+    rf"{_LOADING}\s+(?:is|was|are)\s+(?:very\s+|really\s+|too\s+|extremely\s+|so\s+)?slow|"
+    rf"{_LOADING}\s+(?:can't|cannot|can not|couldn't|doesn't|does not|isn't|is not)\s+keep(?:ing)?\s+up|"
+    r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?(?:(?:waiting|starving|starved)\s+(?:on|for)\s+"
+    r"(?:the\s+)?(?:data|input|batches|the\s+dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*等数据)", _IC)
+_LOADING_FAST = re.compile(
+    rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:not|isn't|is not|不是|并不是|并非|没有成为)\s*"
+    r"(?:the\s+|a\s+)?(?:bottleneck|瓶颈|问题)|"
+    rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:(?:very|quite|pretty|plenty)\s+)?"
+    r"(?:fast|quick|fine|keeps up|keeping up)(?![A-Za-z])|"
+    rf"{_LOADING}\s*(?:速度)?\s*(?:很快|挺快|够快|没问题|跟得上|不慢)", _IC)
+_GUESS = re.compile(r"有人说|怀疑|猜|可能|也许|是不是|会不会|是否|(?<![A-Za-z])(?:maybe|perhaps|I guess|guess|suspect|"
+                    r"someone said|might|could|whether|if)(?![A-Za-z])", _IC)
+
+
+@extractor
+def data_loading(text: str) -> list[Understood]:
+    """'数据加载跟不上', 'the dataloader is the bottleneck', 'GPU 在等数据' → job.data_loading_slow True;
+    'the dataloader is fast', '数据加载不是瓶颈' → False."""
+    for value, pattern in ((False, _LOADING_FAST), (True, _LOADING_SLOW)):
+        for m in pattern.finditer(text):
+            a = tx.clause_bounds(text, m.start())[0]
+            if _asks(text, m.start()) or _GUESS.search(text, max(a, m.start() - 20), m.start()) \
+                    or _STALL_ELSEWHERE.search(text, max(a, m.start() - 20), m.start()):
+                continue
+            if value and re.search(r"(?:没有|没|不|并不|no|not|n't)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
+                continue
+            return [_hit("job.data_loading_slow", value, m)]
+    return []
+
+
+# --------------------------------------------------------------------------- checkpoint saves said to be slow
+# '保存模型的时候很慢', '存 checkpoint 要卡好几分钟', 'saving checkpoints takes forever', 'checkpointing stalls the run'
+# → job.checkpoint_slow True (how long is checkpoints()'s, extract.py); '保存很快', 'saving is quick' → False.
+_SAVE = (r"(?:(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint|ckpt|检查点|权重|存档)|"
+         r"(?:checkpoint|ckpt|检查点)\s*(?:的)?\s*"
+         r"(?:保存|写入|存储|写盘)?|(?:saving|writing|dumping)\s+(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|(?:the\s+)?model|"
+         r"weights)|checkpoint(?:ing|s)?(?:\s+saves?)?|(?:the\s+)?(?:checkpoint|model)\s+saves?)")
+_SAVE_SLOW = re.compile(
+    rf"{_SAVE}\s*(?:的时候|时|期间)?\s*(?:\S{{0,4}}?)(?:很慢|特别慢|非常慢|太慢|慢得|巨慢|超级慢|极慢|卡(?:住|很久|好久|半天)|"
+    r"要很久|要好久|要好几分钟|要半天|特别久|很久)|"
+    rf"(?<![A-Za-z]){_SAVE}\s+(?:is|are|was|were|takes?|took)\s+(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+)?"
+    r"(?:slow|forever|ages|a long time|a very long time|minutes)|"
+    rf"(?<![A-Za-z]){_SAVE}\s+(?:stalls?|blocks?|freezes?|holds?\s+up|hangs?)\s+(?:the\s+)?"
+    r"(?:training|run|job|GPUs)", _IC)
+_SAVE_FAST = re.compile(rf"{_SAVE}\s*(?:的时候|时)?\s*(?:很快|挺快|不慢|没问题|只要几秒)|"
+                        rf"(?<![A-Za-z]){_SAVE}\s+(?:is|are|was|takes?)\s+(?:very\s+|quite\s+)?"
+                        r"(?:fast|quick|only a few seconds)",
+                        _IC)
+
+
+@extractor
+def checkpoint_slow(text: str) -> list[Understood]:
+    """'保存模型的时候很慢', 'saving checkpoints takes forever' → job.checkpoint_slow True; '保存很快' → False."""
+    for value, pattern in ((False, _SAVE_FAST), (True, _SAVE_SLOW)):
+        for m in pattern.finditer(text):
+            a = tx.clause_bounds(text, m.start())[0]
+            if _asks(text, m.start()) or _GUESS.search(text, max(a, m.start() - 20), m.start()) \
+                    or _STALL_ELSEWHERE.search(text, max(a, m.start() - 20), m.start()):
+                continue
+            if value and re.search(r"(?:没有|没|不|并不|no|not|n't)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
+                continue
+            return [_hit("job.checkpoint_slow", value, m)]
+    return []
