@@ -599,6 +599,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         return label if label in {"busbw", "storage", "measured", "traffic"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"
+    if unit in {"G", "Gb"} and m["num"] in {"10", "25", "50", "100", "200", "400", "800"} and label not in {
+            "measured", "instance", "traffic"} and re.match(r"\s*(?:的)?\s*(?:单口|双口|单端口|双端口)?卡(?!顿)", tail):
+        return "rated"  # '100G 的卡': a card rated in Gb/s is a NIC (a GPU's '24G 的卡', '80G 的卡' is its memory)
     if _NIC_AFTER.match(tail):
         # '25G NIC, iperf3 shows …': the NIC word right after the number is the better cue; so is 'on the 25G link'
         if not re.search(r"iperf|实测|测", tx.before(text, m.start(), 20), _IC) or re.search(

@@ -323,6 +323,9 @@ _WHAT_IF_CUE = re.compile(
     # a clause opened by 'if' ('If 2 nodes were slower than one, that would be a problem')
     r"(?:^|(?<=[.!?;:,。！？；：，(（]))\s*if(?![A-Za-z])|"
     r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要|需不需要|是否需要|"
+    # '是不是只能换万兆？', '需要配 IB 网卡吗', '要加装 RDMA 吗': hardware to get, asked about
+    r"(?:只能|只好|得|要|必须|需要|应该|该)(?:再)?(?:换|配|买|加装|加|装|升级)(?=\s*(?:成|到|个|张|块|一下)?\s*"
+    r"(?:\d|[一两二三四五六七八九十]|[千万]兆|IB|InfiniBand|RoCE|RDMA|NVLink|更快|更好|高速))|"
     r"do (?:i|we) need|should (?:i|we)(?![A-Za-z])(?!\s+(?:expect|see|be|look|worry|care)\b)|"
     r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
     _IC)

@@ -79,3 +79,32 @@ def test_the_count_of_zones_said_outranks_cross_zone_alone(text: str, zones: int
 def test_what_a_nic_is_supposed_to_be_is_its_rating_not_a_what_if(text: str) -> None:
     got = facts(text)
     assert got["nic.speed_gbps"] == 25.0 and got["net.iperf3_gbps"] == 9.4
+
+
+@pytest.mark.parametrize(("text", "fact", "today"), [
+    ("两台服务器，每台两张 3090，交换机是千兆的，速度比单机还慢，是不是只能换万兆？", "nic.speed_gbps", 1),
+    ("我们得换 100G 网卡吗？现在是 25G", "nic.speed_gbps", 25.0),
+    ("我们要升级到 200G IB 吗，现在 100G RoCE", "nic.kind", "roce"),
+])
+def test_hardware_to_get_asked_about_is_not_the_job_today(text: str, fact: str, today: object) -> None:
+    assert facts(text)[fact] == today
+
+
+def test_a_fabric_asked_whether_to_buy_is_not_read() -> None:
+    assert "nic.kind" not in facts("请问 8 卡 A800 单机训练 13B 模型，需要配 IB 网卡吗？")
+
+
+def test_needing_gpus_to_train_is_no_what_if() -> None:
+    assert facts("两台机器，每台 8 卡，需要 8 张卡一起训练")["job.nodes"] == 2
+
+
+@pytest.mark.parametrize(("text", "rate"), [
+    ("NET/IB : Using [0]mlx5_0:1/RoCE，但是 busbw 只有 2GB/s 左右，100G 的卡", 100.0),
+    ("25G 双口卡做了 bond", 25.0),
+])
+def test_a_card_rated_in_gigabits_is_a_nic(text: str, rate: float) -> None:
+    assert facts(text)["nic.speed_gbps"] == rate
+
+
+def test_a_cards_memory_is_no_link_rate() -> None:
+    assert "nic.speed_gbps" not in facts("我们用的是 24G 的卡，4090；另一台是 A100 80G 的卡")
