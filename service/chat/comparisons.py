@@ -55,7 +55,7 @@ _WORSE_WITH_MORE = re.compile(
     r"(?:机器|节点|卡|GPU)越(?:多|加)[^。]{0,16}?(?:越慢|反而慢|越长|越大|越久|反而越长|反而越慢)|"
     r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
     # '加了一台机器之后速度反而下降了', '增加到两个节点后吞吐却降低了'
-    r"(?:加|增加|添加|多加|扩)(?:了|上|到)?\s*(?:[一两二三四五六七八九十\d]{1,2}|几)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU)"
+    r"(?:加|增加|添加|多加|扩)(?:了|上|到)?\s*(?:第?[一两二三四五六七八九十\d]{1,2}|几)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU)"
     r"[^。；;\n]{0,12}?(?:反而|却|竟然|居然)[^。；;\n，,]{0,8}?(?:慢|下降|降低|变长|更长|更久|掉|变差|减少)|"
     # 'after adding a second node the throughput dropped', 'adding more GPUs made it slower'
     r"(?:after|when|once|since)\s+(?:I\s+|we\s+)?add(?:ing|ed)?\s+(?:a\s+|an\s+|another\s+|one more\s+|more\s+|a second\s+|"
@@ -288,6 +288,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_per_gpu_ratio(text, found))
     found.hits.extend(_speedup_named(text, found))
+    found.hits.extend(_scales_up_to(text, found))
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
@@ -390,6 +391,9 @@ _MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}
 _GOING_MULTI = re.compile(r"(?:going|go|goes|went|moving|move|switching|switch|scaling|scale|moved|switched)\s+(?:to\s+|up\s+to\s+)?"
                           r"(?:multi-?node|multiple (?:nodes|machines|hosts)|multi-?machine|multi-?host|across (?:nodes|machines))|"
                           r"单机(?:扩展|扩)?(?:到|→|->|变成|换成|切到)多(?:机|节点)|上多机|换成多机|(?:改|换|切)(?:成|到)多(?:机|节点)", _IC)
+_GOING_TO = re.compile(rf"(?<![A-Za-z])(?:going|go|goes|went|moving|moved|scaling|scaled|switching|switched|expanding|"
+                       rf"expanded)\s+(?:up\s+|out\s+)?to\s+(?P<n>{COUNT})\s*(?:-\s*)?(?:nodes?|machines?|servers?|hosts?)(?![A-Za-z])|"
+                       rf"(?:上到|扩到|扩展到|扩容到|加到|增加到|换成|变成)\s*(?P<n2>{COUNT})\s*(?:台|个)?\s*(?:机器|节点|服务器|机)", _IC)
 _RATE_NAMED = re.compile(r"throughput|吞吐|tokens?/s|samples?/s|img/s|images?/s|tok/s|速度|speed|tps|TFLOPS", _IC)
 
 
@@ -442,6 +446,19 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
             small, big = (first, second) if 0 < first[0] < second[0] or second[0] == 0 else (second, first)
         elif multi is not None:
             small, big = (1, multi.start(), "nodes", multi.start(), multi.end()), (0, multi.start(), "nodes", 0, 0)
+        elif (grown := _GOING_TO.search(text, a, b)) is not None and (n := _count(grown["n"] or grown["n2"])) and n > 1:
+            # 'throughput went from 1200 to 1500 img/s when going to 2 nodes': the larger run named, the smaller is the
+            # one before it (one machine when the larger is two; else unsaid)
+            at = grown.start("n") if grown["n"] else grown.start("n2")
+            big = (n, at, "nodes", at, grown.end())
+            small = (1 if n == 2 else 0, grown.start(), "nodes", grown.start(), at)
+            if kind == "rate":
+                hits.append(Understood("job.speedup", round(vb / va, 4), text[m.start():m.end()], m.start(), m.end()))
+                if vb < va:
+                    hits.append(Understood("job.negative_scaling", True, text[m.start():m.end()], m.start(), m.end()))
+                if small[0]:
+                    hits += _sizes_of_the_runs(text, small, big, found)
+            continue
         else:
             continue
         scale = big[0] / small[0] if big[0] else 0.0
@@ -802,6 +819,40 @@ def _speedup_named(text: str, found: Scaling) -> list[Understood]:
 
 
 _OTHER_FACTOR = re.compile(r"(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|倍)(?![A-Za-z\d])", _IC)
+# 'Scaling falls off after 4 nodes', 'scales linearly up to 8 GPUs, then flattens', '超过 4 台以后加速比就上不去了', '8 卡以内
+# 还是线性的': the size up to which the job scaled well is the run the larger job is compared with, not the job's size.
+_RUN_WORD = r"(?:-\s*)?(?P<w>nodes?|machines?|servers?|hosts?|GPUs?|cards?|台(?:机器|服务器)?|个?节点|机|卡|张卡)"
+_FALLS = (r"(?:falls? off|fell off|drops? off|dropped off|drops|dropped|degrades?|degraded|breaks? down|broke down|gets? worse|"
+          r"got worse|tanks?|tanked|plateaus?|plateaued|flattens?|flattened|saturates?|saturated|stops? (?:scaling|improving)|"
+          r"stopped (?:scaling|improving)|collapses?|collapsed|goes (?:bad|down)|went (?:bad|down))")
+_SCALES_UP_TO = re.compile(
+    rf"(?<![A-Za-z])(?:scaling|it|throughput|speed-?up|efficiency|performance|training)\s+(?:\w+\s+)?{_FALLS}\s+(?:after|beyond|"
+    rf"past|above|over|once (?:we|I) (?:go|get) (?:past|beyond|above|over))\s+(?P<n>{COUNT})\s*{_RUN_WORD}(?![A-Za-z])|"
+    rf"(?<![A-Za-z])scales?\s+(?:well|fine|nicely|linearly|ok|okay|almost linearly|near[- ]linearly)\s+(?:up\s+)?to\s+"
+    rf"(?P<n2>{COUNT})\s*{_RUN_WORD.replace('?P<w>', '?P<w2>')}(?![A-Za-z])|"
+    rf"(?:超过|超出|大于|多于)\s*(?P<n3>{COUNT})\s*{_RUN_WORD.replace('?P<w>', '?P<w3>')}\s*(?:以后|之后|后|以上)?[，,]?\s*"
+    rf"(?:扩展性|扩展效率|加速比|效率|速度|吞吐|性能|训练)?\s*(?:就|便|则)?\s*(?:上不去|不行|变差|很差|下降|掉|不再线性|不线性|不再提升)|"
+    rf"(?P<n4>{COUNT})\s*{_RUN_WORD.replace('?P<w>', '?P<w4>')}\s*以(?:内|下)\s*(?:都|还|基本)?(?:是|能)?\s*(?:线性|接近线性|近似线性)",
+    _IC)
+
+
+def _scales_up_to(text: str, found: Scaling) -> list[Understood]:
+    if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
+        return []
+    for m in _SCALES_UP_TO.finditer(text):
+        if _TARGET.search(tx.clause(text, m.start())) or _ASKS_FOR.search(tx.clause(text, m.start())):
+            continue
+        group = next(g for g in ("n", "n2", "n3", "n4") if m[g])
+        n = _count(m[group])
+        word = m["w" + group[1:]]
+        if not n:
+            continue
+        fact = "job.baseline_gpus" if re.search(r"GPU|card|卡", word, _IC) else "job.baseline_nodes"
+        found.baseline_spans.append((m.start(group), m.end("w" + group[1:])))
+        return [Understood(fact, n, m.group(0), m.start(group), m.end("w" + group[1:]))]
+    return []
+
+
 # a speed-up asked about, not measured: 'what speedup should 8 nodes give?', '加速比能到多少'
 _ASKS_FOR = re.compile(r"(?<![A-Za-z])(?:what|how much|how many|which|would|could|will|can we|can I)(?![A-Za-z])|多少|能到|能否|"
                        r"能不能|会不会|吗|[?？]", _IC)

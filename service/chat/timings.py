@@ -5,6 +5,10 @@ Each reader follows extract.py's conventions: it runs over the masked prose and 
 
   - communication's share said with the figure first ('42.6 % communication overhead', '85% comms time',
     '通信开销 30%' is extract's) → job.comm_time_pct
+  - communication's share said with the figure after its name ('comm overhead ~50%', 'communication overhead of 55%
+    per step'), or as what it takes of the step ('communication takes 40% of it') → job.comm_time_pct
+  - a scaling efficiency said as a fraction ('线性度只有 0.6', 'scaling efficiency at 8 nodes is 0.55') →
+    job.scaling_efficiency_pct in per cent
   - a communication op of a profile named by its op ('send_op', 'recv', 'send/recv', 'pipe_send_output', 'ncclSend')
     taking a share of each step or mini-batch ('`send_op` 占了每个 mini-batch 90% 的时间', 'the send op takes 70% of
     every mini-batch') → job.comm_time_pct
@@ -39,9 +43,27 @@ _OP_TAKES = [
                rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时|时长)?", _IC),
     # 'the send op takes 70% of every mini-batch'
     re.compile(rf"(?<![A-Za-z]){_COMM_OP}(?:\s+op(?:eration)?s?)?\s+(?:takes?|took|accounts? for|occup(?:ies|y|ied)|"
-               rf"consumes?|eats?(?: up)?)\s+{_ABOUT}{_PCT}\s*of\s+(?:the\s+|each\s+|every\s+|a\s+)?"
-               rf"(?:mini-?batch|batch|step|iteration)(?![A-Za-z])", _IC),
+               rf"consumes?|eats?(?: up)?)\s+{_ABOUT}{_PCT}\s*of\s+(?:(?:the\s+|each\s+|every\s+|a\s+)?"
+               rf"(?:mini-?batch|batch|step|iteration)(?![A-Za-z])|"
+               # 'step time 30s, communication takes 40% of it': the step named just before
+               rf"(?:it|that|this|the (?:step )?time|the total|the runtime|total time|"
+               rf"wall[- ]?(?:clock )?time)(?![A-Za-z]))",
+               _IC),
 ]
+# 'comm overhead ~50%', 'communication overhead of 55% per step', 'NCCL time: 35 %': the share after the name; a figure
+# of change ('50% lower') or of another whole ('50% of the compute') is none
+_SHARE_NAME_FIRST = re.compile(
+    rf"(?<![A-Za-z])(?:communication|comms?|NCCL|all-?reduce)\s+(?:overhead|time|share|cost)\s*"
+    rf"(?:(?:is|was|of|at|:|：|=)\s*)*{_ABOUT}{_PCT}"
+    r"(?!\s*(?:lower|higher|less|more|reduction|increase|faster|slower|improvement|drop|better|worse|"
+    r"of (?:the )?(?:compute|computation|forward|backward|bandwidth|peak|line)))", _IC)
+_EFFICIENCY_FRACTION = re.compile(
+    r"(?:(?<![A-Za-z])(?:scaling|parallel)\s+efficiency|扩展效率|并行效率|加速效率|线性度)\s*"
+    r"(?:(?:at|on|with|for|across)\s+\d{1,4}\s*(?:nodes?|machines?|GPUs?|servers?)\s*)?"
+    r"(?:(?:is|was|of|=|:|：|只有|仅有|仅|才|为|是|约|大约|大概|只|不到|掉到|降到|only|just|about|around|roughly|~)\s*)*"
+    r"(?P<r>0?\.\d{1,3}|1\.0+)(?![\d.%]|\s*(?:x|×|倍|s\b|秒))", _IC)
+_WANTED = re.compile(r"goal|target|aim|hope|want|expect|should|at least|ideally|"
+                     r"达到|希望|期望|目标|至少|要求|理想|应该", _IC)
 # a share of bandwidth or of a device's capacity is no share of time
 _NOT_TIME = re.compile(r"line[- ]?rate|bandwidth|peak|busbw|algbw|Gb/s|GB/s|util|利用率|带宽|线速|theoretical|"
                        r"理论", _IC)
@@ -51,7 +73,7 @@ _NOT_TIME = re.compile(r"line[- ]?rate|bandwidth|peak|busbw|algbw|Gb/s|GB/s|util
 def comm_share_said_otherwise(text: str) -> list[Understood]:
     """'42.6 % communication overhead', '`send_op` 占了每个 mini-batch 90% 的时间' → job.comm_time_pct."""
     hits: list[Understood] = []
-    for pattern in [_SHARE_FIGURE_FIRST, *_OP_TAKES]:
+    for pattern in [_SHARE_FIGURE_FIRST, _SHARE_NAME_FIRST, *_OP_TAKES]:
         for m in pattern.finditer(text):
             pct = float(m["pct"])
             if not 0 < pct <= 100 or _NOT_TIME.search(m.group(0) + tx.after(text, m.end(), 8)) \
@@ -60,4 +82,16 @@ def comm_share_said_otherwise(text: str) -> list[Understood]:
             if any(h.start <= m.start("pct") < h.end for h in hits):
                 continue
             hits.append(_hit_span("job.comm_time_pct", pct, text, m.start("pct"), m.end("pct")))
+    return hits
+
+
+@extractor
+def efficiency_as_a_fraction(text: str) -> list[Understood]:
+    """'线性度只有 0.6', 'scaling efficiency at 8 nodes is 0.55' → job.scaling_efficiency_pct 60, 55."""
+    hits: list[Understood] = []
+    for m in _EFFICIENCY_FRACTION.finditer(text):
+        share = float(m["r"])
+        clause = tx.clause(text, m.start())
+        if 0 < share <= 1 and not _WANTED.search(clause) and not _ASKS.search(clause):
+            hits.append(_hit_span("job.scaling_efficiency_pct", round(share * 100, 1), text, m.start("r"), m.end("r")))
     return hits
