@@ -596,6 +596,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             return "busbw"  # 'nccl-tests on two nodes … yet I get 41.55 GB/s': the question is about that tool's figure
         if label == "measured" and _RATE_CUES["busbw"].search(tx.before(text, m.start(), 40)):
             return "busbw"  # '两节点 all_reduce 从 180GB/s 掉到 10GB/s': a measuring verb, an all-reduce's figure
+        named = list(_RATE_CUES["busbw"].finditer(text, tx.sentence_bounds(text, m.start())[0], m.start()))
+        if label == "measured" and named and not re.search(r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储",
+                                                           text[named[-1].end():m.start()], _IC):
+            return "busbw"  # 'NCCL all-reduce bandwidth of 20 GB/s on one node but only 1.5 GB/s across two': the same
         return label if label in {"busbw", "storage", "measured", "traffic"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"
@@ -750,7 +754,9 @@ _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwi
 # (MB/sec in the thousands, its default).
 _FIGURE_NAMES = {
     "algbw": (r"algbw|algorithm bandwidth|算法带宽", "nccl.allreduce_algbw_gbytes_per_s"),
-    "busbw": (r"busbw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf", "nccl.allreduce_busbw_gbytes_per_s"),
+    # 'NCCL all-reduce bandwidth of 20 GB/s', 'allreduce 带宽': what an all-reduce moved, busbw as people quote it
+    "busbw": (r"busbw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf|"
+              r"all[-_ ]?reduce\s*(?:的\s*)?(?:bandwidth|bw|throughput|带宽|吞吐)", "nccl.allreduce_busbw_gbytes_per_s"),
     "rdma": (r"ib_(?:write|read|send)_bw|perftest", "net.rdma_bw_gbps"),
     "iperf": (r"iperf3?", "net.iperf3_gbps"),
 }

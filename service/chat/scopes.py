@@ -453,7 +453,8 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 # 'What bandwidth do we need for two workstations?': what follows 'for' describes the job the question is about.
-_FOR_THE_JOB = re.compile(r"(?<![A-Za-z])(?:for|with|on)\s+(?:our|my|the|a|an|two|\d)|对于|给我们", _IC)
+_FOR_THE_JOB = re.compile(r"(?<![A-Za-z])(?:for|with|on)\s+(?:(?:training|running|fine-?tuning|pre-?training|serving)\s+)?"
+                          r"(?:our|my|the|a|an|two|\d)|对于|给我们", _IC)
 
 
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:

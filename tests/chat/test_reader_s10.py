@@ -108,3 +108,17 @@ def test_a_card_rated_in_gigabits_is_a_nic(text: str, rate: float) -> None:
 
 def test_a_cards_memory_is_no_link_rate() -> None:
     assert "nic.speed_gbps" not in facts("我们用的是 24G 的卡，4090；另一台是 A100 80G 的卡")
+
+
+@pytest.mark.parametrize(("text", "busbw"), [
+    ("We see NCCL all-reduce bandwidth of 20 GB/s on one node but only 1.5 GB/s across two nodes.", 1.5),
+    ("allreduce 带宽只有 3GB/s，两台机器 100G RoCE", 3.0),
+])
+def test_an_all_reduce_bandwidth_is_the_bus_bandwidth_not_iperf(text: str, busbw: float) -> None:
+    got = facts(text)
+    assert got["nccl.allreduce_busbw_gbytes_per_s"] == busbw and "net.iperf3_gbps" not in got
+
+
+def test_the_job_described_after_for_training_is_not_the_what_if() -> None:
+    got = facts("Do I need InfiniBand for training a 7B model on 4 nodes, or is 100GbE RoCE enough?")
+    assert got["job.model_params_b"] == 7.0 and got["job.nodes"] == 4
