@@ -273,6 +273,10 @@ NOTES = {
 }
 
 
+# libfabric providers that move the data over the kernel's sockets
+_OFI_SOCKET_PROVIDERS = {"tcp", "sockets", "udp"}
+
+
 def _classify(name: str) -> str:
     """NCCL's network name → ib | socket | other (plugins such as Libfabric, FasTrak, TCPX)."""
     lowered = name.strip().lower()
@@ -395,6 +399,10 @@ def _plugin(line: str, result: NcclLogResult) -> None:
 
 
 def _conclude(result: NcclLogResult, via_kinds: list[str], plugin_names: list[str], ib_initialised: bool) -> None:
+    if result.ofi_provider in _OFI_SOCKET_PROVIDERS and result.transport in (None, "other"):
+        # 'NET/OFI Selected Provider is tcp': aws-ofi-nccl loaded, but libfabric sends over TCP sockets, not EFA
+        result.transport = "socket"
+        result.network_name = f"{result.network_name or 'AWS Libfabric'} ({result.ofi_provider})"
     if result.transport is None and plugin_names:
         # NCCL 2.2x: "Initialized NET plugin IB" then "Assigned NET plugin Socket to comm"; the last one is used.
         result.network_name = plugin_names[-1]

@@ -455,7 +455,7 @@ _RATE = re.compile(
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
-                        r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|互联|带宽网卡|接口|网线|"
+                        r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|bond(?:ed|ing)?|互联|带宽网卡|接口|网线|"
                         r"网(?=\s*(?:$|[，,。.;；!！?？)）]|了|吧|啊|呢|而已)))"
                         r"(?![A-Za-z])")
 _KIND_AFTER = {
@@ -533,12 +533,18 @@ def _network_named_before(text: str, pos: int) -> bool:
     return not (re.search(r"\d", gap) or _NOT_NETWORK.search(gap) or _MEASURING.search(gap))
 
 
+# a count of NICs written after the rate: '25G*2 bond', '100G x 2', '200G×8 的 IB' (not '… x 2 nodes')
+_MULT_AFTER = re.compile(r"\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])(?!\s*(?:nodes?|machines?|servers?|hosts?|boxes|"
+                         r"instances?|GPUs?|台|机|节点|服务器|卡|张卡))", _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
 
     `cue_text` is the text with the other rates blanked: another figure's unit ('… 3~5 Gbps on 10GbE') is no cue."""
     unit = m["unit"]
-    tail = text[m.end():m.end() + 16]
+    after = _MULT_AFTER.match(text, m.end())  # '25G*2 bond', '100G×2 网卡': the figure, then how many
+    tail = text[after.end() if after else m.end():][:16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
     if label == "measured" and _DURING_TRAINING.search(tx.clause(text, m.start())) \
@@ -681,9 +687,13 @@ def network_rates(text: str) -> list[Understood]:
             prefix = "T"
         is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
         gbps = rate_to_gbps(value, prefix, is_bytes)
+        after = _MULT_AFTER.match(text, m.end()) if not m["mult"] and kind == "rated" else None
         if m["mult"] and kind == "rated":
             # '8x400G IB': eight rails of 400G; the engine multiplies by nic.count where rails matter.
             hits.append(_hit("nic.count", int(m["mult"]), m))
+        elif after and not is_bytes:
+            hits.append(_hit_span("nic.count", int(after["n"]), text, m.start(), after.end()))  # '25G*2 bond'
+
         elif m["mult"]:
             gbps *= int(m["mult"])
         if kind == "rated":

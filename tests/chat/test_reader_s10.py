@@ -122,3 +122,18 @@ def test_an_all_reduce_bandwidth_is_the_bus_bandwidth_not_iperf(text: str, busbw
 def test_the_job_described_after_for_training_is_not_the_what_if() -> None:
     got = facts("Do I need InfiniBand for training a 7B model on 4 nodes, or is 100GbE RoCE enough?")
     assert got["job.model_params_b"] == 7.0 and got["job.nodes"] == 4
+
+
+@pytest.mark.parametrize(("text", "rate", "count"), [
+    ("训练 2 机 16 卡，25G*2 bond，速度只有单机的 1.2 倍", 25.0, 2),
+    ("每台 100G x 2 的 RoCE 网卡", 100.0, 2),
+    ("200G×8 IB, 2 nodes", 200.0, 8),
+])
+def test_a_count_of_nics_written_after_the_rate(text: str, rate: float, count: int) -> None:
+    got = facts(text)
+    assert (got["nic.speed_gbps"], got["nic.count"]) == (rate, count)
+
+
+def test_nccl_over_libfabric_tcp_is_on_sockets() -> None:
+    got = facts("NCCL INFO NET/OFI Selected Provider is tcp\n8 p5.48xlarge nodes, all_reduce is very slow")
+    assert got["nccl.transport"] == "socket" and got["job.nodes"] == 8
