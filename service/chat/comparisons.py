@@ -171,8 +171,11 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
             found.hits.append(Understood(fact, n, m.group(0), m.start(), m.end()))
             gpus = [s for s in run_sizes(obj, 0, len(obj)) if s[2] == "gpus"]
+            nodes = [s for s in run_sizes(obj, 0, len(obj)) if s[2] == "nodes"]
             if kind == "nodes" and gpus:  # '比 1 台服务器 5 张卡还慢': the baseline's GPUs too
                 found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
+            elif kind == "gpus" and nodes:  # 'slower than 8 GPUs on one node': the baseline's machines too
+                found.hits.append(Understood("job.baseline_nodes", nodes[0][0], m.group(0), m.start(), m.end()))
             found.baseline_spans.append((m.start() + (m.start(group) - m.start() if m[group] else 0), m.end()))
     for m in _FASTER_THAN.finditer(text):  # 'two nodes were faster than four': the smaller run wins
         left, right = _run_size(m["a"] or m["a2"] or ""), _run_size(m["b"] or m["b2"] or "")
@@ -802,6 +805,9 @@ def _speedup_named(text: str, found: Scaling) -> list[Understood]:
         if not 0 < k <= 1024 or _TARGET.search(text, wanted_from, clause[1]) or _ASKS_FOR.search(text, *clause) \
                 or _NOT_THE_JOB.search(text, clause[0], m.start()) or _CHANGE_SPEEDUP.search(text, a, b):
             continue
+        over = _OVER.match(text, m.end(), clause[1])
+        if over and _run_size(re.split(r"\s+(?:on|with|for|in|at|across|using)\s+|在|用", text[over.end():clause[1]])[0]) is None:
+            continue  # ('H100 gives a 3x speedup over A100', 'a 2x speedup vs the old cluster')
         sizes = run_sizes(text, a, b)
         if any(len({s[0] for s in sizes if s[2] == kind}) > 1 for kind in ("nodes", "gpus")):
             return []  # ('2 机共 4 卡加速比 3.5，3 机 6 卡 5.23，4 机 8 卡只有 5.46': a series, the job's figure unsure)
@@ -818,6 +824,7 @@ def _speedup_named(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
+_OVER = re.compile(r"\s*(?:over|vs\.?|versus|compared (?:to|with)|relative to|against|than|相比|相对于?|比)\s*", _IC)
 _OTHER_FACTOR = re.compile(r"(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|倍)(?![A-Za-z\d])", _IC)
 # 'Scaling falls off after 4 nodes', 'scales linearly up to 8 GPUs, then flattens', '超过 4 台以后加速比就上不去了', '8 卡以内
 # 还是线性的': the size up to which the job scaled well is the run the larger job is compared with, not the job's size.

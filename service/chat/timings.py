@@ -57,6 +57,9 @@ _SHARE_NAME_FIRST = re.compile(
     rf"(?:(?:is|was|of|at|:|：|=)\s*)*{_ABOUT}{_PCT}"
     r"(?!\s*(?:lower|higher|less|more|reduction|increase|faster|slower|improvement|drop|better|worse|"
     r"of (?:the )?(?:compute|computation|forward|backward|bandwidth|peak|line)))", _IC)
+# '通信开销大约 40%', 'NCCL 耗时占比 35%' (what a change did to it, '通信时间降低了 30%', is none)
+_SHARE_NAME_FIRST_ZH = re.compile(rf"(?:通信|NCCL|all-?reduce)\s*(?:的)?\s*(?:开销|耗时|时间)\s*(?:占比)?\s*"
+                                  rf"(?:是|为|有|:|：)?\s*{_ABOUT}{_PCT}", _IC)
 _EFFICIENCY_FRACTION = re.compile(
     r"(?:(?<![A-Za-z])(?:scaling|parallel)\s+efficiency|扩展效率|并行效率|加速效率|线性度)\s*"
     r"(?:(?:at|on|with|for|across)\s+\d{1,4}\s*(?:nodes?|machines?|GPUs?|servers?)\s*)?"
@@ -73,7 +76,7 @@ _NOT_TIME = re.compile(r"line[- ]?rate|bandwidth|peak|busbw|algbw|Gb/s|GB/s|util
 def comm_share_said_otherwise(text: str) -> list[Understood]:
     """'42.6 % communication overhead', '`send_op` 占了每个 mini-batch 90% 的时间' → job.comm_time_pct."""
     hits: list[Understood] = []
-    for pattern in [_SHARE_FIGURE_FIRST, _SHARE_NAME_FIRST, *_OP_TAKES]:
+    for pattern in [_SHARE_FIGURE_FIRST, _SHARE_NAME_FIRST, _SHARE_NAME_FIRST_ZH, *_OP_TAKES]:
         for m in pattern.finditer(text):
             pct = float(m["pct"])
             if not 0 < pct <= 100 or _NOT_TIME.search(m.group(0) + tx.after(text, m.end(), 8)) \
