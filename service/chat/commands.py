@@ -258,7 +258,9 @@ _RESULT_SAID = re.compile(r"\s+(?:and\s+|but\s+|which\s+|that\s+)?(?:(?:I|we|it|
                           r"(?:(?:an?\s+|the\s+)?(?:busbw|algbw|bus bandwidth|bandwidth|throughput|speed)\s+"
                           r"(?:of\s+|is\s+|=\s*|:\s*)?)?"
                           r"(?:only\s+|just\s+|about\s+|around\s+|roughly\s+|approximately\s+|~\s*)?\d+(?:\.\d+)?\s*"
-                          r"(?:[GMK](?:B|b|bit|bits|byte|bytes)?(?:/s|ps|/sec|its/sec)|s/it|it/s|samples/s|tokens/s|ms\b|s\b)",
+                          r"(?:[GMK](?:B|b|bit|bits|byte|bytes)?(?:/s|ps|/sec|its/sec)|s/it|it/s|samples/s|tokens/s|ms\b|s\b)"
+                          # 'nvidia-smi topo -m shows NV12 between all GPUs': the path it printed
+                          r"|\s+(?:shows?|showed|says|reports?|gives?)\s+(?:NV\d{1,2}|PIX|PXB|PHB|NODE|SYS)\b",
                           re.IGNORECASE)
 # The first Chinese character or full-width punctuation outside quotes: commands are written in ASCII.
 _CJK_OUTSIDE_QUOTES = re.compile(r"""^(?:[^"'\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]|"[^"]*"|'[^']*')*?"""

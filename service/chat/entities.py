@@ -23,7 +23,7 @@ INSTANCE_MARK = "▪"
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
-    r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}D?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})"
+    r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}D?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})(?:\s?Ada(?:\s?Generation)?(?![A-Za-z]))?"
     r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0D?)(?:\s?(?:Ti|ti|TI))?(?!\s?(?:元|块钱|美元|刀|RMB|rmb|USD|dollars?))(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|）|\)|。|；|\s|$)"
     r"|服务器|机器|主机|工作站|节点|集群|上|的|和|与|或|跑|训练|等|也|都|在|做|[*×]\s?\d)"
     # written in lower case, as people type them ('8 a100s', 'v100-32g'): only the data-centre names of three digits
@@ -43,6 +43,7 @@ def _canonical(name: str) -> str:
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
     name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
     name = re.sub(r"(?<=\d)\s?Ti$", " Ti", name)  # '2080Ti', '2080ti' → '2080 Ti'
+    name = re.sub(r"\s?ADA(?: ?GENERATION)?$", " Ada", name, flags=_IC)  # 'RTX 6000 Ada Generation': the Ada workstation board
     if re.fullmatch(r"[1-5]0[5-9]0D?(?: Ti)?", name):  # GeForce cards named by number alone
         name = ("GTX " if name.startswith("10") else "RTX ") + name
     return name
@@ -57,8 +58,8 @@ _KNOWN_FAMILIES = re.compile(
 # Things that are named with digits but carry no quantity of the job.
 _OTHER_NAMES = [
     # NIC models, devices, ports and interfaces: ConnectX-6, CX7, mlx5_0:1, BlueField-3, eth0, ens8f0np0, bond0, ib0
-    r"NVL\d+|NVSwitch\s?v?\d|ConnectX[- ]?\d\w*(?:\s?(?:Dx|Lx|VPI|EN))?|CX-?\d(?:\s?(?:Dx|Lx))?(?![\w])|BlueField[- ]?\d|mlx\d_\w+(?::\d+)?",
-    r"(?<![A-Za-z])(?:eth|ens|enp|eno|ib|bond|ib[pP]|em|p\d?p|rdma|efa|hsn|net|veth|docker|br)\d+\w*(?![\w])",
+    r"NVL\d+|NVSwitch\s?v?\d",
+    r"(?<![A-Za-z])(?:eth|ens|enp|eno|em|p\d?p|rdma|efa|hsn|net|veth|docker|br)\d+\w*(?![\w])",
     r"nvidia-nccl-cu\d+\s*(?:==|=)?\s*v?\d+(?:\.\d+)+|NCCL\s*(?:version|版本|ver\.?)\s*(?:is|为|是)?\s*[:：]?\s*v?\d+(?:\.\d+)+[\w.+\-]*",
     # packages: libnccl2_2.4.8-1+cuda10.0_amd64.deb, libnccl2=2.7.3-1+cuda10.1, libnccl-dev 2.18.3; NCCL's version code
     # as torch prints it (NCCL 2708 is 2.7.8, 21805 is 2.18.5)
@@ -94,6 +95,29 @@ INSTANCE_TYPE = re.compile(
     r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])", _IC)
 
 
+# Network adapters and interfaces named by model or device, and what each name says of the hardware by itself:
+#  - every ConnectX from the fourth generation on (RoCE v2 on all of them), BlueField DPUs and the mlx5 devices are RDMA
+#    adapters (InfiniBand, or RoCE on the Ethernet models: CX6 Dx, CX4 Lx, CX5 EN); which fabric they run is not in the
+#    name. A ConnectX-3 (mlx4) is left alone: often run as plain 40GbE,
+#  - an ibN / ibpXsY interface is IP over InfiniBand: the node has an InfiniBand HCA,
+#  - Intel's X520/X540/X550/X710/XL710 and 82599 are Ethernet-only adapters without RDMA (the E810 and X722 do RDMA,
+#    so they say nothing), nor do Broadcom's BCM parts by name alone; a bondN interface may be one port or many.
+_NIC_NAMES: list[tuple[re.Pattern[str], tuple[tuple[str, object], ...]]] = [
+    (re.compile(r"ConnectX[- ]?[4-9]\w*(?:\s?(?:Dx|Lx|VPI|EN))?(?![\w])|(?<![A-Za-z0-9])CX-?[4-9](?:\s?(?:Dx|Lx|VPI|EN))?(?![\w])"
+                r"|BlueField[- ]?\d(?![\w])|(?<![\w])mlx5_\w+(?::\d+)?", _IC), (("nic.rdma", True),)),
+    (re.compile(r"ConnectX[- ]?\d\w*(?:\s?(?:Dx|Lx|VPI|EN))?|(?<![A-Za-z0-9])CX-?\d(?![\w])|mlx\d_\w+(?::\d+)?"), ()),
+    (re.compile(r"(?<![A-Za-z])ib(?:\d+|p\d+\w*|s\d+\w*)(?:\.\w+)?(?![\w])"),
+     (("nic.kind", "infiniband"), ("nic.rdma", True))),
+    (re.compile(r"(?<![A-Za-z0-9])(?:X520|X540|X550|X710|XL710|XXV710|82599(?:ES)?)(?:-\w+)?(?![\w])"),
+     (("nic.kind", "ethernet"), ("nic.rdma", False))),
+    (re.compile(r"(?<![A-Za-z0-9])(?:E810|X722|BCM\d{4,5}\w*|P2100G|N2100G)(?:-\w+)?(?![\w])|(?<![A-Za-z])bond\d+\w*(?![\w])"),
+     ()),
+]
+# 'there is an ib0 too, unused', '还有一个 ib0 接口，没用上': an adapter said to sit idle says nothing of the fabric in use
+_UNUSED = re.compile(r"[^.。;；!?！？\n]{0,16}?(?:没用上|没有用上|没用到|没有用到|没在用|没有使用|未使用|闲置|空着|(?<![A-Za-z])(?:unused|"
+                     r"not (?:being )?used|isn't (?:being )?used|aren't (?:being )?used|idle|sits? idle)(?![A-Za-z]))", _IC)
+
+
 @dataclass(frozen=True)
 class Entity:
     """One named thing in the question: what kind, its canonical name, and where it sits."""
@@ -104,6 +128,8 @@ class Entity:
     end: int
     memory_gbytes: float | None = None
     form: str | None = None  # "SXM", "PCIe", "NVL" or None
+    #: what the name says of the hardware by itself ('ConnectX-6' → nic.rdma True, 'ib0' → InfiniBand)
+    facts: tuple[tuple[str, object], ...] = ()
 
 
 def find_entities(text: str) -> list[Entity]:
@@ -134,6 +160,12 @@ def find_entities(text: str) -> list[Entity]:
         if free(m.start(), m.end()):
             found.append(Entity("instance", m.group(0), m.start(), m.end()))
             taken.append((m.start(), m.end()))
+    for pattern, facts in _NIC_NAMES:
+        for m in pattern.finditer(text):
+            if free(m.start(), m.end()):
+                said = () if _UNUSED.match(text, m.end()) else facts
+                found.append(Entity("nic", m.group(0), m.start(), m.end(), facts=said))
+                taken.append((m.start(), m.end()))
     for m in _OTHER.finditer(text):
         if m.end() > m.start() and free(m.start(), m.end()):
             found.append(Entity("name", m.group(0), m.start(), m.end()))

@@ -199,6 +199,54 @@ _RATIO_AFTER = re.compile(r"\s*(?:of|relative to)\s+(?!(?:the\s+)?(?:peak|max(?:
                           r"(?![\d~≈])", _IC)
 
 
+# A load that swings between two figures: 'GPU 利用率一会 0% 一会 100%', '在 30% 到 90% 之间波动', 'fluctuates between 0
+# and 100%', 'sometimes 0%, sometimes 100%'. Neither end is its level; the middle is, as for a range ('30-90%'), and an
+# assumption: a usual level said after it ('大部分时间是 0%') or a mean wins.
+_SWING_CUE = re.compile(r"波动|来回|跳|忽高忽低|时高时低|浮动|抖动|徘徊|(?<![A-Za-z])(?:fluctuat\w*|jump\w*|swing\w*|"
+                        r"oscillat\w*|bounc\w*|alternat\w*|flip\w*|toggl\w*|vary|varies|varying|up and down|and back)"
+                        r"(?![A-Za-z])", _IC)
+_SWINGS = [
+    re.compile(r"(?<![A-Za-z])between\s+(?P<lo>\d{1,3}(?:\.\d+)?)\s*%?\s*(?:and|&)\s+(?P<hi>\d{1,3}(?:\.\d+)?)\s*%", _IC),
+    re.compile(r"(?<![\d.])(?P<lo>\d{1,3}(?:\.\d+)?)\s*%?\s*(?:到|至|和|与|-|~|～|–)\s*(?P<hi>\d{1,3}(?:\.\d+)?)\s*%"
+               r"(?=\s*(?:之间|间)?\s*(?:的)?\s*(?:来回|波动|跳|浮动|抖动|徘徊|忽高忽低|变化|震荡))", _IC),
+    re.compile(r"(?:一会儿?|时而|有时(?:候)?|(?<![A-Za-z])sometimes)\s*(?:是|在|at)?\s*(?P<lo>\d{1,3}(?:\.\d+)?)\s*%[\s,，、]*"
+               r"(?:(?:and|or)\s+)?(?:一会儿?|时而|有时(?:候)?|sometimes)\s*(?:是|在|at)?\s*(?P<hi>\d{1,3}(?:\.\d+)?)\s*%", _IC),
+]
+_USUAL_AFTER = re.compile(r"(?:大部分时间|大多数时间|多数时间|大部分|大多|平时|一般|通常|基本上?|(?<![A-Za-z])(?:mostly|usually|"
+                          r"most of the time|typically|on average|averag\w*|mean))\s*(?:都|也)?\s*(?:是|在|为|at|around|about|"
+                          r"is|of|~)?\s*$", _IC)
+
+
+def _swings(text: str) -> list[tuple[int, int, float]]:
+    """Where a load is said to swing between two figures, with the middle of them."""
+    out: list[tuple[int, int, float]] = []
+    for i, pattern in enumerate(_SWINGS):
+        for m in pattern.finditer(text):
+            lo, hi = float(m["lo"]), float(m["hi"])
+            if not (0 <= lo <= 100 and 0 <= hi <= 100) or lo == hi or any(a <= m.start() < b for a, b, _ in out):
+                continue
+            if i == 0 and not _SWING_CUE.search(tx.clause(text, m.start())):
+                continue  # 'from 95% to 40%' is a change, '30-90%' a range read as one
+            out.append((m.start(), m.end(), round((lo + hi) / 2, 1)))
+    return out
+
+
+def _swinging_loads(text: str, hits: list[Understood]) -> list[Understood]:
+    out = list(hits)
+    for a, b, mid in _swings(text):
+        ends = [h for h in out if h.fact in _LOADS and a <= h.start < b]
+        if not ends:
+            continue
+        out = [h for h in out if h not in ends]
+        out.append(_hit_span(ends[0].fact, mid, text, a, b))
+        sb = tx.sentence_bounds(text, a)[1]
+        for m in _PERCENT.finditer(text, b, sb):  # '…之间来回跳，大部分时间是 0%': its usual level
+            if not m["hi"] and _USUAL_AFTER.search(text, max(b, m.start() - 16), m.start()) \
+                    and not any(h.start == m.start() for h in out):
+                out.append(_hit(ends[0].fact, float(m["num"]), m))
+    return sorted(out, key=lambda h: h.start)
+
+
 @extractor
 def utilisation(text: str) -> list[Understood]:
     """'GPU利用率只有40%', 'GPU util hovers around 70%', 'CPU 97%', 'iowait 30%' → *_pct facts."""
@@ -267,7 +315,7 @@ def utilisation(text: str) -> list[Understood]:
         if value is not None and 0 <= value <= 100:
             hits.append(_hit(best[1], value, m))
     hits.extend(_qualitative_load(text))
-    return _typical_over_peak(text, hits)
+    return _typical_over_peak(text, _swinging_loads(text, hits))
 
 
 # 'GPU 利用率最高只有 19%，平时基本稳定在 10% 左右', 'peaks at 60% but mostly sits around 20%': a load said at its peak and
@@ -493,7 +541,7 @@ _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![
                         r"yields|delivers|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
-_RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
+_RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:e?RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
 
@@ -896,17 +944,51 @@ _NO_RDMA_SET_UP = re.compile(
     r"\s*(?:的)?\s*(?:网卡|设备|NICs?|HCAs?|cards?|adapters?|hardware|硬件|network|网络|at all)?", _IC)
 
 
+# The fabric's use denied, not the fabric: 'Why isn't IB used?', 'IB is not being picked', '为什么没有走 IB', 'NCCL 走不了
+# IB', 'IB 没用上' — the asker expects it, so the hardware is no more absent than present.
+_USE_DENIED_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?:isn't|is not|wasn't|was not|aren't|are not)\s+(?:the\s+)?"
+                                r"|没有走|没走|不走|走不了|走不通|用不了|用不上|没用上|没有用上|不能走|无法走|没法走)\s*$", _IC)
+_USED_AFTER = re.compile(r"\s*(?:being\s+)?(?:used|picked|selected|chosen|detected|in use)(?![A-Za-z])", _IC)
+_USE_DENIED_AFTER = re.compile(r"\s*(?:(?:is|was|are|were)\s+)?(?:not|never|n't)\s+(?:being\s+)?(?:used|picked|selected|chosen)"
+                               r"(?![A-Za-z])|\s*(?:没有?|未|都没)(?:被)?(?:用上|用到|使用|启用|生效|走)", _IC)
+
+
+def _use_denied(text: str, m: re.Match[str]) -> bool:
+    before = text[max(0, m.start() - 16):m.start()]
+    if _USE_DENIED_BEFORE.search(before):
+        return bool(re.search(r"[\u4e00-\u9fff]\s*$", before)) or bool(_USED_AFTER.match(text, m.end()))
+    return bool(_USE_DENIED_AFTER.match(text, m.end()))
+
+
+# 'Mellanox cards', '网卡是 Mellanox 的': Mellanox (NVIDIA) adapters are ConnectX, RDMA-capable; its switches and cables
+# say nothing of the nodes' adapters. An assumption, as the Ethernet words' 'no RDMA' is ('Mellanox ConnectX-3 40 GbE …
+# tcp transport': the later one said wins)
+_MELLANOX = re.compile(r"(?<![A-Za-z])(?:Mellanox|迈络思)(?![A-Za-z])(?!\s*(?:的)?\s*(?:SN\d|Spectrum|switch|交换机|Quantum|"
+                       r"cables?|线缆|光模块|OFED))", _IC)
+# Alibaba Cloud's elastic RDMA (eRDMA): RDMA on its Ethernet VPC network
+_ERDMA = re.compile(r"(?<![A-Za-z])eRDMA(?![A-Za-z])", _IC)
+
+
 @extractor
 def nic_kind(text: str) -> list[Understood]:
-    """InfiniBand/IB → infiniband, RoCE → roce (both RDMA), EFA → RDMA on Ethernet; 'no RDMA' → nic.rdma false."""
+    """InfiniBand/IB → infiniband, RoCE → roce (both RDMA), EFA → RDMA on Ethernet; 'no RDMA' → nic.rdma false;
+    Mellanox adapters and eRDMA → RDMA. A fabric whose use is denied ('Why isn't IB used?') says neither."""
     hits = []
     for m in re.finditer(r"InfiniBand|infiniband|Infiniband|(?<![A-Za-z_/])IB(?![A-Za-z_])", text):
-        hits.extend(_nic_kind_facts("infiniband", text, m.start(), m.end()))
+        if not _use_denied(text, m):
+            hits.extend(_nic_kind_facts("infiniband", text, m.start(), m.end()))
     for m in re.finditer(r"(?<![A-Za-z])RoCE(?:\s?v2)?(?![A-Za-z])", text, _IC):
-        hits.extend(_nic_kind_facts("roce", text, m.start(), m.end()))
+        if not _use_denied(text, m):
+            hits.extend(_nic_kind_facts("roce", text, m.start(), m.end()))
     for m in re.finditer(r"(?<![A-Za-z])EFA(?![A-Za-z])", text):
+        if _use_denied(text, m):
+            continue
         hits.extend(_nic_kind_facts("efa", text, m.start(), m.end()))
         hits.append(_hit("nic.efa", True, m))
+    for m in _MELLANOX.finditer(text):
+        hits.append(_hit("nic.rdma", True, m, weak=True, inferred=True))
+    for m in _ERDMA.finditer(text):
+        hits.append(_hit("nic.rdma", True, m))
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
         if re.search(r"(?:GPU\s?Direct|GDR)[\s-]*$", text[max(0, m.start() - 12):m.start()], _IC):
             continue  # 'GPUDirect RDMA' names GDR, whose state is read on its own; it says nothing of the NIC
@@ -1417,7 +1499,7 @@ def job_shape(text: str) -> list[Understood]:
     # (a setting 'NCCL_NET=Socket' is the commands' to read)
     for m in re.finditer(r"(?<![=\w/])NET/Socket(?![\w/])(?!\s*:\s*Using)", text):
         hits.append(_hit("nccl.transport", "socket", m))
-    for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是|回退到|退回到|fell back to|falls back to)"
+    for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是?|回退到|退回到|fell back to|falls back to)"
                          r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
         t = (m["t"] or m["t2"] or m["t3"]).lower()
         hits.append(_hit("nccl.transport", "ib" if t == "ib" else "socket", m))
@@ -1536,6 +1618,51 @@ def _is_question_clause(text: str, pos: int) -> bool:
     here = tx.clause(text, pos)
     return bool(re.search(r"要不要|是否|能否|能不能|可不可以|会不会|可以吗|吗|好不好|[?？]|should|would|could|worth|"
                           r"can we|is it (?:safe|ok|okay|a good idea)|考虑|try|试试|怎么样|how about", here, _IC))
+
+
+# --------------------------------------------------------------------------- how the GPUs of a node reach each other
+# nvidia-smi topo -m names the path between two GPUs: NV# (that many NVLinks) or a PCIe path (PIX, PXB: a PCIe switch;
+# PHB: the CPU's host bridge; NODE: host bridges of one NUMA node; SYS: across sockets). Said between GPUs — 'GPU0 和
+# GPU1 之间是 PIX', 'all GPUs show NV18', 'GPUs connected via PHB' — NV# means NVLink and a PCIe path none for that pair
+# (weak: a DGX-1 shows SYS between the GPUs its NVLink cube does not join). The path to a NIC is gpu.nic_path's.
+_TOPO_PATH = re.compile(r"(?<![A-Za-z_])(?P<v>NV\d{1,2}|PIX|PXB|PHB|NODE|SYS|SOC)(?![A-Za-z_\d])")
+_GPU_TO_GPU = re.compile(
+    r"GPU\s?\d+\s*(?:and|&|<->|<=>|↔|-|–|to|vs\.?|与|和|跟|到)\s*GPU\s?\d+|"
+    r"(?:between|among|across)\s+(?:(?:all|the|any|every|each|pairs? of|of)\s+)*(?:\w+\s+)?(?:GPUs|cards)(?![A-Za-z])|"
+    r"(?:GPUs?|cards|显卡|卡)\s*(?:之间|间|两两之间|两两|互相|互联)|"
+    r"(?:all|every|each|the)\s+(?:\d+\s+|eight\s+|four\s+)?(?:GPUs|GPU pairs|cards)\s+(?:show|are|have|report)|"
+    r"(?:所有|全部|每两张|任意两张)\s*(?:的)?\s*(?:GPU|卡|显卡)|"
+    r"GPUs?\s+(?:are\s+|is\s+)?(?:all\s+)?(?:connected|linked|attached|joined)\s+(?:via|by|through|over|with)", _IC)
+_NIC_IN_PATH = re.compile(r"NICs?|HCAs?|网卡|网口|mlx|ConnectX|(?<![A-Za-z])NIC\d|·{4,}", _IC)
+# 'GPU 之间走 PCIe', 'the GPUs talk over PCIe', 'P2P goes through PCIe': the peers' path is PCIe
+_OVER_PCIE = re.compile(
+    r"(?:(?:GPUs?|cards|显卡|卡)\s*(?:之间|间|互相)|(?<![A-Za-z])P2P)\s*(?:的通信|通信|数据)?\s*(?:都|也|只能|只)?\s*"
+    r"(?:走|通过|经过|用|是)\s*(?:的是\s*)?PCI-?[Ee]|"
+    r"(?:GPUs|cards|peers|P2P(?: traffic)?)\s+(?:(?:all|only|just|can only|have to|must)\s+)?(?:talk|communicate|go|goes|"
+    r"travels?|run|runs|are connected|connect|is|are)\s+(?:only\s+)?(?:over|via|through|by|across)\s+(?:the\s+)?PCI-?[Ee]",
+    _IC)
+
+
+@extractor
+def gpu_links(text: str) -> list[Understood]:
+    """nvidia-smi topo -m's words between GPUs ('所有 GPU 之间是 SYS', 'NV12 between all GPUs') and GPUs said to talk over
+    PCIe ('GPU 之间走 PCIe') → gpu.nvlink."""
+    hits = []
+    for m in _TOPO_PATH.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        here = text[a:b]
+        if not _GPU_TO_GPU.search(here) or _NIC_IN_PATH.search(here):
+            continue
+        if re.search(r"(?:not|n't|never|不是|并非|而不是|instead of|rather than)\s*$", text[max(a, m.start() - 16):m.start()], _IC):
+            continue
+        linked = m["v"].upper().startswith("NV")
+        hits.append(_hit("gpu.nvlink", linked, m, weak=not linked))
+    if any(h.value is True for h in hits):  # a pair joined by NVLink: the others' PCIe paths are the DGX-1's cube
+        hits = [h for h in hits if h.value is True]
+    for m in _OVER_PCIE.finditer(text):
+        if not re.search(r"NVLink|NV\d", tx.clause(text, m.start()), _IC):
+            hits.append(_hit("gpu.nvlink", False, m, weak=True))
+    return hits
 
 
 # --------------------------------------------------------------------------- placement and cloud

@@ -1105,4 +1105,19 @@ def checkpoint_slow(text: str) -> list[Understood]:
             if value and re.search(r"(?:没有|没|不|并不|no|not|n't)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
                 continue
             return [_hit("job.checkpoint_slow", value, m)]
+    # a stall said in the sentence that names the saves: '每 500 步存一次 checkpoint，每次都卡几十秒', 'every 1000
+    # steps it stalls for a minute; we checkpoint to NFS' (inferred: the user puts them side by side)
+    for m in re.finditer(rf"{_STOP_ZH}|(?<![A-Za-z]){_STOP_EN}(?![A-Za-z])", text, _IC):
+        a, b = tx.sentence_bounds(text, m.start())
+        save = re.search(_SAVE, text[a:b], _IC)
+        ca = tx.clause_bounds(text, m.start())[0]
+        periodic = re.search(r"每\s*(?:隔)?\s*(?:\d+|[一两几十百千]+)\s*(?:个)?\s*(?:步|steps?|iters?)|每次(?:都)?|"
+                             r"(?:保存|存)(?:的)?(?:时候|时)|(?<![A-Za-z])every\s+(?:\d+|few|couple of|(?:few\s+)?"
+                             r"(?:hundred|thousand))\s+(?:steps|iterations|iters)|(?:when|while|whenever)\s+(?:it\s+)?"
+                             r"(?:saves|saving|checkpoints|checkpointing)", text[ca:m.start()], _IC)
+        if save is None or periodic is None or _asks(text, m.start()) \
+                or _STALL_NOT.search(tx.before(text, m.start(), 8)) or _STALL_ELSEWHERE.search(text, a, m.end()) \
+                or _GUESS.search(text, a, m.start()):
+            continue
+        return [_hit("job.checkpoint_slow", True, m, inferred=True)]
     return []

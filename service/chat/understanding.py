@@ -255,6 +255,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     hits = []
     for e in entities:
         words = text[e.start:e.end]
+        # what the name says of the hardware by itself ('ConnectX-6': an RDMA adapter); a statement in words outranks it
+        hits.extend(Understood(fact, value, words, e.start, e.end, weak=True) for fact, value in e.facts)
         if e.kind == "gpu":
             hits.append(Understood("gpu.model", e.name, words, e.start, e.end, weak=True))
         elif e.kind == "instance":

@@ -69,6 +69,9 @@ CASES: list[tuple[str, dict[str, object], set[str], set[str]]] = [
     ("每次存 checkpoint 都要卡很久，两机 A800。", {CKPT: True}, {CKPT_C}, set()),
     ("Saving a checkpoint takes about 400 seconds, 2 nodes.", {"job.checkpoint_save_s": 400.0}, {CKPT_C}, set()),
     ("保存 checkpoint 很快，训练还是慢，两机。", {CKPT: False}, set(), {CKPT_C}),
+    ("两机 RoCE，每 500 步卡几十秒，NAS 上存 checkpoint，为什么？", {CKPT: True, CV: 0.3}, {CKPT_C, JIT}, set()),
+    ("训练时不时卡顿，两机，checkpoint 存本地 NVMe。", {CKPT: None, CV: 0.3}, {JIT}, {CKPT_C}),
+    ("checkpoint 保存会不会卡住训练？两机。", {CKPT: None}, set(), {CKPT_C}),
     # --- a link that goes down and comes back
     ("Link keeps flapping on one of the nodes and NCCL errors out. 4 nodes, RoCE.", {FLAP: True}, {LINK}, set()),
     ("网口频繁 down，训练中断，两机 RoCE 100G。", {FLAP: True}, {LINK}, set()),
