@@ -540,6 +540,11 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
 _FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "total", "gpus-nodes", "pods"}
 
 
+# a run over machines: 'we train over 2 nodes', 'NCCL over 2 nodes', 'DDP runs over 4 machines' (the run spans them)
+_RUN_OVER = re.compile(r"(?<![A-Za-z])(?:train(?:s|ed|ing)?|runs?|ran|running|NCCL|all[-_ ]?reduce|jobs?|distributed|"
+                       r"spread|DDP|FSDP|Horovod|DeepSpeed|sync(?:s|ed|ing)?|communicat\w*|scales?|scaled|scaling|"
+                       r"split)\s+over\s*$", re.IGNORECASE)
+
 def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None) -> list[Understood] | None:
     a, b = m.start(), m.end()
     g = m.groupdict()
@@ -612,6 +617,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         series = bool(re.search(rf"(?:\d{{1,4}}|{_CN_WORDS})\s*(?:,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+|/|、|或|和)\s*$",
                                 text[max(0, a - 12):a], _IC))
         threshold = bool(re.search(r"(?:超过|多于|大于|以上的?|more than|over|above|beyond|past|>)\s*$", text[max(0, a - 10):a], _IC))
+        if threshold and _RUN_OVER.search(text, max(0, a - 40), a):
+            threshold = False  # 'we train over 2 nodes', 'NCCL over 2 nodes': across them, not more than them
         if threshold:
             return None  # '超过 6 台以后', 'beyond 8 nodes': a threshold in a trend, not the size of the run
         # '搭了一个 3 节点的 CaffeOnSpark 集群', 'our 16-node cluster': what the cluster has, which a run may not all use
@@ -878,3 +885,20 @@ def _groups_holding(masked: str, at: int) -> int:
     if not k or k > 16 or len(between) > 50 or not _EACH_GROUP.search(between):
         return 1
     return k
+
+
+# Several machines said without their count: 'multi-node training', '多机训练', 'across the nodes', '跨机通信',
+# 'each node has…' ('单机多卡' is one machine; a what-if or a negation is the scopes' to judge).
+_SEVERAL_MACHINES = re.compile(
+    r"(?<!单)多机(?!器)|多节点|多个节点|多台(?:机器|服务器|主机|节点)|跨机|跨节点|跨服务器|(?:机器|节点|服务器|主机)(?:之|相互)?间|"
+    r"机间|每台(?:机器|服务器|主机|节点)|每个节点|各(?:台|个)(?:机器|节点|服务器)|"
+    r"(?<![A-Za-z])(?:multi-?node|multi-?machine|multiple (?:nodes|machines|servers|hosts)|several (?:nodes|machines|servers|"
+    r"hosts)|across (?:the |all |our |multiple |several )?(?:nodes|machines|servers|hosts)|between (?:the |our )?(?:nodes|"
+    r"machines|servers|hosts)|inter-?node|cross-?node|node-to-node|each (?:node|machine|server|host)|every (?:node|machine|"
+    r"server|host)|other (?:nodes|machines)|all (?:the )?(?:nodes|machines))(?![A-Za-z])", re.IGNORECASE)
+
+
+def read_several_machines(text: str) -> list[Understood]:
+    """job.multi_node: the job spans several machines, their number unsaid (a count said is read_counts')."""
+    m = _SEVERAL_MACHINES.search(text)
+    return [_hit("job.multi_node", True, text, m.start(), m.end(), weak=True)] if m else []

@@ -501,7 +501,8 @@ _RATE = re.compile(
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|Mb|"
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
-_NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|口|端口|交换机|NICs?|nics?|links?|ports?|"
+_NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|口|端口|交换机|NICs?|nics?|links?|ports?|"
+                        r"management (?:ports?|network|interfaces?|NICs?)|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|bond(?:ed|ing)?|互联|带宽网卡|接口|网线|"
                         r"网(?=\s*(?:$|[，,。.;；!！?？)）]|了|吧|啊|呢|而已)))"
@@ -1093,7 +1094,7 @@ def mtu(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- latency
-_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,34}}?{_NUM}"
+_RTT = re.compile(rf"(?:RTT|rtt|ping|latency|延迟|时延|往返)[^0-9\n，,。;；]{{0,48}}?{_NUM}"
                   r"(?:\s*(?:-|~|～|到|至)\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?P<unit>ms|毫秒|us|μs|"
                   rf"微秒)"
                   r"(?![A-Za-z])", _IC)

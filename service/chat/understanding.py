@@ -22,7 +22,7 @@ from bwdoctor.chat import text as tx
 from bwdoctor.chat.accounting import unaccounted
 from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
-from bwdoctor.chat.counts import read_counts, read_nic_count
+from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import (
     Understood,
@@ -101,7 +101,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     scaling = read_scaling(prose, lines="".join(lines))
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
-            + _entity_facts(entities, unmasked) + read_pcie(prose))
+            + _entity_facts(entities, unmasked) + read_pcie(prose) + read_several_machines(prose))
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape

@@ -252,8 +252,8 @@ def _single_node(f: Facts) -> bool | None:
     nodes = f.get("job.nodes")
     if nodes is not None:
         return nodes == 1
-    if "job.baseline_nodes" in f:
-        return False
+    if "job.baseline_nodes" in f or f.get("job.multi_node") is True:
+        return False  # a smaller run of fewer nodes, or several machines said without their count
     per_node, base_gpus = f.get("job.gpus_per_node"), f.get("job.baseline_gpus")
     if per_node and base_gpus and base_gpus < per_node:
         return True
@@ -365,7 +365,8 @@ FORMULAS: tuple[Formula, ...] = (
         any_of=("job.baseline_gpus", "job.baseline_nodes"),
     ),
     Formula("gpu.p2p_over_pcie", (), _p2p_over_pcie, any_of=("gpu.nvlink", "gpu.model")),
-    Formula("job.single_node", (), _single_node, any_of=("job.nodes", "job.baseline_nodes", "job.baseline_gpus")),
+    Formula("job.single_node", (), _single_node,
+            any_of=("job.nodes", "job.baseline_nodes", "job.baseline_gpus", "job.multi_node")),
     Formula("job.slower_than_baseline", (), _slower_than_baseline, any_of=("job.negative_scaling", "job.speedup")),
     Formula(
         "checkpoint.write_time_s",

@@ -137,3 +137,47 @@ def test_a_count_of_nics_written_after_the_rate(text: str, rate: float, count: i
 def test_nccl_over_libfabric_tcp_is_on_sockets() -> None:
     got = facts("NCCL INFO NET/OFI Selected Provider is tcp\n8 p5.48xlarge nodes, all_reduce is very slow")
     assert got["nccl.transport"] == "socket" and got["job.nodes"] == 8
+
+
+@pytest.mark.parametrize("text", [
+    "多机训练，GPU 利用率 30%",
+    "multi-node training is slow, GPU util 40%",
+    "每台机器 1 张 100G RoCE 网卡，busbw 3 GB/s",
+    "the bandwidth between the nodes is poor",
+])
+def test_several_machines_said_without_their_count(text: str) -> None:
+    assert facts(text)["job.multi_node"] is True
+
+
+@pytest.mark.parametrize("text", ["单机多卡训练，GPU 利用率 30%", "one server with 8 GPUs, GPU util 40%"])
+def test_one_machine_is_not_several(text: str) -> None:
+    assert "job.multi_node" not in facts(text)
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("We train over 2 nodes", 2),
+    ("NCCL over 2 nodes is slow", 2),
+    ("NCCL_SOCKET_IFNAME=eth0 across 2 nodes, training is slow", 2),
+])
+def test_a_run_over_machines_counts_them(text: str, nodes: int) -> None:
+    assert facts(text)["job.nodes"] == nodes
+
+
+def test_over_as_more_than_is_still_a_threshold() -> None:
+    assert "job.nodes" not in facts("it breaks when scaling to over 8 nodes")
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("Ping between our two training nodes is 5 ms", "net.rtt_ms", 5.0),
+    ("两台机器只有一个 1G 管理口相连", "nic.speed_gbps", 1.0),
+])
+def test_latency_and_a_management_link_in_longer_phrasings(text: str, fact: str, value: float) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_gpus_idle_on_several_machines_is_a_finding_without_their_count() -> None:
+    from bwdoctor.chat import answer_turn
+    from bwdoctor.engine import load_engine
+
+    out = answer_turn("多机训练，GPU 利用率 30%", engine=load_engine())
+    assert any(f["category"] == "comm-bound" and f["severity"] == "warning" for f in out["findings"])
