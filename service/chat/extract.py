@@ -210,7 +210,10 @@ _SWINGS = [
     re.compile(r"(?<![\d.])(?P<lo>\d{1,3}(?:\.\d+)?)\s*%?\s*(?:到|至|和|与|-|~|～|–)\s*(?P<hi>\d{1,3}(?:\.\d+)?)\s*%"
                r"(?=\s*(?:之间|间)?\s*(?:的)?\s*(?:来回|波动|跳|浮动|抖动|徘徊|忽高忽低|变化|震荡))", _IC),
     re.compile(r"(?:一会儿?|时而|有时(?:候)?|(?<![A-Za-z])sometimes)\s*(?:是|在|at)?\s*(?P<lo>\d{1,3}(?:\.\d+)?)\s*%[\s,，、]*"
-               r"(?:(?:and|or)\s+)?(?:一会儿?|时而|有时(?:候)?|sometimes)\s*(?:是|在|at)?\s*(?P<hi>\d{1,3}(?:\.\d+)?)\s*%", _IC),
+               r"(?:(?:and|or)\s+)?(?:一会儿?|时而|有时(?:候)?|sometimes)\s*(?:是|在|at)?\s*(?P<hi>\d{1,3}(?:\.\d+)?)(?![\d.])\s*%?",
+               _IC),
+    # 'jumps from 0% to 100% constantly': a swing only with a word of swinging ('went from 90% to 45%' is a change)
+    re.compile(r"(?<![A-Za-z])from\s+(?P<lo>\d{1,3}(?:\.\d+)?)\s*%?\s*to\s+(?P<hi>\d{1,3}(?:\.\d+)?)\s*%", _IC),
 ]
 _USUAL_AFTER = re.compile(r"(?:大部分时间|大多数时间|多数时间|大部分|大多|平时|一般|通常|基本上?|(?<![A-Za-z])(?:mostly|usually|"
                           r"most of the time|typically|on average|averag\w*|mean))\s*(?:都|也)?\s*(?:是|在|为|at|around|about|"
@@ -225,7 +228,7 @@ def _swings(text: str) -> list[tuple[int, int, float]]:
             lo, hi = float(m["lo"]), float(m["hi"])
             if not (0 <= lo <= 100 and 0 <= hi <= 100) or lo == hi or any(a <= m.start() < b for a, b, _ in out):
                 continue
-            if i == 0 and not _SWING_CUE.search(tx.clause(text, m.start())):
+            if i in {0, 3} and not _SWING_CUE.search(tx.clause(text, m.start())):
                 continue  # 'from 95% to 40%' is a change, '30-90%' a range read as one
             out.append((m.start(), m.end(), round((lo + hi) / 2, 1)))
     return out
@@ -604,6 +607,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    if unit in {"G", "T"} and _CKPT.search(text, tx.clause_bounds(text, m.start())[0], m.start()) \
+            and not _NIC_AFTER.match(tail):
+        return None  # 'each checkpoint is 300G': the checkpoint's size (the checkpoint reader's), not a rate
     if unit in {"G", "M", "Gb"} and re.match(r"\s*ones?(?![A-Za-z])", tail, _IC) \
             and re.search(r"(?<![A-Za-z])(?:the|that|this)\s+$", text[max(0, m.start() - 6):m.start()], _IC):
         return None  # 'NCCL picked the 1G one': a thing named before by its rate (read there), not a figure of NCCL's
@@ -1361,6 +1367,8 @@ def checkpoints(text: str) -> list[Understood]:
                 text, (_CKPT.search(near) and m.start()) or m.start()):
             if not _CKPT.search(tx.sentence(text, m.start())):
                 continue
+            if m["unit"] in {"G", "T"} and (not _CKPT.search(tx.clause(text, m.start())) or _NIC_AFTER.match(text, m.end())):
+                continue  # '保存 checkpoint 很快，两机 25G': a bare 'G' in another clause is more likely a link's rate
             size = size_to_gbytes(float(m["num"]), m["unit"])
             if size:
                 hits.append(_hit("job.checkpoint_size_gbytes", size, m))

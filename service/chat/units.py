@@ -17,10 +17,11 @@ _EN_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "se
 
 #: A number as written: digits (with thousands commas), Chinese numerals, or common English words.
 # Runs are bounded and start only at their beginning, so a question of numerals costs linear time.
-NUMBER = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<!\d)\d{1,12}(?:\.\d{1,6})?|(?<![零〇一二两俩三四五六七八九十百千])"
-          r"[零〇一二两俩三四五六七八九十百千]{1,8}"
+# ('几十', '十几', '数百', 'tens of': a rough magnitude, no number)
+NUMBER = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<!\d)\d{1,12}(?:\.\d{1,6})?|(?<![零〇一二两俩三四五六七八九十百千几数])"
+          r"[零〇一二两俩三四五六七八九十百千]{1,8}(?![几余多])"
           r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty"
-          r"|thirty-two|sixty-four))")
+          r"|thirty-two|sixty-four)(?![A-Za-z]))")
 
 
 def parse_cn_integer(text: str) -> int | None:

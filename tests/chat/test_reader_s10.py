@@ -181,3 +181,35 @@ def test_gpus_idle_on_several_machines_is_a_finding_without_their_count() -> Non
 
     out = answer_turn("多机训练，GPU 利用率 30%", engine=load_engine())
     assert any(f["category"] == "comm-bound" and f["severity"] == "warning" for f in out["findings"])
+
+
+@pytest.mark.parametrize(("text", "util"), [
+    ("GPU 利用率一会儿 100% 一会儿 0，两台机器", 50.0),
+    ("GPU util jumps from 0% to 100% constantly", 50.0),
+    ("GPU util went from 90% to 45% after adding a node", 45.0),  # a change: the figure it went to
+])
+def test_a_load_that_swings_is_its_middle_a_change_its_end(text: str, util: float) -> None:
+    assert facts(text)["gpu.util_pct"] == util
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("每 500 步存一次 checkpoint，每次都卡几十秒", "job.checkpoint_save_s"),
+    ("一个 step 要几十秒", "job.step_time_s"),
+    ("step time is tens of seconds", "job.step_time_s"),
+    ("十几台机器一起训练", "job.nodes"),
+])
+def test_a_rough_magnitude_is_no_figure(text: str, fact: str) -> None:
+    assert fact not in facts(text)
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("保存 checkpoint 很快，两机 25G", "job.checkpoint_size_gbytes"),
+    ("each checkpoint is 300G and goes to S3", "storage.read_gbps"),
+])
+def test_a_size_and_a_rate_are_told_apart_around_checkpoints(text: str, absent: str) -> None:
+    assert absent not in facts(text)
+
+
+def test_a_checkpoint_size_beside_a_nic_rate() -> None:
+    got = facts("checkpoint 大小 140G，网卡 25G")
+    assert got["job.checkpoint_size_gbytes"] == 140.0 and got["nic.speed_gbps"] == 25.0
