@@ -91,9 +91,9 @@ def read_commands(text: str) -> Commands:
                 b = a + len(body)
             if pattern is _LINE_COMMAND and not _looks_like_command(body):
                 # a command line that ran into the next sentence when line breaks were softened: keep its arguments
-                # ('NCCL_SOCKET_IFNAME=eth0 across 2 nodes, …': a count inside the words is one of them)
-                sentence = re.search(r"\s+(?:(?:[A-Za-z\u4e00-\u9fff]{2,}|\d+(?=\s+[A-Za-z\u4e00-\u9fff]{2,}))[,.;:]?\s+){2,}",
-                                     body)
+                # (after a setting, 'NCCL_SOCKET_IFNAME=eth0 across 2 nodes', a count inside the words is one of them)
+                count = r"|\d+(?=\s+[A-Za-z\u4e00-\u9fff]{2,})" if re.match(r"[A-Z][A-Z0-9_]*=\S+\s", body) else ""
+                sentence = re.search(rf"\s+(?:(?:[A-Za-z\u4e00-\u9fff]{{2,}}{count})[,.;:]?\s+){{2,}}", body)
                 if sentence and _looks_like_command(body[:sentence.start()]):
                     body, b = body[:sentence.start()], a + sentence.start()
             if any(a < e and s < b for s, e in spans) or not _looks_like_command(body):
