@@ -198,6 +198,10 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     for m in _TIMES_SLOWER.finditer(text):
         if per_gpu_pace(text, m.start()):
             continue  # ('每卡吞吐下降了一半': each GPU's pace, read by _per_gpu_ratio)
+        if m["frac"] and (_TARGET.search(m.group(0)) or re.match(r"\s*(?:of\s+)?(?:what\s+|the\s+|our\s+)?(?:we|I|you)?\s*"
+                                                              r"(?:were\s+|was\s+)?(?:expect|hop|predict|estimat|plann|target)",
+                                                              text[m.end():m.end() + 30], _IC)):
+            continue  # 'tokens/s 只有预期的一半', 'only half of what we expected': short of a target, not of a smaller run
         if m["frac"]:
             frac = m["frac"].replace(" ", "")
             k = float(frac.split("/")[1]) if "/" in frac else float(_FRACTIONS.get(frac.lower(), 0))

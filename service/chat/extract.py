@@ -283,6 +283,9 @@ def utilisation(text: str) -> list[Understood]:
                 and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()) \
                 and not _OTHER_UTIL.search(text, hits[-1].end, m.start()) and not _NOT_UTIL.search(text, hits[-1].end, m.start()):
             # '单机 GPU 利用率 95%，多机只有 40%'; '… 99%，但是多机扩展效率只有 60%' names another measure in between: the same subject in another run or after a drop
+            if _SMALLER_RUN_SAID.search(text, max(hits[-1].end, m.start() - 14), m.start()) and not _SMALLER_RUN_SAID.search(
+                    text, max(0, hits[-1].start - 14), hits[-1].start):
+                continue  # '… 只有 40%，单机 8 卡时 90%': the smaller run's figure after the job's (no fact for it)
             hits.append(_hit(hits[-1].fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
             continue
         if best is None and hits and hits[-1].fact in _LOADS and _USUAL_CUE.search(text, max(0, m.start() - 24), m.start()) \
@@ -314,11 +317,19 @@ def utilisation(text: str) -> list[Understood]:
             continue  # '8 台 64 卡只有 79% 的扩展效率': a scaling efficiency, not the GPUs' load
         if _TIME_SHARE_AFTER.match(tail) or _RATIO_BEFORE.search(gap) or (best[0] and _RATIO_AFTER.match(tail)):
             continue  # a share of time or a ratio to another run, not the GPUs' utilisation
+        if any(h.fact == best[1] for h in hits) and _SMALLER_RUN_SAID.search(text, tx.clause_bounds(text, m.start())[0],
+                                                                             m.start()):
+            continue  # '… 利用率只有 40%，单机 8 卡时 90%': the smaller run's load after the job's
         value = parse_range_mid(m["num"], m["hi"])
         if value is not None and 0 <= value <= 100:
             hits.append(_hit(best[1], value, m))
     hits.extend(_qualitative_load(text))
     return _typical_over_peak(text, _swinging_loads(text, hits))
+
+
+# a single machine or GPU named as the run of a figure: the smaller run beside a multi-node job
+_SMALLER_RUN_SAID = re.compile(r"单机|单卡|单节点|一台机器|(?<![A-Za-z])(?:on (?:one|a single|1) (?:node|machine|server|GPU)|"
+                               r"single[- ](?:node|machine|GPU)|one (?:node|machine|GPU))(?![A-Za-z])", _IC)
 
 
 # 'GPU 利用率最高只有 19%，平时基本稳定在 10% 左右', 'peaks at 60% but mostly sits around 20%': a load said at its peak and
@@ -1508,6 +1519,11 @@ def job_shape(text: str) -> list[Understood]:
     # (a setting 'NCCL_NET=Socket' is the commands' to read)
     for m in re.finditer(r"(?<![=\w/])NET/Socket(?![\w/])(?!\s*:\s*Using)", text):
         hits.append(_hit("nccl.transport", "socket", m))
+    # '日志显示 NET/IB/0/GDRDMA': a channel's connection quoted in words (GDRDMA: GPUDirect RDMA in use)
+    for m in re.finditer(r"(?<![=\w/])NET/IB/\d+(?P<gdr>/GDRDMA)?(?![\w/])", text):
+        hits.append(_hit("nccl.transport", "ib", m))
+        if m["gdr"]:
+            hits.append(_hit("nccl.gdr_disabled", False, m))
     for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是?|回退到|退回到|fell back to|falls back to)"
                          r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
         t = (m["t"] or m["t2"] or m["t3"]).lower()

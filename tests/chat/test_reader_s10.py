@@ -213,3 +213,30 @@ def test_a_size_and_a_rate_are_told_apart_around_checkpoints(text: str, absent: 
 def test_a_checkpoint_size_beside_a_nic_rate() -> None:
     got = facts("checkpoint 大小 140G，网卡 25G")
     assert got["job.checkpoint_size_gbytes"] == 140.0 and got["nic.speed_gbps"] == 25.0
+
+
+@pytest.mark.parametrize("text", [
+    "云上 4 台 8 卡 A100（每台 4 张 100G RoCE），训练 llama 65B，tokens/s 只有预期的一半。",
+    "throughput is only half of what we expected on 4 nodes",
+])
+def test_half_of_what_was_expected_is_no_scaling(text: str) -> None:
+    got = facts(text)
+    assert "job.speedup" not in got and "job.negative_scaling" not in got
+
+
+def test_half_of_the_smaller_run_is_scaling() -> None:
+    assert facts("两台机器的速度只有单机的一半")["job.speedup"] == 0.5
+
+
+@pytest.mark.parametrize(("text", "util"), [
+    ("deepspeed zero3 训练 13B，2 机 16 卡 A800，GPU 利用率只有 40%，单机 8 卡时 90%。", 40.0),
+    ("GPU util is 45% on two nodes and 90% on one node", 45.0),
+    ("单机 GPU 利用率 95%，多机只有 40%", 40.0),
+])
+def test_the_smaller_runs_load_is_not_the_jobs(text: str, util: float) -> None:
+    assert facts(text)["gpu.util_pct"] == util
+
+
+def test_a_channel_quoted_in_words_is_the_ib_transport_with_gdr() -> None:
+    got = facts("多机时 NCCL 日志显示 NET/IB/0/GDRDMA，但是 busbw 只有 40GB/s 左右")
+    assert got["nccl.transport"] == "ib" and got["nccl.gdr_disabled"] is False
