@@ -163,11 +163,20 @@ def model_size(text: str) -> list[Understood]:
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
-    return hits
+    # '671B MoE, 37B active', '激活参数 37B': a mixture of experts' active share; its gradients are the total's
+    return [h for h in hits if not (re.match(r"\s*(?:params?|parameters?)?\s*(?:active|activated|激活)", text[h.end:h.end + 20], _IC)
+                                    or re.search(r"(?:active|activated|激活)\s*(?:params?|parameters?|参数量?)?\s*(?:is|of|=|:|：|为|是)?\s*$",
+                                                 text[max(0, h.start - 24):h.start], _IC))]
 
 
 def _overlaps(m: re.Match[str], hits: list[Understood]) -> bool:
     return any(h.start < m.end() and m.start() < h.end for h in hits)
+
+
+# a batch of the whole job said somewhere: a bare 'batch size' beside it may be either
+_GLOBAL_BATCH_SAID = re.compile(r"(?:global|total|effective|overall|全局|总|等效|整体)\s*(?:的)?\s*(?:batch|bs|批)|"
+                                r"(?:batch|bs)[^。.;；\n]{0,20}(?:in total|total|overall|across (?:all )?(?:the )?\d*\s*GPUs|"
+                                r"总共|一共|合计)|train_batch_size|gradient_accumulation|grad(?:ient)? accum", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- utilisation
@@ -1450,6 +1459,16 @@ def job_shape(text: str) -> list[Understood]:
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
+    # a batch size said bare ('batch size=4', 'batch 32', 'bs 24', 'batch size 设成 8'): what each process's loader takes in
+    # DDP, Horovod and the Trainer alike, so the per-GPU batch (weak: a global, total or effective batch is not it)
+    for m in re.finditer(rf"(?<![\w.])(?:batch[_ ]?size|bs(?=\s*=))\s*(?:is|of|=|:|：|为|是|设为|设成|设置为|开到)?\s*{_NUM}"
+                         r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB))", text, _IC):
+        if _overlaps(m, hits) or re.search(r"(?:global|total|effective|overall|全局|总的?|等效|有效|整体)\s*(?:的)?\s*$",
+                                           text[max(0, m.start() - 14):m.start()], _IC):
+            continue
+        n = parse_number(m["num"])
+        if n and n == int(n) and 1 <= n <= 128 and not _GLOBAL_BATCH_SAID.search(text):
+            hits.append(_hit("job.micro_batch_size", int(n), m, weak=True))
     # machines given the two roles of a parameter-server job: '2 台做 worker、2 台做 server', 'two workers, two servers'
     for m in re.finditer(r"(?:\d+|[两二三四]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*(?:GPU\s*)?workers?"
                          r"[^。.;；\n]{0,24}?(?:\d+|[两二三四一]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*"

@@ -240,3 +240,29 @@ def test_the_smaller_runs_load_is_not_the_jobs(text: str, util: float) -> None:
 def test_a_channel_quoted_in_words_is_the_ib_transport_with_gdr() -> None:
     got = facts("多机时 NCCL 日志显示 NET/IB/0/GDRDMA，但是 busbw 只有 40GB/s 左右")
     assert got["nccl.transport"] == "ib" and got["nccl.gdr_disabled"] is False
+
+
+@pytest.mark.parametrize(("text", "micro"), [
+    ("用 DeepSpeed 训 x-flux，图像 512×512，batch size=4。", 4),
+    ("训练 BARC，batch size 24，显存大约 13GB", 24),
+    ("global batch size 1024, micro batch 4", 4),
+])
+def test_a_batch_size_said_bare_is_each_processs(text: str, micro: int) -> None:
+    assert facts(text)["job.micro_batch_size"] == micro
+
+
+@pytest.mark.parametrize("text", [
+    "total batch size 512 across 16 GPUs, batch size 32",   # a batch of the whole job said beside it
+    "batch size 从 32 调到 64",                               # a change, not the job's figure
+    "batch size 4096 with LAMB",                              # above a per-GPU batch
+])
+def test_a_bare_batch_size_beside_a_global_one_or_out_of_range_is_not_read(text: str) -> None:
+    assert "job.micro_batch_size" not in facts(text)
+
+
+@pytest.mark.parametrize(("text", "size"), [
+    ("DeepSeek-V3 (671B MoE, 37B active) inference across 2 H800 nodes", 671.0),
+    ("Qwen3-235B-A22B 训练，激活参数 22B，4 机", 235.0),
+])
+def test_a_mixture_of_experts_is_its_total_not_its_active_share(text: str, size: float) -> None:
+    assert facts(text)["job.model_params_b"] == size
