@@ -66,6 +66,10 @@ _WORSE_WITH_MORE = re.compile(
     r"每(?:加|增加|多|扩|添)(?:一|1)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU|node|机)[^。；;\n]{0,16}?"
     r"(?:更慢|变慢|越慢|慢一(?:点|些)|变长|更长|越长|更久|下降|降低|掉)|"
     r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)|"
+    # 'my training gets slower when I add more nodes', 'it runs slower as we add machines'
+    r"(?:gets?|getting|got|becomes?|became|runs?|ran|is|are)\s+(?:much\s+|even\s+|a lot\s+)?(?:slower|worse)\s+(?:when|as|whenever|"
+    r"every time|each time|once|after)\s+(?:I|we|you)\s+(?:add|added|adding|use|scale to)\s+(?:more|another|additional|a second|"
+    r"extra)\s+(?:nodes|machines|servers|hosts|node|machine|server|GPUs)|"
     r"(?:time|step time|epoch time|runtime|it) (?:grows|increases|goes up|rises) (?:with|for) (?:every|each) (?:added |extra |new )?"
     r"(?:node|machine|server|GPU|worker)", _IC)
 _TIMES_SLOWER = re.compile(
@@ -192,8 +196,9 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if re.search(_SMALL, sentence, _IC) or re.search(r"多机|两机|双机|多节点|两台|2\s*台", sentence):
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _WORSE_WITH_MORE.finditer(text):
-        if _TARGET.search(tx.clause(text, m.start())) or _TARGET.search(tx.clause(text, m.end() - 1)):
-            continue  # 'when we add GPUs, should it be slower?': a question of what to expect
+        if _TARGET.search(tx.clause(text, m.start())) or _TARGET.search(tx.clause(text, m.end() - 1)) or re.match(
+                r"\s*(?:will|would|could|might|is it going to|are we going to)(?![A-Za-z])", tx.clause(text, m.start()), _IC):
+            continue  # 'when we add GPUs, should it be slower?', 'Will it get slower …?': a question of what to expect
         found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _TIMES_SLOWER.finditer(text):
         if per_gpu_pace(text, m.start()):

@@ -1277,6 +1277,32 @@ def step_time(text: str) -> list[Understood]:
     return hits
 
 
+# 'step time varies between 1.2 s and 3.5 s', '每步在 1 到 5 秒之间波动': neither end is the step; the middle is, and the
+# spread is its variation (for times spread evenly over the range, cv = (hi - lo) / (√12 · mean))
+_STEP_SWING = re.compile(r"(?:between\s+)?(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|sec|seconds)?\s*(?:and|to|到|至|-|~|～)\s*"
+                         r"(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|sec|seconds)(?![A-Za-z/])", _IC)
+_SWING_WORDS = re.compile(r"vary|varies|varying|fluctuat\w*|jump\w*|swing\w*|bounc\w*|oscillat\w*|anywhere between|"
+                          r"波动|抖动|来回|忽高忽低|时快时慢|跳", _IC)
+
+
+def step_time_swings(text: str) -> list[Understood]:
+    """The middle of each step-time range said to swing, and the spread as its variation (job.step_time_cv)."""
+    out: list[Understood] = []
+    for m in _STEP_SWING.finditer(text):
+        clause = tx.clause(text, m.start())
+        if not (_SWING_WORDS.search(clause) and re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC)):
+            continue
+        unit_b = {"秒": "s", "毫秒": "ms", "sec": "s", "seconds": "s"}.get(m["ub"], m["ub"].lower())
+        unit_a = {"秒": "s", "毫秒": "ms", "sec": "s", "seconds": "s"}.get(m["ua"] or m["ub"], (m["ua"] or m["ub"]).lower())
+        lo, hi = time_to_seconds(float(m["a"]), unit_a), time_to_seconds(float(m["b"]), unit_b)
+        if not lo or not hi or hi <= lo:
+            continue
+        mean = (lo + hi) / 2
+        out.append(_hit("job.step_time_s", round(mean, 6), m, inferred=True))
+        out.append(_hit("job.step_time_cv", round((hi - lo) / (12 ** 0.5 * mean), 2), m, inferred=True))
+    return out
+
+
 # --------------------------------------------------------------------------- storage and checkpoints
 _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|(?<![A-Za-z])EFS(?![A-Za-z])|FSx|Filestore|Azure Files|"
         r"WEKA|Alluxio|gcsfuse|s3fs|共享存储|网络存储|远程存储|远端存储|分布式存储|"

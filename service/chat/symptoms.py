@@ -60,6 +60,10 @@ _STRAGGLER_EN = [
                rf"lower|higher|longer|low|slow)[^.;。；\n]{{0,30}}?(?:than |compared (?:to|with) |while |whereas |"
                rf"but )?"
                rf"{_OTHERS}", _IC),
+    # 'One of our 16 nodes has GPU utilization 40% while the others are at 95%': one machine's figure against the rest's
+    re.compile(rf"(?<![A-Za-z])(?:one|a single|one of (?:the|our|my)(?:\s+\d+)?)\s+{_UNIT}[^.;。；\n]{{0,60}}?"
+               rf"\d+(?:\.\d+)?\s*(?:%|s\b|ms\b|GB/s|Gb/s|Gbps)[^.;。；\n]{{0,12}}?(?:while|whereas|but|and)\s+{_OTHERS}",
+               _IC),
 ]
 # 'two nodes are slower than one node': scaling, not one node behind the others
 _THAN_FEWER = re.compile(r"[^.;。；\n]{0,20}?than\s+(?:on\s+|with\s+|using\s+)?(?:one|a single|single|\d+|fewer|"

@@ -31,6 +31,7 @@ from bwdoctor.chat.extract import (
     instance_type,
     nodes_setting,
     resolve,
+    step_time_swings,
 )
 from bwdoctor.chat.intents import Intent, classify, knowledge_topics
 from bwdoctor.chat.knowledge import has_keyword_match
@@ -114,6 +115,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits, references = drop_references(prose, hits)
     counted = hits  # the baseline's counts too: its machine's GPUs are the job's machines' ('单机8卡正常，两台就慢')
     hits = _drop_baseline_counts(hits, scaling.baseline_spans)
+    hits = _one_machine_against_the_rest(prose, hits)
+    hits = _steps_that_swing(prose, hits)
     hits = _largest_run_is_the_job(hits, prose)
     stated = resolve([h for h in hits if not h.hypothetical])
     proposed = resolve([h for h in hits if h.hypothetical])
@@ -1067,6 +1070,42 @@ def _speedup_from_step_times(stated: dict[str, Understood]) -> None:
     if speedup < 1:
         negative = Understood("job.negative_scaling", True, job.text, a, b, inferred=True)
         stated.setdefault("job.negative_scaling", negative)
+
+
+# What a step time's ends give, where the step time is said to swing between them
+_FROM_STEP_ENDS = {"job.step_time_s", "job.step_time_baseline_s", "job.speedup", "job.negative_scaling",
+                   "job.scaling_efficiency_pct", "job.step_time_cv"}
+
+
+def _steps_that_swing(text: str, hits: list[Understood]) -> list[Understood]:
+    """'step time varies between 1.2 s and 3.5 s on 4 nodes': the middle and the spread, not an end of the range read as
+    the step (nor a speed-up computed from that end against the single-node step)."""
+    swings = step_time_swings(text)
+    if not swings:
+        return hits
+    spans = [(h.start, h.end) for h in swings]
+    kept = [h for h in hits if not (h.fact in _FROM_STEP_ENDS and any(h.start < b and a < h.end for a, b in spans))]
+    return kept + swings
+
+
+# What a comparison of runs reads, which a straggler's sentence is not: one machine against the rest of the same job
+_RUN_COMPARISON = {"job.speedup", "job.negative_scaling", "job.baseline_nodes", "job.baseline_gpus",
+                   "job.step_time_baseline_s"}
+
+
+def _one_machine_against_the_rest(text: str, hits: list[Understood]) -> list[Understood]:
+    """'其中一台的 step time 比其他慢 3 倍', 'one node shows 3.2 s per step while the other nodes take 1.1 s': a machine
+    behind the others of the same job, not a smaller run beside a larger one; nor is its 'one node' the job's size."""
+    sentences = {tx.sentence_bounds(text, h.start) for h in hits
+                 if h.fact == "job.straggler_suspected" and h.value is True and not h.source.startswith("pasted")}
+    if not sentences:
+        return hits
+
+    def in_straggler_sentence(h: Understood) -> bool:
+        return any(a <= h.start < b for a, b in sentences)
+
+    return [h for h in hits if not (in_straggler_sentence(h) and not h.source.startswith("pasted") and (
+        h.fact in _RUN_COMPARISON or (h.fact == "job.nodes" and h.value == 1)))]
 
 
 def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:

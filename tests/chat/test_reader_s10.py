@@ -266,3 +266,35 @@ def test_a_bare_batch_size_beside_a_global_one_or_out_of_range_is_not_read(text:
 ])
 def test_a_mixture_of_experts_is_its_total_not_its_active_share(text: str, size: float) -> None:
     assert facts(text)["job.model_params_b"] == size
+
+
+@pytest.mark.parametrize("text", [
+    "4 台机器训练，其中一台的 step time 比其他慢 3 倍",
+    "node 3 is 2x slower than the rest",
+    "One of our 16 nodes has GPU utilization 40% while the others are at 95%",
+])
+def test_one_machine_behind_the_rest_is_a_straggler_not_a_scaling(text: str) -> None:
+    got = facts(text)
+    assert got["job.straggler_suspected"] is True
+    assert "job.speedup" not in got and "job.negative_scaling" not in got
+
+
+def test_a_smaller_run_is_still_a_scaling() -> None:
+    assert facts("Two nodes are 2x slower than one node.")["job.speedup"] == 0.5
+
+
+@pytest.mark.parametrize(("text", "scaling"), [
+    ("Why does my training get slower when I add more nodes?", True),
+    ("Will it get slower when we add more nodes?", None),
+])
+def test_slower_as_machines_are_added(text: str, scaling: object) -> None:
+    assert facts(text).get("job.negative_scaling") is scaling
+
+
+@pytest.mark.parametrize(("text", "step"), [
+    ("step time varies between 1.2 s and 3.5 s on 4 nodes; single-node step time is 1.1 s", 2.35),
+    ("每步在 1 到 5 秒之间波动，4 机 32 卡", 3.0),
+])
+def test_a_step_time_that_swings_is_its_middle_and_its_spread(text: str, step: float) -> None:
+    got = facts(text)
+    assert got["job.step_time_s"] == step and got["job.step_time_cv"] > 0.2
