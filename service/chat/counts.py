@@ -681,7 +681,7 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     return out
 
 
-_EACH_HAS = re.compile(r"(?<![A-Za-z])(?:each|every|per)(?:\s+(?:one|node|machine|server|box|host|instance|VM))?\s*,?\s*"
+_EACH_HAS = re.compile(r"(?<![A-Za-z])(?:each|every|per)(?:\s+(?:one|node|machine|server|box|host|instance|VM|worker|pod|rank|process))?\s*,?\s*"
                        r"(?:(?:only\s+)?(?:uses?|used|has|have|with|having|runs?(?: on)?|gets?|holds?)\s+)?(?:only\s+|just\s+)?$"
                        r"|(?:每台|每个节点|每节点|每机|每个机器|各)(?:机器|服务器)?\s*(?:上)?\s*(?:都|各)?\s*(?:只)?(?:用|有|是|插|装|跑)?\s*(?:了)?\s*$",
                        _IC)

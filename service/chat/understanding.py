@@ -500,6 +500,21 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
                      re.IGNORECASE):
             stated["job.nodes"] = Understood("job.nodes", 2, job.text, job.start, job.end, weak=True)
         return
+    if job is not None and isinstance(job.value, int) and job.value > 1 and "job.speedup" in stated and not (
+            stated.keys() & {"job.baseline_nodes", "job.baseline_gpus"}) and not any(
+                h.fact == "job.nodes" and h.value < job.value for h in hits):
+        # '2 台机器，加速比 1.9', 'a speedup of only 2.1x on 4 nodes': a speed-up is against one machine unless said
+        speedup = stated["job.speedup"]
+        stated["job.baseline_nodes"] = Understood("job.baseline_nodes", 1, speedup.text, speedup.start, speedup.end,
+                                                  inferred=True)
+        return
+    gpus = stated.get("job.gpus_per_node")
+    if (job is None or job.value == 1) and gpus is not None and isinstance(gpus.value, int) and gpus.value > 1 \
+            and "job.speedup" in stated and not (stated.keys() & {"job.baseline_nodes", "job.baseline_gpus"}):
+        speedup = stated["job.speedup"]  # '8 卡加速比只有 5.46': one machine's GPUs, against one GPU
+        stated["job.baseline_gpus"] = Understood("job.baseline_gpus", 1, speedup.text, speedup.start, speedup.end,
+                                                 inferred=True)
+        return
     if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
         return
     # a smaller count inside the job's own words ('One node in us-east-1 and the other node …' counts two) is no run

@@ -298,3 +298,17 @@ def test_slower_as_machines_are_added(text: str, scaling: object) -> None:
 def test_a_step_time_that_swings_is_its_middle_and_its_spread(text: str, step: float) -> None:
     got = facts(text)
     assert got["job.step_time_s"] == step and got["job.step_time_cv"] > 0.2
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("2 台机器，加速比 1.9", "job.baseline_nodes", 1),
+    ("a speedup of only 2.1x on 4 nodes, 100G IB", "job.baseline_nodes", 1),
+    ("8 卡加速比只有 5.46", "job.baseline_gpus", 1),
+])
+def test_a_speedup_said_alone_is_against_one_machine_or_one_gpu(text: str, fact: str, value: int) -> None:
+    assert facts(text)[fact] == value
+
+
+def test_each_worker_with_one_gpu_is_no_single_machine() -> None:
+    got = facts("We use 1 PS and 16 workers, each worker has 1 GPU")
+    assert got.get("job.nodes") != 1 and got["job.gpus_per_node"] == 1
