@@ -8,6 +8,11 @@ matrix, whose header may carry ANSI underline codes and whose NIC columns (``NIC
 share a PCIe switch, ``PHB``/``NODE``/``SYS`` cross the CPU. One snapshot is a single sample; the
 chat says so. A GPU lowers its current PCIe generation when idle, so a low ``Current`` is only
 telling while the GPU is busy.
+
+Also read for utilisation: ``nvidia-smi dmon`` (``# gpu  pwr gtemp mtemp  sm  mem  enc  dec …`` over
+``# Idx  W  C  C  %  %  %  % …``, one row per GPU per second; ``sm`` is the busy share of the GPU, averaged per GPU
+over the samples; ``-o DT`` adds date and time columns first), ``gpustat`` (``[0] NVIDIA A100-SXM4-80GB | 45°C,
+62 % | 40213 / 81920 MB | …``, a fan share before the utilisation with ``-F``) and nvtop's bars (``GPU[|||  45%]``).
 """
 
 from __future__ import annotations
@@ -130,6 +135,11 @@ def looks_like_nvidia_smi(text: str) -> bool:
     return bool(re.search(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|^\s*GPU0\s+GPU1", text, re.MULTILINE))
 
 
+# What the chat's router looks for beside the table's own words: dmon's header, gpustat's and nvtop's lines.
+ROUTE = re.compile(r"^\s*#[^\n]*\bgpu\s+(?:\w+\s+)*sm\b|^\s*\[\d+\]\s+[^|\n]+\|\s*-?\d+\s*(?:°|'|º)?\s*C,|"
+                   r"\bGPU\[[|\s]*\d{1,3}%\]", re.M)
+
+
 def _clean_name(name: str) -> str:
     name = re.sub(r"^NVIDIA\s+", "", name.strip())
     return name.rstrip(". ")
@@ -232,6 +242,49 @@ def _query(lines: list[str], result: NvidiaSmiResult) -> None:
             target[(parent, key)].append(int(number.group(1)))
 
 
+_GPUSTAT = re.compile(r"^\s*\[(?P<idx>\d+)\]\s+(?P<name>[^|]+?)\s*\|\s*-?\d+\s*(?:°|'|º)?\s*C,\s*"
+                      r"(?:\d+\s*%,\s*)?(?P<util>\d+)\s*%(?:,\s*\d+\s*/\s*\d+\s*W)?\s*\|\s*"
+                      r"(?P<used>\d+)\s*/\s*(?P<total>\d+)\s*MB")
+_NVTOP_BAR = re.compile(r"\bGPU\[[|\s]*(\d{1,3})%\]")
+
+
+def _dmon(lines: list[str], result: NvidiaSmiResult) -> None:
+    """``nvidia-smi dmon``: per-GPU mean of the ``sm`` column over its samples."""
+    columns: list[str] | None = None
+    samples: dict[int, list[float]] = {}
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            tokens = stripped.lstrip("#").split()
+            if "gpu" in tokens and "sm" in tokens:
+                columns = tokens
+            continue
+        if columns is None:
+            continue
+        cells = stripped.split()
+        if len(cells) != len(columns):
+            continue
+        gpu, busy = cells[columns.index("gpu")], cells[columns.index("sm")]
+        if gpu.isdigit() and re.fullmatch(r"\d{1,3}", busy) and int(busy) <= 100:
+            samples.setdefault(int(gpu), []).append(float(busy))
+    for number in sorted(samples):
+        result.gpus.append(GpuSample(index=number, util_pct=round(statistics.fmean(samples[number]), 2)))
+
+
+def _gpustat(lines: list[str], result: NvidiaSmiResult) -> None:
+    for line in lines:
+        if (m := _GPUSTAT.match(line)) and int(m["util"]) <= 100:
+            result.gpus.append(GpuSample(index=int(m["idx"]), name=_clean_name(m["name"]), util_pct=float(m["util"]),
+                                         mem_used_mib=float(m["used"]), mem_total_mib=float(m["total"])))
+
+
+def _nvtop(lines: list[str], result: NvidiaSmiResult) -> None:
+    for line in lines:
+        for m in _NVTOP_BAR.finditer(line):
+            if int(m.group(1)) <= 100:
+                result.gpus.append(GpuSample(index=len(result.gpus), util_pct=float(m.group(1))))
+
+
 def parse_nvidia_smi(text: str) -> NvidiaSmiResult:
     """Parse any of the three layouts; unknown text gives an empty result, never an exception."""
     result = NvidiaSmiResult()
@@ -243,5 +296,8 @@ def parse_nvidia_smi(text: str) -> NvidiaSmiResult:
         _csv(lines, result)
     if not result.gpus and any(k in text for k in ("GPU Link Info", "Product Name", "Attached GPUs")):
         _query(lines, result)
+    for reader in (_dmon, _gpustat, _nvtop):
+        if not result.gpus:
+            reader(lines, result)
     _topo(lines, result)
     return result

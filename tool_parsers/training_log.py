@@ -7,8 +7,9 @@ a step function timed by hand (``self.run_step()=0.1298``); detectron2 / fast-re
 (``iter: 19  total_loss: 0.66  time: 0.4544  data_time: 0.0008``: ``time`` is seconds per iteration over the
 logging window, ``data_time`` its wait for data); tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) and
 Rich progress bars (Lightning's RichProgressBar: ``Epoch 1/1 ━━━━ 98/100 0:00:02 • 0:00:01 40.26it/s``) in ``it/s``
-or ``s/it``; the Trainer's final ``train_steps_per_second`` and ms-swift's ``'train_speed(iter/s)': 0.19`` (steps
-per second since the start). Only per-step sources give a coefficient of
+or ``s/it``; a logged step's own rate (``step 100 | loss 2.31 | 3.2 s/it``, ``1.9 sec/step``) and TensorFlow's
+``global_step/sec: 3.21``; the Trainer's final ``train_steps_per_second`` and ms-swift's
+``'train_speed(iter/s)': 0.19`` (steps per second since the start). Only per-step sources give a coefficient of
 variation: tqdm rates are smoothed averages and would understate the jitter.
 """
 
@@ -35,6 +36,12 @@ _STEP_COUNTERS = (
 )
 _TQDM = re.compile(r"(\d+)/(\d+|\?)\s*\[[0-9:]+<[0-9:?]+,\s*([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
 _RICH = re.compile(r"(\d+)/(\d+)\s+\d+:\d{2}:\d{2}\s*•\s*(?:-?[\d:-]+\s+)?([0-9]+(?:\.[0-9]+)?)\s*(it/s|s/it)")
+# A logged step's rate outside a progress bar ('step 100 | loss 2.31 | 3.2 s/it', 'iter 40 … 1.9 sec/step') and
+# TensorFlow's 'INFO:tensorflow:global_step/sec: 3.21'. 'it' is the loop's unit; samples/s and tokens/s are not steps.
+_RATE_LINE = re.compile(r"(?<![\w.])([0-9]+(?:\.[0-9]+)?)\s*(s/it|it/s|s/iter|iters?/s|sec/it|sec/iter|s/step|sec/step|"
+                        r"steps?/s(?:ec)?)(?![\w/])", re.IGNORECASE)
+_RATE_STEP = re.compile(r"\b(?:step|iter|iteration|it|batch)\b\s*[:#=]?\s*\d+", re.IGNORECASE)
+_TF_STEPS_PER_S = re.compile(r"global_step/sec:\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)")
 _TQDM_SKIP = ("Validation", "Sanity Checking", "Testing", "Predicting", "Evaluating")
 _HF_STEPS_PER_S = re.compile(r"'train_steps_per_second':\s*'?([0-9.eE+-]+)'?|"
                              r"[\"']train_speed\(iter/s\)[\"']\s*:\s*'?([0-9.eE+-]+)'?")
@@ -280,6 +287,28 @@ def _tqdm(lines: list[str]) -> list[float]:
     return values
 
 
+def _rate_lines(lines: list[str]) -> list[float]:
+    """Seconds per step from step lines that print a rate, and from TensorFlow's global_step/sec."""
+    values: list[float] = []
+    for line in lines:
+        if m := _TF_STEPS_PER_S.search(line):
+            rate = _float(m.group(1))
+            if rate is not None and rate > 0:
+                values.append(1.0 / rate)
+            continue
+        if _TQDM.search(line) or _RICH.search(line) or not _RATE_STEP.search(line):
+            continue
+        found = _RATE_LINE.findall(line)
+        if len(found) != 1:
+            continue  # no rate, or two that could differ (a window's and the run's)
+        rate = _float(found[0][0])
+        if rate is None or rate <= 0:
+            continue
+        per = found[0][1].lower()
+        values.append(rate if per.startswith(("s/", "sec/")) else 1.0 / rate)
+    return [v for v in values if v <= _MAX_GAP_S]
+
+
 def _step_calls(lines: list[str]) -> list[float]:
     values: list[float] = []
     for line in lines:
@@ -414,6 +443,7 @@ def parse_training_log(
         ("step-calls", _step_calls, True),
         ("metric-lines", _window_times, False),
         ("tqdm", _tqdm, False),
+        ("rate-lines", _rate_lines, False),
         ("step-time-lines", _step_time_lines, True),
         ("timer-lines", _timer_lines, True),
         ("timing-dicts", _dict_totals, True),

@@ -35,9 +35,16 @@ from bwdoctor_parsers.lspci import parse_lspci
 from bwdoctor_parsers.nccl_env import LabelledRun, labelled_runs, parse_nccl_env
 from bwdoctor_parsers.nccl_log import parse_nccl_log
 from bwdoctor_parsers.nccl_tests import parse_nccl_tests
+from bwdoctor_parsers.net_monitors import ROUTE as NET_MONITOR_ROUTE
+from bwdoctor_parsers.net_monitors import parse_net_monitor
+from bwdoctor_parsers.nic_counters import ROUTE as NIC_COUNTERS_ROUTE
+from bwdoctor_parsers.nic_counters import parse_nic_counters
 from bwdoctor_parsers.notes import Note, make
+from bwdoctor_parsers.nvidia_smi import ROUTE as GPU_MONITOR_ROUTE
 from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
 from bwdoctor_parsers.perftest import parse_perftest
+from bwdoctor_parsers.rdma_devices import ROUTE as RDMA_DEVICES_ROUTE
+from bwdoctor_parsers.rdma_devices import parse_rdma_devices
 from bwdoctor_parsers.training_log import ROUTE_HINT as TRAINING_LOG_HINT
 from bwdoctor_parsers.training_log import parse_training_log
 
@@ -106,7 +113,34 @@ _TOOL_LINE = re.compile(
     r"━|\d+/\d+\s+\d+:\d{2}:\d{2}\s*•|"
     # A collective benchmark's result lines (alpa/cupy: 'AllReduce: [[0, 1, 2, 3]]  Bytes: 2.00000 GB  Time: 0.01403 s
     # Bandwidth: 213.81 GB/s'): its GB/s are not an iperf3 figure the words would take them for.
-    r"^\s*\w+:\s*\[\[[\d,\s\[\]]*\]\]\s+Bytes:|\bBytes:\s*[\d.]+\s*[KMGT]?i?B\s+Time:\s*[\d.]+\s*[mu]?s\s+Bandwidth:")
+    r"^\s*\w+:\s*\[\[[\d,\s\[\]]*\]\]\s+Bytes:|\bBytes:\s*[\d.]+\s*[KMGT]?i?B\s+Time:\s*[\d.]+\s*[mu]?s\s+Bandwidth:|"
+    # NIC traffic monitors: iftop (screen and -t text), nload, sar -n DEV, nicstat, ifstat, dstat.
+    r"^\s*(?:TX|RX|TOTAL):\s+(?:cum:\s*)?[\d.]+\s*[KMGT]?[bB]\s|^\s*Total (?:send|receive|send and receive) rate:|"
+    r"^\s*(?:Peak rate|Cumulative) \(sent/received/total\):|(?:=>|<=)\s+[\d.]+\s*[KMGT]?[bB]\s+[\d.]+\s*[KMGT]?[bB]|"
+    r"^(?:interface|IP address is|MAC address is|Listening on):?\s+\S+\s*$|"
+    r"^\s*Device\s+[\w.@:-]+\s*(?:\[[^\]]*\])?\s*(?:\(\d+/\d+\))?\s*:\s*$|^\s*(?:Incoming|Outgoing):\s*$|"
+    r"\b(?:Curr|Avg|Min|Max):\s*[\d.]+\s*[kKMGT]?(?:Bit|Byte)/s|\bTtl:\s*[\d.]+\s*[kKMGT]?(?:Bit|Byte)\b|^\s*={20,}\s*$|"
+    r"^Linux\s+\S+\s+\([\w.-]+\)\s+\S+\s+_\w+_|\bIFACE\s+rxpck/s|^\s*Time\s+Int\s+rKB/s|"
+    r"^\s*(?:\d{1,2}:\d{2}:\d{2}(?:\s*[AP]M)?|Average:)\s+[\w.@:-]+(?:\s+[\d.,]+){4,}\s*$|"
+    r"^\s*(?:(?:KB/s|Kbps)\s+in\s+(?:KB/s|Kbps)\s+out\s*)+$|"
+    r"^\s*(?:(?:(?:eth|ens|enp|eno|ib|bond|em|docker)\w*\d\w*|lo)\s*){1,8}$|"
+    r"-net/[\w.@:]+-|^\s*recv\s+send\b|\|\s*recv\s+send\b|"
+    # rows of figures only: five or more (dmon, full dstat), or a rate with dstat's unit ('1150M 1148M'); a typed
+    # two-column table ('16  1800') stays prose
+    r"^\s*(?:[\d.]+|-)(?:\s+(?:[\d.]+|-)){4,}\s*$|^\s*[\d.]+[BkMG]\s+[\d.]+[BkMG]\s*(?:[|:].*)?$|"
+    r"^\s*[\d.]+[BkKMG]?(?:\s+[\d.]+[BkKMG]?){1,7}\s*[|:].*\|.*$|"
+    # nvidia-smi dmon rows with date and time (-o DT), gpustat's host line, nvtop's bars.
+    r"^\s*\d{8}\s+\d{2}:\d{2}:\d{2}(?:\s+\S+){3,}\s*$|^\S+\s+\w{3}\s+\w{3}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\d{4}\s+\d+\.\d+|"
+    r"\bGPU\[[|\s]*\d{1,3}%\]|"
+    # RDMA listings: ibdev2netdev, show_gids, rdma link / rdma statistic.
+    r"\bport\s+\d+\s*(?:\(\w+\)\s*)?==>\s*\S+\s*\((?:Up|Down)\)|^\s*DEV\s+PORT\s+INDEX\s+GID\b|^\s*-{3,}\s+-{3,}\s+-{3,}|"
+    r"^\s*\S+\s+\d+\s+\d+\s+[0-9a-fA-F]{4}(?::[0-9a-fA-F]{4}){7}\s|^\s*n_gids_found=\d+|^\s*link\s+[\w.-]+/\d+\s+\w+\s+\S+|"
+    # NIC statistics: ethtool -S, RDMA hw_counters.
+    r"^\s*NIC statistics:\s*$|^\s+(?:\[\d+\]:\s*)?[a-z][\w.\[\]]*_[\w.\[\]]*:\s+\d+\s*$|"
+    r"^\s*(?:rx|tx|np|rp)_\w+:\s*\d+\s*$|/hw_counters/\w+:\d|"
+    # PyTorch's errors around NCCL (the watchdog's timeout, the c10d exception lines).
+    r"ProcessGroupNCCL\.cpp|Watchdog caught collective operation timeout|NCCL error in:|DistBackendError|"
+    r"\bnccl(?:System|Internal|Remote|InvalidUsage|UnhandledCuda)Error\b|ChildFailedError|torch\.distributed\.elastic")
 
 
 def _tool_line(line: str) -> bool:
@@ -173,7 +207,8 @@ class Pasted:
 # '[1,0]<stdout>:', torchrun's '[rank0]:'; and the '> ' of a quoted reply. The line after it is the tool's.
 _LABEL = re.compile(r"^\s*(?:>+\s?|\d{1,5}:\s|\[\d{1,5}\]\s+|\[\d+,\d+\]<std(?:out|err)>:\s?|\[rank\d+\]:\s?)")
 # 'ip addr' numbers its interfaces the way srun labels lines ('2: ens1f0: <BROADCAST,…> mtu 9000'): not a label.
-_NUMBERED_INTERFACE = re.compile(r"^\s*\d+:\s+[^:\s]+:\s+<")
+# and gpustat numbers its GPUs the way pdsh labels ranks ('[0] NVIDIA A100-SXM4-80GB | 45°C,  62 % | …').
+_NUMBERED_INTERFACE = re.compile(r"^\s*\d+:\s+[^:\s]+:\s+<|^\s*\[\d+\]\s+[^|\n]+\|\s*-?\d+\s*(?:°|'|º)?\s*C,")
 
 
 def unlabel(body: str) -> str:
@@ -310,6 +345,12 @@ NOTES = {
                               "measurement; its figures were not taken as the job's",
     "pasted.nvidia_smi_snapshot": "nvidia-smi: one snapshot; utilisation over a minute of training is steadier",
     "pasted.ethtool_negotiated_lower": "ethtool: {nic} negotiated {speed:g} Gb/s but supports {rating:g} Gb/s",
+    "pasted.other_nic_block": "{kind}: the output after “{label}” is of a NIC that does not carry the training "
+                              "traffic; its figures were not taken as the job's",
+    "pasted.gpus_idle": "nvidia-smi: every GPU shows 0 % with almost no memory in use, so no job was running on them; "
+                        "no training utilisation was read from it",
+    "pasted.collective_timeout": "PyTorch: a collective ({op}) ran {seconds:g} s until the watchdog's timeout: a hang "
+                                 "or a rank that stopped, which no link is slow enough to explain",
 }
 PARTIAL_NOTE = NOTES["pasted.partial"]
 
@@ -409,7 +450,31 @@ def _nvidia_smi(block: str) -> Parsed:
         facts["nic.count"] = result.topo_nics
     notes = [note("pasted.nvidia_smi_snapshot")] if result.gpus and any(
         g.util_pct is not None for g in result.gpus) else []
+    if _idle(result.gpus):
+        # no process holds memory on any GPU: the snapshot was taken when nothing ran, not during training
+        facts.pop("gpu.util_pct", None)
+        facts.pop("gpu.util_min_pct", None)
+        notes = [note("pasted.gpus_idle")]
     return facts, notes + result.coded_notes(), False
+
+
+def _idle(gpus: list[Any]) -> bool:
+    """Every GPU at 0 % with under 2 % of its memory in use (a CUDA context alone takes about that)."""
+    return bool(gpus) and all(g.util_pct == 0 and g.mem_used_mib is not None and g.mem_total_mib
+                              and g.mem_used_mib < 0.02 * g.mem_total_mib for g in gpus)
+
+
+# PyTorch's watchdog: 'Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, …
+# Timeout(ms)=1800000) ran for 1800431 milliseconds before timing out.'
+_WATCHDOG = re.compile(r"Watchdog caught collective operation timeout:.*?OpType=(?P<op>\w+).*?"
+                       r"ran for (?P<ms>\d+) milliseconds")
+
+
+def _torch_errors(block: str) -> Parsed:
+    """No fact: the watchdog's timeout says the collective hung, which is the question's subject, not a rate."""
+    m = _WATCHDOG.search(block)
+    return ({}, [note("pasted.collective_timeout", op=m["op"], seconds=round(int(m["ms"]) / 1000))] if m else [],
+            False)
 
 
 def _ib_ports(block: str) -> Parsed:
@@ -469,6 +534,20 @@ def _ethtool(block: str) -> Parsed:
     return facts, notes, False
 
 
+def _net_monitor(block: str) -> Parsed:
+    result = parse_net_monitor(block)
+    return result.facts(), [], result.partial
+
+
+def _nic_counters(block: str) -> Parsed:
+    result = parse_nic_counters(block)
+    return result.facts(), result.coded_notes(), False
+
+
+def _rdma_devices(block: str) -> Parsed:
+    return parse_rdma_devices(block).facts(), [], False
+
+
 # Which parser to try for which content; several may apply to one block (NCCL lines inside an
 # nccl-tests run). The first route that gives a fact keeps it: what a tool measured or NCCL says it
 # uses comes before a setting or a snapshot.
@@ -495,7 +574,12 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
-                              r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB", re.M), _nvidia_smi),
+                              r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB|"
+                              + GPU_MONITOR_ROUTE.pattern, re.M), _nvidia_smi),
+    ("nic-monitor", NET_MONITOR_ROUTE, _net_monitor),
+    ("torch-errors", _WATCHDOG, _torch_errors),
+    ("nic-counters", NIC_COUNTERS_ROUTE, _nic_counters),
+    ("rdma-devices", RDMA_DEVICES_ROUTE, _rdma_devices),
     ("ip", re.compile(r"^[^:\s]+:\s+flags=\d+<[^>]*>\s+mtu\s+\d|^[^:\s]+\s+Link encap:|"
                       r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+"
                       r"(?:via|dev)\s|^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+\d{1,3}(?:\.\d{1,3}){3}/\d", re.M), _ip_addr),
@@ -504,6 +588,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                             re.M),
      _nccl_env),
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
+                                r"\d\s*(?:s|sec)/(?:step|iter)\b|\d\s*(?:iters?|steps?)/s\b|"
                                 r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/|"
                                 r"train_speed\(iter/s\)|(?<![\w.])data_time:\s*\d|\biter:\s*\d+\s.*\btime:\s*\d|"
                                 r"step\w*\(\)\s*[=:]\s*\d|\bstep\s*[:#]?\s*\d+\s*[|,].*\btime:\s*\d|"
@@ -614,6 +699,10 @@ _AFTER_CHANGE_LABEL = re.compile(
 # ('Expected (iperf2):', '期望：', 'for reference:'), beside a block of that tool that is not so labelled.
 _REFERENCE_LABEL = re.compile(r"\bexpected\b|\bexpectation\b|\bfor reference\b|\breference\b|\bideal\b|"
                               r"\biperf ?2\b|期望|预期|参考|理想", re.IGNORECASE)
+# Words just before a NIC monitor's output that say the NIC it watches carries no training traffic ('iftop on the
+# storage NIC:', '存储网卡 nload：', 'the management port').
+_OTHER_NIC_LABEL = re.compile(r"\bstorage\b|\bNFS\b|\bLustre\b|\bGPFS\b|\bCeph\b|\bmanagement\b|\bmgmt\b|\bBMC\b|"
+                              r"\bIPMI\b|\bfront[- ]?end\b|存储|管理(?:网|口)|带外", re.IGNORECASE)
 # Words that say a pasted table is only part of the output ('Part of the all_reduce_perf output:', '部分输出：').
 _PART_LABEL = re.compile(r"\b(?:part of|parts of|some of|an? (?:excerpt|snippet|extract)|excerpt|snippet|partial|"
                          r"truncated|(?:first|last|a few) (?:lines|rows))\b|部分|节选|片段|截取|摘录|前几行|后几行",
@@ -685,6 +774,9 @@ def _blocks(text: str, prose: str, spans: list[tuple[int, int]], bodies: list[st
                 b.kind == block.kind and b.role == "job" and not _AFTER_CHANGE_LABEL.search(b.label)
                 for j, b in enumerate(blocks) if j != i):
             block.role = "after"
+    for block in blocks:
+        if block.kind == "nic-monitor" and _OTHER_NIC_LABEL.search(block.label):
+            block.role = "other-nic"
     for i, block in enumerate(blocks):
         if block.kind is not None and block.role == "job" and _REFERENCE_LABEL.search(block.label) and any(
                 b.kind == block.kind and b.role == "job" and not _REFERENCE_LABEL.search(b.label)
@@ -725,7 +817,8 @@ def _set_aside(pasted: Pasted, blocks: list[_Block]) -> None:
                 pasted.add(note("pasted.training_baseline", baseline=baseline, label=label,
                                 job=pasted.facts["job.step_time_s"]))
                 continue
-        code = {"baseline": "pasted.baseline_block", "reference": "pasted.reference_block"}.get(
+        code = {"baseline": "pasted.baseline_block", "reference": "pasted.reference_block",
+                "other-nic": "pasted.other_nic_block"}.get(
             block.role, "pasted.after_change_block")
         pasted.add(note(code, kind=block.kind, label=label))
 
