@@ -980,8 +980,17 @@ _USE_DENIED_AFTER = re.compile(r"\s*(?:(?:is|was|are|were)\s+)?(?:not|never|n't)
                                r"(?![A-Za-z])|\s*(?:没有?|未|都没)(?:被)?(?:用上|用到|使用|启用|生效|走)", _IC)
 
 
+# 'NCCL is not using IB', "why isn't NCCL using IB", 'never picks RoCE': the fabric is named as what is not used
+_NOT_USING_BEFORE = re.compile(r"(?<![A-Za-z])(?:not|n't|never)\s+(?:(?:be|been|even|actually|really)\s+)?(?:using|use|used|"
+                               r"picking|pick|picks|selecting|select|going over|go over|running over|run over)\s+"
+                               r"(?:the\s+)?$|(?<![A-Za-z])(?:isn't|doesn't|didn't|wasn't|won't)\s+NCCL\s+(?:use|using|pick|picking|"
+                               r"select|selecting|go(?:ing)? over)\s+(?:the\s+)?$", _IC)
+
+
 def _use_denied(text: str, m: re.Match[str]) -> bool:
     before = text[max(0, m.start() - 16):m.start()]
+    if _NOT_USING_BEFORE.search(text, max(0, m.start() - 40), m.start()) and "nccl" in text[max(0, m.start() - 40):m.start()].lower():
+        return True  # NCCL's choice denied, not the hardware ('we are not using IB' says what the job runs on)
     if _USE_DENIED_BEFORE.search(before):
         return bool(re.search(r"[\u4e00-\u9fff]\s*$", before)) or bool(_USED_AFTER.match(text, m.end()))
     return bool(_USE_DENIED_AFTER.match(text, m.end()))
@@ -1564,6 +1573,19 @@ def job_shape(text: str) -> list[Understood]:
     # (a setting 'NCCL_NET=Socket' is the commands' to read)
     for m in re.finditer(r"(?<![=\w/])NET/Socket(?![\w/])(?!\s*:\s*Using)", text):
         hits.append(_hit("nccl.transport", "socket", m))
+    # 'NCCL isn't using IB', 'why didn't NCCL use RDMA', 'NCCL 没有走 IB': NCCL off the fabric it has, so on its sockets
+    # (an assumption: another plugin could carry it); a yes/no question ('is NCCL not using IB?') says nothing
+    for m in re.finditer(r"(?:why|how come)\s+(?:isn't|doesn't|didn't|wasn't|won't)\s+NCCL\s+(?:use|using|pick|picking|select|"
+                         r"selecting|go(?:ing)? over)\s+(?:the\s+)?(?:IB|InfiniBand|RDMA|RoCE|GPUDirect)(?![A-Za-z])|"
+                         r"NCCL\s+(?:is\s+|was\s+)?(?:not|never|isn't|wasn't|doesn't|didn't|does not|did not|won't|can't|cannot)"
+                         r"\s+(?:(?:even|actually|really)\s+)?(?:use|using|used|go(?:ing)? over|pick(?:ing)?|select(?:ing)?|run(?:ning)? "
+                         r"(?:over|on))\s+(?:the\s+)?(?:IB|InfiniBand|RDMA|RoCE|the RDMA \w+|GPUDirect)(?![A-Za-z])|"
+                         r"NCCL[^，,。;；\n]{0,8}?(?:没有?|不|没能|无法|用不了)\s*(?:走|用|使用)(?:上|到)?了?\s*(?:IB|RDMA|RoCE|InfiniBand)",
+                         text, _IC):
+        if re.search(r"(?:^|[.?!。？！]\s*)(?:is|does|did|will|can|should|could|would|是不是|是否)\s*$",
+                     text[max(0, m.start() - 12):m.start()], _IC):
+            continue
+        hits.append(_hit("nccl.transport", "socket", m, inferred=True, weak=True))
     # '日志显示 NET/IB/0/GDRDMA': a channel's connection quoted in words (GDRDMA: GPUDirect RDMA in use)
     for m in re.finditer(r"(?<![=\w/])NET/IB/\d+(?P<gdr>/GDRDMA)?(?![\w/])", text):
         hits.append(_hit("nccl.transport", "ib", m))

@@ -18,6 +18,19 @@ _HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s")
 
 
+# Apostrophes as people type them: curly ones (phones, word processors, forum copy) and none at all ('dont', 'isnt'),
+# so that every reader's "don't" and "isn't" hear the same negation.
+_CURLY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
+_BARE_CONTRACTION = re.compile(r"(?<![A-Za-z'])(?P<stem>is|are|was|were|do|does|did|have|has|had|ca|wo|could|would|should|"
+                               r"must|need)nt(?![A-Za-z'])", re.IGNORECASE)
+
+
+def normalise_apostrophes(text: str) -> str:
+    """Straight apostrophes, and the one left out of a negative contraction put back ('isnt' → "isn't")."""
+    text = text.translate(_CURLY)
+    return _BARE_CONTRACTION.sub(lambda m: f"{m['stem']}n't", text) if "nt" in text else text
+
+
 def soften_line_breaks(text: str) -> str:
     """Line breaks inside a wrapped sentence become spaces (same length), so a sentence is read whole.
 

@@ -87,7 +87,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
                has_previous_findings: bool = False, knowledge: Any = ()) -> Understanding:
     """Read one turn. `previous_facts` only sharpens ambiguous corrections ('不对，是25G')."""
     previous_facts = previous_facts or {}
-    question = question[:MAX_QUESTION_CHARS]
+    # (spans and quotes refer to this text, which is the one the Understanding keeps)
+    question = tx.normalise_apostrophes(question[:MAX_QUESTION_CHARS])
     raw_prose, pasted = parse_pasted(_mask_long_runs(question, _ABSURD_RUN), normalise_lang(lang))
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
     typed_breaks = [i for i, ch in enumerate(raw_prose) if ch == "\n"]  # tables are read line by line

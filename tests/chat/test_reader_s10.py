@@ -312,3 +312,32 @@ def test_a_speedup_said_alone_is_against_one_machine_or_one_gpu(text: str, fact:
 def test_each_worker_with_one_gpu_is_no_single_machine() -> None:
     got = facts("We use 1 PS and 16 workers, each worker has 1 GPU")
     assert got.get("job.nodes") != 1 and got["job.gpus_per_node"] == 1
+
+
+@pytest.mark.parametrize("text", [
+    "we don’t have InfiniBand, only 10GbE",      # a curly apostrophe
+    "we dont have InfiniBand, only 10GbE",       # none at all
+])
+def test_a_negation_typed_any_way_is_a_negation(text: str) -> None:
+    got = facts(text)
+    assert got.get("nic.kind") != "infiniband" and got.get("nic.rdma") is not True
+
+
+@pytest.mark.parametrize("text", [
+    "NCCL isn’t using IB",
+    "why isnt NCCL using IB?",
+    "NCCL didnt use IB at all",
+    "nccl 没有走 IB，速度很慢",
+])
+def test_nccl_said_off_the_fabric_is_on_its_sockets(text: str) -> None:
+    assert facts(text)["nccl.transport"] == "socket"
+
+
+@pytest.mark.parametrize("text", ["is NCCL not using IB?", "Is NCCL using IB or not?"])
+def test_a_yes_no_question_about_nccls_fabric_says_neither(text: str) -> None:
+    got = facts(text)
+    assert "nccl.transport" not in got and got.get("nic.rdma") is not False
+
+
+def test_the_hardware_said_unused_by_us_is_still_read() -> None:
+    assert facts("we are not using IB, only ethernet")["nic.rdma"] is False
