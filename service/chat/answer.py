@@ -272,11 +272,25 @@ def compute_what_if(engine: Engine, facts: Mapping[str, Any], wanted: Mapping[st
         "new_findings": [f.to_dict() for f in after.findings if f.category in comparison.categories("new")
                          and f.severity in ("critical", "warning")],
         "remaining": comparison.categories("remaining"),
+        # one title per category, the most serious first: what a person reads, not the category's id
+        "titles_before": _titles_by_category(before.findings),
+        "titles_after": _titles_by_category(after.findings),
         "missing": relevant_questions(after.missing, {**facts, **changes})[:c.MAX_QUESTIONS],
         "missing_before": relevant_questions(before.missing, {**facts, **changes})[:c.MAX_QUESTIONS],
         "assumed": sorted(assumed or ()),
         "notes": notes,
     }
+
+
+def _titles_by_category(findings: Iterable[Any]) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    for f in findings:  # the engine lists findings most serious first
+        titles.setdefault(f.category, f.title)
+    return titles
+
+
+# Facts of the network between machines: on one machine none of them carries the gradients
+_BETWEEN_MACHINES = ("nic.", "net.", "nccl.transport", "nccl.ib_disabled", "node.instance_bandwidth_gbps")
 
 
 def _if_findings(w: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
@@ -319,13 +333,20 @@ def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Map
         lines.append(t("chat.need_current_setup", lang))
         lines += c.questions(w["missing_before"], lang)
         return "\n".join(lines)
-    lines += figures
+    if diagnosis.get("derived", {}).get("job.single_node") is True and all(
+            k.startswith(_BETWEEN_MACHINES) for k in w["changes"]):
+        # 'single node, 8 GPUs: do we need IB?': the gradients never leave the machine
+        lines = [t("chat.network_change_on_one_machine", lang)]
+    else:
+        lines += figures
+    before, after = w.get("titles_before", {}), w.get("titles_after", {})
+    joiner = "；" if lang == "zh" else "; "
     if w["resolved"]:
-        lines.append(t("chat.that_clears", lang, titles=", ".join(w["resolved"])))
+        lines.append(t("chat.that_clears", lang, titles=joiner.join(before.get(x, x) for x in w["resolved"])))
     if w["remaining"]:
-        lines.append(t("chat.still_there", lang, titles=", ".join(w["remaining"])))
+        lines.append(t("chat.still_there", lang, titles=joiner.join(after.get(x, x) for x in w["remaining"])))
     if w["new"]:
-        lines.append(t("chat.new_concern", lang, titles=", ".join(w["new"])))
+        lines.append(t("chat.new_concern", lang, titles=joiner.join(after.get(x, x) for x in w["new"])))
     lines += w["notes"]
     if any(k in facts for k in LINK_MEASUREMENTS) and "nic.speed_gbps" in w["changes"]:
         lines.append(t("chat.assumes_rated_speed", lang))
