@@ -100,7 +100,8 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         text = _out_of_scope(lang)
     elif u.intent is Intent.WHY:
         text = _why(question, previous_findings or diagnosis["findings"], facts, diagnosis, engine, lang)
-    elif u.intent is Intent.WHAT_IF:
+    elif u.intent is Intent.WHAT_IF and any(facts.get(ch.fact) != ch.value for ch in u.changes):
+        # ('How do we get NCCL back onto RoCE?' with the RoCE NICs said: no change to weigh, the diagnosis answers)
         what_if = _what_if(engine, facts, u.changes, lang)
         result["what_if"] = what_if
         result["findings"] = list(result["findings"]) + _if_findings(what_if, lang)
@@ -321,7 +322,8 @@ def _what_if_text(w: Mapping[str, Any], diagnosis: Mapping[str, Any], facts: Map
         return t("chat.change_alters_nothing", lang)
     lines = [t("chat.if_change", lang, change=change)]
     comparable = any(v is not None for v in w["before"].values())
-    figures = _what_if_lines(w, lang) if comparable else []
+    # only the figures the change moves ('effective link rate: 0.012 → 0.012' tells nothing)
+    figures = _what_if_lines(w, lang, changed_only=True) if comparable else []
     if not comparable and w.get("new_findings"):
         # 'will spreading over zones hurt?': the change alone brings a problem, whatever the rest of the setup
         joiner = "；" if lang == "zh" else "; "

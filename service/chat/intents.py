@@ -139,9 +139,14 @@ TOPICS: dict[str, tuple[list[str], re.Pattern[str]]] = {
     "iperf3": (["H11", "H31"], re.compile(
         r"iperf3?[^。.?？]*(?:怎么|如何|命令|用法|how|command|run|use|usage)|(?:怎么|如何|how (?:do|to|can))[^。.?？]*"
         r"(?:测|measure|test)[^。.?？]*(?:带宽|bandwidth|throughput|吞吐)", _IC)),
+    # the tool asked about (how to run it, what its figures mean), not a figure of it said as a symptom
     "nccl-tests": (["H33"], re.compile(
-        r"nccl-tests|nccl tests|all_reduce_perf|busbw|bus ?bandwidth|algbw|(?:怎么|如何|how)[^。.?？]*(?:测|measure)"
-        r"[^。.?？]*(?:all-?reduce|集合通信|NCCL)", _IC)),
+        r"(?:怎么|如何|怎样|how (?:do|to|can|should)|what (?:is|are|does)|什么是|是什么|什么意思|啥意思|meaning of|"
+        r"explain|区别|difference|怎么看|how to read|interpret|which (?:number|figure|line|column)|哪个(?:数|值|指标)|"
+        r"看哪)[^。.?？]*(?:nccl-tests|nccl tests|all_reduce_perf|busbw|bus ?bandwidth|algbw)|"
+        r"(?:nccl-tests|nccl tests|all_reduce_perf|busbw|bus ?bandwidth|algbw)[^。.?？]*(?:mean|是什么|什么意思|啥意思|"
+        r"怎么看|怎么用|怎么跑|怎么测|how (?:do|to|can)|区别|difference|interpret|which one)|"
+        r"(?:怎么|如何|how)[^。.?？]*(?:测|measure)[^。.?？]*(?:all-?reduce|集合通信|NCCL)", _IC)),
     "how-much": (["H20", "H21", "H22", "H23"], re.compile(
         r"需要多少带宽|多少带宽(?:才)?(?:够|合适)|带宽(?:要|需要)多(?:少|大)|how much bandwidth|what (?:NIC|network|ban"
         r"dwidth) "

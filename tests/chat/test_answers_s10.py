@@ -29,3 +29,32 @@ def test_what_a_change_clears_is_the_title_of_the_finding_before_it(engine) -> N
                          engine=engine)["answer"]
     cleared = next(line for line in answer.splitlines() if line.startswith("That clears"))
     assert "25 Gb/s" in cleared and "nic-undersized" not in cleared
+
+
+def test_a_how_do_we_get_back_question_about_a_fabric_we_have_is_diagnosed(engine) -> None:
+    text = ("Our cross-node AllReduce is 4-5x slower than it should be. NCCL logs say `NCCL INFO NET/Socket : Using "
+            "[0]bond0:200.8.184.2<0>` instead of NET/IB over our mlx5 RoCE NICs. How do we get NCCL back onto RoCE?")
+    out = answer_turn(text, engine=engine)
+    assert out["answer"].startswith("Conclusion:") and out["findings"][0]["category"] == "nccl-transport-fallback"
+
+
+@pytest.mark.parametrize("text", [
+    "A 32-GPU ring all-reduce over 4 servers across two sites loses about half of its bus bandwidth. What can we do?",
+    "两机 16 卡 busbw 只有 5GB/s，100G RoCE，怎么办？",
+])
+def test_a_bus_bandwidth_said_as_a_symptom_is_no_nccl_tests_lesson(engine, text: str) -> None:
+    out = answer_turn(text, engine=engine)
+    assert not out["answer"].startswith(("Build it", "编译"))
+    assert not any(str(k.get("id", "")).startswith("nccl-tests") for k in out.get("knowledge", []))
+
+
+@pytest.mark.parametrize("text", ["How do I read the nccl-tests output?", "busbw 和 algbw 有什么区别？"])
+def test_the_tool_asked_about_still_gets_its_lesson(engine, text: str) -> None:
+    out = answer_turn(text, engine=engine)
+    assert any(str(k.get("id", "")).startswith("nccl-tests") for k in out.get("knowledge", []))
+
+
+def test_a_what_if_shows_only_the_figures_it_moves(engine) -> None:
+    out = answer_turn("Two desktop nodes with one GPU each, LAN at 95 Mbit/s by iperf3. Will fp16 gradients fix it?",
+                      engine=engine)
+    assert "0.012 GB/s → 0.012 GB/s" not in out["answer"]
