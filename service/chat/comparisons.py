@@ -409,6 +409,12 @@ _GOING_TO = re.compile(rf"(?<![A-Za-z])(?:going|go|goes|went|moving|moved|scalin
 _RATE_NAMED = re.compile(r"throughput|吞吐|tokens?/s|samples?/s|img/s|images?/s|tok/s|速度|speed|tps|TFLOPS", _IC)
 
 
+# a further run after a move: '… but adding 2 GPUs from a second server makes it 22h', '再加上第二台机器的 2 张卡，反而要 22 小时'
+_FURTHER_STEP = re.compile(rf"(?:adding|add|added|after adding|加上|再加上?|又加了?|加了)\s*[^.;。；]{{0,50}}?"
+                           rf"(?:makes?|made|takes?|took|goes? (?:up )?to|went (?:up )?to|becomes?|became|"
+                           rf"变成了?|反而要|要|需要|涨到了?|变为)\s*(?:it\s+|了\s*)?(?P<c>{_NUM})\s*\S{{0,8}}", _IC)
+
+
 def _figure_moves(text: str, found: Scaling) -> list[Understood]:
     """A figure said to move from one value to another as the run grows from one size to another (same sentence)."""
     hits: list[Understood] = []
@@ -484,6 +490,26 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
         else:
             speedup = va / vb * (scale if not fixed else 1.0) if scale or fixed else None
         words = text[m.start():m.end()]
+        reach = b
+        if b < len(text) and re.match(r"\s*(?:再|又|但|然后|可是|but|then|and then|adding|after adding)", text[b:b + 16], _IC):
+            reach = tx.sentence_bounds(text, b + 1)[1]  # '…降到 9 小时；再加上第二台机器的 2 张卡，反而要 22 小时'
+        further = _FURTHER_STEP.search(text, m.end(), reach) if kind == "time" else None
+        later = _quantities(text, further.start("c"), further.end()) [0] if further else []
+        if further and len(later) == 1 and later[0][0] == "time" and later[0][1] > 0 and vb > 0:
+            # '… from 21h to 9h, but adding 2 GPUs from a second server makes it 22h': the run asked about is the
+            # last one, its smaller run the one before it
+            words = text[m.start(gb):further.end()]
+            speedup = vb / later[0][1]
+            hits.append(Understood("job.speedup", round(speedup, 4), words, m.start(gb), further.end()))
+            if speedup < 1:
+                hits.append(Understood("job.negative_scaling", True, words, m.start(gb), further.end()))
+            if big[2] == "gpus" and big[0] > 0:
+                hits.append(Understood("job.baseline_gpus", big[0], text[big[3]:big[4]], big[3], big[4]))
+                found.baseline_spans.append((big[3], big[4]))
+            if re.search(r"second|another|other|第二|另一", further.group(0), _IC):
+                hits.append(Understood("job.baseline_nodes", 1, words, m.start(gb), further.end()))
+                hits.append(Understood("job.nodes", 2, further.group(0), further.start(), further.end()))
+            continue
         if speedup is not None:
             hits.append(Understood("job.speedup", round(speedup, 4), words, m.start(), m.end()))
             if speedup < 1:
