@@ -1764,7 +1764,8 @@ def placement(text: str) -> list[Understood]:
     hits = []
     for m in re.finditer(r"跨(?:可用区|AZ|az|机房|数据中心|园区)|cross[- ](?:zone|AZ|az|datacenter|data[- ]center|sit"
                          r"e)s?|"
-                         r"(?:different|multiple|two|2|separate) (?:availability zones|AZs|zones|datacenters|data cente"
+                         r"(?:different|multiple|two|2|separate|other|several) (?:(?:AWS|GCP|Azure|cloud)\s+)?"
+                         r"(?:availability zones|AZs|zones|datacenters|data cente"
                          r"rs|"
                          r"sites|buildings)|(?:两|2|多)个(?:可用区|机房|数据中心)|不同(?:的)?(?:可用区|机房)",
                          text, _IC):
@@ -1779,7 +1780,8 @@ def placement(text: str) -> list[Understood]:
             hits.append(_hit("cluster.zones", int(n), m))
     if any(h.value > 2 for h in hits[generic:]):
         hits = hits[generic:]  # 'across three availability zones … the cross-AZ link': the count said, not 'two or more'
-    for m in re.finditer(r"跨(?:地域|区域|城|城市|省|国)|cross[- ]region|(?:different|multiple|two|2|separate) regions|"
+    for m in re.finditer(r"跨(?:地域|区域|城|城市|省|国)|cross[- ]region|(?:different|multiple|two|2|separate|several)\s+"
+                         r"(?:(?:AWS|GCP|Azure|cloud|Aliyun|OCI)\s+)?regions|"
                          r"(?:两|2|多)个(?:地域|区域|城市)|不同(?:的)?(?:地域|区域|城市)", text, _IC):
         hits.append(_hit("cluster.regions", 2, m))
         hits.append(_hit("cluster.zones", 2, m, inferred=True, weak=True))

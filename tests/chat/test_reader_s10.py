@@ -341,3 +341,18 @@ def test_a_yes_no_question_about_nccls_fabric_says_neither(text: str) -> None:
 
 def test_the_hardware_said_unused_by_us_is_still_read() -> None:
     assert facts("we are not using IB, only ethernet")["nic.rdma"] is False
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("Can training across two AWS regions work for a 1B model?", "cluster.regions", 2),
+    ("we place workers in other availability zones when capacity is short", "cluster.zones", 2),
+    ("nodes in two GCP zones", "cluster.zones", 2),
+])
+def test_places_named_with_their_cloud(text: str, fact: str, value: int) -> None:
+    from bwdoctor.chat import answer_turn
+    from bwdoctor.engine import load_engine
+
+    out = answer_turn(text, engine=load_engine())
+    assert any(f["category"] == "latency-bound" for f in out["findings"])
+    assert {**facts(text), **{c["fact"]: c["value"] for c in understand(text).changes and
+                              [x.to_dict() for x in understand(text).changes]}}.get(fact) == value
