@@ -89,6 +89,11 @@ def read_commands(text: str) -> Commands:
                 # '… all_reduce_perf -b 8M -e 1G gives 3.2 GB/s busbw': the words after the arguments say its result
                 body = body[:said.start()].rstrip()
                 b = a + len(body)
+            # en-s10: 'NCCL_DEBUG=INFO says "NET/IB : Using …"': settings, then a verb of saying begins the words
+            told = re.match(r"(?:[A-Z][A-Z0-9_]*=\S+\s+)+(?=(?:says|said|shows|showed|prints|printed|reports|"
+                            r"reported|gives|gave|outputs|logs|indicates|tells)\b)", body)
+            if told and pattern is _LINE_COMMAND:
+                body, b = body[:told.end()].rstrip(), a + len(body[:told.end()].rstrip())
             if pattern is _LINE_COMMAND and not _looks_like_command(body):
                 # a command line that ran into the next sentence when line breaks were softened: keep its arguments
                 # (after a setting, 'NCCL_SOCKET_IFNAME=eth0 across 2 nodes', a count inside the words is one of them)

@@ -394,7 +394,7 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|(?<![A-Za-z])(?:multi-?node|m
 # 'Going from 1 to 2 nodes the throughput goes from 3000 samples/s to 3500 samples/s', '从单机扩到 4 机，step 时间从 0.8 s
 # 变成了 2.4 s', 'tokens/s per GPU drops from 3000 to 1800 when going multi-node', 'epoch 时间从单机 4 卡的 20 分钟变成了
 # 35 分钟': a figure that moves as the run grows, the first figure the smaller run's, the second the larger's.
-_NUM = r"\d+(?:\.\d+)?\s*[kK]?(?![\d.])"
+_NUM = r"\d+(?:\.\d+)?\s*[kK]?(?!\d|\.\d)"  # en-s10: '… from 45k to 52k.': a full stop after the 'k' ends the figure
 _MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}}?的\s*)?(?P<a>{_NUM})(?P<ua>[^\d,，;；。]{{0,14}}?)\s*"
                    r"(?:to|到|→|->|=>|降到|掉到|涨到|升到|变成了?|变为|降至|降低到|减少到|提升到|提高到|增加到|增长到|下降到|上升到)"
                    rf"\s*(?:了\s*)?(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",

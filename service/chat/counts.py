@@ -417,14 +417,15 @@ def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:
 
 # Machines counted by naming them: 'clusterA: m0, m1, m2', 'node1, node2 and node3', 'gpu01-gpu04', 'node1-4',
 # 'Server1-Server2-Server3-Server4', 'Server 1、2 … Server 3、4' (one stem, its indices gathered over the question).
-_SEP = r"\s{0,2}(?:,|、|，|-|~|/|&|and|or|和|与|及|以及|到|至|to|through)\s{0,2}"
+_SEP = r"\s{0,2}(?:,|、|，|-|~(?!\s+\d)|/|&|and|or|和|与|及|以及|到|至|to|through)\s{0,2}"  # en-s10: '~ 23' is about 23
 _HOST_LIST = re.compile(
     rf"(?<![\w.:/=-])(?P<stem>[A-Za-z](?:[A-Za-z_-]{{0,15}}[A-Za-z])?)(?P<gap>[-_ ]?)(?P<first>\d{{1,3}})(?![\w.%])"
     rf"(?P<rest>(?:{_SEP}(?:(?P=stem)[-_ ]?)?\d{{1,3}}(?![\w.%])){{1,16}})", _IC)
 _HOST_ITEM = re.compile(rf"(?P<sep>{_SEP})(?P<stem>[A-Za-z][A-Za-z_-]*[-_ ]?)?(?P<i>\d{{1,3}})", _IC)
 # stems that name machines themselves; any other stem needs three names and a word for machines in its sentence
 _MACHINE_STEM = re.compile(r"(?:node|server|srv|host|machine|worker|box|vm|instance|compute|cn|gn|dgx|hgx)[a-z]*", _IC)
-_NOT_MACHINE = re.compile(r"(?:gpu|cuda|card|dev|device|rank|nic|hca|mlx|eth|en[sop]\w*|ib|bond|port|rail|channel|tp|pp|dp|ep|sp|"
+# en-s10: a tool's name ('iperf3 ~ 23 Gbps') is no machine's stem
+_NOT_MACHINE = re.compile(r"(?:iperf|gpu|cuda|card|dev|device|rank|nic|hca|mlx|eth|en[sop]\w*|ib|bond|port|rail|channel|tp|pp|dp|ep|sp|"
                           r"zero|stage|step|epoch|iter|test|case|run|v|ver|version|gen|x|sm|fp|bf|int|nv|nvlink|numa|cpu|"
                           r"socket|core|phase|layer|fig|table|cx|lane|link|pcie|gid|qp|mtu|ring|tree|p|q|t|round|trial|"
                           r"exp|experiment|item|line|option|method|way|case|scenario|group|level)", _IC)

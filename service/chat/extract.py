@@ -320,6 +320,10 @@ def utilisation(text: str) -> list[Understood]:
         gap = window[best[0]:] if best[0] else ""
         # 'GPU 利用率从 95% 掉到了 40%', 'GPU util went from 90% to 45%': the figure it changed to is the subject's now
         gap = re.sub(r"(?:从|from)\s*\d+(?:\.\d+)?\s*%\s*[^\d%，,。;；]{0,10}?(?:到|to)\s*(?:了)?\s*$", "", gap, flags=_IC)
+        # en-s10: 'GPU util drops to 30%', 'dropped to ~20%': the level it fell to ('drops by 30%' stays a change)
+        gap = re.sub(r"(?<![A-Za-z])(?:drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|went down|sinks?|"
+                     r"sank|plummet\w*|tanks?|tanked)\s+(?:down\s+)?to\s*(?:only\s*|just\s*|about\s*|around\s*|~\s*|"
+                     r"approx\.?\s*|roughly\s*)?$", "", gap, flags=_IC)
         if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
             continue
         if re.match(r"\s*(?:的)?\s*(?:扩展|并行|加速|线性|scaling |parallel |linear )?(?:效率|efficien)", tail, _IC):
@@ -555,7 +559,8 @@ _RATE_CUES = {
                         r"upgrade|升级|wired|cabled|链路", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
                           r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
-    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce", _IC),
+    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce|"
+                       r"bus bw|(?<![A-Za-z])all reduce(?![A-Za-z])", _IC),  # en-s10: 'bus bw', 'All reduce bandwidth'
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
     "storage": re.compile(r"读取|(?<!ib_)读|存储|加载|磁盘|(?:拉|下载|拷)数据|(?<![A-Za-z_])(?:read(?:s|ing)?|NAS|NFS|storage|loading|"
                           r"OSS|S3|IO|I/O|disks?|HDFS|Lustre|CephFS|GPFS|JuiceFS|CPFS|BeeGFS|MinIO|GCS|bucket|dataloader)(?![A-Za-z_])",
@@ -641,6 +646,17 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
     if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
         return "rated"
+    if re.search(r"·{2,}\s*[(（]\s*$", text[max(0, m.start() - 8):m.start()]):
+        return None  # en-s10: 'NCCL picks eth0 (10G) instead of ib0': a figure in brackets after a name is that thing's
+    if re.search(r"(?:bandwidth|network(?:ing)?|performance)\s+(?:is|of|:)?\s*[\"“']?\s*up to\s*$", text[max(0, m.start() - 40):m.start()],
+                 _IC):
+        return None  # en-s10: 'network bandwidth is "up to 40 Gbps"': a cloud's burst ceiling, neither a test's figure nor a NIC
+    if unit == "G" and label == "measured" and _LINK_RATES.fullmatch(m["num"]) and re.search(
+            r"\d\s*(?:[GM]bits?/s(?:ec)?|[GM]b(?:ps|/s)|Gbit)\s+(?:on|over)\s+(?:an?\s+|the\s+|our\s+)?$",
+            text[max(0, m.start() - 24):m.start()], _IC):
+        return "rated"  # en-s10: 'iperf3 ~ 23 Gbps on 25G': the measurement said, then the link it ran on
+    if not is_bytes and _LINK_RATES.fullmatch(m["num"]) and re.match(r"\s*·{2,}", tail) and label in {None, "busbw"}:
+        return "rated"  # en-s10: 'instead of the 100G ens5f0': a link rate just before a port's name is its rating
     if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
         return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
     if re.search(r"ethtool[^，,。;；\n]{0,24}$|(?<![A-Za-z])Speed\s*(?:是|为|:|：|=|is)?\s*$", text[max(0, m.start() - 30):m.start()],

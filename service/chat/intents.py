@@ -147,6 +147,14 @@ TOPICS: dict[str, tuple[list[str], re.Pattern[str]]] = {
         r"(?:nccl-tests|nccl tests|all_reduce_perf|busbw|bus ?bandwidth|algbw)[^。.?？]*(?:mean|是什么|什么意思|啥意思|"
         r"怎么看|怎么用|怎么跑|怎么测|how (?:do|to|can)|区别|difference|interpret|which one)|"
         r"(?:怎么|如何|how)[^。.?？]*(?:测|measure)[^。.?？]*(?:all-?reduce|集合通信|NCCL)", _IC)),
+    # GPUDirect RDMA asked about: whether to turn it on, what it does, how to check it
+    "gdr": (["H22"], re.compile(
+        r"(?:要不要|需不需要|需要|是否(?:需要|要)?|该不该|应该|怎么|如何|有必要)\s*(?:开|开启|启用|打开|用|上|配置?)?\s*"
+        r"(?:GDR|GPUDirect(?:\s*RDMA)?|GPU\s*Direct|nvidia[-_]peermem)|"
+        r"(?:GDR|GPUDirect(?:\s*RDMA)?|nvidia[-_]peermem)[^。.?？]{0,12}(?:有用|有必要|有什么用|是什么|怎么开|怎么确认|生效)|"
+        r"(?:do|should|would|can) (?:we|i|you) (?:need|enable|use|turn on|have)\s+(?:GDR|GPUDirect|GPU Direct|"
+        r"nvidia-peermem)|(?:what is|how (?:do|to|can) (?:i|we)? ?(?:enable|check|verify|confirm))\s+(?:GDR|GPUDirect|"
+        r"GPU Direct|nvidia-peermem)|is (?:GDR|GPUDirect(?: RDMA)?) (?:needed|necessary|worth|required|working)", _IC)),
     "how-much": (["H20", "H21", "H22", "H23"], re.compile(
         r"需要多少带宽|多少带宽(?:才)?(?:够|合适)|带宽(?:要|需要)多(?:少|大)|how much bandwidth|what (?:NIC|network|ban"
         r"dwidth) "

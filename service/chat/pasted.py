@@ -152,6 +152,10 @@ def _tool_line(line: str) -> bool:
 # it is NCCL's, none the asker's, so the words must not read it ('RDMA Disabled' is not 'no RDMA').
 _LOG_LINE = re.compile(r"\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:)?\s*(?:[\w.\-]+:\d+:\d+\s+\[\d+\]\s+)?"
                        r"NCCL (?:INFO|WARN)\b")
+# en-s10: 'NCCL WARN NET/IB : No device found. Training on 2 nodes is super slow.': after the message's end, a sentence
+# of the asker's (a capital word, then words, no log prefix or ':') is prose for the readers, not NCCL's
+_PROSE_AFTER_LOG = re.compile(r"[.!?]\s+(?P<prose>(?:[A-Z][a-z']*|I)\s+[a-z][\w'/-]*(?:\s+[\w~(][\w'/.,~%()-]*){1,}"
+                              r"[^:\n]*$)")
 _FENCE = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
 # Lines outside the pasted blocks that set NCCL_* variables for a run: the settings are read from
 # them too (a command line stays in the prose for the word readers). A question ("should I set
@@ -257,6 +261,9 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
         one_line = "\n" not in text[s:e].rstrip("\n")
         if one_line and not text[s:e].lstrip().startswith(("{", "`")) and not _LOG_LINE.match(text[s:e]):
             continue  # one line of output amid prose ("Megatron log: elapsed … on 4 nodes"): words read it too
+        if one_line and _LOG_LINE.match(text[s:e]):  # en-s10: a log line, then the asker's own sentence on that line
+            words = _PROSE_AFTER_LOG.search(text, s, e)
+            e = words.start("prose") if words else e
         for i in range(s, e):
             if prose[i] != "\n":
                 prose[i] = " "

@@ -175,6 +175,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _total_said_for_the_job(stated, prose)
     _measurement_of_the_job(stated, hits, prose)
     _interface_in_use(stated, question)
+    _ethernet_over_the_fabric(stated, question)  # en-s10
     _plugin_matters_on_efa(stated, question)
     _ib_retries_exceeded(stated, question)
     _precision_of_a_large_model(stated, question)
@@ -309,6 +310,9 @@ _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA\
                     re.IGNORECASE)
 
 
+_NCCL_SAID = re.compile(r"(?<![\w-])(?:NCCL(?![_\w-])|all[-_ ]?reduce(?!_perf)(?![A-Za-z]))", re.IGNORECASE)  # en-s10
+
+
 # Words that make a rate after a tool's name a rating again ('iperf3 on the 25G NIC', 'ib_write_bw over a 100G link').
 _RATED_BETWEEN = re.compile(r"网卡|NICs?|link|port|rated|标称|额定|接口|interface|card|卡", re.IGNORECASE)
 _RATED_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|NICs?|links?|ports?|interfaces?|cards?|以太网|ethernet|IB|RoCE|网络|"
@@ -352,6 +356,12 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
             ca, cb = tx.clause_bounds(text, h.end)
             after = _TOOLS.search(text, h.end, min(cb, h.end + 30))
             tool = after.lastgroup if after else only_tool
+        # en-s10: 'ib_write_bw reports 97 Gb/sec but NCCL only gets 4 GB/s', 'NCCL all_reduce only hits ~10 Gbps … iperf
+        # is fine': NCCL or its all-reduce named after any tool, in the figure's sentence, is what the figure measured
+        last = max([m.end() for m in _TOOLS.finditer(text, a, h.start)], default=a)
+        if tool not in {"busbw", "algbw", "collective", "traffic"} and h.fact.startswith("nccl.") \
+                and _NCCL_SAID.search(text, last, h.start):
+            tool = "busbw"
         gbps = h.value * 8 if h.fact.startswith("nccl.") else h.value
         if tool == "collective":  # 'all_gather 能到 40GB/s': another collective's bandwidth, no fact of ours
             continue
@@ -621,6 +631,24 @@ _IFACE_SPEED = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?:G|Gb|GbE|Gbps|Gbit|Gb/s|
 _IN_USE = re.compile(rf"(?:走的是|走了|走|发送走的是|用的是|sends?(?: out)? (?:through|via|over|on)|"
                      rf"goes (?:through|out)|(?:is |are )?(?:using|used)|via|over)\s*(?:the\s*)?(?:千兆|万兆)?\s*"
                      rf"(?:口|port)?\s*(?P<iface>{_IFACE})", re.IGNORECASE)
+
+
+# en-s10: 'NCCL picks eth0 (10G) instead of ib0', 'NCCL is using eno1 rather than the IB': an Ethernet port chosen over
+# the fabric's is NCCL on its sockets (an assumption: a yes/no question says nothing)
+_ETH_OVER_FABRIC = re.compile(r"(?<![?]\s)NCCL\s+(?:is\s+|was\s+|always\s+|still\s+)*(?:picks?|picked|picking|uses?|"
+                              r"used|using|chooses|chose|selects?|selected|selecting|goes over|went over|binds? to|"
+                              r"bound to)\s+(?:the\s+)?(?:eth|eno|ens|enp|em|bond)\w{0,14}"
+                              r"(?:\s*[(（][^()（）\n]{0,12}[)）])?"
+                              r"(?:\s+(?:interface|port|NIC))?\s+(?:instead of|rather than|not|over)\s+(?:the\s+)?"
+                              r"(?:ib\d\w{0,6}|mlx5_\d+|IB|InfiniBand|RDMA|RoCE)(?![\w-])", re.IGNORECASE)
+_ASKED_BEFORE = re.compile(r"(?:^|[.?!]\s*)(?:is|does|did|why|will|should|can)\s+$", re.IGNORECASE)  # en-s10
+
+
+def _ethernet_over_the_fabric(stated: dict[str, Understood], question: str) -> None:  # en-s10
+    m = _ETH_OVER_FABRIC.search(question)
+    if m and "nccl.transport" not in stated and not _ASKED_BEFORE.search(question[max(0, m.start() - 12):m.start()]):
+        stated["nccl.transport"] = Understood("nccl.transport", "socket", m.group(0), m.start(), m.end(), inferred=True,
+                                              weak=True)
 
 
 def _interface_in_use(stated: dict[str, Understood], question: str) -> None:

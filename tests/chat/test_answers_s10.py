@@ -58,3 +58,18 @@ def test_a_what_if_shows_only_the_figures_it_moves(engine) -> None:
     out = answer_turn("Two desktop nodes with one GPU each, LAN at 95 Mbit/s by iperf3. Will fp16 gradients fix it?",
                       engine=engine)
     assert "0.012 GB/s → 0.012 GB/s" not in out["answer"]
+
+
+@pytest.mark.parametrize("text", [
+    "我们 4 台机器每台 8 卡 H800，400G IB，训练 70B，需要开 GDR 吗？",
+    "Do we need GPUDirect RDMA for 2 nodes of 8 A100 on 200G IB?",
+])
+def test_gpudirect_asked_about_is_answered_before_the_diagnosis(engine, text: str) -> None:
+    out = answer_turn(text, engine=engine)
+    assert [k["id"] for k in out["knowledge"]][:1] == ["gpudirect-rdma"]
+    assert "nvidia-peermem" in out["answer"]
+
+
+def test_gdr_said_off_is_a_diagnosis_not_a_lesson(engine) -> None:
+    out = answer_turn("GDR is not enabled, IB HDR 200G, two nodes, busbw 15 GB/s.", engine=engine)
+    assert out["intent"] == "diagnose" and out["findings"][0]["category"] == "nccl-transport-fallback"
