@@ -848,7 +848,10 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
 
 
 _NIC_AFTER = re.compile(
-    rf"(?:(?:网卡|网口|NICs?|HCAs?|IB\s*卡|RDMA\s*网卡|RoCE\s*网卡)\s*(?:[:：]|有|是|共|一共|总共|各)?\s*(?:(?P<n>{COUNT})\s*"
+    rf"(?:(?:网卡|网口|NICs?|HCAs?|IB\s*卡|RDMA\s*网卡|RoCE\s*网卡|"
+    # zh-s10 fabric cards: 'IB 是 4 张 200G 的', 'RoCE 有 8 张': the fabric named, then how many cards of it
+    rf"(?:(?<![A-Za-z])IB|InfiniBand|RoCE(?:\s?v2)?)(?:\s*网络)?(?=\s*(?:是|有)\s*(?:{COUNT})\s*(?:张|块)))"
+    rf"\s*(?:[:：]|有|是|共|一共|总共|各)?\s*(?:(?P<n>{COUNT})\s*"
     rf"(?:张|块|个|根|条|片|口)(?!\s*(?:卡|GPU|显卡))|[x×*]\s*(?P<n1>[1-9]|1[0-6])(?!\d|\.\d))"
     rf"|(?:(?:网卡|网口|NIC|HCA|IB\s*卡)\s*(?:的)?\s*(?:数量|个数|数|count)|(?<![A-Za-z])number of (?:NICs|HCAs|rails)|"
     rf"(?<![\w-])(?:NICs|HCAs)(?=\s*[:=]))\s*(?:[:：=]|为|是|(?<![A-Za-z])is(?![A-Za-z]))?\s*(?P<n2>{COUNT})(?![\d.]*\d)"

@@ -295,7 +295,10 @@ def utilisation(text: str) -> list[Understood]:
             if _SMALLER_RUN_SAID.search(text, max(hits[-1].end, m.start() - 14), m.start()) and not _SMALLER_RUN_SAID.search(
                     text, max(0, hits[-1].start - 14), hits[-1].start):
                 continue  # '… 只有 40%，单机 8 卡时 90%': the smaller run's figure after the job's (no fact for it)
-            hits.append(_hit(hits[-1].fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
+            fact = hits[-1].fact
+            if fact == "gpu.mem_used_pct" and _UTIL_WORD.search(text, hits[-1].end, m.start()):
+                fact = "gpu.util_pct"  # zh-s10 load word: '显存占用 90%，利用率却只有 20%' is the GPUs' load, not memory
+            hits.append(_hit(fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
             continue
         if best is None and hits and hits[-1].fact in _LOADS and _USUAL_CUE.search(text, max(0, m.start() - 24), m.start()) \
                 and _PEAK_CUE.search(text, max(0, hits[-1].start - 24), hits[-1].start) \
@@ -313,6 +316,10 @@ def utilisation(text: str) -> list[Understood]:
             if best is not None:
                 hits.append(_hit(best[1], float(m["num"]), m))
                 continue
+        if best is None and not any(tx.sentence_bounds(text, h.start) == tx.sentence_bounds(text, m.start()) for h in hits):
+            said = _continued_load(text, m.start())  # zh-s10 continued load: 'GPU 利用率上不去，只有 30%'
+            if said:
+                best = (0, said)
         if best is None and re.search(r"利用率|util", window + tail, _IC) and not _OTHER_UTIL.search(window + tail):
             best = (0, "gpu.util_pct")
         if best is None:
@@ -338,6 +345,35 @@ def utilisation(text: str) -> list[Understood]:
             hits.append(_hit(best[1], value, m))
     hits.extend(_qualitative_load(text))
     return _typical_over_peak(text, _swinging_loads(text, hits))
+
+
+# zh-s10 continued load: a load named with a word of its level in one clause and its figure in the next ('GPU 利用率一直
+# 上不去，只有 30%', 'GPU utilization is low, only 30%', 'CPU 利用率很高，有 90%'): the figure is that subject's.
+_UTIL_WORD = re.compile(r"利用率|使用率|(?<![A-Za-z])(?:util\w*|usage)", _IC)
+_LOAD_LEVEL = re.compile(rf"{_UTIL_WORD.pattern}|负载|(?<![A-Za-z])load(?![A-Za-z])|上不去|起不来|跑不满|打不满|拉不满|用不满|"
+                         r"很低|偏低|较低|不高|很高|偏高|(?<![A-Za-z])(?:is|are|stays?|remains?)\s+(?:very\s+|quite\s+)?"
+                         r"(?:low|high|poor)(?![A-Za-z])", _IC)
+_FIGURE_CUE = re.compile(r"[，,]\s*(?:但是?|却|也|都)?\s*(?:只有|只|才|仅有?|仅仅|也就|大概|大约|约|差不多|基本(?:上|在)?|一般(?:在)?|"
+                         r"平均|有|在|(?<![A-Za-z])(?:only|just|about|around|roughly|barely|hovering around|at))\s*(?:是|为|在)?\s*$",
+                         _IC)
+
+
+def _continued_load(text: str, pos: int) -> str | None:
+    """The load whose figure at `pos` continues the clause before it, or None."""
+    sa = max(tx.sentence_bounds(text, pos)[0], pos - 36)
+    cue = _FIGURE_CUE.search(text, sa, pos)
+    if cue is None:
+        return None
+    before = re.split(r"[，,。;；]", text[sa:cue.start()])[-1]
+    if re.search(r"\d", before) or not _LOAD_LEVEL.search(before) or _OTHER_UTIL.search(before) \
+            or _NOT_UTIL.search(before):
+        return None
+    found = [(s.end(), fact) for fact, subject in _SUBJECTS.items() for s in subject.finditer(before)]
+    if not found or "cpu.iowait_pct" in {f for _, f in found}:
+        return None
+    last = max(e for e, _ in found)
+    facts = {f for e, f in found if e == last}
+    return "gpu.mem_used_pct" if "gpu.mem_used_pct" in facts else facts.pop() if len(facts) == 1 else None
 
 
 # a single machine or GPU named as the run of a figure: the smaller run beside a multi-node job
@@ -423,6 +459,8 @@ def _qualitative_load(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if _NEGATION.search(m["gap"] or "") and m["low"] not in {"不高", "不忙", "不吃紧", "不紧张"}:
                 continue
+            if fact == "cpu.util_pct" and _SUBJECTS["cpu.iowait_pct"].search(m["gap"] or ""):
+                continue  # zh-s10 iowait: 'CPU iowait 很高' is time waiting on I/O, not the CPUs' load
             if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], _IC):
                 continue
             if fact == "gpu.util_pct" and m["low"] and re.search(r"fine|够用", m["low"], _IC):
@@ -434,8 +472,9 @@ def _qualitative_load(text: str) -> list[Understood]:
             # "CPU和内存都很闲" / "CPU and memory are idle": the adjective covers both subjects.
             if fact == "cpu.util_pct" and re.search(r"内存|memory|RAM", m["gap"] or "", _IC):
                 hits.append(_hit("mem.used_pct", 35 if m["low"] else 95, m, inferred=True))
+    # zh-s10 zero said: 'GPU 利用率为 0', '利用率都是 0' as much as 'drops to 0'
     for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around|"
-                         r"(?:直接|经常|会|就|都)?(?:掉到|降到|跌到|变成|变为|掉为|降为)|(?:drops?|dropped|falls?|fell|goes|went)\s+(?:down\s+)?to)"
+                         r"(?:直接|经常|会|就|都)?(?:掉到|降到|跌到|变成|变为|掉为|降为)|(?:都|一直|基本)?(?:为|是)(?=\s*(?:0|零)\s*%?\s*(?:[，,。;；!！?？]|$))|(?:drops?|dropped|falls?|fell|goes|went)\s+(?:down\s+)?to)"
                          r"\s*(?:0|零)(?!\s*\.\d|\d)\s*%?|GPU\s*(?:util\w*)?\s*(?:is\s*)?(?:near|close to|almost)\s*(?:zero|0)\b", text, _IC):
         hits.append(_hit("gpu.util_pct", 0, m))  # 'almost 0': the figure said, approximately
     for m in re.finditer(r"GPU\s*利用率\s*(?:一直|总是|始终)?\s*(?:上不去|起不来|拉不满|低)|low GPU util\w*|"
@@ -722,13 +761,38 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
                 and not re.match(r"\s*(?:的)?\s*(?:显存|内存|存储|磁盘|硬盘|文件|模型|数据|memory|VRAM|HBM|RAM|disk|storage|"
                                  r"GPU|卡|cards?|file|model|data)", tail, _IC):
             return "rated"  # 'the network between the machines is 20G': the network named, then what it is
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and re.search(
+                r"(?:\d+|[一两二三四五六七八]|每|单)\s*(?:张|块|个|根|条|路)\s*(?:都是|是|为)?\s*$", text[max(0, m.start() - 8):m.start()]) \
+                and _NETWORK_SAID.search(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 30), m.start()) \
+                and not _NOT_NETWORK.search(text, max(0, m.start() - 8), m.end() + 4):
+            return "rated"  # zh-s10 cards: 'IB 是 4 张 200G 的', 'IB 网卡 4 张，每张 200G': that many cards of that rate
+        if _measured_clause_before(text, m.start()):
+            return "measured"  # zh-s10 measured before: '用 iperf 测了一下，两台机器之间只有 3Gb/s'
         return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
     if re.match(r"[GMT]bits?/sec", unit) and label in {None, "rated"}:
         # iperf's own unit: a measurement when iperf is named anywhere in the question
         return "measured" if re.search(r"iperf|sender|receiver", text, _IC) else "rated"
     if label in {"busbw", "storage"}:
         return label
+    if label is None and not _NIC_AFTER.match(tail) and _measured_clause_before(text, m.start()):
+        return "measured"  # zh-s10 measured before: 'ran iperf3 between the nodes, only 3 Gb/s'
     return label or "rated?"  # a link rate unless a measurement said just before names it (network_rates decides)
+
+
+# zh-s10 measured before: a test named in the clause before a bare rate ('用 iperf 测了一下，两台机器之间只有 3Gb/s',
+# 'ran iperf3 between the nodes, only 3 Gb/s'), nothing between but words: the test's figure
+_TEST_NAMED = re.compile(r"iperf3?|ib_(?:write|read|send)_bw|perftest|实测|测出|测得|测了|测试了?一下|测一下|测下来|"
+                         r"(?<![A-Za-z])(?:measured|tested|ran)(?![A-Za-z])", _IC)
+
+
+def _measured_clause_before(text: str, pos: int) -> bool:
+    a = max(tx.sentence_bounds(text, pos)[0], pos - 36)
+    named = list(_TEST_NAMED.finditer(text, a, pos))
+    if not named:
+        return False
+    gap = text[named[-1].end():pos]
+    return not (re.search(r"\d", gap) or _NOT_NETWORK.search(gap) or _RATE_CUES["busbw"].search(gap)
+                or _RATE_CUES["storage"].search(gap) or _RATE_CUES["rated"].search(gap) or re.search(r"[。.;；?？]", gap))
 
 
 @extractor
@@ -816,6 +880,9 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "storage":
             hits.append(_hit("storage.read_gbps", gbps, m))
     hits.extend(_bare_after_sibling(text, said, hits))
+    for m in re.finditer(r"(?<![千万])百兆(?P<net>网|网络|网卡|网口|以太网|交换机|局域网|口)?", text):
+        if m["net"] or re.search(r"网络|网卡|网口|以太网|交换机|局域网", tx.sentence(text, m.start())):
+            hits.append(_hit("nic.speed_gbps", 0.1, m))  # zh-s10 百兆: Fast Ethernet, 100 Mb/s
     for m in re.finditer(r"(?P<dual>双|两个|2\s*[x×*]\s*)?(?P<w>千兆|万兆|(?<![A-Za-z0-9-])(?:ten[- ])?gigabit(?=\s*(?:ethernet|"
                          r"links?|networks?|NICs?|switch|ports?|LAN|interfaces?|connection))|(?<![A-Za-z0-9-])(?:ten[- ])?gigE(?![A-Za-z]))",
                          text, _IC):
@@ -1017,6 +1084,8 @@ def _use_denied(text: str, m: re.Match[str]) -> bool:
 # tcp transport': the later one said wins)
 _MELLANOX = re.compile(r"(?<![A-Za-z])(?:Mellanox|迈络思)(?![A-Za-z])(?!\s*(?:的)?\s*(?:SN\d|Spectrum|switch|交换机|Quantum|"
                        r"cables?|线缆|光模块|OFED))", _IC)
+# zh-s10 required fabric: 'RDMA words' asked about as a requirement ('是不是必须要 IB 才能…', '一定得上 RDMA 吗') affirm none
+_REQUIRED_FABRIC = re.compile(r"(?:必须|一定|非得|必需|非要|需要|需不需要|要不要)\s*(?:要|得)?\s*(?:有|用|上|走)?\s*$")
 # Alibaba Cloud's elastic RDMA (eRDMA): RDMA on its Ethernet VPC network
 _ERDMA = re.compile(r"(?<![A-Za-z])eRDMA(?![A-Za-z])", _IC)
 
@@ -1059,7 +1128,9 @@ def nic_kind(text: str) -> list[Understood]:
             hits.append(_hit("nic.rdma", False, m))
     affirmed = [w for w in _RDMA_WORDS.finditer(text)
                 if not re.search(r"(?:没有|没用|不是|无|no|without|not|don't have|lack)\s*(?:an?\s+|the\s+)?$",
-                                 text[max(0, w.start() - 14):w.start()], _IC)]
+                                 text[max(0, w.start() - 14):w.start()], _IC)
+                and not _REQUIRED_FABRIC.search(text[max(0, w.start() - 14):w.start()])  # zh-s10 required fabric
+                and not re.match(r"[^.,;?，。？\n]{0,14}?(?:required|necessary|a must)(?![A-Za-z])", text[w.end():w.end() + 30], _IC)]
     if not affirmed:  # 'no IB, plain 10GbE': only RDMA words said to be absent
         for m in _ETHERNET_WORDS.finditer(text):
             figure = re.search(r"[\d.]*\s*$", text[max(0, m.start() - 8):m.start()])  # '100GbE': from its figure

@@ -322,10 +322,14 @@ _WHAT_IF_CUE = re.compile(
     r"suppose(?![A-Za-z])|supposing|assuming we|were to|would it help to|如果|假如|假设|要是|若是|倘若|"
     # a clause opened by 'if' ('If 2 nodes were slower than one, that would be a problem')
     r"(?:^|(?<=[.!?;:,。！？；：，(（]))\s*if(?![A-Za-z])|"
-    r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|要不要|需不需要|是否需要|"
+    r"还是(?:得|要|必须|需要)?(?:上|换|用)|(?:得|要|必须|需要)上|(?:应该|该不该|该)上(?=\s*(?:\d|[千万]兆|IB|InfiniBand|RoCE|RDMA))|要不要|需不需要|是否需要|"
     # '是不是只能换万兆？', '需要配 IB 网卡吗', '要加装 RDMA 吗': hardware to get, asked about
     r"(?:只能|只好|得|要|必须|需要|应该|该)(?:再)?(?:换|配|买|加装|加|装|升级)(?=\s*(?:成|到|个|张|块|一下)?\s*"
     r"(?:\d|[一两二三四五六七八九十]|[千万]兆|IB|InfiniBand|RoCE|RDMA|NVLink|更快|更好|高速))|"
+    # zh-s10 required fabric: '是不是必须要 IB 才能多机训练', '一定得上 RDMA 吗', '需要 IB 网卡吗': a requirement asked about
+    r"(?:必须|一定|非得|必需|非要)\s*(?:要|得)?\s*(?:有|用|上|走)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink|GDR))|"
+    r"需要\s*(?:有|用)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^，,。.;；\n]{0,10}?(?:吗|么|[?？]))|"
+    r"(?<![A-Za-z])(?:is|are) (?:an? )?(?=(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^.,;?\n]{0,12}?(?:required|necessary|a must))|"
     r"do (?:i|we) need|should (?:i|we)(?![A-Za-z])(?!\s+(?:expect|see|be|look|worry|care)\b)|"
     r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
     _IC)
@@ -445,11 +449,23 @@ def drop_alternatives(text: str, hits: list[Understood]) -> list[Understood]:
                 works[(a, b)] = bool(_ALTERNATIVE.search(text, a, b))
             if _TRIED_AFTER.match(text[h.end:h.end + 48]):
                 continue
+            if h.fact in _COMPARED_SETTINGS and (_COMPARED_BEFORE.search(text, max(0, h.start - 12), h.start) or (
+                    _WITH_BEFORE.search(text, max(0, h.start - 4), h.start) and _COMPARED_AFTER.match(text, h.end))):
+                continue  # zh-s10 compared setting: '比 zero2 慢一倍', 'slower than ZeRO-2': the other side, not the job's
             if works[(a, b)] or (_ALTERNATIVE.search(text, h.end, sb) and
                                                    re.search(r"或者|或|换成|改成|instead|switch", text[sa:h.start], _IC)):
                 continue
         out.append(h)
     return out
+
+
+# zh-s10 compared setting: a setting named as the far side of a comparison ('速度比 zero2 慢一倍', 'slower than ZeRO-2',
+# '跟 DDP 比'), not the job's
+_COMPARED_BEFORE = re.compile(r"(?:(?<![无对])比|相比(?:于)?|相较(?:于)?|对比|(?<![A-Za-z])(?:than|compared (?:to|with)|vs\.?|versus))"
+                              r"\s*(?:用|开|开了|使用|using|with)?\s*$", _IC)
+_WITH_BEFORE = re.compile(r"(?:跟|和|与)\s*$")
+_COMPARED_SETTINGS = {"job.zero_stage", "job.parallelism", "job.precision", "nccl.transport", "job.comm_pattern"}
+_COMPARED_AFTER = re.compile(r"\s*(?:的时候|时)?\s*(?:相)?比")
 
 
 # 'What bandwidth do we need for two workstations?': what follows 'for' describes the job the question is about.

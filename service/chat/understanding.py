@@ -254,6 +254,20 @@ def _mask_long_runs(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: "·" * len(m.group(0)), text)
 
 
+# zh-s10 NCCL's interface: an interface named as the one NCCL goes over ('NCCL 走了 docker0 网卡', 'NCCL 用的是 eth0',
+# 'NCCL picked docker0') is its socket interface, as NCCL_SOCKET_IFNAME would set it
+_NCCL_IFACE = re.compile(r"(?:eth|ens|enp|eno|em|bond|docker|virbr|veth|br|cni|flannel|cali|tunl|vxlan)"
+                         r"[\w.-]*\d[\w.-]*", re.IGNORECASE)
+_NCCL_USES = re.compile(r"NCCL[^，,。.;；\n]{0,12}?(?:走了|走的是|走|用了|用的是|用的|使用了|使用的是|"
+                        r"选了|选的是|选择了|绑定到|绑到|"
+                        r"(?<![A-Za-z])(?:uses|using|used|picks|picked|chose|chooses|selects|selected|binds to|"
+                        r"bound to|(?:goes|went|runs|is running|is going)\s+(?:over|via|through|on))(?![A-Za-z]))"
+                        r"\s*(?:the\s+)?(?:interface\s+|网卡\s*|网口\s*)?$", re.IGNORECASE)
+# zh-s10 NCCL's interface: 'how to make NCCL use eth1' is a wish
+_NCCL_ASKED = re.compile(r"(?:让|使|要|想|应该|怎么|如何|强制|指定|设置|"
+                         r"(?<![A-Za-z])(?:make|force|get|let|tell|want|should|how to))\s*$", re.IGNORECASE)
+
+
 def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     """Facts a name carries: the GPU model (weak: a baseline GPU is a GPU too), the instance type and its
     known cap, the NCCL version."""
@@ -287,6 +301,12 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         works = [h for h in versions if _WORKS.search(text, h.end, tx.clause_bounds(text, h.start)[1])]
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if h in works else h for h in hits]
+    for e in entities:  # zh-s10 NCCL's interface
+        words = text[e.start:e.end]
+        if e.kind == "name" and _NCCL_IFACE.fullmatch(words) and (use := _NCCL_USES.search(
+                text, max(tx.clause_bounds(text, e.start)[0], e.start - 30), e.start)) \
+                and not _NCCL_ASKED.search(text, max(0, use.start() - 8), use.start()):
+            hits.append(Understood("nccl.socket_ifname", words, words, e.start, e.end))
     return hits
 
 
