@@ -362,6 +362,8 @@ def _command_facts(body: str) -> dict[str, Any]:
                       r"(?P<nic>[A-Za-z][\w.\-]*)(?![\w,/])", body)
     if iface and iface["nic"] not in {"lo", "docker0"}:
         facts["nic.name"] = iface["nic"]
+        if iface.group(0).startswith("--network-interface") and re.search(r"horovodrun", body):
+            facts["nccl.socket_ifname"] = iface["nic"]  # sweep-s10 horovodrun: it passes its interface on to NCCL
     # the MTU an interface is set to ('ip link set dev eth0 mtu 9000', 'ifconfig ib0 mtu 4092')
     mtu = re.search(r"(?:\bip\s+link\s+set\s+(?:dev\s+)?\S+|\bifconfig\s+\S+)(?:\s+\w+)*?\s+mtu\s+(?P<mtu>\d{3,5})\b",
                     body)

@@ -544,7 +544,12 @@ _FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
 # a run over machines: 'we train over 2 nodes', 'NCCL over 2 nodes', 'DDP runs over 4 machines' (the run spans them)
 _RUN_OVER = re.compile(r"(?<![A-Za-z])(?:train(?:s|ed|ing)?|runs?|ran|running|NCCL|all[-_ ]?reduce|jobs?|distributed|"
                        r"spread|DDP|FSDP|Horovod|DeepSpeed|sync(?:s|ed|ing)?|communicat\w*|scales?|scaled|scaling|"
-                       r"split)\s+over\s*$", re.IGNORECASE)
+                       r"split)"
+                       # sweep-s10 run over: what is run named between ('training VGG11 data-parallel over 16 nodes')
+                       r"(?:\s+(?!(?:is|are|was|were|gets?|got|slow\w*|fast\w*|drops?|degrad\w*|breaks?|fails?|poorly|badly|"
+                       r"well|fine|down|up|worse|better|much|time|speed|throughput|efficiency|to|from|for|with|at|on|in|by|"
+                       r"than|when|beyond|past)(?![\w-]))[A-Za-z·][\w.·-]{0,24}){0,2}"
+                       r"\s+over\s*$", re.IGNORECASE)
 
 def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None) -> list[Understood] | None:
     a, b = m.start(), m.end()

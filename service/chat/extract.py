@@ -649,6 +649,12 @@ def _network_named_before(text: str, pos: int) -> bool:
     return not (re.search(r"\d", gap) or _NOT_NETWORK.search(gap) or _MEASURING.search(gap))
 
 
+# sweep-s10 'up to': the cloud's burst figure of an instance, as AWS publishes it ('Up to 10 Gigabit', '最高 25 Gbps')
+_UP_TO_CAP = re.compile(r"(?:(?<![A-Za-z])up to|最高(?:可达)?|高达)\s*$", _IC)
+_CLOUD_SAID = re.compile(r"(?<![A-Za-z])(?:AWS|EC2|GCP|GCE|Azure|Aliyun|阿里云|腾讯云|华为云)(?![A-Za-z])|"
+                         r"(?<![\w.-])[a-z]\d[a-z]{0,3}\.(?:\d{0,2}x)?(?:large|metal)(?![\w.-])|实例|instances?(?![A-Za-z])", _IC)
+
+
 # a count of NICs written after the rate: '25G*2 bond', '100G x 2', '200G×8 的 IB' (not '… x 2 nodes')
 _MULT_AFTER = re.compile(r"\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])(?!\s*(?:nodes?|machines?|servers?|hosts?|boxes|"
                          r"instances?|GPUs?|台|机|节点|服务器|卡|张卡))", _IC)
@@ -671,6 +677,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    # sweep-s10 'up to': 'p3.2xlarge … up to 10 Gbps networking' is the cloud's published burst cap of the instance
+    if not is_bytes and _UP_TO_CAP.search(text[max(0, m.start() - 12):m.start()]) and _CLOUD_SAID.search(text) \
+            and not _MEASURING.search(tx.clause(text, m.start())) and not re.match(r"\s*(?:of\s+)?(?:storage|disk|EBS)", tail, _IC):
+        return "instance"
     if unit in {"G", "T"} and _CKPT.search(text, tx.clause_bounds(text, m.start())[0], m.start()) \
             and not _NIC_AFTER.match(tail):
         return None  # 'each checkpoint is 300G': the checkpoint's size (the checkpoint reader's), not a rate
@@ -930,11 +940,12 @@ _FIGURE_NAMES = {
 }
 _FIGURE_NAME = re.compile("|".join(f"(?P<{k}>{v})" for k, (v, _) in _FIGURE_NAMES.items()), _IC)
 # the words that may stand between a tool's name and its figure: verbs, fillers, the column's own name
+# sweep-s10 usual level: the level a tool usually shows ('busbw 一般在 350 左右') is its figure too
 _FIGURE_FILLER = re.compile(
-    r"\s+|的|了|也就|也|都|就|才|只能到|只有|只|仅有|仅|一直|基本(?:上)?|大概|大约|约|差不多|在|是|为|有|能到|能|可以|到|跑出来|跑出|跑到|跑|"
+    r"\s+|的|了|也就|也|都|就|才|只能到|只有|只|仅有|仅|一直|一般|通常|平时|基本(?:上)?|大概|大约|约|差不多|在|是|为|有|能到|能|可以|到|跑出来|跑出|跑到|跑|"
     r"测出来|测下来|测得|测了一下|测试|测|实测|结果(?:是|为)?|数值|显示|达到|打到|打满|单流|多流|峰值|最高|最大|平均|稳定|"
     r"(?:the\s+)?(?:column|result|number|figure|value)s?|(?-i:I|we)\s+(?:get|got|see|saw)|"
-    r"(?:gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
+    r"(?:usually|typically|normally|gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
     r"gets|reach(?:es|ed)?|tops? out at|topped out at|peaks? at|peaked at|maxes out at|maxed out at|at|hovers? (?:around|at)|"
     r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈)(?![A-Za-z])", _IC)
 _BARE_NUM = r"(?<![\w.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"

@@ -48,6 +48,7 @@ from bwdoctor.chat.scopes import (
     mark_hypothetical,
     said_by_others,
 )
+from bwdoctor.chat.sweep import shm_size_after  # sweep-s10 shm
 from bwdoctor.chat.symptoms import light_model_name
 from bwdoctor.chat.text import soften_line_breaks
 
@@ -282,6 +283,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             # the name's own facts, at the name's place in the question (not the offsets inside the name)
             hits.extend(Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
                                    h.weak) for h in instance_type(words))
+        elif words.lower() == "/dev/shm":  # sweep-s10 shm: '/dev/shm 只有 16MB', 'the /dev/shm is only 64MB'
+            hits.extend(shm_size_after(text, e.start, e.end))
         elif light_model_name(words, text, e.start):  # 'resnet18 on 2 nodes': little compute per step
             hits.append(Understood("job.light_compute", True, words, e.start, e.end, weak=True))
         elif version := _NCCL_VERSION.match(words):

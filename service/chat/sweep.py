@@ -1,0 +1,152 @@
+"""Forms of a few facts the other word readers leave (session 10's sweep of the tuning failures).
+
+Each reader follows extract.py's conventions: it runs over the masked prose and returns `Understood` hits; a clause
+that only asks ('is 60% data wait normal?') says nothing.
+
+  - the share of the step the GPUs wait for data ('the GPUs spend more than 60% of the time waiting for data',
+    'GPU 有 60% 的时间在等数据', 'data loading takes 70% of each step', '数据加载占了每个 step 的 70%')
+    → job.data_wait_pct
+  - synchronising parameters or gradients named as the communication whose share is said ('参数同步耗时占了 80% 以上',
+    'parameter synchronisation takes 80% of the step') → job.comm_time_pct
+  - the GPUs' load said as nothing before its name ('almost zero GPU utilization', 'near-zero GPU usage')
+    → gpu.util_pct 0
+  - the data read from a spinning disk of the machine ('数据放在机械硬盘（HDD）上', 'the dataset is on an HDD')
+    → job.data_source local
+"""
+
+from __future__ import annotations
+
+import re
+
+from bwdoctor.chat import text as tx
+from bwdoctor.chat.extract import Understood, _hit_span, extractor
+
+_IC = re.IGNORECASE
+_ASKS = re.compile(r"是否|是不是|正常吗|吗|[?？]|(?<![A-Za-z])(?:should|would|could|whether|is it normal|expected|if)"
+                   r"(?![A-Za-z])", _IC)
+_PCT = r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"
+_ABOUT = (r"(?:(?:about|around|roughly|nearly|almost|over|more than|up to|~|≈|大约|大概|约|近|将近|差不多|超过|接近|"
+          r"有)\s*)?")
+# waiting for the next batch, by its names: the data, the loader, the input pipeline
+_DATA_WAIT = (r"(?:waiting (?:for|on) (?:the )?(?:data|input|batch(?:es)?|the (?:data)?loader|I/?O)|"
+              r"(?:starved|stalled) (?:for|on) (?:data|input)|idle waiting for (?:data|input)|"
+              r"(?:in|on) (?:the )?(?:data ?loader|data[- ]loading|input pipeline))")
+_DATA_WORK = (r"(?:data[- ]?loading|the data ?loader|data ?loader|(?:the )?input pipeline|data (?:loading )?time|"
+              r"waiting for data|data wait(?:ing)?)")
+_DATA_WAIT_FORMS = [
+    # 'the GPUs spend more than 60% of the time waiting for data', '60% of the step is spent in the dataloader'
+    re.compile(rf"(?<![\d.]){_ABOUT}{_PCT}\s*of\s+(?:the\s+|their\s+|its\s+|each\s+|every\s+)?"
+               rf"(?:time|step(?: time)?|iteration|training time|wall[- ]?(?:clock )?time|runtime)\s+"
+               rf"(?:is\s+|was\s+|are\s+)?(?:spent\s+|sitting\s+|sit\s+|just\s+)?(?:idle\s+)?{_DATA_WAIT}", _IC),
+    # 'data loading takes 60% of each step', 'the dataloader accounts for 70% of the iteration time'
+    re.compile(rf"(?<![A-Za-z]){_DATA_WORK}\s+(?:takes?|took|accounts? for|occup(?:ies|y|ied)|consumes?|eats?(?: up)?|"
+               rf"is)\s+{_ABOUT}{_PCT}\s*of\s+(?:the\s+|each\s+|every\s+|total\s+)?(?:step|iteration|iter|time|"
+               rf"step time|training time|runtime)(?![A-Za-z])", _IC),
+    # 'GPU 有 60% 的时间在等数据', '60% 的时间都花在等数据上', '60% 的时间在数据加载'
+    re.compile(rf"{_PCT}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都|是)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*"
+               r"(?:空等|等待|等)\s*(?:数据|data|dataloader|数据加载|读数据|IO|I/O)", _IC),
+    re.compile(rf"{_PCT}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)\s*(?:在|于)\s*"
+               r"(?:数据加载|数据读取|读数据|dataloader|data ?loading)", _IC),
+    # '数据加载占了每个 step 的 70%', 'dataloader 耗时占比 60%'
+    re.compile(r"(?:数据加载|数据读取|读数据|等数据|等待数据|dataloader|data ?loader|data ?loading)\s*(?:的)?\s*"
+               r"(?:时间|耗时)?\s*(?:占比|占了?|占到了?|占用了?)\s*(?:了)?\s*(?:每个|每一个|每|整个|总)?\s*"
+               rf"(?:step|iteration|iter|迭代|训练|时间|耗时|步)?\s*(?:时间)?\s*(?:的)?\s*{_ABOUT}{_PCT}", _IC),
+]
+# a share of a device's capacity, or of memory, is no share of time
+_NOT_TIME = re.compile(r"util|利用率|使用率|CPU|内存|memory|RAM|显存|bandwidth|带宽", _IC)
+
+
+@extractor
+def data_wait_share(text: str) -> list[Understood]:
+    """'the GPUs spend more than 60% of the time waiting for data' → job.data_wait_pct 60."""
+    hits: list[Understood] = []
+    for pattern in _DATA_WAIT_FORMS:
+        for m in pattern.finditer(text):
+            pct = float(m["pct"])
+            if not 0 < pct <= 100 or _ASKS.search(tx.clause(text, m.start("pct"))):
+                continue
+            if _NOT_TIME.search(text[m.start("pct"):m.end()] + tx.after(text, m.end(), 8)) \
+                    or any(h.start <= m.start("pct") < h.end for h in hits):
+                continue
+            hits.append(_hit_span("job.data_wait_pct", pct, text, m.start("pct"), m.end("pct")))
+    return hits
+
+
+# Synchronising the parameters (a parameter server's push and pull) or the gradients is the job's communication.
+_SYNC = (r"(?:参数同步|梯度同步|权重同步|参数的同步|梯度的同步|同步参数|同步梯度|"
+         r"(?:parameter|gradient|weight)s?\s+sync(?:hroni[sz]ation)?)")
+_SYNC_SHARE = [
+    re.compile(rf"{_SYNC}\s*(?:的)?\s*(?:时间|耗时)?\s*(?:占比|占了?|占到了?|占用了?)\s*(?:了)?\s*"
+               rf"(?:每个|每一个|每|整个|总)?\s*(?:step|iteration|iter|迭代|训练|时间|耗时|步)?\s*(?:时间)?\s*(?:的)?\s*"
+               rf"{_ABOUT}{_PCT}", _IC),
+    re.compile(rf"(?<![A-Za-z]){_SYNC}\s+(?:time\s+)?(?:takes?|took|accounts? for|occup(?:ies|y|ied)|consumes?|"
+               rf"eats?(?: up)?|is)\s+{_ABOUT}{_PCT}\s*of\s+(?:the\s+|each\s+|every\s+|total\s+)?"
+               rf"(?:step|iteration|iter|time|"
+               rf"step time|training time|runtime)(?![A-Za-z])", _IC),
+]
+_NOT_A_SHARE_OF_TIME = re.compile(r"带宽|bandwidth|利用率|util|busbw|algbw|line[- ]?rate|线速|理论|peak", _IC)
+
+
+@extractor
+def sync_share(text: str) -> list[Understood]:
+    """'参数同步耗时占了 80% 以上', 'gradient sync takes 45% of each step' → job.comm_time_pct."""
+    hits: list[Understood] = []
+    for pattern in _SYNC_SHARE:
+        for m in pattern.finditer(text):
+            pct = float(m["pct"])
+            if not 0 < pct <= 100 or _ASKS.search(tx.clause(text, m.start("pct"))) \
+                    or _NOT_A_SHARE_OF_TIME.search(m.group(0) + tx.after(text, m.end(), 8)):
+                continue
+            hits.append(_hit_span("job.comm_time_pct", pct, text, m.start("pct"), m.end("pct")))
+    return hits
+
+
+# 'almost zero GPU utilization', 'near-zero GPU usage', 'practically 0% GPU util': nothing, said before the name
+_NO_LOAD_FIRST = re.compile(r"(?<![A-Za-z])(?:almost|nearly|near|close to|practically|virtually|basically|essentially)"
+                            r"[- ](?:zero|0\s*%?|nothing)\s+(?:GPU|GPUs'?)\s+(?:util\w*|usage|load)(?![A-Za-z])", _IC)
+
+
+@extractor
+def no_gpu_load(text: str) -> list[Understood]:
+    """'gets almost zero GPU utilization' → gpu.util_pct 0 (the figure said, approximately)."""
+    return [_hit_span("gpu.util_pct", 0, text, m.start(), m.end()) for m in _NO_LOAD_FIRST.finditer(text)
+            if not _ASKS.search(tx.clause(text, m.start()))]
+
+
+# A spinning disk of the machine: '机械硬盘', 'HDD', 'hard drive', 'spinning disk' (a NAS's disks are its own)
+_SPINNING = re.compile(r"机械硬盘|机械盘|(?<![A-Za-z])HDDs?(?![A-Za-z])|(?<![A-Za-z])hard (?:disk )?drives?|"
+                       r"spinning (?:disk|rust)s?", _IC)
+_DATA_ON = re.compile(r"数据|data|dataset|images|训练集|样本|读取|reading|read from|loading", _IC)
+_ELSEWHERE = re.compile(r"(?<![A-Za-z])(?:NAS|NFS|Lustre|GPFS|Ceph\w*|HDFS|storage server|arrays?|RAID|S3|OSS|buckets?|"
+                        r"checkpoints?|ckpts?|saved?|saving|logs?)(?![A-Za-z])|存储服务器|阵列|检查点|保存|日志", _IC)
+
+
+@extractor
+def data_on_a_spinning_disk(text: str) -> list[Understood]:
+    """'数据放在机械硬盘（HDD）上', 'the dataset sits on a local HDD' → job.data_source local."""
+    hits: list[Understood] = []
+    for m in _SPINNING.finditer(text):
+        here = tx.clause(text, m.start())
+        if not _DATA_ON.search(here) or _ELSEWHERE.search(here) or _ASKS.search(here):
+            continue
+        hits.append(_hit_span("job.data_source", "local", text, m.start(), m.end()))
+    return hits
+
+
+# The size of /dev/shm said after its name (which the entity finder masks as a path): '/dev/shm 只有 16MB',
+# 'the container's /dev/shm is only 64MB', '/dev/shm: 64M'; the size it is to be set to ('改成 1g') is no fact of it.
+_SHM_SIZE = re.compile(r"\s*(?:is|was|=|:|：|只有|仅有|才|大小(?:是|为|只有)?|的大小(?:是|为|只有)?|有|"
+                       r"默认(?:是|为|只有)?|"
+                       r"(?:is\s+)?(?:only|just|set to|at)|defaults? to)?\s*(?:only\s*|just\s*)?"
+                       r"(?P<num>\d+(?:\.\d+)?)\s*(?P<u>[GMK])i?B?(?![A-Za-z])", _IC)
+
+
+def shm_size_after(text: str, start: int, end: int) -> list[Understood]:
+    """'/dev/shm 只有 16MB' → container.shm_gbytes 0.016 (the name at text[start:end])."""
+    m = _SHM_SIZE.match(text, end)
+    if m is None or _ASKS.search(tx.before(text, start, 12)) or re.search(
+            r"(?:改成|改为|设成|设为|调到|调成|加到|change[sd]? to|increase[sd]? to|rais\w* to|bump\w* to)\s*$",
+            text[max(0, m.start("num") - 12):m.start("num")], _IC):
+        return []
+    size = float(m["num"]) * {"G": 1.0, "M": 0.001, "K": 0.000001}[m["u"].upper()]
+    return [_hit_span("container.shm_gbytes", round(size, 6), text, start, m.end())]
