@@ -24,7 +24,7 @@ from bwdoctor.chat import text as tx
 from bwdoctor_parsers.nccl_env import labelled_runs, shell_value
 
 _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun|torchrun|deepspeed|srun|sbatch|"
-             r"salloc|accelerate\s+launch|python3?\s+-m\s+[A-Za-z_][\w.]*|swift\s+(?:sft|pt|rlhf)|"
+             r"SBATCH\s+-|salloc|accelerate\s+launch|python3?\s+-m\s+[A-Za-z_][\w.]*|swift\s+(?:sft|pt|rlhf)|"
              r"python3?\s+\S+\.py|(?:\./)?(?:build/)?(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv|"
              r"broadcast|reduce)_perf(?:_mpi)?|ib_(?:write|read|send)_(?:bw|lat)|iperf3?|ping|ethtool|"
              r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|ifconfig|docker\s+run|kubectl|"
@@ -530,7 +530,11 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
     for name, value in _settings(args):
         key = name.rsplit(".", 1)[-1]
         number = _int(value.strip("\"'")) if value else None
-        if key in _NODES and number:
+        gres = re.fullmatch(r"gpu(?::[\w.-]+)?:(\d{1,2})", (value or "").strip("\"'")) if key in {"gres", "gpus"} \
+            else None
+        if gres and 1 <= int(gres.group(1)) <= 16:
+            put("job.gpus_per_node", int(gres.group(1)))  # Slurm '--gres=gpu:8', '--gres=gpu:a100:4': per node
+        elif key in _NODES and number:
             put("job.nodes", number)
         elif key in _PER_NODE and number:
             put("job.gpus_per_node", number if number <= 16 else None)

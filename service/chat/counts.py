@@ -43,7 +43,7 @@ _NODE_ZH = (rf"(?:台{_NOT_A_NODE}|个节点|节点|个?机器|个?服务器|个
             r"(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?")
 _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
             rf"workstations?|desktops?"
-            rf"|{INSTANCE_MARK}+)")
+            rf"|{INSTANCE_MARK}+)(?![-_]?\d)")  # ('slots=8 node02': a host's name, not eight nodes)
 # '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
 _GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?"
            rf"(?:卡|GPU|gpu|显卡|{GPU_MARK}+)|(?:张|块)\s*(?-i:(?:16|24|32|40|48|80|94|96|141|192)\s?G(?:B)?)(?![A-Za-z/\d])(?!\s*(?:的)?\s*(?:RoCE|IB|网卡|以太网|NIC)))")  # '每台 8 张 80G': by their memory
@@ -418,10 +418,12 @@ def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:
 # Machines counted by naming them: 'clusterA: m0, m1, m2', 'node1, node2 and node3', 'gpu01-gpu04', 'node1-4',
 # 'Server1-Server2-Server3-Server4', 'Server 1、2 … Server 3、4' (one stem, its indices gathered over the question).
 _SEP = r"\s{0,2}(?:,|、|，|-|~(?!\s+\d)|/|&|and|or|和|与|及|以及|到|至|to|through)\s{0,2}"  # en-s10: '~ 23' is about 23
+# ('node1 and node2, 8 GPUs per node': a count of something after the names is no further name)
+_NOT_A_COUNT = r"(?!\s*(?:GPUs?|cards?|卡|张|块|nodes?|machines?|servers?|台|个|[x×*]|G\b|GB|TB|%|Gb|Gbps))"
 _HOST_LIST = re.compile(
     rf"(?<![\w.:/=-])(?P<stem>[A-Za-z](?:[A-Za-z_-]{{0,15}}[A-Za-z])?)(?P<gap>[-_ ]?)(?P<first>\d{{1,3}})(?![\w.%])"
-    rf"(?P<rest>(?:{_SEP}(?:(?P=stem)[-_ ]?)?\d{{1,3}}(?![\w.%])){{1,16}})", _IC)
-_HOST_ITEM = re.compile(rf"(?P<sep>{_SEP})(?P<stem>[A-Za-z][A-Za-z_-]*[-_ ]?)?(?P<i>\d{{1,3}})", _IC)
+    rf"(?P<rest>(?:{_SEP}(?:(?P=stem)[-_ ]?)?\d{{1,3}}(?![\w.%]){_NOT_A_COUNT}){{1,16}})", _IC)
+_HOST_ITEM = re.compile(rf"(?P<sep>{_SEP})(?P<stem>[A-Za-z][A-Za-z_-]*[-_ ]?)?(?P<i>\d{{1,3}}){_NOT_A_COUNT}", _IC)
 # stems that name machines themselves; any other stem needs three names and a word for machines in its sentence
 _MACHINE_STEM = re.compile(r"(?:node|server|srv|host|machine|worker|box|vm|instance|compute|cn|gn|dgx|hgx)[a-z]*", _IC)
 # en-s10: a tool's name ('iperf3 ~ 23 Gbps') is no machine's stem

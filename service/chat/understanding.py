@@ -700,7 +700,7 @@ def _interface_in_use(stated: dict[str, Understood], question: str) -> None:
 
 # A block that launches a job or passes its options ('swift sft … --deepspeed zero2', '--tensor-model-parallel-size 4
 # --micro-batch-size 4'): its arguments describe the job, as on a command line in a sentence.
-_LAUNCHER = re.compile(r"(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|horovodrun|accelerate launch|"
+_LAUNCHER = re.compile(r"#SBATCH\s+-|(?<![\w-])(?:mpirun|mpiexec|torchrun|deepspeed|srun|horovodrun|accelerate launch|"
                        r"swift (?:sft|pt|rlhf)|llamafactory-cli|ip link set|ifconfig|"
                        r"python3? -m torch\.distributed\.(?:launch|run)|\w+_perf(?:_mpi)?)(?![\w-])|"
                        r"(?<![\w-])--[a-z][\w-]+[ =][^\s-][^\n]*?\s--[a-z][\w-]+[ =][^\s-]")

@@ -356,3 +356,22 @@ def test_places_named_with_their_cloud(text: str, fact: str, value: int) -> None
     assert any(f["category"] == "latency-bound" for f in out["findings"])
     assert {**facts(text), **{c["fact"]: c["value"] for c in understand(text).changes and
                               [x.to_dict() for x in understand(text).changes]}}.get(fact) == value
+
+
+@pytest.mark.parametrize(("text", "nodes", "per_node"), [
+    ("#SBATCH --nodes=8\n#SBATCH --gres=gpu:8\ntraining is slow with 100G IB", 8, 8),
+    ("#SBATCH -N 4\n#SBATCH --ntasks-per-node=8", 4, 8),
+    ("srun -N 2 --gres=gpu:a100:4 python train.py", 2, 4),
+])
+def test_slurm_directives_and_gres_count_the_job(text: str, nodes: int, per_node: int) -> None:
+    got = facts(text)
+    assert (got["job.nodes"], got["job.gpus_per_node"]) == (nodes, per_node)
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("hostfile: node01 slots=8 node02 slots=8", None),   # never 8 nodes from 'slots=8 node02'
+    ("node1 and node2, 8 GPUs per node", 2),             # not three names
+    ("node1, node2, node3 and node4 are in the job", 4),
+])
+def test_host_names_are_not_counts(text: str, nodes: object) -> None:
+    assert facts(text).get("job.nodes") in ({nodes} if nodes else {None, 2})
