@@ -42,7 +42,8 @@ BATTERY = [
     ("Our 4 nodes train just 2x faster than 2.", {SP: 2.0, BN: 2, N: 4}, [NS]),
     ("4台机器训练只比1台快1.3倍", {SP: 1.3, BN: 1, N: 4}, [NS]),
     # a speed-up named, its baseline unsaid
-    ("多机训练加速比只有 1.5，8 台机器，每台 8 张 A100，IB 网络。", {SP: 1.5, N: 8}, [NS, BN]),
+    # (the smaller run unsaid is one machine, as an assumption: baseline_nodes may be read)
+    ("多机训练加速比只有 1.5，8 台机器，每台 8 张 A100，IB 网络。", {SP: 1.5, N: 8}, [NS]),
     ("We get a speedup of only 2.1x on 4 nodes with 8 V100 each.", {SP: 2.1, N: 4}, [NS]),
     ("We expected near-linear scaling but got a speedup of 1.8x on 4 nodes.", {SP: 1.8, N: 4}, [NS]),
     ("8 台 A100 训练，加速比才 3.2，是不是网络的问题？", {SP: 3.2, N: 8}, [NS]),
