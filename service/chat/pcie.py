@@ -19,9 +19,10 @@ _IC = re.IGNORECASE
 # a sentence about a PCIe link: only there is 'Gen3' or 'x8' a link's generation or width
 _PCIE_SAID = re.compile(r"PCI-?e|PCI Express|Link (?:Gen|Width)|LnkSta|LnkCap|GT/s|lspci|链路(?:代数|宽度)", _IC)
 
-# the GPU's link, not a NIC's: a sentence that names a NIC and no GPU is about the NIC's slot ('网卡插在 x4 PCI Express 2
-# 的槽上', 'the QSFP port is two PCIe x4 controllers')
-_NIC_SAID = re.compile(r"网卡|网口|(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX\S*|CX-?\d|mlx5\w*|QSFP\w*|XL710|E810|adapters?|"
+# the GPU's link, not a NIC's: a sentence that names a NIC and no GPU is about the NIC's slot
+# ('网卡插在 x4 PCI Express 2 的槽上', 'the QSFP port is two PCIe x4 controllers')
+_NIC_SAID = re.compile(r"网卡|网口|(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX\S*|CX-?\d|mlx5\w*|QSFP\w*|XL710|E810|"
+                       r"adapters?|"
                        r"ports?)(?![A-Za-z])|端口", _IC)
 _GPU_SAID = re.compile(r"GPU|显卡|(?<![网])卡(?!槽)|(?<![A-Za-z])(?:[AHLV]100|H[28]00|A[48]00|RTX|[AL]40S?|card)", _IC)
 

@@ -21,8 +21,8 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s")
 # Apostrophes as people type them: curly ones (phones, word processors, forum copy) and none at all ('dont', 'isnt'),
 # so that every reader's "don't" and "isn't" hear the same negation.
 _CURLY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
-_BARE_CONTRACTION = re.compile(r"(?<![A-Za-z'])(?P<stem>is|are|was|were|do|does|did|have|has|had|ca|wo|could|would|should|"
-                               r"must|need)nt(?![A-Za-z'])", re.IGNORECASE)
+_BARE_CONTRACTION = re.compile(r"(?<![A-Za-z'])(?P<stem>is|are|was|were|do|does|did|have|has|had|ca|wo|could|would|"
+                               r"should|must|need)nt(?![A-Za-z'])", re.IGNORECASE)
 
 
 def normalise_apostrophes(text: str) -> str:
