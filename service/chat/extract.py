@@ -890,6 +890,9 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "storage":
             hits.append(_hit("storage.read_gbps", gbps, m))
     hits.extend(_bare_after_sibling(text, said, hits))
+    iperf = [(h, _streams_of(text, h)) for h in hits if h.fact == "net.iperf3_gbps"]
+    if any(kind == "many" for _, kind in iperf) and any(kind == "one" for _, kind in iperf):
+        hits = [h for h in hits if not (h.fact == "net.iperf3_gbps" and _streams_of(text, h) == "one")]
     for m in re.finditer(r"(?<![千万])百兆(?P<net>网|网络|网卡|网口|以太网|交换机|局域网|口)?", text):
         if m["net"] or re.search(r"网络|网卡|网口|以太网|交换机|局域网", tx.sentence(text, m.start())):
             hits.append(_hit("nic.speed_gbps", 0.1, m))  # zh-s10 百兆: Fast Ethernet, 100 Mb/s
@@ -1030,8 +1033,31 @@ def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str
     return before[-1]
 
 
+# iperf's streams: '35 Gbps with a single stream, 90 with -P 8', '单流 12G，多流 94G' — several streams fill the link,
+# so their figure is the link's; one stream's is a lower bound
+_MANY_STREAMS = re.compile(r"-P\s*(?:[2-9]|\d{2,})|(?:[2-9]|\d{2,})\s*(?:parallel\s+)?(?:streams|flows|threads)|parallel streams|"
+                           r"多流|多线程|多个流|并发", _IC)
+_ONE_STREAM = re.compile(r"-P\s*1(?!\d)|(?:single|one|1)\s*(?:TCP\s+)?(?:stream|flow|thread)|单流|单线程|单个流", _IC)
+_BARE_WITH_STREAMS = re.compile(rf"{_BARE_NUM}\s*(?:with|using|at|on|under|用)\s+(?=(?:{_MANY_STREAMS.pattern}))", _IC)
+
+
+def _streams_of(text: str, h: Understood) -> str | None:
+    near = text[max(tx.clause_bounds(text, h.start)[0], h.start - 30):min(len(text), h.end + 30)]
+    return "many" if _MANY_STREAMS.search(near) else "one" if _ONE_STREAM.search(near) else None
+
+
 def _bare_after_sibling(text: str, said: list[tuple[Understood, str, bool]], hits: list[Understood]) -> list[Understood]:
     out = []
+    for m in _BARE_WITH_STREAMS.finditer(text):  # '… 35 Gbps with a single stream, 90 with -P 8'
+        sa = tx.sentence_bounds(text, m.start())[0]
+        earlier = [x for x in said if x[0].fact == "net.iperf3_gbps" and sa <= x[0].start and x[0].end <= m.start()]
+        sibling = earlier[-1] if earlier else None
+        if sibling is None or any(h.start <= m.start("num") < h.end for h in hits):
+            continue
+        value = parse_range_mid(m["num"], m["hi"])
+        if value and value > 0:
+            out.append(_hit_span("net.iperf3_gbps", rate_to_gbps(value, sibling[1], sibling[2]), text, m.start("num"),
+                                 m.end("num")))
     for m in _GOES_ON_BARE.finditer(text):
         sibling = _sibling_measurement(text, m.start("num"), said)
         if sibling is None or not _BARE_END.match(text, m.end()) or any(h.start <= m.start("num") < h.end for h in hits):

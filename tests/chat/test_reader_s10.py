@@ -375,3 +375,13 @@ def test_slurm_directives_and_gres_count_the_job(text: str, nodes: int, per_node
 ])
 def test_host_names_are_not_counts(text: str, nodes: object) -> None:
     assert facts(text).get("job.nodes") in ({nodes} if nodes else {None, 2})
+
+
+@pytest.mark.parametrize(("text", "iperf"), [
+    ("iperf 35 Gbps with a single stream, 90 with -P 8. NIC is 100G.", 90.0),
+    ("iperf3 单流只有 12Gbps，-P 8 多流能到 94Gbps，网卡 100G", 94.0),
+    ("iperf3 -P 1 gives 9 Gbps and -P 4 gives 23 Gbps on the 25G link", 23.0),
+    ("iperf3 gives 9.4 Gbits/sec on a 25G NIC", 9.4),
+])
+def test_several_streams_measure_the_link_one_stream_is_a_lower_bound(text: str, iperf: float) -> None:
+    assert facts(text)["net.iperf3_gbps"] == iperf
