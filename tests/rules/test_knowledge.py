@@ -41,7 +41,6 @@ NOT_FOUND_BY_THE_CHAT: dict[tuple[str, str], str] = {
     ("data-parallel-traffic", "zh"): "read as a diagnosis, no knowledge answer",
     ("effective-batch-comparison", "en"): "read as a diagnosis, no knowledge answer",
     ("effective-batch-comparison", "zh"): "read as a diagnosis, no knowledge answer",
-    ("gpudirect-rdma", "en"): "quotes troubleshooting-procedure instead",
     ("identify-bottleneck-first", "en"): "read as a diagnosis, no knowledge answer",
     ("identify-bottleneck-first", "zh"): "read as a diagnosis, no knowledge answer",
     ("intra-vs-inter-node", "en"): "read as a diagnosis, no knowledge answer",
