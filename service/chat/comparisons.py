@@ -19,6 +19,7 @@ from bwdoctor.chat import text as tx
 from bwdoctor.chat.counts import COUNT, _count
 from bwdoctor.chat.entities import GPU_MARK
 from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.symptoms import ODD_STEPS
 from bwdoctor.chat.units import parse_number, time_to_seconds
 
 _CN = "一二两三四五六七八九十百"
@@ -93,6 +94,49 @@ _SLOWER_ON = re.compile(r"(?:(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<k>\d+(?:\.\d+)?)\s*(
                         r"(?:(?:when\s+)?(?:on|with|across|using|running on|over|in)\s+)(?P<obj>[^,.;:!?，。；：\n]{1,30})",
                         re.IGNORECASE)
 
+# cmp-s10 settings compared: 'ZeRO-3 is 2x slower than ZeRO-2 on 2 nodes', 'fp16 is 30% slower than bf16 on 4 nodes',
+# '2 台机器上 zero3 比 zero2 慢两倍': what is compared is a setting (a name with a version or stage, a framework, a
+# transport, an algorithm, KEY=VALUE) on the same machines; a size after it is where both ran, not a smaller run
+_SETTING = re.compile(r"(?:·{2,}|[A-Za-z][A-Za-z_]*[-_ ]?\d+(?:\.\d+)*(?![\w.])|(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?:=\S+)?|\w+=\w+|"
+                      r"(?:ZeRO|DDP|FSDP|Megatron|DeepSpeed|Horovod|Gloo|NCCL|MPI|TCP|RDMA|IB|RoCE|Ring|Tree|NVLS|CollNet|"
+                      r"SHARP|GDR|GPUDirect|PyTorch|torch|CUDA|TF32|bf16|fp16|fp32|AMP|Adam|SGD|LAMB|activation checkpointing|"
+                      r"gradient checkpointing|offload|overlap|bucket|stage|tensor parallel|pipeline parallel)(?![A-Za-z])|"
+                      # a setting switched off, or the steps' usual pace: 'slower than without it', '比不开慢 30%',
+                      # 'takes 10x longer than usual on our 4-node job'
+                      r"不开|不用|不加|关掉|关闭|没开|没用|没加|(?<![A-Za-z])(?:without|w/o|disabled|turned off|usual|normal|"
+                      r"average|the (?:rest|others|other steps|median))(?![A-Za-z])|平时|平常|正常|其他\s*(?:step|步)|其余)", _IC)
+_LEADING = re.compile(r"(?:\s*(?:the|a|an|on|with|using|in|when|running|training|run|ran|it|we|I|did|does|was|is|just|only|"
+                      r"our|that|those|these|even|用|在|跑|使用)(?![A-Za-z])\s*)*", _IC)
+_AGAINST = re.compile(r"\s*(?:than|as|compared (?:to|with)|vs\.?|versus|relative to)\s+(?P<obj>[^,.;:!?，。；：\n]{1,40})", _IC)
+_AGAINST_ZH = re.compile(r"(?:比|比起|相比|相比于|较)\s*(?P<obj>[^，。,;；！？?!\n]{1,24}?)\s*(?:还|都|更|要|反而|也)?\s*\Z")
+
+
+def _a_setting(obj: str) -> bool:
+    """cmp-s10 settings compared: whether the thing a run is compared with is a setting rather than a run's size."""
+    rest = obj[_LEADING.match(obj).end():].lstrip()  # type: ignore[union-attr]
+    m = _SETTING.match(rest)
+    if not m:
+        return False
+    sizes = run_sizes(rest, 0, len(rest))
+    if sizes and sizes[0][3] == 0 or _RUN_SINGLE.match(rest):
+        return False
+    tail = rest[m.end():]
+    lead = len(tail) - len(tail.lstrip(" 的"))
+    # a run named by its setting ('lora_finetune_single_device 单卡'): the size right after the name is that run's
+    return not (run_sizes(tail, lead, len(tail)) and run_sizes(tail, lead, len(tail))[0][3] == lead
+                or _RUN_SINGLE.match(tail, lead))
+
+
+def _settings_compared(text: str, start: int, end: int) -> bool:
+    """cmp-s10 settings compared: a figure of slowness whose other side is a setting ('2x slower than ZeRO-2 on 2 nodes',
+    'zero3 比 zero2 慢两倍')."""
+    after = _AGAINST.match(text, end)
+    if after and _a_setting(after["obj"]):
+        return True
+    before = _AGAINST_ZH.search(text, max(tx.clause_bounds(text, start)[0], start - 30), start)
+    return bool(before and _a_setting(before["obj"]))
+
+
 def _sizes_of_the_runs(text: str, small: Size, big: Size, found: Scaling) -> list[Understood]:
     """The smaller run's size as the baseline (its span kept from the job's counts), the larger's machines as the job's."""
     fact = "job.baseline_gpus" if small[2] == "gpus" else "job.baseline_nodes"
@@ -163,6 +207,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj"), (_NOT_AS_FAST, "obj")):
         for m in pattern.finditer(text):
             obj = m[group] or m.groupdict().get("obj2") or ""
+            if _a_setting(obj) or ODD_STEPS.search(tx.sentence(text, m.start())):
+                continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             size = _run_size(obj)
             if size is None:
                 if _STANDALONE.search(obj):  # 'slower than the non-distributed run': its size is left to _standalone
@@ -220,8 +266,11 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             k = float(_FRACTIONS.get(said) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", said)) or 0)
         else:
             k = parse_number(m["k"] or m["k2"] or m["k3"] or "") or 0.0
-        if _NOT_THE_JOB.search(text, tx.clause_bounds(text, m.start())[0], m.start()):
+        if _NOT_THE_JOB.search(text, tx.clause_bounds(text, m.start())[0], m.start()) \
+                or _settings_compared(text, m.start(), m.end()):  # cmp-s10 settings compared
             continue
+        if ODD_STEPS.search(tx.sentence(text, m.start())):
+            continue  # cmp-s10 odd step: 'every few hundred steps one step is 10x slower' is jitter, not a smaller run
         sentence = tx.sentence(text, m.start())
         if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed", sentence,
                                _IC):
@@ -259,6 +308,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     for m in _PERCENT_FASTER.finditer(text):
         if per_gpu_pace(text, m.start()):
             continue
+        if _a_setting(text[m.end():m.end() + 40]) or _settings_compared(text, m.start(), m.end()):
+            continue  # cmp-s10 settings compared ('fp16 is 30% slower than bf16 on 4 nodes')
         pct = float(m["pct"] or m["pct2"])
         sign = 1 if re.search(r"faster|quicker|快", m.group(0), _IC) else -1
         speedup = 1 + sign * pct / 100
@@ -304,7 +355,40 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
+    found.hits.extend(_added_to_total(text, found))  # cmp-s10 added to a total
     return found
+
+
+# ------------------------------------------------------------------------------- cmp-s10 added to a total
+# '最近加了两台机器，总共 6 台', 'we added two more nodes, 6 in total', 'added 2 nodes for a total of 6', '新增 4 个节点，
+# 现在一共 12 个': the machines added are no run; the total is the job, the total less those added the run before
+_ADD_VERB = (r"(?:(?:新)?(?:加|增加|添加|扩|扩容|多加|新增|加上|补)了?|(?<![A-Za-z])(?:added|adding|add|bought|got|brought in|"
+             r"brought up|provisioned)(?![A-Za-z]))")
+_ADDED_TO_TOTAL = re.compile(
+    rf"{_ADD_VERB}\s*(?:in\s+)?(?:another\s+|an?\s+extra\s+)?(?P<n>{COUNT})\s*(?:more\s+|extra\s+|new\s+|additional\s+)?"
+    r"(?:个|台)?\s*(?P<w>nodes?|machines?|servers?|hosts?|boxes|instances?|机器|服务器|节点|台机器|台)"
+    r"[^。.;；!?！？\n]{0,24}?(?:(?:总共|一共|合计|总计|共计|共|现在是?|目前是?|变成|达到|到了|"
+    r"(?<![A-Za-z])(?:for a total of|to a total of|total(?:ing|ling)?|bringing (?:it|us|the (?:total|count|cluster))\s+to|"
+    r"making(?: it)?|to make|now(?: at| have| with| running)?|(?:we|I) now have)(?![A-Za-z]))\s*(?:有|是|了|of)?\s*"
+    rf"(?P<m>{COUNT})(?:\s*(?:个|台)?\s*(?:nodes?|machines?|servers?|hosts?|boxes|instances?|机器|服务器|节点|台|in total)"
+    r"|(?=\s*(?:[，,。.;；]|$)))"
+    rf"|(?P<m2>{COUNT})\s*(?:nodes?|machines?|servers?|hosts?|boxes|instances?)?\s*(?:in total|in all|altogether|total)"
+    r"(?![A-Za-z]))", _IC)
+
+
+def _added_to_total(text: str, found: Scaling) -> list[Understood]:
+    """cmp-s10 added to a total: the total the job, the total less those added its baseline; the added count no size."""
+    out: list[Understood] = []
+    for m in _ADDED_TO_TOTAL.finditer(text):
+        n, total = _count(m["n"]) or 0, _count(m["m"] or m["m2"]) or 0
+        if not 0 < n < total or _TARGET.search(tx.clause(text, m.start())) or _NOT_COMPARED.search(text, max(0, m.start() - 6),
+                                                                                                  m.start()):
+            continue
+        out.append(Understood("job.baseline_nodes", total - n, m.group(0), m.start(), m.end(), inferred=True))
+        at = m.start("m") if m["m"] else m.start("m2")
+        out.append(Understood("job.nodes", total, m.group(0), at, m.end()))
+        found.baseline_spans.append((m.start("n"), m.end("w")))
+    return out
 
 
 # ------------------------------------------------------------------------------- a ratio said between two run sizes
@@ -1101,6 +1185,7 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
     fixed = bool(_FIXED_GLOBAL_BATCH.search(text))
     for start, end in _sentence_spans(text):
         quantities, rough = _quantities(text, start, end)
+        quantities = quantities + _echoed_rate(text, start, end, quantities)  # cmp-s10 echoed rate
         for kind in ("time", "step", "rate", "rate-per-gpu"):
             same = [q for q in quantities if q[0] == kind]
             if len(same) != 2:
@@ -1166,6 +1251,38 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
 
 
 Quantity = tuple[str, float, int, int]
+Quantity = tuple[str, float, int, int]
+
+# cmp-s10 echoed rate: 'one node does 2000 img/s, two nodes 2400', '单机每秒 2000 张图，两机只有 2400 张': the second run's
+# figure bare (or with the counting word alone) in a later clause that names its own run, the unit left to the first
+_ECHO = re.compile(r"(?<![\w.·])(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK万](?![A-Za-z]))?\s*(?:多\s*)?"
+                   r"(?:张(?:图片?|图像)?|个样本|条|样本|images?|imgs?|samples?|tokens?|seq(?:uence)?s?)?"
+                   r"(?![\w.%/·]|\s*(?:%|x\b|×|倍|GB|Gb|MB|nodes?|machines?|servers?|GPUs?|cards?|台|机|卡|节点|个节点|秒|分钟|"
+                   r"小时|s\b|ms|min|h\b|hours?|seconds?))", _IC)
+
+
+def _echoed_rate(text: str, start: int, end: int, quantities: list[Quantity]) -> list[Quantity]:
+    """cmp-s10 echoed rate: a bare figure after the sentence's only rate, in its own clause with its own run."""
+    rates = [q for q in quantities if q[0] == "rate"]
+    if len(rates) != 1 or any(q[0] == "rate-per-gpu" for q in quantities):
+        return []
+    first = rates[0]
+    mine = tx.clause_bounds(text, first[2])
+    if not run_sizes(text, max(start, mine[0] - 12), first[3] + 4):
+        return []
+    sizes = run_sizes(text, first[3], end)
+    # every other figure after the rate, a run's size aside: the one figure echoed, or none ('…, 1 node with fp8 3500,
+    # 2 nodes 3600' is a list of runs for the series reader; '3600 MB of memory' no rate)
+    figures = [f for f in re.finditer(r"(?<![\w.·])\d+(?:\.\d+)?", text[first[3]:end])
+               if not any(s[3] <= first[3] + f.start() < s[4] for s in sizes)]
+    m = _ECHO.match(text, first[3] + figures[0].start()) if len(figures) == 1 else None
+    if m is None:
+        return []
+    a, b = tx.clause_bounds(text, m.start())
+    value = float(m["num"]) * (1000 if m["k"] and m["k"] in "kK" else 10000 if m["k"] else 1)
+    if a >= mine[1] and run_sizes(text, a, b) and 0.05 <= value / first[1] <= 20:
+        return [("rate", value, m.start(), m.end())]
+    return []
 
 
 def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tuple[float, int, int],

@@ -1917,6 +1917,14 @@ def placement(text: str) -> list[Understood]:
         # '训练比同一个可用区慢很多', 'slower than in the same AZ': the zone of the run compared with, not the job's
         compared = re.search(r"(?:比|较|相比|对比|than|compared (?:to|with)|vs\.?|versus|unlike)(?:\s*(?:在|in|with|the|a|one))*\s*$",
                              tx.before(text, m.start(), 16), _IC)
+        # cmp-s10 same-AZ run: 'Same AZ gets 90% of line rate', '同一个可用区能跑到 90%': a run measured in one zone, set
+        # beside the job, and so is one zone when the question names two of them ('us-east-1a and us-east-1b')
+        measured = re.match(r"[^,.;:，。；：\n]{0,24}?(?:gets?|got|reach\w*|achiev\w*|hits?|does|did|shows?|showed|gives?|"
+                            r"gave|runs? at|ran at|is at|was at|能到|能跑到|能跑满|跑到|跑满|可以到|可以跑到|达到|有)\s*"
+                            r"(?:about|around|roughly|~|约|大约|接近)?\s*\d", text[m.end():], _IC)
+        zones = {z.lower() for z in re.findall(r"(?<![\w-])[a-z]{2}-[a-z]+-\d[a-z](?![\w-])", text, _IC)}
+        if measured or len(zones) > 1:
+            continue
         if not _is_question_clause(text, m.start()) and not short and not compared:
             hits.append(_hit("cluster.zones", 1, m))
     # two clouds for one job: 'one on Google Cloud and one on AWS', '一台在 GCP、一台在 AWS', '跨云', 'multi-cloud'

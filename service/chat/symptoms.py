@@ -140,6 +140,44 @@ _PAIR = re.compile(r"between\s+(?:node|host|machine|server)s?\s*[\w·]{1,12}\s+a
 _FIGURE = re.compile(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?:GB/s|Gb/s|Gbps|GB|G)(?![A-Za-z])")
 
 
+# cmp-s10 two machines: one machine's figure against another's, far apart: '一台 GPU 利用率 95%，另一台只有 30%',
+# 'node A at 95% GPU util, node B at 30%', 'node1 的 step 1.1 s，node2 要 2.6 s' → job.straggler_suspected
+# (inferred): the machines of one job disagree. Runs of different sizes ('one node 95%, two nodes 60%') are no pair
+# of machines.
+_MACHINE_A = (r"(?:(?<![A-Za-z])(?:one|a)\s+(?:node|machine|server|host|box)|"
+              r"(?:一|1)\s*(?:台|个)\s*(?:机器|节点|服务器)?|"
+              r"(?<![A-Za-z])(?:node|machine|server|host|box|rank|机器|节点)\s*[-_#]?(?P<na>(?-i:[A-Z])|\d{1,3})(?![\w.])"
+              r"(?!\s*(?:GPUs|cards|nodes|machines|卡|台|张|个)))")
+_MACHINE_B = (r"(?:(?<![A-Za-z])the\s+other(?:\s+(?:one|node|machine|server|host|box))?|"
+              r"(?<![A-Za-z])another(?:\s+(?:one|node|"
+              r"machine|server|host|box))?|另(?:外)?\s*(?:一|1)?\s*(?:台|个)\s*(?:机器|节点|服务器)?|"
+              r"(?<![A-Za-z])(?:node|machine|server|host|box|rank|机器|节点)\s*[-_#]?(?P<nb>(?-i:[A-Z])|\d{1,3})(?![\w.])"
+              r"(?!\s*(?:GPUs|cards|nodes|machines|卡|台|张|个)))")
+_TWO_MACHINES = re.compile(rf"{_MACHINE_A}[^。；;\n]{{0,30}}?(?<![\d.])(?P<a>\d{{1,3}}(?:\.\d+)?)\s*"
+                           r"(?P<ua>%|s|ms|秒)(?![A-Za-z])"
+                           rf"[^。；;\n]{{0,24}}?{_MACHINE_B}[^。；;\n\d]{{0,16}}?(?<![\d.])(?P<b>\d{{1,3}}(?:\.\d+)?)\s*"
+                           r"(?P<ub>%|s|ms|秒)(?![A-Za-z])", _IC)
+_MACHINE_MEASURE = re.compile(r"利用率|使用率|(?<![A-Za-z])(?:util\w*|usage|load|SM)(?![A-Za-z])|step|迭代|iteration|"
+                              r"耗时", _IC)
+_NOT_MACHINE_MEASURE = re.compile(r"带宽|bandwidth|busbw|algbw|iperf|Gb/s|GB/s|line rate|线速|efficiency|效率|加速比|"
+                                  r"scal", _IC)
+
+
+def _two_machines(text: str) -> list[Understood]:
+    """cmp-s10 two machines: two of the job's machines with figures far apart → job.straggler_suspected (inferred)."""
+    for m in _TWO_MACHINES.finditer(text):
+        sentence = tx.sentence(text, m.start())
+        if m["na"] and m["nb"] and m["na"].lower() == m["nb"].lower() or not _MACHINE_MEASURE.search(sentence) \
+                or _NOT_MACHINE_MEASURE.search(sentence) or _asks(text, m.start()):
+            continue
+        if ("%" in m["ua"]) != ("%" in m["ub"]):
+            continue
+        a, b = float(m["a"]), float(m["b"])
+        if min(a, b) > 0 and max(a, b) / min(a, b) >= 1.5:
+            return [_hit("job.straggler_suspected", True, m, inferred=True)]
+    return []
+
+
 @extractor
 def stragglers(text: str) -> list[Understood]:
     """'one node is slower', '某一台机器特别慢', pairs of nodes that test differently → job.straggler_suspected."""
@@ -177,6 +215,8 @@ def stragglers(text: str) -> list[Understood]:
     values = [v for _, v in pairs]
     if len(pairs) >= 2 and min(values) > 0 and max(values) / min(values) >= 1.25:
         add(pairs[0][0], inferred=True)
+    if not any(h.value is True for h in hits):
+        hits.extend(_two_machines(text))  # cmp-s10 two machines
     return hits
 
 
@@ -902,7 +942,9 @@ _EVERY_ZH = (r"(?:每隔?\s*(?:一段时间|一阵子?|一会儿?|几分钟|几�
              r"时不时|不时地?|偶尔|隔三差五|隔一会儿?|"
              r"隔一段时间|动不动|周期性(?:地)?|间歇性(?:地)?|经常|总是会|老是)")
 _STOP_ZH = (r"(?:卡\s*(?:一下|一会儿?|顿|住|了?一下|(?:个)?\s*(?:几|十几|几十|\d+(?:\s*[-~到]\s*\d+)?)\s*"
-            r"(?:秒|s|分钟))|停顿|顿一下|停(?:一下|几秒|住)|掉速|变慢|慢(?:一下|下来))")
+            r"(?:秒|s|分钟))|停顿|顿一下|停(?:一下|几秒|住)|掉速|变慢|慢(?:一下|下来)|"
+            # cmp-s10 odd step: '隔一段时间就会有一次特别慢的 step', '每几百步有一个 step 特别慢'
+            r"(?:特别|非常|很|超级|巨)?慢的\s*(?:step|步|迭代|iter)|(?:step|步|迭代|iter)\s*(?:会)?(?:特别|非常|很|超级|巨)?慢)")
 _RISE_ZH = r"(?:异常|突然|明显)?(?:升高|飙升|飙高|变长|增大|暴涨|突增|变大|拉长)"
 _TIME_SUBJECT = re.compile(r"时间|耗时|延迟|时延|step|迭代|同步|通信|all_?reduce|all-reduce|latency|(?<![A-Za-z])time|"
                            r"duration|iteration|(?<![A-Za-z])sync", _IC)
@@ -913,8 +955,16 @@ _EVERY_EN = (r"(?:every\s+(?:few|couple of|\d+|so many|(?:few\s+)?(?:hundred|tho
              r"epochs)|every\s+(?:step|iteration|minute|epoch)\s+or\s+so|every\s+now\s+and\s+then|now\s+and\s+then|"
              r"from\s+time\s+to\s+time|every\s+so\s+often|occasionally|periodically|intermittently|at\s+regular\s+intervals|"
              r"once\s+in\s+a\s+while)")
+# cmp-s10 odd step: a sentence about steps now and then (or one step among the rest): its 'slower' is no smaller run
+ODD_STEPS = re.compile(rf"{_EVERY_ZH}|(?<![A-Za-z]){_EVERY_EN}(?![A-Za-z])|(?:一次|个别|某(?:个|些|几个)|有的|有些)\s*"
+                       r"(?:特别|非常|很)?(?:慢的)?\s*(?:step|步|迭代|iter)|(?<![A-Za-z])(?:some|a few|certain|the odd|"
+                       r"occasional)\s+(?:slow\s+)?(?:step|iteration|iter)s?(?![A-Za-z])", _IC)
 _STOP_EN = (r"(?:stall(?:s|ed|ing)?|paus(?:e|es|ed|ing)|freez(?:e|es|ing)|froze|hiccups?|hangs?\s+for|hung\s+for|"
-            r"gets?\s+stuck\s+for|slows?\s+(?:way\s+)?down|slowed\s+down|stutter(?:s|ing)?)")
+            r"gets?\s+stuck\s+for|slows?\s+(?:way\s+)?down|slowed\s+down|stutter(?:s|ing)?|"
+            # cmp-s10 odd step: 'every few hundred steps one step is 10x slower', 'a step takes 5x longer'
+            r"(?:step|iteration|iter|batch)\s+(?:is|takes?|took|was|runs?)\s+(?:about\s+|~|roughly\s+)?"
+            r"(?:\d+(?:\.\d+)?\s*(?:x|×|times)\s+|much\s+|way\s+|a lot\s+)?(?:slower|longer)|"
+            r"slow\s+(?:step|iteration)s?)")
 _RISE_EN = r"(?:spikes?|spiked|spiking|jumps?|jumped|shoots?\s+up|blows?\s+up)"
 _STALL_EN = re.compile(rf"(?<![A-Za-z]){_EVERY_EN}[^.;:\n]{{0,40}}?(?<![A-Za-z])(?:(?P<stop>{_STOP_EN})|"
                        rf"(?P<rise>{_RISE_EN}))(?![A-Za-z])|"

@@ -98,3 +98,66 @@ def efficiency_as_a_fraction(text: str) -> list[Understood]:
         if 0 < share <= 1 and not _WANTED.search(clause) and not _ASKS.search(clause):
             hits.append(_hit_span("job.scaling_efficiency_pct", round(share * 100, 1), text, m.start("r"), m.end("r")))
     return hits
+
+
+# cmp-s10 times apart: communication's and the compute's (or the whole step's) times said apart in a sentence:
+# '通信耗时 800ms，计算 400ms', '一步 3 秒，通信要 1.8 秒', 'allreduce takes 1.8 s of a 3 s step', 'step time 3s, of
+# which NCCL is 1.8s' → job.comm_time_pct, communication ÷ the step (÷ communication + compute when the step is
+# unsaid, as if nothing overlapped). A time wished for or supposed ('should take 0.5 s', '如果通信 1 秒') is none.
+_TIME = re.compile(r"(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|毫秒|s|秒|secs?|seconds?)(?![A-Za-z/])", _IC)
+_ROLE_COMM = re.compile(_COMM_OP, _IC)
+_ROLE_COMPUTE = re.compile(r"计算|(?<![A-Za-z])(?:compute|computation|forward\s*(?:\+|and|/|&)\s*backward|"
+                           r"fwd\s*(?:\+|/|&)\s*bwd)(?![A-Za-z])|前向\s*(?:\+|和|加)?\s*反向|前反向", _IC)
+_ROLE_STEP = re.compile(r"一步|每步|每一步|(?:每|一)个?\s*(?:step|迭代|iter(?:ation)?)|一次迭代|"
+                        r"(?<![A-Za-z])(?:(?:a|one|each|"
+                        r"every|per)\s+)?(?:step|iteration|iter)(?:\s*time)?(?![A-Za-z])", _IC)
+_SUPPOSED = re.compile(r"如果|假如|假设|应该|理论|预期|期望|"
+                       r"(?<![A-Za-z])(?:if|should|would|expect\w*|ideally|in theory|"
+                       r"supposed|target)(?![A-Za-z])", _IC)
+
+
+def _role(text: str, lo: int, m: re.Match[str]) -> str | None:
+    """Which time a duration is: the last role named in the few words before it, else a step named right after it."""
+    before = text[max(lo, m.start() - 24):m.start()]
+    roles = (("comm", _ROLE_COMM), ("compute", _ROLE_COMPUTE), ("step", _ROLE_STEP))
+    found = [(r.end(), name) for name, pattern in roles for r in pattern.finditer(before)]
+    if found:
+        return max(found)[1]
+    if re.match(r"\s*(?:的\s*)?(?:step|iteration|iter)(?![A-Za-z])|\s*(?:per|a|each)\s+(?:step|iteration)",
+                text[m.end():], _IC):
+        return "step"
+    return None
+
+
+@extractor
+def comm_and_compute_times(text: str) -> list[Understood]:
+    """'通信耗时 800ms，计算 400ms', 'allreduce takes 1.8 s of a 3 s step' → job.comm_time_pct 66.7, 60."""
+    for sa, sb in _sentences(text):
+        times: dict[str, tuple[float, re.Match[str]]] = {}
+        lo = sa
+        for m in _TIME.finditer(text, sa, sb):
+            role = _role(text, lo, m)
+            lo = m.end()
+            unit = m["unit"].lower()
+            seconds = float(m["num"]) / (1000 if unit in ("ms", "毫秒") else 1)
+            if role and role not in times and seconds > 0:
+                times[role] = (seconds, m)
+        if "comm" not in times or not times.keys() & {"step", "compute"} or _SUPPOSED.search(text, sa, sb) \
+                or _ASKS.search(text[sa:sb]) and not re.search(r"[，,。.;；]", text[sa:sb]):
+            continue
+        comm, m = times["comm"]
+        whole = times["step"][0] if "step" in times else comm + times["compute"][0]
+        if 0 < comm < whole:
+            pct = round(100 * comm / whole, 1)
+            return [_hit_span("job.comm_time_pct", pct, text, m.start(), m.end(), inferred=True)]
+    return []
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in re.finditer(r"[。！？!?;；\n]|\.(?=\s|$)", text):
+        spans.append((start, m.end()))
+        start = m.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans

@@ -1171,8 +1171,12 @@ def _one_machine_against_the_rest(text: str, hits: list[Understood]) -> list[Und
     def in_straggler_sentence(h: Understood) -> bool:
         return any(a <= h.start < b for a, b in sentences)
 
+    # cmp-s10 two machines: a load inside two machines' figures set side by side ('一台 GPU 利用率 95%，另一台只有
+    # 30%') is one machine's, neither the job's load
+    pair = [(h.start, h.end) for h in hits if h.fact == "job.straggler_suspected" and h.value is True and h.inferred]
     return [h for h in hits if not (in_straggler_sentence(h) and not h.source.startswith("pasted") and (
-        h.fact in _RUN_COMPARISON or (h.fact == "job.nodes" and h.value == 1)))]
+        h.fact in _RUN_COMPARISON or (h.fact == "job.nodes" and h.value == 1)
+        or h.fact == "gpu.util_pct" and any(a <= h.start < b for a, b in pair)))]
 
 
 def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:
