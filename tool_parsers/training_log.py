@@ -81,9 +81,17 @@ _DICT_DATA = re.compile(r"['\"]?\b(?:data_load|data_time|data_load_time|dataload
 _RANK = re.compile(r"\brank\s*[:=]\s*(\d+)")
 # The share of a step spent communicating as GPT-NeoX's timers print it ('%comms: 85.43695925203818').
 _COMMS_PCT = re.compile(r"%\s*comms?\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)")
+# PyTorch's examples (imagenet/main.py, and the many scripts copied from it) print AverageMeters as 'value (average)':
+# 'Epoch: [0][ 10/5005]\tTime  1.599 ( 2.648)\tData  1.296 ( 2.388)\tLoss …'. The average in brackets is the running
+# mean since the epoch began; 'Test: [ 10/196]' lines are validation, not training steps.
+_METER_LINE = re.compile(r"^\s*Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\]")
+_METER_TIME = re.compile(r"(?<![\w])Time\s+([0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9]+(?:\.[0-9]+)?)\s*\)")
+_METER_DATA = re.compile(r"(?<![\w])Data\s+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)\s*"
+                         r"\(\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)\s*\)")
 # Lines a router may look for to hand a block to this parser (the forms above that its older patterns miss).
 ROUTE_HINT = re.compile(r"\btime \((?:ms|s)\)\s*\|[^\n]*\b(?:train_batch|total|iteration)\s*:|"
-                        r"['\"]total_time['\"]\s*:\s*['\"]?\d|%\s*comms?\s*[:=]\s*\d")
+                        r"['\"]total_time['\"]\s*:\s*['\"]?\d|%\s*comms?\s*[:=]\s*\d|"
+                        r"Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bTime\s+\d")
 
 
 @dataclass
@@ -125,7 +133,8 @@ class TrainingLogResult:
         cv = self.cv
         if cv is not None:
             out["job.step_time_cv"] = _significant(cv)
-        if self.source in ("metric-lines", "timing-dicts") and (wait := self.extra.get("data_wait_pct")) is not None:
+        if self.source in ("metric-lines", "timing-dicts", "average-meters") \
+                and (wait := self.extra.get("data_wait_pct")) is not None:
             out["job.data_wait_pct"] = wait
         if (comms := self.extra.get("comm_time_pct")) is not None:
             out["job.comm_time_pct"] = comms
@@ -347,6 +356,26 @@ def _data_wait_pct(lines: list[str]) -> float | None:
     return round(100.0 * statistics.median(d for _, d in pairs) / statistics.median(t for t, _ in pairs), 2)
 
 
+def _meters(lines: list[str]) -> list[tuple[float, float | None]]:
+    """(running average of Time, of Data) of each PyTorch-example training line, in seconds."""
+    out: list[tuple[float, float | None]] = []
+    for line in lines:
+        if not _METER_LINE.match(line) or not (t := _METER_TIME.search(line)):
+            continue
+        avg = _float(t.group(2))
+        if avg is None or avg <= 0:
+            continue
+        data = _METER_DATA.search(line)
+        out.append((avg, _float(data.group(2)) if data else None))
+    return out
+
+
+def _meter_times(lines: list[str]) -> list[float]:
+    """The last running average: the mean step time over the epoch so far (earlier ones hold the warm-up)."""
+    rows = _meters(lines)
+    return [rows[-1][0]] if rows else []
+
+
 def _timer_lines(lines: list[str]) -> list[float]:
     """The whole step from per-phase timer lines ('time (ms) | train_batch: 87510.72 | …'), in seconds."""
     values: list[float] = []
@@ -441,6 +470,7 @@ def parse_training_log(
         ("nemo", _nemo, True),
         ("timestamps", _timestamp_deltas, True),
         ("step-calls", _step_calls, True),
+        ("average-meters", _meter_times, False),
         ("metric-lines", _window_times, False),
         ("tqdm", _tqdm, False),
         ("rate-lines", _rate_lines, False),
@@ -452,6 +482,10 @@ def parse_training_log(
         values = extractor(lines)
         if values:
             result.source, result.step_times_s, result.per_step = source, values, per_step
+            if source == "average-meters":
+                t_avg, d_avg = _meters(lines)[-1]
+                if d_avg is not None and 0 <= d_avg <= t_avg:
+                    result.extra["data_wait_pct"] = round(100.0 * d_avg / t_avg, 2)
             if source == "metric-lines" and (wait := _data_wait_pct(lines)) is not None:
                 result.extra["data_wait_pct"] = wait
             if source == "timing-dicts":

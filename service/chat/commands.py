@@ -133,6 +133,8 @@ def read_commands(text: str) -> Commands:
             found.env[m["name"]] = m["value"]
             read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
     compared = _compared_runs(text)
+    # rr-s10 runs under settings: a setting that conditions one of compared figures, not said as current, is no fact
+    trial = [r.setting_span for r in setting_runs(text) if r.compared and not r.now]
     for m in _ENV.finditer(text):
         if not any(s <= m.start() < e for s, e in spans):
             spans.append((m.start(), m.end()))
@@ -142,6 +144,8 @@ def read_commands(text: str) -> Commands:
             continue
         if any(a <= m.start() < b and (m["name"], value) in own for a, b, own in compared):
             continue  # one labelled run's own setting ('# TCP' … NCCL_IB_DISABLE=1): maybe not the job's
+        if any(a <= m.start("name") < b for a, b in trial):
+            continue  # rr-s10 runs under settings: one compared run's ('NCCL_IB_DISABLE=1 gives 1.2 GB/s, with IB 20')
         found.env[m["name"]] = value
         if _NO_LONGER.search(text, m.end()) and m["name"] in {n["name"] for n in _NO_LONGER.finditer(text, m.end())}:
             continue  # '之前只能靠 NCCL_P2P_DISABLE=1 绕过去 … 现在也不需要 NCCL_P2P_DISABLE 了': a setting of the past
@@ -604,8 +608,89 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
         return {}
     key, kind = fact
     value = value.strip()
+    if name == "NCCL_IB_HCA" and value:
+        # rr-s10 HCA list: 'NCCL_IB_HCA=mlx5_0,mlx5_1,…,mlx5_7' names the node's RDMA NICs NCCL uses, one rail each; a
+        # '^' list excludes, a prefix ('mlx5') matches any number, a single one counts nothing
+        hcas = {h.lstrip("=") for h in value.split(",")}
+        if not value.startswith("^") and len(hcas) >= 2 and all(
+                re.fullmatch(r"[A-Za-z][\w-]*?_?\d+(?::\d+)?", h) for h in hcas):
+            return {key: value, "nic.count": len(hcas)}
+        return {key: value}
     if kind is bool:
         return {key: value == "1"} if value in {"0", "1"} else {}
     if kind is int:
         return {key: int(value)} if value.isdigit() else {}
     return {key: value} if value else {}
+
+
+# rr-s10 runs under settings: a figure whose condition is an NCCL setting or a transport switched on or off
+# ('NCCL_IB_DISABLE=1 gives 1.2 GB/s', 'NCCL_ALGO=Tree gives 9 GB/s', 'with IB enabled 20 GB/s',
+# '关掉 IB 只有 1.2 GB/s', 'without it 20 GB/s'). Two settings, or one beside a figure said without any
+# ('we get 20 GB/s; with NCCL_IB_DISABLE=1 only 1.2 GB/s'), are a comparison: a setting of one compared run is
+# the job's only when said as current ('now', '现在'), and so is its figure (extract.runs_under_settings).
+_SWITCHED = r"(?:IB|RDMA|GDR|GDRDMA|GPUDirect(?:\s+RDMA)?|P2P|NVLS|SHARP|CollNet|NVLink|RoCE|InfiniBand)"
+_RUN_SETTING = re.compile(
+    rf"(?-i:(?<![\w])NCCL_[A-Z0-9_]+\s*=\s*[^\s,，。;；]+)|"
+    rf"(?<![A-Za-z])(?:without|w/o)\s+(?:it|that|them)(?![A-Za-z])|"
+    rf"(?<![A-Za-z])(?:with|without|w/o|w/)\s+{_SWITCHED}\s+(?:enabled|disabled|on|off|turned\s+(?:on|off))(?![A-Za-z])|"
+    rf"(?<![A-Za-z]){_SWITCHED}\s+(?:enabled|disabled|on|off|turned\s+(?:on|off))(?![A-Za-z])|"
+    rf"(?:开启|打开|开着|开了|关掉|关闭|关了|禁用|启用|不开|不用|去掉|(?<![展公离])开|(?<![机相])关)\s*(?:了)?\s*{_SWITCHED}(?![A-Za-z])|"
+    rf"(?<![A-Za-z]){_SWITCHED}\s*(?:开启|打开|关掉|关闭|禁用|启用|开着|关着)", re.IGNORECASE)
+# a figure with a rate's unit (bits or bytes per second); a bare 'G' is a size or a link
+_RUN_RATE = re.compile(r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>[GMT](?:B|b|bit|bits|byte|bytes)?(?:/s|ps|/sec)|"
+                       r"[GMT]bits?/sec|[GMT]Bytes/sec)(?![A-Za-z])")
+# a tool or a command between the setting and the figure: the setting is that command's, the figure its own
+_RUN_TOOL = re.compile(r"iperf|ib_\w+_bw|perftest|qperf|netperf|ethtool|ibstat|网卡|NIC|link|port|\w_perf|\./|mpirun|"
+                       r"mpiexec|torchrun|srun|deepspeed|python|horovodrun|accelerate", re.IGNORECASE)
+_RUN_NOT_A_RUN = re.compile(r"\s*(?:的)?\s*(?:网卡|网口|NICs?|links?|ports?|HCAs?|cards?|IB|RoCE|InfiniBand|ethernet|"
+                            r"interfaces?)(?![A-Za-z])", re.IGNORECASE)
+_RUN_NOW = re.compile(r"(?<![A-Za-z])(?:now|currently|current|our job|in training|by default|default)(?![A-Za-z])|"
+                      r"现在|目前|当前|默认|训练时|训练的时候", re.IGNORECASE)
+
+
+_RUN_WANTED = re.compile(r"should|expect\w*|would|could|theor\w*|spec|datasheet|rated|"
+                         r"应该|理论|期望|预期|标称|额定|目标|(?<![A-Za-z])(?:target|up to|instead of)(?![A-Za-z])",
+                         re.IGNORECASE)
+
+
+@dataclass
+class SettingRun:
+    start: int  # the figure
+    end: int
+    gbps: float
+    setting: str  # lower-cased, spaces collapsed ('nccl_ib_disable=1', 'with ib enabled')
+    setting_span: tuple[int, int]
+    now: bool  # said as the job's current run
+    compared: bool = False
+
+
+def setting_runs(text: str) -> list[SettingRun]:
+    """The runs under settings in `text` (its settings not blanked), each marked compared or not."""
+    rates = list(_RUN_RATE.finditer(text))
+    runs: list[SettingRun] = []
+    last = 0
+    for m in rates:
+        a = max(tx.clause_bounds(text, m.start())[0], last)
+        last = m.end()
+        setting = None
+        for s in _RUN_SETTING.finditer(text, a, m.start()):
+            setting = s
+        if setting is None or _RUN_TOOL.search(text, setting.end(), m.start()) or _RUN_NOT_A_RUN.match(text, m.end()):
+            continue  # another tool's figure, or a link's rate ('with … a 100Gbps NIC')
+        unit = m["unit"]
+        scale = {"M": 0.001, "T": 1000.0}.get(unit[0].upper(), 1.0)
+        if re.match(r"[GMT](?:B|/|[Bb]ytes)", unit):
+            scale *= 8.0  # bytes
+        runs.append(SettingRun(m.start(), m.end(), float(m["num"]) * scale,
+                               re.sub(r"\s+", " ", setting.group(0).lower()), (setting.start(), setting.end()),
+                               bool(_RUN_NOW.search(text, a, m.end() + 12))))
+    # a run under an NCCL setting beside a figure said without one is compared with it too ('we get 20 GB/s; with
+    # NCCL_IB_DISABLE=1 it drops to 1.2 GB/s'), unless that figure is one wanted ('should reach 40 GB/s')
+    plain = [m for m in rates if all(r.start != m.start() for r in runs)
+             and not _RUN_WANTED.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 30), m.start())
+             and not _RUN_NOT_A_RUN.match(text, m.end())]
+    compared = len({r.setting for r in runs}) >= 2 or (len(runs) == 1 and runs[0].setting.startswith("nccl_")
+                                                        and bool(plain))
+    for r in runs:
+        r.compared = compared
+    return runs

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bwdoctor.chat import text as tx
+from bwdoctor.chat.commands import setting_runs
 from bwdoctor.chat.entities import INSTANCE_TYPE
 from bwdoctor.chat.instances import known_bandwidth_gbps, known_gpu_model, known_gpus
 from bwdoctor.chat.units import (
@@ -695,6 +696,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
     if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
         return "rated"
+    if re.search(r"·{2,}\s*[(（]\s*$", text[max(0, m.start() - 8):m.start()]) and (_NCCL_ON_PORT.search(
+            text, max(tx.clause_bounds(text, m.start())[0], m.start() - 48), m.start())
+            or _USED_BY_NCCL.match(text, m.end())):
+        return "rated"  # rr-s10 NCCL's port: 'NCCL uses the eno1 (1G) interface', 'NCCL 走的 eno1（1G）': the link it runs on
     if re.search(r"·{2,}\s*[(（]\s*$", text[max(0, m.start() - 8):m.start()]):
         return None  # en-s10: 'NCCL picks eth0 (10G) instead of ib0': a figure in brackets after a name is that thing's
     if re.search(r"(?:bandwidth|network(?:ing)?|performance)\s+(?:is|of|:)?\s*[\"“']?\s*up to\s*$", text[max(0, m.start() - 40):m.start()],
@@ -708,6 +713,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         return "rated"  # en-s10: 'instead of the 100G ens5f0': a link rate just before a port's name is its rating
     if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
         return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
+    if re.search(r"(?<![A-Za-z])(?-i:Rate)\s*[:：]\s*$", text[max(0, m.start() - 8):m.start()]):
+        return "rated"  # rr-s10 ibstat Rate: 'ibstat 显示 Rate: 100 Gb/sec (4X EDR)' is the port's negotiated rate
     if re.search(r"ethtool[^，,。;；\n]{0,24}$|(?<![A-Za-z])Speed\s*(?:是|为|:|：|=|is)?\s*$", text[max(0, m.start() - 30):m.start()],
                  _IC) and not re.search(r"iperf|ib_\w+_bw|perftest|nccl|busbw|algbw|测|measur|\d", text[max(0, m.start() - 30):m.start()]
                                         .rsplit("ethtool", 1)[-1], _IC):
@@ -738,6 +745,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             return "storage"  # '数据从 OSS 读，大约 500MB/s': a byte rate in a sentence about reading data
         if re.search(r"(?:[EHNXFQ]DR\d*)\s*$", text[max(0, m.start() - 8):m.start()]):
             return None  # '4xEDR 100GBps': the generation is the rating; the figure beside it is a slip of the unit
+        if label in {None, "measured"} and re.match(r"\s*(?:of\s+)?(?:NCCL\s+)?(?:all[-_ ]?reduce\s+(?:bandwidth|bw|throughput)|busbw|"
+                                                   r"bus ?(?:bandwidth|bw))(?![A-Za-z])", text[m.end():m.end() + 30], _IC):
+            return "busbw"  # rr-s10 named after: 'benchmark shows 48 GB/s all-reduce bandwidth', '12 GB/s busbw'
         if label is None and _NCCL_TESTS_TOPIC.search(text):
             return "busbw"  # 'nccl-tests on two nodes … yet I get 41.55 GB/s': the question is about that tool's figure
         if label == "measured" and _RATE_CUES["busbw"].search(tx.before(text, m.start(), 40)):
@@ -805,6 +815,24 @@ def _measured_clause_before(text: str, pos: int) -> bool:
                 or _RATE_CUES["storage"].search(gap) or _RATE_CUES["rated"].search(gap) or re.search(r"[。.;；?？]", gap))
 
 
+# rr-s10 NCCL's port: NCCL said to run over a port named just before the figure in brackets, or the port said used by it
+_NCCL_ON_PORT = re.compile(r"(?<![\w-])NCCL(?![\w-])\s*(?:(?:is|was|still|now|always|only|just|actually|then)\s+)*"
+                           r"(?:uses?|using|used|picks?|picked|picking|chooses|chose|chosen|choosing|selects?|selected|"
+                           r"selecting|goes (?:over|through)|went (?:over|through)|runs? (?:over|on)|ran (?:over|on)|"
+                           r"binds? to|bound to|falls? back to|fell back to|"
+                           r"走(?:的)?(?:是)?|用(?:的)?(?:是)?|选(?:的|了)?(?:是)?|绑(?:定)?(?:的|了|到)?(?:是)?|跑在)\s*"
+                           r"(?:(?:the|an?|its|our)\s+)?·{2,}\s*[(（]\s*$", _IC)
+_USED_BY_NCCL = re.compile(r"\s*[)）]\s*(?:interface|NIC|port|网卡|网口|接口)?\s*(?:is|was|gets|got)\s+(?:used|picked|chosen|"
+                           r"selected)\s+by\s+NCCL(?![\w-])|\s*[)）]\s*(?:被\s*)?NCCL\s*(?:用|选|走)", _IC)
+
+
+# rr-s10 bought: what was bought or specified is the NIC's rating, not the rate its link came up at
+_BOUGHT = re.compile(r"买的(?:是|都是)?|采购的?(?:是)?|购买的?(?:是)?|订的(?:是)?|配的是|规格(?:是|为)?|"
+                     r"(?<![A-Za-z])(?:bought|purchased|paid for|ordered|spec(?:'d|ced)|specified|sold (?:us|as)|"
+                     r"datasheet|data sheet|spec ?sheet|advertised|promised)(?![A-Za-z])",
+                     _IC)
+
+
 @extractor
 def network_rates(text: str) -> list[Understood]:
     """'10GbE', '25G网卡', '400G IB', 'iperf3 shows 3.2 Gbits/sec', '带宽大约 1Gbps', 'busbw 2 GB/s', ….
@@ -861,7 +889,14 @@ def network_rates(text: str) -> list[Understood]:
 
         elif m["mult"]:
             gbps *= int(m["mult"])
-        if kind == "rated":
+        bought = _BOUGHT.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 24), m.start()) \
+            if kind == "rated" else None
+        if bought:
+            # rr-s10 bought: '买的是 HDR 200G 的卡', 'we paid for 200G NICs': the rating, the link's rate only until told
+            # (said at the cue's place: a link speed on the rating's own number is dropped as a reading of it)
+            hits.append(_hit("nic.max_speed_gbps", gbps, m))
+            hits.append(_hit("nic.speed_gbps", gbps, bought, weak=True))
+        elif kind == "rated":
             hits.append(_hit("nic.speed_gbps", gbps, m))
             for nic_kind, pattern in _KIND_AFTER.items():
                 k = pattern.match(text, m.end())
@@ -2147,3 +2182,37 @@ def resolve(hits: list[Understood]) -> dict[str, Understood]:
 
 def _rank(h: Understood) -> int:
     return (0 if h.weak else 2) + (0 if h.inferred else 1)
+
+
+# rr-s10 runs under settings: a figure whose condition is an NCCL setting or a transport switched on or off
+# ('NCCL_IB_DISABLE=1 gives 1.2 GB/s', 'with IB enabled 20 GB/s', '关掉 IB 只有 1.2 GB/s') is what NCCL got under it — a
+# bus bandwidth, never an iperf3 figure or a link's rate; commands.setting_runs finds them. Compared runs give the job's
+# figure only where one is said as current ('now', '现在'); a run alone with an NCCL setting is the job's.
+_RUN_FIGURES = {"net.iperf3_gbps", "nic.speed_gbps", "net.rdma_bw_gbps", "nccl.allreduce_busbw_gbytes_per_s",
+                "nccl.allreduce_algbw_gbytes_per_s"}
+
+
+def runs_under_settings(text: str, hits: list[Understood]) -> list[Understood]:
+    """Figures of runs under settings (see above), read from `text` with its settings still in it; the hits keep
+    their order (the last said of a fact wins)."""
+    runs = [r for r in setting_runs(text) if not _OTHER_COLLECTIVE.search(text, max(0, r.start - 160), r.start)]
+    # what each run's figure becomes: dropped (one of compared settings), NCCL's bus bandwidth, or kept as read
+    fate = {id(r): "drop" if r.compared and not r.now else "busbw" if r.compared or r.setting.startswith("nccl_")
+            else "keep" for r in runs}
+    runs = [r for r in runs if fate[id(r)] != "keep"]
+    if not runs:
+        return hits
+    out: list[Understood] = []
+    placed: set[int] = set()
+    for h in hits:
+        r = next((r for r in runs if h.fact in _RUN_FIGURES and (r.start <= h.start < r.end or h.start <= r.start < h.end)),
+                 None)
+        if r is None:
+            out.append(h)
+        elif fate[id(r)] == "busbw" and id(r) not in placed:
+            placed.add(id(r))
+            out.append(Understood("nccl.allreduce_busbw_gbytes_per_s", round(r.gbps / 8, 6), text[r.start:r.end],
+                                  r.start, r.end))
+    out.extend(Understood("nccl.allreduce_busbw_gbytes_per_s", round(r.gbps / 8, 6), text[r.start:r.end], r.start,
+                          r.end) for r in runs if fate[id(r)] == "busbw" and id(r) not in placed)
+    return out

@@ -31,6 +31,7 @@ from bwdoctor.chat.extract import (
     instance_type,
     nodes_setting,
     resolve,
+    runs_under_settings,
     step_time_swings,
 )
 from bwdoctor.chat.intents import Intent, classify, knowledge_topics
@@ -109,6 +110,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
     hits = _retool_measurements(raw_prose, hits, question)
+    hits = runs_under_settings(raw_prose, hits)  # rr-s10 runs under settings
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
     hits = _averages_beside_a_figure(prose, hits)
@@ -259,7 +261,8 @@ def _mask_long_runs(text: str, pattern: re.Pattern[str]) -> str:
 # 'NCCL picked docker0') is its socket interface, as NCCL_SOCKET_IFNAME would set it
 _NCCL_IFACE = re.compile(r"(?:eth|ens|enp|eno|em|bond|docker|virbr|veth|br|cni|flannel|cali|tunl|vxlan)"
                          r"[\w.-]*\d[\w.-]*", re.IGNORECASE)
-_NCCL_USES = re.compile(r"NCCL[^，,。.;；\n]{0,12}?(?:走了|走的是|走|用了|用的是|用的|使用了|使用的是|"
+_NCCL_USES = re.compile(r"NCCL[^，,。.;；\n]{0,12}?(?:走了|走的是|走的|走|用了|用的是|用的|使用了|"  # rr-s10 走的
+                        r"使用的是|"
                         r"选了|选的是|选择了|绑定到|绑到|"
                         r"(?<![A-Za-z])(?:uses|using|used|picks|picked|chose|chooses|selects|selected|binds to|"
                         r"bound to|(?:goes|went|runs|is running|is going)\s+(?:over|via|through|on))(?![A-Za-z]))"
@@ -287,7 +290,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             hits.extend(shm_size_after(text, e.start, e.end))
         elif light_model_name(words, text, e.start):  # 'resnet18 on 2 nodes': little compute per step
             hits.append(Understood("job.light_compute", True, words, e.start, e.end, weak=True))
-        elif version := _NCCL_VERSION.match(words):
+        elif (version := _NCCL_VERSION.match(words)) and not re.match(  # rr-s10 version unit: 'nccl 0.6GB/s' is a rate
+                r"\s*(?:[GMKT](?:B|b|bit|bps|/s)|%|倍)", words[version.end():] + text[e.end:e.end + 8]):
             hits.append(Understood("nccl.version", _nccl_version(version), words, e.start, e.end))
         elif re.fullmatch(r"v?2\.\d{1,2}\.\d{1,2}", words) and re.search(r"NCCL", text, re.IGNORECASE) \
                 and _CURRENT_VERSION.search(text, max(0, e.start - 14), e.start):
