@@ -1251,7 +1251,6 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
 
 
 Quantity = tuple[str, float, int, int]
-Quantity = tuple[str, float, int, int]
 
 # cmp-s10 echoed rate: 'one node does 2000 img/s, two nodes 2400', '单机每秒 2000 张图，两机只有 2400 张': the second run's
 # figure bare (or with the counting word alone) in a later clause that names its own run, the unit left to the first

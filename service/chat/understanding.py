@@ -275,7 +275,7 @@ _NCCL_ASKED = re.compile(r"(?:让|使|要|想|应该|怎么|如何|强制|指定
 def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     """Facts a name carries: the GPU model (weak: a baseline GPU is a GPU too), the instance type and its
     known cap, the NCCL version."""
-    hits = []
+    hits: list[Understood] = []
     for e in entities:
         words = text[e.start:e.end]
         # what the name says of the hardware by itself ('ConnectX-6': an RDMA adapter); a statement in words outranks it
