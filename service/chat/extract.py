@@ -1009,6 +1009,31 @@ def _bare_value(fact: str, num: str, hi: str | None) -> float | None:
     return round(value, 6)
 
 
+# rr-s10 exponent: a tool's figure in scientific notation with a rate's unit ('iperf3 gives 1.2e10 bytes/s', 'ib_write_bw
+# 9.7e10 bits/s'): the tool named last before it in its sentence, nothing else, says whose it is
+_EXP_RATE = re.compile(r"(?<![\w.])(?P<m>\d{1,3}(?:\.\d{1,4})?)\s*[eE]\s*\+?(?P<e>\d{1,2})\s*"
+                       r"(?P<unit>bytes?/s(?:ec)?|B/s|Bps|bits?/s(?:ec)?|b/s|bps)(?![A-Za-z])")
+
+
+@extractor
+def exponent_rates(text: str) -> list[Understood]:
+    """'iperf3 gives 1.2e10 bytes/s' → net.iperf3_gbps 96; 'busbw 1.1e10 B/s' → 11 GB/s."""
+    hits = []
+    for m in _EXP_RATE.finditer(text):
+        tool = None
+        for t in _FIGURE_NAME.finditer(text, tx.sentence_bounds(text, m.start())[0], m.start()):
+            tool = t
+        if tool is None or tool.lastgroup not in {"iperf", "rdma", "busbw", "algbw"}:
+            continue
+        per_s = float(m["m"]) * 10 ** int(m["e"])
+        gbps = per_s * (8 if re.match(r"[Bb]yte|B", m["unit"]) else 1) / 1e9
+        fact = _FIGURE_NAMES[tool.lastgroup][1]
+        value = round(gbps / 8, 6) if fact.startswith("nccl.") else round(gbps, 6)
+        if value > 0:
+            hits.append(_hit_span(fact, value, text, m.start(), m.end()))
+    return hits
+
+
 @extractor
 def unitless_measurements(text: str) -> list[Understood]:
     """'iperf3 gives 23', 'all_reduce_perf shows algbw 12 busbw 22', 'ib_write_bw 只有 200', 'measured 9.3 with iperf':

@@ -55,6 +55,10 @@ def engine():  # type: ignore[no-untyped-def]
     ("NCCL 2.18.3, busbw 5 GB/s", {"nccl.version": "2.18.3", "nccl.allreduce_busbw_gbytes_per_s": 5.0}),
     # a transport switched on alone: the job's figure as read ('from 20 to 45': the later)
     ("打开 GDR 之后 busbw 从 20 GB/s 提到 45 GB/s", {"nccl.allreduce_busbw_gbytes_per_s": 45.0}),
+    # a tool's figure in scientific notation
+    ("iperf3 测得 1.2e10 bytes/s", {"net.iperf3_gbps": 96.0}),
+    ("ib_write_bw reports 9.7e10 bits/s", {"net.rdma_bw_gbps": 97.0}),
+    ("busbw 1.1e10 B/s on 2 nodes", {"nccl.allreduce_busbw_gbytes_per_s": 11.0, "job.nodes": 2}),
     # PyTorch's example log, pasted
     ("Training is slow, log:\n```\nEpoch: [0][ 10/5005]\tTime  1.599 ( 2.648)\tData  1.296 ( 2.388)\tLoss 6.9 (6.9)\n"
      "Epoch: [0][ 20/5005]\tTime  1.601 ( 2.150)\tData  1.290 ( 1.850)\tLoss 6.9 (6.9)\n```\n",
@@ -86,6 +90,9 @@ def test_rates_and_roles_read(text: str, expected: dict[str, object]) -> None:
     # a rate after NCCL's name is no version of it
     ("iperf3 ~ 9.3Gbps, nccl 0.6GB/s, 10G 网卡", "nccl.version"),
     ("nccl 2.5GB/s on 2 nodes", "nccl.version"),
+    # scientific notation without a tool named is nobody's figure
+    ("we moved 1.2e10 bytes/s of data from storage", "net.iperf3_gbps"),
+    ("the model has 1.2e10 parameters, iperf3 is fine", "net.iperf3_gbps"),
     # a '^' list excludes, a prefix matches any number: no count
     ("NCCL_IB_HCA=^mlx5_1 training is slow", "nic.count"),
     ("NCCL_IB_HCA=mlx5 on 2 nodes, slow", "nic.count"),
