@@ -67,6 +67,13 @@ class Commands:
     proposed_spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
+# a measuring tool named, then straight away a figure with a rate's unit: its result said in words, no command line
+_TOOL_THEN_FIGURE = re.compile(r"\s*(?:iperf3?|ib_(?:write|read|send)_bw|(?:\./)?(?:build/)?all_reduce_perf)\s+"
+                               r"(?:(?:shows?|gives?|gets?|reports?|says?|is|was|=|:|：|测得|测出|只有|跑出)\s*)?(?:~|≈|about\s+)?"
+                               r"\d+(?:\.\d+)?\s*(?:[GMK]bits?/s(?:ec)?|[GMK]bps|[GMK]B/s|[GMK]b/s|GBytes)",
+                               re.IGNORECASE)
+
+
 def read_commands(text: str) -> Commands:
     """Find command lines, framework settings and NCCL_* settings; facts from what describes the job."""
     found = Commands()
@@ -79,6 +86,8 @@ def read_commands(text: str) -> Commands:
             if pattern is _BACKTICK and not (re.match(_LAUNCHER, body.strip()) or _ENV.search(body)
                                              or body.strip().startswith("-")):
                 continue
+            if _TOOL_THEN_FIGURE.match(body):
+                continue  # 'iperf3 9.41 Gbits/sec (one stream), 9.9 with -P 4': a tool named with its result, in words
             prose_after = _CJK_OUTSIDE_QUOTES.search(body)
             if prose_after and pattern is not _BACKTICK:
                 # 'iperf3 -c 10.0.0.2 -P 4 跑出来 18.6 Gbits/sec，网卡 25G': a command ends where Chinese words begin

@@ -1102,8 +1102,21 @@ _BARE_WITH_STREAMS = re.compile(rf"{_BARE_NUM}\s*(?:with|using|at|on|under|用)\
 
 
 def _streams_of(text: str, h: Understood) -> str | None:
-    near = text[max(tx.clause_bounds(text, h.start)[0], h.start - 30):min(len(text), h.end + 30)]
-    return "many" if _MANY_STREAMS.search(near) else "one" if _ONE_STREAM.search(near) else None
+    """'many' or 'one' by the cue of streams nearest the figure ('9.41 Gbits/sec (one stream), 9.9 with -P 4')."""
+    after = re.match(r"\s*(?:[GM]bits?/s(?:ec)?|[GM]bps|[GM]b/s)?\s*[(（]?\s*(?:with|using|at|on|via|用)?\s*(?:a\s+)?",
+                     text[h.end:h.end + 40], _IC)
+    tail = text[h.end + (after.end() if after else 0):h.end + 40]
+    for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM)):
+        if pattern.match(tail):
+            return kind  # the streams said right after the figure are its own
+    a, b = max(tx.sentence_bounds(text, h.start)[0], h.start - 30), min(len(text), h.end + 30)
+    best: tuple[int, str] | None = None
+    for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM)):
+        for m in pattern.finditer(text, a, b):
+            gap = h.start - m.end() if m.end() <= h.start else m.start() - h.end
+            if best is None or gap < best[0]:
+                best = (max(gap, 0), kind)
+    return best[1] if best else None
 
 
 def _bare_after_sibling(text: str, said: list[tuple[Understood, str, bool]], hits: list[Understood]) -> list[Understood]:

@@ -385,3 +385,11 @@ def test_host_names_are_not_counts(text: str, nodes: object) -> None:
 ])
 def test_several_streams_measure_the_link_one_stream_is_a_lower_bound(text: str, iperf: float) -> None:
     assert facts(text)["net.iperf3_gbps"] == iperf
+
+
+@pytest.mark.parametrize(("text", "iperf"), [
+    ("iperf3 9.41 Gbits/sec (one stream), 9.9 with -P 4", 9.9),     # the streams said right after each figure
+    ("iperf3 shows 9.4 Gbits/sec on our 10G link", 9.4),             # a tool and its result in words, no command
+])
+def test_a_tool_named_with_its_result_is_read(text: str, iperf: float) -> None:
+    assert facts(text)["net.iperf3_gbps"] == iperf
