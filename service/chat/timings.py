@@ -105,6 +105,7 @@ def efficiency_as_a_fraction(text: str) -> list[Understood]:
 # which NCCL is 1.8s' → job.comm_time_pct, communication ÷ the step (÷ communication + compute when the step is
 # unsaid, as if nothing overlapped). A time wished for or supposed ('should take 0.5 s', '如果通信 1 秒') is none.
 _TIME = re.compile(r"(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>ms|毫秒|s|秒|secs?|seconds?)(?![A-Za-z/])", _IC)
+_MILLISECONDS = re.compile(r"ms|毫秒")
 _ROLE_COMM = re.compile(_COMM_OP, _IC)
 _ROLE_COMPUTE = re.compile(r"计算|(?<![A-Za-z])(?:compute|computation|forward\s*(?:\+|and|/|&)\s*backward|"
                            r"fwd\s*(?:\+|/|&)\s*bwd)(?![A-Za-z])|前向\s*(?:\+|和|加)?\s*反向|前反向", _IC)
@@ -139,7 +140,7 @@ def comm_and_compute_times(text: str) -> list[Understood]:
             role = _role(text, lo, m)
             lo = m.end()
             unit = m["unit"].lower()
-            seconds = float(m["num"]) / (1000 if unit in ("ms", "毫秒") else 1)
+            seconds = float(m["num"]) / (1000 if _MILLISECONDS.fullmatch(unit) else 1)
             if role and role not in times and seconds > 0:
                 times[role] = (seconds, m)
         if "comm" not in times or not times.keys() & {"step", "compute"} or _SUPPOSED.search(text, sa, sb) \
