@@ -730,6 +730,11 @@ def _is_gpu_context(text: str, pos: int) -> bool:
 _EIGHT_A_MACHINE = re.compile(r"(?<![A-Za-z0-9])(?:[AHB][1-8]00|H20|GB[23]00|MI[23]\d{2}X?|(?:Ascend\s?)?910[BC]?)(?![0-9])", _IC)
 
 
+# the GPUs named by no model: 'GPUs', 'cards', '卡', '显卡' right after the count
+_GENERIC_GPUS = re.compile(r"\d\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)(?![A-Za-z0-9])", _IC)
+_MASKED = re.compile(r"[Ｇ·]")  # a named board, masked by the entity reader
+
+
 def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = None) -> list[Understood]:
     """A bare GPU count ('16 GPUs') beside a machine count in its sentence: a total when it divides evenly.
 
@@ -783,7 +788,9 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
         elif not per_node_cue and n > 8 and not near and unmasked and h.source == "gpus" \
                 and _EIGHT_A_MACHINE.search(unmasked, h.start, h.end + 2):
             out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
-        elif per_node_cue or n <= 16:
+        elif per_node_cue or n <= 8 or (n <= 16 and not (_GENERIC_GPUS.search(h.text) and not _MASKED.search(h.text))):
+            # s10: nine to sixteen GPUs said bare ('16 GPUs', '16 张卡') are rarely one machine, but a board named may
+            # be ('用 16 张 4090')
             out.append(Understood(h.fact, n, h.text, h.start, h.end, weak=h.weak or shaped))
         else:  # 'AlexNet on 128 K80 GPUs': more than a machine holds, so the GPUs of the whole job
             out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))

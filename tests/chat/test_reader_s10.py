@@ -393,3 +393,16 @@ def test_several_streams_measure_the_link_one_stream_is_a_lower_bound(text: str,
 ])
 def test_a_tool_named_with_its_result_is_read(text: str, iperf: float) -> None:
     assert facts(text)["net.iperf3_gbps"] == iperf
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We train on 16 GPUs and it is slow", {"job.total_gpus": 16}),        # more than a machine usually holds
+    ("用 16 张卡训练很慢", {"job.total_gpus": 16}),
+    ("用 16 张 4090 训练", {"job.gpus_per_node": 16}),                      # a board named: a 4090 server may
+    ("we use 4 GPUs", {"job.gpus_per_node": 4, "job.nodes": 1}),
+])
+def test_nine_to_sixteen_gpus_said_bare_are_the_jobs_total(text: str, expected: dict[str, object]) -> None:
+    got = facts(text)
+    assert {k: got.get(k) for k in expected} == expected
+    if "job.total_gpus" in expected:
+        assert got.get("job.nodes") != 1
