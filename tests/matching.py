@@ -42,3 +42,36 @@ def fact_problems(out: dict[str, object], expected: dict[str, object], *, total:
         elif want is not None and got != want:
             problems.append(f"{key} = {got!r}, expected {want!r}")
     return problems
+
+
+SEVERITY_RANK = {"info": 0, "warning": 1, "critical": 2}
+
+
+def same_value(got: object, want: object) -> bool:
+    """A fact's value as read against the one wanted: booleans by identity, numbers within rounding."""
+    if isinstance(want, bool) or isinstance(got, bool):
+        return got is want
+    if isinstance(want, int | float) and isinstance(got, int | float):
+        return abs(float(got) - float(want)) < 1e-6
+    return got == want
+
+
+def turn_problems(out: dict[str, object], facts: dict[str, object], expect: dict[str, object]) -> list[str]:
+    """What a chat turn's `out` gets wrong against the `facts` it must read and `expect`: `not_facts` (names never
+    read), `finding` ((category, least severity, rule or None) that must be reported), `not_rules`, `not_categories`."""
+    read = out.get("facts") or {}
+    assert isinstance(read, dict)
+    wrong = {k: (read.get(k), v) for k, v in facts.items() if not same_value(read.get(k), v)}
+    problems = [f"facts read (got, want): {wrong}"] if wrong else []
+    problems += [f"{name} read as {read[name]!r}" for name in expect.get("not_facts", []) if name in read]
+    findings = out.get("findings") or []
+    assert isinstance(findings, list)
+    seen = [(f.get("category"), f.get("severity"), f.get("rule")) for f in findings]
+    if "finding" in expect:
+        category, severity, rule = expect["finding"]
+        if not any(s[0] == category and SEVERITY_RANK[s[1]] >= SEVERITY_RANK[severity]
+                   and (rule is None or s[2] == rule) for s in seen):
+            problems.append(f"wanted {expect['finding']}, got {seen}")
+    problems += [f"{rule} fired: {seen}" for rule in expect.get("not_rules", []) if rule in {s[2] for s in seen}]
+    problems += [f"{c} reported: {seen}" for c in expect.get("not_categories", []) if c in {s[0] for s in seen}]
+    return problems
