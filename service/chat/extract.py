@@ -624,6 +624,8 @@ _NOT_NETWORK = re.compile(r"显存|内存|存储|磁盘|硬盘|文件|模型|数
 
 _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
+_FABRIC_JUST_BEFORE = re.compile(r"(?<![A-Za-z])(?:EDR|HDR|NDR|FDR|XDR|IB|InfiniBand|RoCE(?:\s*v2)?)\s*(?:的|是)?\s*$",
+                                 _IC)
 _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|(?<![A-Za-z])(?:have|has)|用|走|上|换成|升级到|是|都是|均为)\s*$",
                         _IC)
 
@@ -726,6 +728,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
                       text[max(0, m.start() - 20):m.start()], _IC):
         return "rated"  # 'nodes with 340Gbps of internode bandwidth': what the fabric provides
+    if not is_bytes and unit in {"G", "Gb"} and _LINK_RATES.fullmatch(m["num"]) and _FABRIC_JUST_BEFORE.search(
+            text, max(0, m.start() - 14), m.start()):
+        return "rated"  # s11 fabric first: '96 Gb/s on HDR 200G', 'IB 200G': the fabric named, then its rate
     if re.search(r"(?:RoCE(?:v2)?|IB|InfiniBand|EFA|以太网|[Ee]thernet|网卡|网络|网口|端口|网|NICs?|ports?|"
                  r"(?<![A-Za-z])(?:network|fabric|interconnect|links?|uplinks?))\s*"
                  r"(?:是|为|都是|:|：|（|\(|(?<=[A-Za-z])\s+(?:is|are|was|were|runs? at|at)(?=\s))?\s*$",
@@ -748,6 +753,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         if label in {None, "measured"} and re.match(r"\s*(?:of\s+)?(?:NCCL\s+)?(?:all[-_ ]?reduce\s+(?:bandwidth|bw|throughput)|busbw|"
                                                    r"bus ?(?:bandwidth|bw))(?![A-Za-z])", text[m.end():m.end() + 30], _IC):
             return "busbw"  # rr-s10 named after: 'benchmark shows 48 GB/s all-reduce bandwidth', '12 GB/s busbw'
+        if label in {None, "rated", "measured"} and _CKPT.search(tx.clause(text, m.start())) \
+                and not _A_TOOL.search(tx.clause(text, m.start())):
+            return None  # s11 checkpoint: 'checkpoint 写入只有 1GB/s' is how fast a checkpoint is written, no test's figure
         if label is None and _NCCL_TESTS_TOPIC.search(text):
             return "busbw"  # 'nccl-tests on two nodes … yet I get 41.55 GB/s': the question is about that tool's figure
         if label == "measured" and _RATE_CUES["busbw"].search(tx.before(text, m.start(), 40)):
@@ -756,6 +764,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         if label == "measured" and named and not re.search(r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储",
                                                            text[named[-1].end():m.start()], _IC):
             return "busbw"  # 'NCCL all-reduce bandwidth of 20 GB/s on one node but only 1.5 GB/s across two': the same
+        if label in {None, "rated"}:
+            return "none?"  # s11 goes on: '之前 busbw 有 20GB/s，升级之后只有 5GB/s': a measurement said before may name it
         return label if label in {"busbw", "storage", "measured", "traffic"} else None
     if _NIC_AFTER.match(tail) and label not in {"measured", "instance", "traffic"}:
         return "rated"
@@ -1195,7 +1205,16 @@ def _use_denied(text: str, m: re.Match[str]) -> bool:
 _MELLANOX = re.compile(r"(?<![A-Za-z])(?:Mellanox|迈络思)(?![A-Za-z])(?!\s*(?:的)?\s*(?:SN\d|Spectrum|switch|交换机|Quantum|"
                        r"cables?|线缆|光模块|OFED))", _IC)
 # zh-s10 required fabric: 'RDMA words' asked about as a requirement ('是不是必须要 IB 才能…', '一定得上 RDMA 吗') affirm none
-_REQUIRED_FABRIC = re.compile(r"(?:必须|一定|非得|必需|非要|需要|需不需要|要不要)\s*(?:要|得)?\s*(?:有|用|上|走)?\s*$")
+_REQUIRED_FABRIC = re.compile(r"(?:必须|一定|非得|必需|非要|需要|需不需要|要不要)\s*(?:要|得)?\s*(?:有|用|上|走)?\s*$|"
+                              # s11 need asked: 'does it need InfiniBand?', 'do we need an IB fabric?'
+                              r"(?<![A-Za-z])(?:need|needs|require|requires)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE)
+# net-s11 InfiniBand's generations (FDR 56G, EDR 100G, HDR 200G, NDR 400G, XDR 800G), alone or with their rate glued on
+_IB_GENERATION = re.compile(r"(?:(?<=\d[xX])|(?<![A-Za-z]))(?:FDR|QDR|EDR|HDR|NDR|XDR)(?:\d{2,3})?(?![A-Za-z0-9])")
+# net-s11 planned fabric: 'planning to move to InfiniBand', '打算换成 IB': a fabric to come, not today's
+_PLANNED_FABRIC = re.compile(r"(?:打算|计划|准备|考虑|想要?|要不要|是否)\s*(?:换成|换到|换|升级到|升级成|升级|改成|改用|上|用|迁移到|迁到)\s*"
+                             r"(?:成|到)?\s*$|(?<![A-Za-z])(?:plan(?:s|ning)?|want(?:s|ing)?|going|hop(?:e|es|ing)|intend(?:s|ing)?|"
+                             r"consider(?:s|ing)?)\s+(?:to\s+)?(?:move|moving|switch|switching|upgrade|upgrading|migrate|"
+                             r"migrating|go|going)\s+(?:over\s+)?to\s+(?:an?\s+|the\s+)?$", _IC)
 # Alibaba Cloud's elastic RDMA (eRDMA): RDMA on its Ethernet VPC network
 _ERDMA = re.compile(r"(?<![A-Za-z])eRDMA(?![A-Za-z])", _IC)
 
@@ -1955,17 +1974,24 @@ def gpu_links(text: str) -> list[Understood]:
 
 
 # --------------------------------------------------------------------------- placement and cloud
+_PLACE_DENIED = re.compile(r"(?:(?<![A-Za-z])(?:not|never|aren't|isn't|weren't|wasn't)(?:\s+(?:all\s+)?(?:in|on|across|"
+                           r"spread (?:across|over)|split (?:across|over)|placed in|located in|from))?|不是|并非|没有|没|不|"
+                           r"并不|不在|不会)\s*$", _IC)
+
+
 @extractor
 def placement(text: str) -> list[Understood]:
     """跨可用区/cross-zone/two sites → cluster.zones 2; 跨地域/cross-region → cluster.regions 2; same AZ → zones 1."""
     hits = []
-    for m in re.finditer(r"跨(?:可用区|AZ|az|机房|数据中心|园区)|cross[- ](?:zone|AZ|az|datacenter|data[- ]center|sit"
-                         r"e)s?|"
+    for m in re.finditer(r"跨\s*(?:可用区|AZ|az|机房|数据中心|园区)|cross[- ](?:zone|AZ|az|datacenter|data[- ]center|sit"
+                         r"e)s?|multi[- ]?(?:AZ|zone)(?![A-Za-z])|"  # net-s11 '跨 AZ', 'multi-AZ'
                          r"(?:different|multiple|two|2|separate|other|several) (?:(?:AWS|GCP|Azure|cloud)\s+)?"
                          r"(?:availability zones|AZs|zones|datacenters|data cente"
                          r"rs|"
-                         r"sites|buildings)|(?:两|2|多)个(?:可用区|机房|数据中心)|不同(?:的)?(?:可用区|机房)",
+                         r"sites|buildings)|(?:两|2|多)\s*个\s*(?:可用区|AZ|机房|数据中心)|不同(?:的)?(?:可用区|机房)",  # net-s11
                          text, _IC):
+        if _PLACE_DENIED.search(tx.before(text, m.start(), 24)):
+            continue  # s11 not across: "we are NOT in different zones", '没有跨可用区', '不是跨机房'
         hits.append(_hit("cluster.zones", 2, m))
     generic = len(hits)
     for m in re.finditer(rf"{_NUM}\s*(?:个)?\s*(?:不同的?|different\s+|separate\s+|distinct\s+)?(?:可用区|AZs|availability zones)"

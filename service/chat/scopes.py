@@ -330,6 +330,9 @@ _WHAT_IF_CUE = re.compile(
     r"(?:必须|一定|非得|必需|非要)\s*(?:要|得)?\s*(?:有|用|上|走)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink|GDR))|"
     r"需要\s*(?:有|用)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^，,。.;；\n]{0,10}?(?:吗|么|[?？]))|"
     r"(?<![A-Za-z])(?:is|are) (?:an? )?(?=(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^.,;?\n]{0,12}?(?:required|necessary|a must))|"
+    # s11 need asked: 'Does ZeRO-3 across 2 nodes need InfiniBand?', 'would this require RDMA?': a fabric asked for
+    r"(?<![A-Za-z])(?:need|needs|require|requires)\s+(?:an?\s+|the\s+)?(?=(?:IB|InfiniBand|RoCE|RDMA|NVLink|EFA|"
+    r"GPUDirect)(?![A-Za-z])[^.;\n]{0,40}?[?？])|"
     r"do (?:i|we) need|should (?:i|we)(?![A-Za-z])(?!\s+(?:expect|see|be|look|worry|care)\b)|"
     r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
     _IC)
@@ -485,8 +488,9 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     for m in _CHANGE_VERB.finditer(text):
         a, b = tx.clause_bounds(text, m.start())
         sa, sb = tx.sentence_bounds(text, m.start())
-        if not _DONE.search(text[max(0, m.start() - 6):m.start()]) and (
-                _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb])):
+        if _DONE.search(text[max(0, m.start() - 6):m.start()]) or text.startswith("了", m.end()):
+            continue  # s11 done: '改成了异步训练，…有影响吗': a change made ('了') is the job as it is, asked about
+        if _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb]):
             cues.append((m.start(), m.end()))
     out: list[Understood] = []
     planned: list[int] = []  # facts in the scope of a plan to scale to

@@ -405,7 +405,8 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
 
 _WAS = re.compile(r"(?<![A-Za-z])(?:was|were|used to be|had been)(?![A-Za-z])|之前是?|以前是?|原来是?", re.IGNORECASE)
 _NOW = re.compile(r"(?<![A-Za-z])(?:it is|it's|now|is now|drops? to|dropped to|fell to)(?![A-Za-z])|现在(?:是|只有)?|"
-                  r"变成了?|降到了?", re.IGNORECASE)
+                  r"变成了?|降到了?|(?:之|以)后(?:只有|是|就)?|后来|(?:升级|更新|改|换)(?:了|完)?(?:之|以)?后",
+                  re.IGNORECASE)
 _GBPS_FACTS = {"nic.speed_gbps", "net.iperf3_gbps", "net.rdma_bw_gbps"}
 
 
@@ -744,7 +745,9 @@ _ONE_SERVER = re.compile(r"(?<![A-Za-z])(?:our|my|this|the|a|one)\s+(?!(?:more|e
 _MORE_THAN_ONE = re.compile(r"(?<![A-Za-z])(?:servers|machines|boxes|workstations|nodes|hosts|instances|other|another|"
                             r"second|peers?|remote|inter-?node|multi-?node|cluster|iperf3?|"
                             r"add(?:s|ed|ing)?|more|ib_\w+_bw|NET/|MASTER_ADDR|nnodes|node_rank|hostfile)(?![A-Za-z])|"
-                            r"多机|多台|多节点|跨机|跨节点|机间|节点间|集群|另一台|两台|其他|每台|各台|分布式",
+                            r"多机|多台|多节点|跨机|跨节点|机间|节点间|集群|另一台|两台|其他|每台|各台|分布式|"
+                            # s11 all of them: '我们的机器都在同一个机房', '所有机器', a zone or room shared
+                            r"(?:机器|节点|服务器|主机)\s*(?:也)?都|所有|全部|可用区|机房",
                             re.IGNORECASE)
 
 

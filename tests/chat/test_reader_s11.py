@@ -1,0 +1,81 @@
+"""Readings of session 11: a change already made is the job, a fabric asked for is not had, a rate right after a fabric
+is its rating, placement denied, the figure now after the one before, and a checkpoint's write rate is no test's."""
+
+from __future__ import annotations
+
+import pytest
+
+from bwdoctor.chat import understand
+
+
+def facts(text: str) -> dict[str, object]:
+    return {u.fact: u.value for u in understand(text).understood}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("为了减少通信开销我们改成了异步训练，对最终模型精度有影响吗？", {"job.async": True}),
+    ("我们把网卡换成了 100G，为什么训练还是慢？", {"nic.speed_gbps": 100.0}),
+])
+def test_a_change_made_is_the_job_as_it_is(text: str, expected: dict[str, object]) -> None:
+    got = facts(text)
+    assert {k: got.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("text", ["要不要把网卡换成 100G？", "如果换成 IB 会快多少？"])
+def test_a_change_asked_about_is_still_a_what_if(text: str) -> None:
+    got = facts(text)
+    assert "nic.speed_gbps" not in got and "nic.kind" not in got
+
+
+@pytest.mark.parametrize("text", [
+    "Does ZeRO-3 across 2 nodes need InfiniBand? We only have 10GbE and want to train a 7B model.",
+    "We only have 10GbE. Do we need InfiniBand?",
+    "Would a 2-node job require RDMA? Our nodes have 10GbE.",
+    "两台机器只有万兆，需要 IB 吗",
+])
+def test_a_fabric_asked_for_is_not_the_one_had(text: str) -> None:
+    got = facts(text)
+    assert got.get("nic.kind") == "ethernet" and got.get("nic.rdma") is False and got.get("nic.speed_gbps") == 10
+
+
+@pytest.mark.parametrize(("text", "measured", "rating"), [
+    ("ib_write_bw between the two nodes shows 96 Gb/s on HDR 200G, is the link degraded?", 96.0, 200.0),
+    ("ib_write_bw 跑到 190G，IB 是 200G", 190.0, 200.0),
+])
+def test_a_rate_right_after_the_fabric_is_its_rating(text: str, measured: float, rating: float) -> None:
+    got = facts(text)
+    assert got.get("net.rdma_bw_gbps") == measured and got.get("nic.speed_gbps") == rating
+
+
+@pytest.mark.parametrize("text", [
+    "We are NOT in different zones, all nodes are in us-west-2a. Still slow across 4 nodes.",
+    "我们的机器没有跨可用区，都在同一个机房",
+    "机器不是跨机房的",
+])
+def test_placement_denied_is_no_second_zone(text: str) -> None:
+    assert facts(text).get("cluster.zones") in {None, 1}
+
+
+@pytest.mark.parametrize("text", ["nodes are spread across different availability zones", "两台机器跨机房，ping 5ms"])
+def test_placement_said_is_still_two_zones(text: str) -> None:
+    assert facts(text).get("cluster.zones") == 2
+
+
+def test_machines_said_all_in_one_room_are_not_one_machine() -> None:
+    assert "job.nodes" not in facts("我们的机器都在同一个机房")
+
+
+@pytest.mark.parametrize(("text", "fact", "now"), [
+    ("升级驱动之前 busbw 有 20GB/s，升级之后只有 5GB/s 了", "nccl.allreduce_busbw_gbytes_per_s", 5.0),
+    ("之前 iperf3 能跑 9.4 Gbits/sec，换了交换机以后只有 2 Gbits/sec", "net.iperf3_gbps", 2.0),
+])
+def test_the_figure_after_a_change_is_the_one_now(text: str, fact: str, now: float) -> None:
+    assert facts(text).get(fact) == now
+
+
+@pytest.mark.parametrize("text", [
+    "nccl-tests busbw 是 20GB/s，模型 checkpoint 写入只有 1GB/s",
+    "nccl-tests busbw 20 GB/s; checkpoint saving only gets 1 GB/s",
+])
+def test_a_checkpoint_write_rate_is_no_bus_bandwidth(text: str) -> None:
+    assert facts(text).get("nccl.allreduce_busbw_gbytes_per_s") == 20.0
