@@ -1865,9 +1865,11 @@ _ACS_ON = re.compile(r"enabl\w*|(?<![A-Za-z])on(?![A-Za-z])|开着|开启|打开
                      r"还开|没关", _IC)
 
 
-_UNSTABLE = re.compile(_NOT_STABLE + r"|unstable|不稳定|上下跳|忽高忽低|波动|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
+_UNSTABLE = re.compile(_NOT_STABLE + r"|unstable|不稳定|上下跳|忽高忽低|波动|抖动|erratic|jittery|fluctuat\w*|varies|changes? (?:a lot )?from run to run|"
                        r"run[- ]to[- ]run|每次(?:跑出来)?都不一样|时高时低|drops? (?:now and then|sometimes|randomly)|骤降", _IC)
-_BUSBW_WORDS = re.compile(r"busbw|bus ?bandwidth|nccl-tests|[a-z_]+_perf\b|all_?to_?all|总线带宽", _IC)
+_BUSBW_WORDS = re.compile(r"busbw|bus ?bandwidth|nccl-tests|[a-z_]+_perf\b|all_?to_?all|总线带宽|"
+                          # s11 unsteady: 'all_reduce 带宽不稳定', 'NCCL bandwidth is erratic'
+                          r"(?:all[-_ ]?reduce|NCCL)\s*(?:的)?\s*(?:带宽|bandwidth|bw|throughput)", _IC)
 
 
 @extractor

@@ -864,7 +864,8 @@ _ONE_NIC_EN = re.compile(
     r"(?:NIC|HCA|port|rail|interface)(?![A-Za-z])|"
     rf"(?:picked|picks|selected|selects|chose|uses|used)\s+only\s+(?:{_ONE_NIC}|[\w·-]{{2,16}}\s+(?:for|as)\s+"
     r"(?:TCP|data|traffic|RDMA|the transport|transport))|"
-    r"(?:only|just)\s+(?:one|1|a single)\s+(?:of\s+the\s+(?:\w+\s+)?|(?:EFA|IB|RoCE|RDMA)\s+)?"
+    r"(?:only|just)\s+(?:one|1|a single)\s+"
+    r"(?:of\s+(?:the|our|its|their)\s+(?:[\w-]+\s+){0,2}?|(?:EFA|IB|RoCE|RDMA)\s+)?"
     r"(?:NICs?|interfaces?|HCAs?|ports?|rails?|devices?|adapters?)\s+"
     r"(?:is|are|was|were|gets?|got|shows?|showed|carries|carried)\s+(?:being\s+)?(?:used|active|busy|traffic|"
     r"carrying)|"
@@ -879,7 +880,9 @@ _ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:其中
                          r"\s*(?:都|全)?\s*(?:闲着|空闲|空着|没有?流量|没用上|用不上)|"
                          r"(?:只有|仅|仅有)\s*(?:一|1)\s*(?:张|块|个)\s*(?:网卡|网口|HCA)\s*(?:有流量|在用|被用|在跑|在传)")
 # '…是两个虚拟网卡，我们只用上了其中一个': one of the NICs named just before
-_ONE_OF_THEM_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*其中(?:的)?\s*(?:一|1)\s*(?:个|张|块|条)")
+# s11 one of the ports: '网卡有两个口…结果跨机只走了一个' — the ports named before, one of them used
+_ONE_OF_THEM_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:其中(?:的)?)?\s*(?:一|1)\s*(?:个|张|块|条)"
+                             r"(?!\s*(?:GPU|卡|显卡|节点|机器|进程|rank|stream|流|线程|channel|通道))", _IC)
 _NIC_NAMED_ZH = re.compile(r"网卡|网口|端口|HCA|NIC|port|rail|QSFP|口", _IC)
 _ALL_NICS = re.compile(r"(?:uses?|used|using|over)\s+all\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(?:NICs|interfaces|HCAs|"
                        r"rails)|所有(?:的)?网卡都(?:有流量|用上了|在用)", _IC)

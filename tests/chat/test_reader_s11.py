@@ -79,3 +79,31 @@ def test_the_figure_after_a_change_is_the_one_now(text: str, fact: str, now: flo
 ])
 def test_a_checkpoint_write_rate_is_no_bus_bandwidth(text: str) -> None:
     assert facts(text).get("nccl.allreduce_busbw_gbytes_per_s") == 20.0
+
+
+@pytest.mark.parametrize("text", [
+    "ECN 没配置，RoCE 网络丢包严重，busbw 抖动很大",
+    "all_reduce 带宽不稳定，本来应该有 10 GB/s 左右，时不时掉下去一大截",
+    "the bus bandwidth is very unstable across runs",
+])
+def test_an_unsteady_all_reduce_bandwidth_in_words(text: str) -> None:
+    assert facts(text).get("nccl.busbw_unstable") is True
+
+
+@pytest.mark.parametrize("text", ["step time 抖动很大", "iperf3 抖动很大"])
+def test_other_things_unsteady_say_nothing_of_busbw(text: str) -> None:
+    assert "nccl.busbw_unstable" not in facts(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Only one of the two 100G ports is used during training, the other is idle.",
+    "这张网卡有两个口。本来以为 all-to-all 会同时用上两个口，结果日志里跨机只走了一个",
+    "网卡是两个虚拟网卡，我们只用上了其中一个",
+])
+def test_one_of_the_ports_used(text: str) -> None:
+    assert facts(text).get("net.one_nic_used") is True
+
+
+@pytest.mark.parametrize("text", ["8 张卡只用了一张卡", "我们有两个网口，只用了一个 GPU"])
+def test_one_gpu_used_is_no_port(text: str) -> None:
+    assert "net.one_nic_used" not in facts(text)
