@@ -115,6 +115,11 @@ def read_commands(text: str) -> Commands:
             spans.append((a, b))
             found.texts.append(body.strip())
             read.append((_command_facts(body), (a, b)))
+    if _SLURM.search(text):  # counts-s11 slurm: '用 slurm 提交，-N 4 --gpus-per-node=8': srun's machines, quoted alone
+        for m in _SLURM_NODES.finditer(text):
+            if not any(s <= m.start() < e for s, e in spans):
+                spans.append((m.start(), m.end()))
+                read.append(({"job.nodes": int(m["n"])}, (m.start(), m.end())))
     for pattern in (_PROSE_OPTION, _CONFIG_SETTING, _CONFIG_NAME):  # settings quoted alone in a sentence
         for m in pattern.finditer(text):
             if any(s <= m.start() < e for s, e in spans):
@@ -325,6 +330,10 @@ def _int(value: str | None) -> int | None:
     return int(m.group(2) or m.group(1))
 
 
+_SLURM = re.compile(r"slurm|sbatch|srun|salloc", re.IGNORECASE)  # counts-s11 slurm
+_SLURM_NODES = re.compile(r"(?<![\w\-])-N\s*=?\s*(?P<n>[1-9]\d{0,3})(?![\w.])")  # counts-s11 slurm
+
+
 def _option(args: list[str], *names: str) -> str | None:
     for i, arg in enumerate(args):
         for name in names:
@@ -332,6 +341,8 @@ def _option(args: list[str], *names: str) -> str | None:
                 return args[i + 1]
             if arg.startswith(name + "="):
                 return arg.split("=", 1)[1]
+            if len(name) == 2 and name[1].isalpha() and arg[len(name):].isdigit() and arg.startswith(name):
+                return arg[len(name):]  # counts-s11 glued: 'srun -N2', 'mpirun -np16' reads as '-N 2'
     return None
 
 

@@ -57,7 +57,7 @@ _WORSE_WITH_MORE = re.compile(
     r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
     # '加了一台机器之后速度反而下降了', '增加到两个节点后吞吐却降低了'
     r"(?:加|增加|添加|多加|扩)(?:了|上|到)?\s*(?:第?[一两二三四五六七八九十\d]{1,2}|几)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU)"
-    r"[^。；;\n]{0,12}?(?:反而|却|竟然|居然)[^。；;\n，,]{0,8}?(?:慢|下降|降低|变长|更长|更久|掉|变差|减少)|"
+    r"[^。；;\n]{0,12}?(?:反而|却|竟然|居然|就)[^。；;\n，,]{0,8}?(?:慢|下降|降低|变长|更长|更久|掉|变差|减少)|"  # counts-s11 就
     # 'after adding a second node the throughput dropped', 'adding more GPUs made it slower'
     r"(?:after|when|once|since)\s+(?:I\s+|we\s+)?add(?:ing|ed)?\s+(?:a\s+|an\s+|another\s+|one more\s+|more\s+|a second\s+|"
     r"\w+\s+(?:more\s+)?)?(?:nodes?|machines?|servers?|GPUs?|hosts?)\b[^.;。；\n]{0,40}?(?:slower|drops?|dropped|went down|"
@@ -356,7 +356,40 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
     found.hits.extend(_added_to_total(text, found))  # cmp-s10 added to a total
+    found.hits.extend(_one_more_machine(text, found))  # counts-s11 one more
     return found
+
+
+# counts-s11 one more: '单机正常，加了一台机器就变慢了', 'when I add a second node it gets slower', 'adding another node
+# makes it slower': one machine added to the run said before it (one machine where none is said), a pace in its sentence
+_ONE_MORE = re.compile(
+    r"(?:再|多)?(?:加|增加|添加|加上|接入)了?\s*(?:一|1)\s*台\s*(?:机器|服务器|节点|主机)?|(?:再|多)?(?:加|增加|添加|加上)了?\s*"
+    r"(?:一|1)\s*个\s*(?:机器|服务器|节点|主机)|(?:加|增加|添加|加上|接入)了?\s*第二台(?:机器|服务器|节点|主机)?|"
+    r"(?<![A-Za-z])(?:add(?:ed|ing|s)?|bring(?:ing)? in|brought in)\s+(?:a\s+second|another|one more|an?\s+extra|1 more|"
+    r"a\s+2nd)\s+(?:node|machine|server|host|box|instance|VM)(?![A-Za-z])", _IC)
+
+
+def _one_more_machine(text: str, found: Scaling) -> list[Understood]:
+    if any(h.fact == "job.nodes" for h in found.hits):
+        return []
+    said = [h.value for h in found.hits if h.fact == "job.baseline_nodes"]
+    for m in _ONE_MORE.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        if _TARGET.search(tx.clause(text, m.start())) or not (_SLOWER_WORD.search(text, m.end(), b)
+                                                               or _RATIO_PACE.search(text, m.end(), b)):
+            continue
+        before = [s for s in run_sizes(text, 0, m.start()) if s[2] == "nodes"]
+        after = [s for s in run_sizes(text, m.end(), len(text)) if s[2] == "nodes" and s[0] > 1]
+        if after or len({s[0] for s in before}) > 1:
+            return []  # the machines counted after it, or several runs before it: the count is said, not added
+        second = re.search(r"second|2nd|第二", m.group(0), _IC)
+        if not (said or before or second) or re.search(r"每\s*\Z|(?:every|each)\s+(?:time\s+)?(?:I|we)?\s*\Z",
+                                                        text[max(0, m.start() - 12):m.start()], _IC):
+            continue  # ('加了一台机器以后…', '每加一台机器…': a machine added to a run of unsaid size)
+        k = said[0] if said else 1 if second else before[-1][0]
+        return [Understood("job.nodes", k + 1, m.group(0), m.start(), m.end(), inferred=True)] + (
+            [] if said else [Understood("job.baseline_nodes", k, m.group(0), m.start(), m.end())])
+    return []
 
 
 # ------------------------------------------------------------------------------- cmp-s10 added to a total
@@ -401,6 +434,9 @@ _BARE_FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?P<n>{COUNT})\s*(?:�
                         r"(?:to|→|->|=>|到|扩到|扩展到|扩容到|加到|增加到|增到|升到)\s*\Z", _IC)
 _BARE_THAN = re.compile(rf"(?:(?<![A-Za-z])than|比)\s*(?:(?:on|with|using|in)\s+)?(?:the\s+|a\s+)?(?P<n>{COUNT})\s*(?:个|台)?"
                         r"(?=\s*(?:[,.;:!?，。；：！？)）]|$|快|慢|还|要|更|alone|by itself))", _IC)
+_BARE_TO = re.compile(rf"\s*(?:to|→|->|=>|到|扩到|扩展到|扩容到|加到|增加到|增到|升到)\s*(?P<n>{COUNT})(?!\s*(?:个|台|张|块)?\s*"
+                      r"(?:[A-Za-z\d.%]|卡|机|台|节点|服务器|倍|秒|分|小时|天|步))", _IC)  # counts-s11 bare to
+_BARE_FROM_WORD = re.compile(r"(?:(?<![A-Za-z])from|从|由)\s*(?:(?:a|one)\s+)?\Z", _IC)  # counts-s11 bare to
 _BARE_ARROW = re.compile(rf"(?<![\w.])(?P<n>{COUNT})\s*(?:→|->|=>)\s*\Z", _IC)
 _K = r"(?P<k>\d+(?:\.\d+)?|[一两二三四五六七八九十]{1,3}(?:点[一二三四五六七八九])?)"
 _FACTOR = re.compile(rf"{_K}\s*(?:x|×|倍|times)(?![A-Za-z\d])"
@@ -442,6 +478,12 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
     for s in list(sizes):  # 'from 1 to 4 nodes', '2→8 nodes': a bare count before the range's end takes its word
         m = _BARE_FROM.search(text, max(a, s[3] - 24), s[3]) or _BARE_ARROW.search(text, max(a, s[3] - 12), s[3])
         n = _count(m["n"]) if m else None
+        if m and n and not any(t[3] <= m.start("n") < t[4] for t in sizes):
+            sizes.append((n, m.start("n"), s[2], m.start("n"), m.end("n")))
+            ranged = True
+    for s in list(sizes):  # counts-s11 bare to: 'from one machine to two', '从 2 台扩到 4': the count after takes its word
+        m = _BARE_TO.match(text, s[4], b)
+        n = _count(m["n"]) if m and _BARE_FROM_WORD.search(text, max(a, s[3] - 8), s[3]) else None
         if m and n and not any(t[3] <= m.start("n") < t[4] for t in sizes):
             sizes.append((n, m.start("n"), s[2], m.start("n"), m.end("n")))
             ranged = True
@@ -757,6 +799,12 @@ def _versus(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
+# counts-s11 range: a figure that moves in the sentence ('从 21 小时降到 9 小时') belongs to the runs the figure-move reader
+# pairs, not to a plain range
+_FIGURE_MOVE = re.compile(r"(?:(?<![A-Za-z])from|从)\s*\d+(?:\.\d+)?\s*(?:(?!台|卡|机|节点|个|nodes?|machines?|servers?|GPUs?|cards?)"
+                          r"[^\d\s,，。;；]){0,8}\s*(?:to|降到|升到|涨到|变成|到)\s*\d", _IC)
+
+
 def _said_ratios(text: str, found: Scaling) -> list[Understood]:
     hits: list[Understood] = []
     done = [(h.start, h.fact) for h in found.hits if h.fact in {"job.speedup", "job.negative_scaling"}]
@@ -791,6 +839,10 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
             m = _SLOWER_WORD.search(text, second[4], b)
             slower = m is not None and not _NOT_RATIO.search(text, max(a, m.start() - 8), m.start())
         if speedup is None and not slower:
+            if ranged and not many and first is small and small[0] > 0 and _RATIO_PACE.search(text, a, b) \
+                    and not _TARGET.search(text, a, b) and not _FIGURE_MOVE.search(text, a, b) \
+                    and not any(h.fact in {"job.baseline_nodes", "job.baseline_gpus"} for h in found.hits + hits):
+                hits += _sizes_of_the_runs(text, small, big, found)  # counts-s11 range: 'from 2 to 4 nodes, throughput …'
             continue
         span = (min(first[3], second[3]), b)
         words = text[span[0]:span[1]].strip()

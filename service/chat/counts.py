@@ -67,9 +67,10 @@ _LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实�
                 r"[ _]?(?:count|num)|num[_ ](?:nodes|machines)|#\s?(?:nodes|machines|servers|hosts))(?![A-Za-z])"
                 r"|(?<![\w-])(?<!\d\s)(?:nodes|machines|servers|hosts)(?=\s*[:=])"
                 # '节点：2', '服务器：4 台' (never '每个节点：8', a machine's share)
-                r"|(?<![每单个台一])(?:节点|机器|服务器|主机)(?=\s*[:：]))")
+                r"|(?<![每单个台一/])(?:节点|机器|服务器|主机)(?=\s*[:：]))")  # counts-s11 ('GPU/节点：8')
 _LABEL_PER = (rf"(?:(?:每(?:台|个节点|节点|机|台机器|台服务器)|单机|单节点)\s*(?:的)?\s*(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:数量|个数|数)"
-              r"|(?<![A-Za-z])(?:number of )?(?:GPUs?|gpus?|cards|devices) ?(?:per|/) ?(?:node|machine|server|host)(?![A-Za-z]))")
+              r"|(?<![A-Za-z])(?:number of )?(?:GPUs?|gpus?|cards|devices) ?(?:per|/) ?(?:node|machine|server|host)(?![A-Za-z])"
+              r"|(?:GPU|卡|显卡)\s*(?:数)?\s*/\s*(?:节点|机器|台|机))")  # counts-s11 ('GPU/节点：8')
 _LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总)?(?:数量|个数|数)(?!据)|总卡数"
                 r"|(?<![A-Za-z])(?:(?:the )?(?:total )?number of GPUs|total GPUs|GPU count|GPUs in total)(?![A-Za-z])"
                 r"|(?<![\w-])(?<!\d\s)GPUs(?=\s*[:=]))")
@@ -83,9 +84,14 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("label-total", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
     ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
-                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_GPU_ZH}")),
+                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
+                      # counts-s11: '两台机器各 4 张': each's share said bare, the GPUs named elsewhere
+                      r"|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     # 8卡*4台 / 8卡 x 4台
     ("zh-rev", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_ZH}\s*[x×*]\s*(?P<n>{COUNT})\s*(?:台|个节点|节点|机)")),
+    # counts-s11: '8卡×2', '8 GPUs x 2': a machine's GPUs, times the machines (never a memory, a rate or more GPUs after)
+    ("gpus-times", re.compile(rf"(?P<m>{COUNT})\s*(?:{_GPU_ZH}|{_GPU_EN})\s*[x×*]\s*(?P<n>\d{{1,2}})(?![\d.])"
+                              rf"(?!\s*(?:GPUs?|cards?|卡|显卡|张|块|[x×*=]|%|倍|[KMGT]i?B?(?![A-Za-z])|Gb|bit|byte))", _IC)),
     # 2 nodes x 8 GPUs, 2 nodes with 8 A100s each, two boxes with 4 RTX 4090 each, 4 machines each with 8 GPUs
     ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?P<each0>each\s*(?:with|has|having|:)?|[x×*]|with|having|"
                       rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
@@ -110,6 +116,12 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?"
                             rf"(?:{_GPU_EN}|卡|way(?![A-Za-z]))"
                             rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
+    # counts-s11: '两个 8 卡节点', '2 台 8 卡的服务器': machines, each holding the GPUs said before its word
+    ("n-m-node-zh", re.compile(rf"(?P<n>{COUNT})\s*(?:个|台)\s*(?P<m>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)\s*(?:的)?\s*"
+                               rf"(?:{_MARK}\s*)?(?:节点|机器|服务器|主机|机(?![房架柜]))")),
+    # counts-s11: '8 卡机器 × 4', '8-GPU nodes x 4': a machine of so many GPUs, times the machines
+    ("m-node-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:-\s*)?(?:张|块)?\s*(?:卡|GPU|显卡)\s*(?:的)?\s*(?:{_MARK}\s*)?"
+                              rf"(?:机器|服务器|节点|{_NODE_EN})\s*[x×*]\s*(?P<n>\d{{1,3}})(?![\d.])", _IC)),
     # 2 pods with 8 GPUs each, 4 个 pod，每个 pod 4 卡: a training pod holding several GPUs is one machine's share (the
     # GPUs of each must be said, so '4 Pod 4 Cards' stays four processes)
     ("pods", re.compile(rf"(?P<n>{COUNT})\s*(?:个)?\s*(?:worker\s*)?pods?(?![A-Za-z])\s*(?:上)?\s*[,，]?\s*"
@@ -120,7 +132,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"(?![A-Za-z])", _IC)),
     # two DGX A100 nodes, two HGX-H100: a DGX (or an HGX board) holds eight GPUs
     ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?[DH]GX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
-                       rf"(?:{_NODE_EN}|机器|服务器|节点)?", _IC)),
+                       rf"(?:{_NODE_EN}|机器|服务器|节点)?"
+                       # counts-s11: 'two DGX boxes', '两台 DGX 服务器': the model unsaid
+                       rf"|(?P<n2>{COUNT})\s*(?:[x×*]\s*|台|个)?\s*[DH]GXs?\s*(?:{_NODE_EN}|机器|服务器|节点)", _IC)),
     # 16 GPUs across 2 nodes, 16张卡分布在2台机器上, 8 GPUs on each of 2 nodes
     ("total", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?(?:,\s*)?"
                          rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
@@ -145,8 +159,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("per-node", re.compile(rf"(?<![\d.])(?P<m>\d{{1,2}})\s*[x×*]\s*{_MARK}\s*(?:-?\s*(?:based\s*)?{_ADJ}{_NODE_EN}|机器|服务器|节点)",
                             _IC)),
     # 8 GPUs per node, 每台8卡, 每台机器 8 张 A100, each node has 8 GPUs, 8 cards each
-    ("per-node2", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}\s*(?:{_EACH})(?![A-Za-z])", _IC)),
-    ("per-node3", re.compile(rf"(?:每台|每个节点|每节点|每机|单台)\s*(?:机器|服务器|节点)?\s*(?:上)?\s*(?:有|装|配|配了|插了|是)?\s*"
+    # counts-s11: '8 of them per node'
+    ("per-node2", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_ADJ}{_GPU_EN}|of them)\s*(?:{_EACH})(?![A-Za-z])", _IC)),
+    ("per-node3", re.compile(rf"(?:每台|每个节点|每节点|每机|单台|每个\s*(?:node|server|host|机器|服务器)(?![A-Za-z]))\s*(?:机器|服务器|节点)?\s*(?:上)?\s*(?:有|装|配|配了|插了|是)?\s*"
                              rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_GPU_ZH}|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     ("per-node4", re.compile(rf"(?:each|every|per) (?:node|machine|server|box|host)\s*(?:has|have|with|having|contains|"
                              rf"is equipped with|:)\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}", _IC)),
@@ -163,7 +178,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                rf"(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
                                rf"(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
-    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*)?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
+    # counts-s11: '3 个 node' (a Chinese measure word before an English machine word)
+    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
@@ -279,6 +295,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits.append(Understood("job.gpus_per_node", len(set(re.findall(r"\d+", m["gpus"]))), text[m.start():m.end()],
                                m.start(), m.end(), source="named"))
     hits.extend(_gpus_listed(text))
+    hits.extend(_hostfile_entries(text))  # counts-s11 hostfile
     lone = {id(h) for h in single}
     aside = {id(h) for h in machine_only}
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
@@ -395,6 +412,24 @@ def _gpus_listed(text: str) -> list[Understood]:
     return out
 
 
+# counts-s11 hostfile: a hostfile's entries quoted in a sentence or pasted without a fence ('node1 slots=8 and node2
+# slots=8'): one machine each, holding its slots' GPUs when all agree
+_HOST_SLOTS = re.compile(r"(?<![\w.\-])(?P<host>[A-Za-z][\w.\-]{0,40})\s+(?:max_)?slots\s*=\s*(?P<slots>\d{1,3})(?![\w.])")
+
+
+def _hostfile_entries(text: str) -> list[Understood]:
+    entries = list(_HOST_SLOTS.finditer(text))
+    hosts = {m["host"] for m in entries}
+    if len(hosts) < 2:
+        return []
+    a, b = entries[0].start(), entries[-1].end()
+    out = [Understood("job.nodes", len(hosts), text[a:b][:80], a, b, source="hostfile")]
+    slots = {int(m["slots"]) for m in entries}
+    if len(slots) == 1 and 1 <= min(slots) <= 16:
+        out.append(Understood("job.gpus_per_node", min(slots), text[a:b][:80], a, b, source="hostfile"))
+    return out
+
+
 def _drop_side_runs(text: str, hits: list[Understood]) -> list[Understood]:
     """Counts said inside a side run (from its clause to the end of its sentence) are not the job's."""
     merged: list[list[int]] = []  # spans in order of their start, overlapping ones joined: a lookup is a bisection
@@ -437,8 +472,9 @@ _CLUSTER_LABEL = re.compile(r"(?:cluster|集群|group|组|pod)[\w-]{0,8}\s*[:：
 # '一台在 Google Cloud、一台在 AWS', 'one box on GCP and one on AWS': machines counted one by one
 # … and by what each holds ('一台 8 卡 H100，另外一台 8 卡 A100'; one of them must be 'another': '一台 8 卡 … 一台 8 卡' may be
 # one machine said twice)
-_ONE_BY_ONE_ZH = re.compile(rf"(?P<other>另|另外|还有|再)?一(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:在|放在|位于|部署在|跑在|是|"
-                            rf"(?P<gpus>(?:有|装|配|装了|配了|插了)?\s*{COUNT}\s*(?:张|块)?\s*(?:卡|GPU|显卡|{GPU_MARK})))", _IC)
+_ONE_BY_ONE_ZH = re.compile(rf"(?P<other>另|另外|还有|再)?一(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:也|都)?\s*"
+                            rf"(?:在|放在|位于|部署在|跑在|是|"  # counts-s11: '另一台也是 8 张 4090'
+                            rf"(?P<gpus>(?:有|装|配|装了|配了|插了|是)?\s*{COUNT}\s*(?:张|块)?\s*(?:卡|GPU|显卡|{GPU_MARK})))", _IC)
 _ONE_BY_ONE_EN = re.compile(
     r"(?<![A-Za-z])(?:one|a)\s+(?:box|node|machine|server|host|instance|VM)\s+(?:is\s+|sits\s+|running\s+|runs\s+)?"
     r"(?:on|in|at)\s+[^,.;!?\n]{1,40}?(?:,\s*|\s+)(?:and\s+)?(?:another|one|the other|a second)"
@@ -540,7 +576,9 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
     return [h for h in out if not (id(h) in picked and h.weak)]
 
 
-_FULL_SHAPES = {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "total", "gpus-nodes", "pods"}
+# counts-s11: the new shapes say both counts
+_FULL_SHAPES = {"gpus-times", "n-m-node-zh", "m-node-x-n", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
+                "total", "gpus-nodes", "pods"}
 
 
 # a run over machines: 'we train over 2 nodes', 'NCCL over 2 nodes', 'DDP runs over 4 machines' (the run spans them)
@@ -571,7 +609,12 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out
-    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "m-per-x-n"}:
+    if shape == "gpus-times" and (not per or per > 16):  # counts-s11
+        return None
+    if shape == "zh" and g.get("bare") and not (g.get("each") and _GPU_NAMED.search(text)):  # counts-s11
+        return None
+    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "m-per-x-n", "gpus-times", "n-m-node-zh",
+                 "m-node-x-n"}:  # counts-s11
         if not n or not per:
             return None
         if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per >= n and per % n == 0:
