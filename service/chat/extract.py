@@ -782,10 +782,15 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         # '8 nodes on 25G', 'moved to 100G': a standard link rate after 'on/over/to' is the network's
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]):
             return "rated"
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and re.search(
+                r"(?<![A-Za-z])(?:upgrad\w*|mov\w*|switch\w*|go(?:ing)?|chang\w*)\s+from\s*$", text[max(0, m.start() - 24):m.start()],
+                _IC):
+            return "rated"  # s11 upgrade from: 'upgrading from 25G to 100G': the link of today, the one moved from
         if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _NOW_RATE.search(text[max(0, m.start() - 12):m.start()]) \
                 and _NETWORK_SAID.search(tx.sentence(text, m.start())) and not _NOT_NETWORK.search(tx.clause(text, m.start())):
             return "rated"
-        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and re.search(r"·{3,}\s*$", text[max(0, m.start() - 8):m.start()]):
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and re.search(r"·{3,}\s*[,，]?\s*$",  # net-s11 comma
+                                                                                 text[max(0, m.start() - 8):m.start()]):
             return "rated"  # '每台 4 张 CX6 200G': a NIC named by its model (masked), then its rate
         if unit not in {"M", "Mb"} and _ANY_LINK_RATE.fullmatch(m["num"]) and _network_named_before(text, m.start()) \
                 and not re.match(r"\s*(?:的)?\s*(?:显存|内存|存储|磁盘|硬盘|文件|模型|数据|memory|VRAM|HBM|RAM|disk|storage|"
@@ -1259,6 +1264,11 @@ def nic_kind(text: str) -> list[Understood]:
                 if not re.search(r"(?:没有|没用|不是|无|no|without|not|don't have|lack)\s*(?:an?\s+|the\s+)?$",
                                  text[max(0, w.start() - 14):w.start()], _IC)
                 and not _REQUIRED_FABRIC.search(text[max(0, w.start() - 14):w.start()])  # zh-s10 required fabric
+                # s11 replaced by: '把万兆换成 IB', 'switch to InfiniBand': the fabric moved to, not the one had
+                and not re.search(r"(?:换成|换到|升级到|升级成|改成|改用|换用|切到|切换到|(?<![A-Za-z])(?:switch(?:ing)?|"
+                                  r"upgrad(?:e|ing)|mov(?:e|ing)|go(?:ing)?|migrat(?:e|ing))\s+to)\s*(?:an?\s+|the\s+)?$",
+                                  text[max(0, w.start() - 16):w.start()], _IC)
+                and not _PLANNED_FABRIC.search(text[max(0, w.start() - 30):w.start()])  # net-s11 planned fabric
                 and not re.match(r"[^.,;?，。？\n]{0,14}?(?:required|necessary|a must)(?![A-Za-z])", text[w.end():w.end() + 30], _IC)]
     if not affirmed:  # 'no IB, plain 10GbE': only RDMA words said to be absent
         for m in _ETHERNET_WORDS.finditer(text):

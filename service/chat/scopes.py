@@ -528,6 +528,10 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     # "from 10GbE to 100GbE": of several hypothetical values of one fact in a sentence, only the last
     # is the change; the earlier ones describe today.
     for i, h in enumerate(out):
+        if h.hypothetical and re.search(r"(?<![A-Za-z])from\s+(?:our|my|the current|the existing)\s+(?:current\s+)?$",
+                                        text[max(0, h.start - 24):h.start], _IC):
+            out[i] = Understood(**{**h.to_dict(), "hypothetical": False})  # s11 from our: '… to InfiniBand from our 10GbE'
+            continue
         if not h.hypothetical or not re.search(r"(?:from|从|由)\s*$", text[max(0, h.start - 8):h.start], _IC):
             continue  # (the cheap test first: a long run of what-ifs stays linear)
         sentence = tx.sentence_bounds(text, h.start)
@@ -549,8 +553,37 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
                 out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
                 out[j] = Understood(**{**o.to_dict(), "hypothetical": True})
                 break
+        else:
+            # s11 replaced by another kind: '把万兆换成 IB' — the speed replaced by a fabric is today's all the same
+            if h.hypothetical and any(o.hypothetical and o.fact != h.fact and h.end <= o.start < sentence[1]
+                                      and _REPLACED_BY.match(text, h.end, o.start) for o in out):
+                out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
     for i, h in enumerate(out):  # 'try 8 nodes instead of 4', '用 IB 而不是 RoCE': what is replaced is the job today
         if h.hypothetical and re.search(r"(?:instead of|rather than|而不是|代替|取代)\s*(?:the\s+|our\s+|现在的?)?$",
                                         text[max(0, h.start - 20):h.start], _IC):
             out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
+    return _from_today_to_the_change(text, out)
+
+
+_FROM_BEFORE = re.compile(r"(?:(?<![A-Za-z])from|从|由)\s*(?:our|my|the|现在的?|目前的?)?\s*$", _IC)
+_TO_BEFORE = re.compile(r"(?:(?<![A-Za-z])to|到|成)\s*(?:an?\s+|the\s+)?$", _IC)
+_PROPOSED = re.compile(r"[?？]|吗|么|(?<![A-Za-z])(?:would|could|should|will it|worth|if|plan\w*|want)(?![A-Za-z])|"
+                       r"如果|打算|计划|值得|能不能|会不会|有没有用|有用吗", _IC)
+
+
+def _from_today_to_the_change(text: str, out: list[Understood]) -> list[Understood]:
+    """s11 from/to: 'Would moving from our 25GbE to 100GbE help?', '从 25G 升级到 100G 值得吗': in a question or a plan, a
+    setting said after 'from' is today's and the one after 'to' the change, whatever the other cues made of them."""
+    for i, h in enumerate(out):
+        if h.fact in MEASUREMENTS or h.source.startswith("pasted") or not _FROM_BEFORE.search(
+                text, max(0, h.start - 16), h.start):
+            continue
+        a, b = tx.sentence_bounds(text, h.start)
+        if not _PROPOSED.search(text, a, b):
+            continue
+        for j, o in enumerate(out):
+            if (o.fact == h.fact and o.value != h.value and h.end <= o.start < b and o.start - h.end <= 24
+                    and _TO_BEFORE.search(text, max(h.end, o.start - 8), o.start)):
+                out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
+                out[j] = Understood(**{**o.to_dict(), "hypothetical": True})
     return out

@@ -107,3 +107,24 @@ def test_one_of_the_ports_used(text: str) -> None:
 @pytest.mark.parametrize("text", ["8 张卡只用了一张卡", "我们有两个网口，只用了一个 GPU"])
 def test_one_gpu_used_is_no_port(text: str) -> None:
     assert "net.one_nic_used" not in facts(text)
+
+
+@pytest.mark.parametrize(("text", "today"), [
+    ("Would moving from our 25GbE to 100GbE help?", 25.0),
+    ("从 25G 升级到 100G 值得吗", 25.0),
+    ("Would upgrading from 25G to 100G speed up our 4-node 13B training?", 25.0),
+    ("Would it help to switch to InfiniBand from our 10GbE?", 10.0),
+    ("把万兆换成 IB 有用吗", 10.0),
+])
+def test_the_link_moved_from_is_today_s(text: str, today: float) -> None:
+    got = facts(text)
+    assert got.get("nic.speed_gbps") == today and got.get("nic.kind") != "infiniband"
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("We moved from 25GbE to 100GbE last week and it is still slow", "nic.speed_gbps", 100.0),
+    ("busbw went from 20 GB/s to 5 GB/s, why?", "nccl.allreduce_busbw_gbytes_per_s", 5.0),
+    ("Would it help to go from 2 nodes to 4 nodes?", "job.nodes", 2),
+])
+def test_a_move_made_or_a_figure_now_keeps_the_later_value(text: str, fact: str, value: object) -> None:
+    assert facts(text).get(fact) == value
