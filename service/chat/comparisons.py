@@ -1359,6 +1359,12 @@ def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tup
             Understood("job.step_time_baseline_s", round(single[0], 6), text[single[1]:single[2]], single[1], single[2])]
 
 
+# s11 MFU: model FLOPs utilisation said of a run ('MFU 只有 20%', 'MFU of 45%', '38% MFU'): how fast each GPU computes
+_MFU = re.compile(r"(?<![A-Za-z])(?:MFU|HFU)\s*(?:只有|仅有|仅|才|是|为|有|约|大约|大概|掉到|降到|(?:is|was|of|at|only|about|around|"
+                  r"drops? to|dropped to|fell to)\s*)*[:：=]?\s*(?:~|≈)?\s*(?P<num>\d{1,3}(?:\.\d+)?)\s*%|"
+                  r"(?<![\d.])(?P<num2>\d{1,3}(?:\.\d+)?)\s*%\s*(?:的\s*)?(?:MFU|HFU)(?![A-Za-z])", re.IGNORECASE)
+
+
 def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[int]]:
     """The durations, step times and rates in text[start:end], as (kind, value, start, end), and the starts of
     those said in round words ('几十秒')."""
@@ -1403,6 +1409,10 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
             quantities.append(("rate-per-gpu", value, m.start(), m.end()))
         else:
             quantities.append(("rate", value, m.start(), m.end()))
+    for m in _MFU.finditer(text, start, end):  # s11 MFU: the share of each GPU's peak it computes at, a per-GPU pace
+        value = float(m["num"] or m["num2"])
+        if 0 < value <= 100 and not any(q[2] <= m.start() < q[3] for q in quantities):
+            quantities.append(("rate-per-gpu", value, m.start(), m.end()))
     quantities.sort(key=lambda q: q[2])
     starts = [q[2] for q in quantities]
     for m in _RATE_BEFORE.finditer(text, start, end):

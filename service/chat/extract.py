@@ -634,6 +634,8 @@ _RX_WORD = re.compile(r"接收|入向|下行|(?<![A-Za-z])(?:rx|receiv\w*|inboun
 _TX_WORD = re.compile(r"发送|出向|上行|(?<![A-Za-z])(?:tx|send\w*|sent|outbound|egress)(?![A-Za-z])", _IC)
 _DURING_TRAINING = re.compile(r"(?<![A-Za-z])(?:during|while|in the middle of)\s+(?:the\s+)?(?:training|the run|a run|"
                               r"an? epoch)(?![A-Za-z])|训练(?:时|的时候|过程中|期间|中)", _IC)
+_NOT_FILLED = re.compile(r"打不满|跑不满|用不满|没(?:有)?(?:跑|用|打)满|吃不满|(?<![A-Za-z])(?:not|never|doesn't|don't|can't|"
+                         r"cannot)\s+(?:be\s+)?(?:saturat\w*|fill\w*|max(?:ed|ing)? out)", _IC)
 _A_TOOL = re.compile(r"iperf|ib_\w+_bw|perftest|nccl[-_ ]?tests?|all_?reduce_perf|busbw|algbw|benchmark|测速|压测", _IC)
 _ANY_LINK_RATE = re.compile(r"1|2\.5|5|10|20|25|40|50|56|100|200|400|800")
 
@@ -680,6 +682,11 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    if label is None and not is_bytes and _NOT_FILLED.search(text, max(tx.sentence_bounds(text, m.start())[0],
+                                                                        m.start() - 30), m.start()):
+        # s11 not filled: '训练的时候网卡带宽打不满，只有 3Gbps 左右': what the link carried, short of its rate
+        sentence = tx.sentence(text, m.start())
+        return "traffic" if _DURING_TRAINING.search(sentence) and not _A_TOOL.search(sentence) else "measured"
     # sweep-s10 'up to': 'p3.2xlarge … up to 10 Gbps networking' is the cloud's published burst cap of the instance
     if not is_bytes and _UP_TO_CAP.search(text[max(0, m.start() - 12):m.start()]) and _CLOUD_SAID.search(text) \
             and not _MEASURING.search(tx.clause(text, m.start())) and not re.match(r"\s*(?:of\s+)?(?:storage|disk|EBS)", tail, _IC):

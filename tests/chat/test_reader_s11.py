@@ -128,3 +128,25 @@ def test_the_link_moved_from_is_today_s(text: str, today: float) -> None:
 ])
 def test_a_move_made_or_a_figure_now_keeps_the_later_value(text: str, fact: str, value: object) -> None:
     assert facts(text).get(fact) == value
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("多机训练的时候网卡带宽打不满，只有 3Gbps 左右，25G 网卡", "nic.rx_gbps", 3.0),
+    ("iperf3 跑不满，只有 15Gbps，25G 网卡", "net.iperf3_gbps", 15.0),
+])
+def test_a_link_not_filled_carries_the_figure_said(text: str, fact: str, value: float) -> None:
+    got = facts(text)
+    assert got.get(fact) == value and got.get("nic.speed_gbps") == 25.0
+
+
+@pytest.mark.parametrize(("text", "speedup"), [
+    ("8 卡 H800 两机训练，MFU 只有 20%，单机 MFU 有 45%", 0.8889),
+    ("We get 38% MFU on 1 node and 22% MFU on 8 nodes", 4.6316),
+])
+def test_mfu_of_two_runs_is_a_per_gpu_pace(text: str, speedup: float) -> None:
+    got = facts(text)
+    assert got.get("job.speedup") == pytest.approx(speedup, rel=1e-3) and got.get("job.baseline_nodes") == 1
+
+
+def test_mfu_of_one_run_is_no_comparison() -> None:
+    assert "job.speedup" not in facts("MFU 40% on 64 H100s")
