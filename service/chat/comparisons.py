@@ -440,6 +440,7 @@ _BARE_FROM_WORD = re.compile(r"(?:(?<![A-Za-z])from|从|由)\s*(?:(?:a|one)\s+)?
 _BARE_ARROW = re.compile(rf"(?<![\w.])(?P<n>{COUNT})\s*(?:→|->|=>)\s*\Z", _IC)
 _K = r"(?P<k>\d+(?:\.\d+)?|[一两二三四五六七八九十]{1,3}(?:点[一二三四五六七八九])?)"
 _FACTOR = re.compile(rf"{_K}\s*(?:x|×|倍|times)(?![A-Za-z\d])"
+                     r"(?!\s*[·Ｇ])"  # s11 times a model: '每台 8×A100' counts the GPUs (the model masked), no factor
                      r"(?!\s*(?:the\s+)?(?:slower|longer|more time|compute|GPUs?|nodes?|machines?|cards?|hardware|resources|"
                      r"的?(?:时间|卡|机器|节点|资源|算力)))"
                      r"|(?:speed-?up|加速比|scaling factor)\s*(?:of|is|was|=|:|：|是|为|只有|仅为|仅|才|just|only|about|around|"

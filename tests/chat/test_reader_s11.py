@@ -150,3 +150,8 @@ def test_mfu_of_two_runs_is_a_per_gpu_pace(text: str, speedup: float) -> None:
 
 def test_mfu_of_one_run_is_no_comparison() -> None:
     assert "job.speedup" not in facts("MFU 40% on 64 H100s")
+
+
+def test_gpus_times_a_model_in_a_spec_line_is_no_speed_up() -> None:
+    got = facts("服务器：3 台，每台 8×A100 40G PCIe\n【问题】\n3 机训练速度只有单机的 1.5 倍")
+    assert got.get("job.speedup") == 1.5 and got.get("job.gpus_per_node") == 8
