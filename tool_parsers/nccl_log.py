@@ -44,7 +44,8 @@ from bwdoctor_parsers.nccl_env import env_facts, truthy
 from bwdoctor_parsers.notes import Note, make
 
 # "NCCL INFO Using network IB"; NCCL 2.2–2.3 said "INFO Using internal Network IB" (no NCCL prefix).
-_USING_NETWORK = re.compile(r"INFO Using (?:internal )?[Nn]etwork (\S.*?)\s*$")
+# (a line quoted in a sentence ends at its closing quote: "'NCCL INFO Using network IB' and …"; job-s11 quoted)
+_USING_NETWORK = re.compile(r"INFO Using (?:internal )?[Nn]etwork ([^'\"`‘’“”\s][^'\"`‘’“”]*?)\s*(?:['\"`‘’“”]|$)")
 _NET_PLUGIN_NAME = re.compile(r"(?:Initialized|Assigned) NET plugin (\S+)")
 _NET_SOCKET = re.compile(r"NET/Socket\s*:\s*Using\s+(.*)$")
 _NET_IB = re.compile(r"NET/IB\s*:\s*Using\s+(.*)$")

@@ -44,7 +44,9 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
 
 
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
-                     r"(?:设成了?|设为|设置为|设置成|配置成|改成|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^\-]+)")
+                     # job-s11 set verbs: 'NCCL_SOCKET_IFNAME 设置的是 bond0', '指定为 ens3', '配置为 mlx5_0'
+                     r"(?:设成了?|设为|设置为|设置成|设置的是|设置了|设定为|配置成|配置为|配置的是|指定为|指定成|指定的是|指定了|"
+                     r"改成了?|改为|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
 
 
 # A setting named after its value: 'the default `eth0` (always given an IP) is used for NCCL_SOCKET_IFNAME'.
@@ -143,6 +145,9 @@ def read_commands(text: str) -> Commands:
             found.env[m["name"]] = m["value"]
             read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
     for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
+        if re.search(r"应该|要不要|是否|需不需要|是不是|能不能", m.group(0)) or re.match(r"\s*(?:吗|么|呢|[?？])",
+                                                                                      text[m.end():]):
+            continue  # job-s11 set verbs: 'NCCL_IB_GID_INDEX 应该设置为 3 吗？' asks what to set
         if m["name"] not in found.env:
             found.env[m["name"]] = m["value"]
             read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
@@ -175,6 +180,8 @@ def read_commands(text: str) -> Commands:
                 continue
             if asked:
                 _put(found.proposed, found.proposed_spans, key, value, span)
+            elif key == "job.parallelism" and found.facts.get(key) not in {None, value, "data"} and value != "data":
+                found.facts[key] = "hybrid"  # job-s11 settings apart: 'TP=8 PP=4' are tensor and pipeline, both
             else:
                 _put(found.facts, found.fact_spans, key, value, span)
     return found
@@ -623,6 +630,9 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
         devices = value.strip().strip("\"'")
         listed = re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices)
         return {"job.gpus_per_node": len(devices.split(","))} if listed else {}
+    if name == "NCCL_VERSION":  # job-s11 version set: a container's 'NCCL_VERSION=2.19.3-1' names the NCCL it ships
+        version = re.match(r"[\"']?v?(2\.\d{1,2}(?:\.\d{1,2})?)(?![\d])", value.strip())
+        return {"nccl.version": version[1]} if version else {}
     fact = _ENV_FACTS.get(name)
     if fact is None:
         return {}

@@ -188,7 +188,8 @@ _SUBJECTS = {
     "cpu.util_pct": re.compile(r"CPU|处理器", _IC),
     "mem.used_pct": re.compile(r"(?<!GPU )(?<!显)内存|\bRAM\b|(?<!GPU )memory|\bmem\b", _IC),
 }
-_PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:-|~|到|至|–)\s*(?P<hi>\d+(?:\.\d+)?))?\s*%")
+# (job-s11 both ends: '20%-30%', '40%~60%' as much as '20-30%'; '从 95% 到 40%' stays a change)
+_PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:%(?=\s*[-~～–]\s*\d))?\s*(?:-|~|～|到|至|–)\s*(?P<hi>\d+(?:\.\d+)?))?\s*%")
 # '带宽利用率只有 45%', 'link utilization 45%': a share of a link, not of a GPU
 _OTHER_UTIL = re.compile(r"(?:带宽|网卡|网络|链路|端口|bandwidth|NIC|network|link|port|PCIe|IB)\s*(?:的)?\s*"
                          r"(?:利用率|使用率|占用率|util\w*|usage)", _IC)
@@ -344,8 +345,28 @@ def utilisation(text: str) -> list[Understood]:
         value = parse_range_mid(m["num"], m["hi"])
         if value is not None and 0 <= value <= 100:
             hits.append(_hit(best[1], value, m))
+    for m in _UTIL_BARE.finditer(text):  # job-s11 bare load: 'GPU 利用率只有 30 左右', 'GPU util stuck at 40'
+        if int(m["num"]) <= 100 and not _overlaps(m, hits) and not any(h.fact == "gpu.util_pct" for h in hits):
+            hits.append(_hit_span("gpu.util_pct", float(m["num"]), text, m.start("num"), m.end("num")))
+    for m in _UTIL_SWING_BARE.finditer(text):  # job-s11 bare swing
+        lo, hi = int(m["lo"]), int(m["hi"])
+        if lo < hi <= 100 and _SWING_CUE.search(tx.clause(text, m.start())) and not _overlaps(m, hits):
+            hits.append(_hit_span("gpu.util_pct", round((lo + hi) / 2, 1), text, m.start("lo"), m.end("hi")))
     hits.extend(_qualitative_load(text))
     return _typical_over_peak(text, _swinging_loads(text, hits))
+
+
+# job-s11 bare load: a GPU's load said without '%', its subject and a filler just before ('GPU 利用率只有 30 左右', 'GPU
+# util stuck at 40'), and nothing after but the end of the clause or an approximation
+_UTIL_BARE = re.compile(r"(?:GPU|Volatile|显卡)[\s-]*(?:GPU[\s-]*)?(?:的\s*)?(?:util\w*|利用率|使用率)"
+                        r"(?:\s|只有|只|才|仅|一直|始终|都|也|大概|大约|约|基本上?|在|是|为|就|:|：|=|~|"
+                        r"(?<![A-Za-z])(?:stuck at|stays? at|sits? at|hovers? around|at|around|about|only|just|is|was|of)(?![A-Za-z]))*"
+                        r"(?<![\w.])(?P<num>\d{1,3})(?![\d.%])(?=\s*(?:左右|上下|的样子|$|[，,。;；!?！？)）]|"
+                        r"(?:on|in|across|and|but|while|when|for)(?![A-Za-z])))", _IC)
+# job-s11 bare swing: a GPU load swinging between two figures said without '%' ('volatile util 0-100 跳', 'GPU-Util 在 0 到
+# 100 之间来回跳', 'GPU util jumps between 0 and 100'): the middle of them, as for the same swing said with '%'
+_UTIL_SWING_BARE = re.compile(r"(?:GPU|Volatile|显卡)[\s-]*(?:GPU[\s-]*)?(?:util\w*|利用率|使用率)[^\d，,。;；\n%]{0,20}?"
+                              r"(?P<lo>\d{1,3})\s*(?:-|~|～|–|到|至|and|和)\s*(?P<hi>\d{1,3})(?![\d.]|\s*%)", _IC)
 
 
 # zh-s10 continued load: a load named with a word of its level in one clause and its figure in the next ('GPU 利用率一直
@@ -504,9 +525,26 @@ def precision(text: str) -> list[Understood]:
     hits = []
     for m in _PRECISION.finditer(text):
         key = re.sub(r"[\s\-]", "", m["p"].lower())
+        if key in {"8bit", "8位", "32bit", "32位"} and _OPTIMISER_AFTER.match(text, m.end()):
+            continue  # job-s11 precision: '8-bit Adam', '8bit 优化器': the optimiser's states, not the gradients
         if key in _PRECISION_MAP:
             hits.append(_hit("job.precision", _PRECISION_MAP[key], m))
+    # job-s11 precision: mixed precision named without its type ('混合精度训练', 'AMP', 'autocast'): fp16, as the
+    # catalogue's alias for amp says (an assumption, weak: a bf16 said beside it wins)
+    if not hits:
+        for m in _MIXED_PRECISION.finditer(text):
+            if not re.search(r"没用|没有|不用|没开|未开启?|未使用|关闭了?|关掉了?|不是|without|(?<![A-Za-z])(?:no|not)\s|n't\s",
+                             tx.before(text, m.start(), 8), _IC) and not _is_question_clause(text, m.start()):
+                hits.append(_hit("job.precision", "fp16", m, inferred=True, weak=True))
+                break
     return hits
+
+
+# job-s11 precision: an optimiser or quantisation named after '8-bit' ('8-bit Adam', '8bit 优化器', '8-bit AdamW (bnb)')
+_OPTIMISER_AFTER = re.compile(r"\s*(?:paged\s*)?(?:Adam\w*|Lion|optimi[sz]ers?|优化器|bnb|bitsandbytes|量化|quantiz\w*|"
+                              r"quantis\w*|LoRA|QLoRA|load(?:ing)?|weights?|权重|inference|推理|states?)", _IC)
+_MIXED_PRECISION = re.compile(r"混合精度|mixed[- ]precision|(?<![A-Za-z])(?:AMP|amp|autocast|apex)(?![A-Za-z])|"
+                              r"torch\.cuda\.amp|GradScaler", _IC)
 
 
 # --------------------------------------------------------------------------- parallelism
@@ -1395,7 +1433,8 @@ _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分�
 _STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮|batch)"
 _STEP_PATTERNS = [
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
-    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代|batch)|一(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|batch)|step[_ ]?time|"
+    # job-s11 iteration: '每个迭代 600 毫秒', '一个迭代要 2 秒' as much as '每次迭代'
+    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代|迭代|batch)|(?:一|(?<![\d.])1\s*)(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|迭代|batch)(?![A-Za-z\d])|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
@@ -1534,6 +1573,9 @@ def step_time_swings(text: str) -> list[Understood]:
         clause = tx.clause(text, m.start())
         if not (_SWING_WORDS.search(clause) and re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC)):
             continue
+        if {w.group(0).lower() for w in _SWING_WORDS.finditer(clause)} <= {"jumped"} and re.search(
+                r"(?:from|从)\s*$", text[max(0, m.start() - 6):m.start()], _IC):
+            continue  # job-s11 jumped from: 'jumped from 1.1 s to 3.4 s' is a change (step_time reads it), no swing
         unit_b = {"秒": "s", "毫秒": "ms", "sec": "s", "seconds": "s"}.get(m["ub"], m["ub"].lower())
         unit_a = {"秒": "s", "毫秒": "ms", "sec": "s", "seconds": "s"}.get(m["ua"] or m["ub"], (m["ua"] or m["ub"]).lower())
         lo, hi = time_to_seconds(float(m["a"]), unit_a), time_to_seconds(float(m["b"]), unit_b)
@@ -1668,10 +1710,14 @@ def checkpoints(text: str) -> list[Understood]:
 def job_shape(text: str) -> list[Understood]:
     """Grad accumulation, global batch, parameter server, async, critical run, NVLink/PCIe, NCCL settings."""
     hits = []
-    for m in re.finditer(rf"(?:gradient[_ ]accumulation(?:[_ ]steps)?|grad(?:ient)?[_ ]acc(?:um(?:ulation)?)?(?:[_ ]s"
+    # job-s11 accumulation said: 'accumulation steps = 8', 'accum_steps 4' without the word gradient
+    for m in re.finditer(rf"(?:gradient[_ ]accumulation(?:[_ ]steps)?|(?<![A-Za-z])accum(?:ulation)?[_ ]steps|"
+                         rf"grad(?:ient)?[_ ]acc(?:um(?:ulation)?)?(?:[_ ]s"
                          rf"teps)?"
                          rf"|accumulat(?:e|ing)(?: gradients?)?(?: over| for)?|梯度累积|梯度累加|累积|累加)"
-                         rf"(?:\s*(?:is|of|=|:|：|为|是|设为|设成|了))?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|次|"
+                         # job-s11 accumulation said: '梯度累积步数为 4', '梯度累加次数设置为 8', 'grad accum set to 4'
+                         rf"(?:\s*(?:步数|次数|步|数))?(?:\s*(?:is|of|=|:|：|为|是|设为|设成|设置为|设置成|设置的是|设的是|用的是|用的|"
+                         rf"开到|开了|set to|了))?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|次|"
                          rf"micro-?batch(?:es)?|batches)?", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
@@ -1684,23 +1730,33 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"(?:没有|没用|不做|没开|未使用|no|without|not using)\s*(?:any\s+)?(?:梯度累积|梯度累加|"
                          r"gradient accumulation|grad accum\w*)", text, _IC):
         hits.append(_hit("job.grad_accum_steps", 1, m))
-    for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总\s*batch"
+    for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总的?\s*batch"  # job-s11 总的
                          r"(?:\s*size)?|全局批大小|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
                          r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be)?\s*"
                          rf"{_NUM}(?!\s*[*×x]\s*\d)", text, _IC):
         n = parse_number(m["num"])
+        if re.match(r"\s*(?:[KMB]|k|千|万|百万)?\s*(?:tokens?|toks?|个?\s*token)", text[m.end():m.end() + 12], _IC):
+            continue  # job-s11 batch in tokens: 'global batch size = 4M tokens' counts tokens, not samples
         if n and n == int(n):
             hits.append(_hit("job.global_batch_size", int(n), m))
     for fact, words in (("job.tp_degree", r"tensor[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|TP(?:[-_ ]?size)?|tp_size|"
                                          r"张量并行(?:度|数)?"),
                         ("job.pp_degree", r"pipeline[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|PP(?:[-_ ]?size)?|"
-                                         r"pp_size|流水线并行(?:度|数)?"),
+                                         r"pp_size|流水线?并行(?:度|数)?"),  # job-s11 流水并行
                         ("job.ep_degree", r"expert[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|EP(?:[-_ ]?size)?|"
                                          r"ep_size|专家并行(?:度|数)?")):
-        for m in re.finditer(rf"(?<![A-Za-z])(?:{words})\s*(?:=|:|：|of|为|是|设为)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)", text, _IC):
+        # job-s11 degree said: 'PP 度为 4', '张量并行度设置为 4', 'TP 用的是 8' as much as 'TP=8'
+        for m in re.finditer(rf"(?<![A-Za-z])(?:{words})(?:\s*(?:度|数|大小|degree))?\s*(?:=|:|：|of|为|是|设为|设成|设置为|"
+                             rf"设置成|设置的是|用的是|用的|开到|开了|set to)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)", text, _IC):
             n = int(m["num"])
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))
+    # job-s11 stages: 'pipeline parallel with 4 stages', '4-stage pipeline', '流水线切成 4 段': the pipeline's degree
+    for m in re.finditer(r"(?:pipeline|流水线|PP)[^，,。.;；\n\d]{0,24}?(?<![\w.])(?P<num>\d{1,3})\s*(?:个)?\s*(?:[- ]?stages?|段|级|"
+                         r"个?\s*stage)(?![A-Za-z])|(?<![\w.])(?P<n2>\d{1,3})[- ]stage\s+pipeline", text, _IC):
+        n = int(m["num"] or m["n2"])
+        if 2 <= n <= 512 and not _overlaps(m, hits):
+            hits.append(_hit_span("job.pp_degree", n, text, m.start("num" if m["num"] else "n2"), m.end()))
     # '8 卡张量并行', '2-way tensor parallel', 'tensor parallelism over both GPUs', 'TP across 4 GPUs'
     for fact, words in (("job.tp_degree", r"tensor[- ]parallel(?:ism)?|TP|张量并行"),
                         ("job.pp_degree", r"pipeline[- ]parallel(?:ism)?|PP|流水线并行"),
@@ -1720,6 +1776,12 @@ def job_shape(text: str) -> list[Understood]:
                          rf"\s*(?:is|of|=|:|：|为|是|设为|设成|开到)?\s*{_NUM}", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
+            hits.append(_hit("job.micro_batch_size", int(n), m))
+    # job-s11 per card between: 'batch size 每卡 4', 'bs 单卡 8', 'batch size per GPU: 16'
+    for m in re.finditer(rf"(?:batch[_ ]?size|(?<![A-Za-z])bs)\s*(?:是|为)?\s*(?:每张卡|每卡|单卡|每块卡|每个\s*GPU|per\s+(?:GPU|device|card))"
+                         rf"\s*(?:上)?\s*(?:is|=|:|：|为|是)?\s*{_NUM}(?!\s*(?:tokens?|%|GB|MB))", text, _IC):
+        n = parse_number(m["num"])
+        if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
     # 'batch size 4 per GPU', 'bs=8/卡': the count before the 'per device' words
     for m in re.finditer(rf"(?:batch[_ ]?size|\bbs)\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}\s*(?:per (?:GPU|device|card|rank)|/\s*(?:GPU|卡|card)|"
@@ -1749,7 +1811,8 @@ def job_shape(text: str) -> list[Understood]:
                          # 'one ps + four workers', '1 个 ps 4 个 worker', 'workers and 2 ps': ps beside workers
                          r"(?<![A-Za-z])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))(?=[^。.;；\n]{0,24}?workers?(?![A-Za-z]))|"
                          r"workers?(?![A-Za-z])[^。.;；\n]{0,24}?(?<![A-Za-z(])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))|"
-                         r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])",
+                         r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])|"
+                         r"ParameterServerStrategy",  # job-s11 ps strategy: TensorFlow's tf.distribute strategy for it
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with|执行|做|跑|run(?:s|ning)?|perform(?:s|ing)?|doing)"
@@ -1794,6 +1857,11 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
+    # job-s11 gid said: 'gid index 用的 3', 'GID index 设置为 3', 'RoCE GID index is 3': NCCL_IB_GID_INDEX in words
+    for m in re.finditer(r"(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)\s*(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
+                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])", text, _IC):
+        if int(m["n"]) <= 255 and not _is_question_clause(text, m.start()):
+            hits.append(_hit("nic.gid_index", int(m["n"]), m))
     for m in re.finditer(r"NET/IB\s*:\s*No device found", text):  # NCCL found no RDMA device: it runs on sockets
         hits.append(_hit("nccl.transport", "socket", m))
     for m in re.finditer(r"NET/IB\s*:\s*Using\s*\[", text):
@@ -1828,10 +1896,17 @@ def job_shape(text: str) -> list[Understood]:
                          r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
         t = (m["t"] or m["t2"] or m["t3"]).lower()
         hits.append(_hit("nccl.transport", "ib" if t == "ib" else "socket", m))
-    for m in re.finditer(r"NCCL\s*(?:is\s*)?(?:still\s*|only\s*|always\s*)?(?:走的是|走|用的是|用|falls? back to|fell back to|using|uses)\s*(?:the"
-                         r"\s*)?"
-                         r"(?P<t>socket|sockets|TCP|IB|InfiniBand)", text, _IC):
-        hits.append(_hit("nccl.transport", "ib" if m["t"].lower() in {"ib", "infiniband"} else "socket", m))
+    for m in re.finditer(r"NCCL\s*(?:的\s*)?(?:通信|communication|traffic)?\s*(?:is\s*)?(?:still\s*|only\s*|always\s*|actually\s*|"
+                         r"确实\s*|还是\s*|其实\s*)?"
+                         # job-s11 transport verbs: 'NCCL 用了 IB', 'NCCL 走的 RDMA', 'NCCL is using RoCE', 'uses plain sockets'
+                         r"(?:走的是|走了|走的|走|用的是|用了|用的|使用的是|使用了|使用|用|falls? back to|fell back to|using|uses|used|"
+                         r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects)"
+                         r"\s*(?:the\s*|plain\s*)?"
+                         r"(?P<t>socket|sockets|TCP|IB|InfiniBand|RoCE(?:\s*v2)?|RDMA)(?![A-Za-z])", text, _IC):
+        if re.match(r"\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 4]) or re.search(
+                r"(?:是不是|是否|有没有|(?<![A-Za-z])(?:if|whether|does|did|is))\s*$", text[max(0, m.start() - 10):m.start()], _IC):
+            continue  # job-s11 transport verbs: 'NCCL 用了 IB 吗', 'check whether NCCL uses IB' ask, they do not say
+        hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
     for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])",
                          text, _IC):
@@ -1930,6 +2005,12 @@ def fabric_features(text: str) -> list[Understood]:
     for m in re.finditer(r"(?:ZeRO|zero|Zero)[- _]?(?:stage[- _]?)?(?P<n>[0123])(?![\d])|stage[\"']?\s*[:=]\s*(?P<n2>[0123])",
                          text):
         hits.append(_hit("job.zero_stage", int(m["n"] or m["n2"]), m))
+    # job-s11 zero said: 'DeepSpeed stage 3', 'deepspeed 的 stage 2', 'ZeRO 三阶段', 'ZeRO 第 3 阶段', 'zero 2 阶段'
+    for m in re.finditer(r"(?:DeepSpeed|ZeRO)\s*(?:的\s*)?(?:stage|阶段)\s*[-_]?(?P<n>[0-3])(?![\d.])|(?:ZeRO|DeepSpeed)\s*(?:的\s*)?"
+                         r"(?:第\s*)?(?P<zh>[0-3零一二三])\s*(?:阶段|级|stage)", text, _IC):
+        if not _overlaps(m, hits):
+            n = m["n"] or m["zh"]
+            hits.append(_hit("job.zero_stage", int(n) if n.isdigit() else "零一二三".index(n), m))
     for m in re.finditer(r"(?:/dev/shm|shm[-_ ]size|shm)\s*(?:is|=|:|：|只有|of|大小)?\s*(?:only\s*)?(?P<num>\d+(?:\.\d+)?)"
                          r"\s*(?P<u>[GMK])i?B?(?![A-Za-z])", text, _IC):
         size = float(m["num"]) * {"G": 1.0, "M": 0.001, "K": 0.000001}[m["u"].upper()]
@@ -2241,6 +2322,7 @@ def extract_facts(text: str) -> list[Understood]:
     for fn in _EXTRACTORS:
         hits.extend(fn(text))
     hits = _drop_unsure(text, hits)
+    hits = _busbw_of_the_job(text, hits)  # job-s11 busbw runs
     ratings = [(h.start, h.end) for h in hits if h.fact == "nic.max_speed_gbps" and not h.weak]
     # A number read as the NIC's rating is not also its link speed (network_rates reads '100G' as one).
     hits = [
@@ -2248,6 +2330,52 @@ def extract_facts(text: str) -> list[Understood]:
     ]
     hits.sort(key=lambda h: (h.start, h.end, h.fact))
     return hits
+
+
+# job-s11 busbw runs: nccl-tests figures said for one machine and for several in one question ('单机 8 卡 busbw 230，两机
+# 16 卡只有 45', 'busbw is 180 on a single node but only 12 across two nodes'): the machines' figure is the job's, the
+# one machine's the baseline beside it (no fact of the catalogue); a figure said after another for the other run, without
+# its unit, is the same column's
+_ONE_MACHINE_RUN = re.compile(r"单机|单节点|单台|一台机器|机内|节点内|(?<![A-Za-z])(?:single[- ](?:node|machine|server|host)|"
+                              r"(?:one|a single|1) (?:node|machine|server|host)|intra[- ]?node|within (?:a|one|the|each) node)"
+                              r"(?![A-Za-z])", _IC)
+_MACHINES_RUN = re.compile(r"两机|双机|多机|跨机|跨节点|机间|节点间|(?<![\d.])[2-9二两三四五六七八]\s*(?:台|机|个?节点)|"
+                           r"(?<![A-Za-z])(?:\d+|two|three|four|eight|sixteen|multiple|several) (?:nodes|machines|servers|hosts)|"
+                           r"(?<![A-Za-z])(?:across|between) (?:the |all |both )?(?:\w+ )?(?:nodes|machines|servers)|"
+                           r"(?<![A-Za-z])(?:inter[- ]?node|multi[- ]?node)(?![A-Za-z])", _IC)
+_RUN_SPLIT = re.compile(r"[，,;；]|(?<![A-Za-z])(?:but|while|whereas|vs\.?|versus)(?![A-Za-z])|而|但|可是", _IC)
+_BUSBW_FACTS = ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s")
+_NEXT_RUN_FIGURE = re.compile(rf"[^\d。;；\n]{{0,30}}?(?:{_MACHINES_RUN.pattern}|{_ONE_MACHINE_RUN.pattern})[^。;；\n]{{0,16}}?"
+                              r"(?:只有|才|仅有?|有|是|为|(?<![A-Za-z])(?:only|just|is|gets?|drops? to|falls? to))\s*"
+                              r"(?:about|around|roughly|约|大约|大概|~)?\s*(?P<num>\d{1,4}(?:\.\d{1,3})?)(?![\d.])", _IC)
+
+
+def _run_of(text: str, h: Understood) -> str | None:
+    """'one' or 'machines': the run a figure is said for, by the words nearest it in its clause."""
+    ca, cb = tx.sentence_bounds(text, h.start)
+    before = _RUN_SPLIT.split(text[max(ca, h.start - 24):h.start])[-1]
+    after = _RUN_SPLIT.split(text[h.end:min(cb, h.end + 24)])[0]
+    for words in (after, before):
+        one, many = _ONE_MACHINE_RUN.search(words), _MACHINES_RUN.search(words)
+        if one and not many:
+            return "one"
+        if many and not one:
+            return "machines"
+    return None
+
+
+def _busbw_of_the_job(text: str, hits: list[Understood]) -> list[Understood]:
+    out = list(hits)
+    for h in [h for h in hits if h.fact in _BUSBW_FACTS and not h.weak]:
+        sb = tx.sentence_bounds(text, h.start)[1]
+        m = _NEXT_RUN_FIGURE.match(text, h.end, sb)
+        if m and not any(o.start <= m.start("num") < o.end for o in out) and _BARE_END.match(text, m.end()):
+            out.append(_hit_span(h.fact, float(m["num"]), text, m.start("num"), m.end("num")))
+    figures = [h for h in out if h.fact in _BUSBW_FACTS and not h.weak]
+    runs = {id(h): _run_of(text, h) for h in figures}
+    if any(r == "one" for r in runs.values()) and any(r != "one" for r in runs.values()):
+        out = [h for h in out if runs.get(id(h)) != "one"]
+    return sorted(out, key=lambda h: (h.start, h.end, h.fact))
 
 
 def resolve(hits: list[Understood]) -> dict[str, Understood]:

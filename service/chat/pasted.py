@@ -24,6 +24,8 @@ from bwdoctor.chat.language import detect_language
 from bwdoctor.i18n import t
 from bwdoctor_parsers.collective_bench import LINE as BENCH_LINE
 from bwdoctor_parsers.collective_bench import parse_collective_bench
+from bwdoctor_parsers.deepspeed_config import ROUTE as DEEPSPEED_CONFIG_ROUTE  # job-s11 ds config
+from bwdoctor_parsers.deepspeed_config import parse_deepspeed_config  # job-s11 ds config
 from bwdoctor_parsers.ethtool import parse_ethtool
 from bwdoctor_parsers.ibstat import parse_ib_ports
 from bwdoctor_parsers.ip_addr import parse_ip_addr
@@ -428,6 +430,10 @@ def _nccl_env(block: str) -> Parsed:
     return result.facts(), notes, False
 
 
+def _deepspeed_config(block: str) -> Parsed:  # job-s11 ds config
+    return parse_deepspeed_config(block), [], False
+
+
 def _training_log(block: str) -> Parsed:
     result = parse_training_log(block)
     notes = [note("pasted.training_steps", count=len(result.step_times_s), source=result.source)] if result.source \
@@ -594,6 +600,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                             r"^\s*-?\s*name\s*:\s*[\"']?NCCL_[A-Z0-9_]+[\"']?\s*$|^\s*ENV\s+NCCL_[A-Z0-9_]+\s+\S",
                             re.M),
      _nccl_env),
+    ("deepspeed-config", DEEPSPEED_CONFIG_ROUTE, _deepspeed_config),  # job-s11 ds config
     ("training-log", re.compile(r"elapsed time per iteration|it/s|s/it|train_runtime|train_steps_per_second|"
                                 r"\d\s*(?:s|sec)/(?:step|iter)\b|\d\s*(?:iters?|steps?)/s\b|"
                                 r"step[_ ]time\s*[=:]|train_step_timing|global_step|step:\s*\d+|iteration\s+\d+/|"

@@ -293,6 +293,9 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         elif (version := _NCCL_VERSION.match(words)) and not re.match(  # rr-s10 version unit: 'nccl 0.6GB/s' is a rate
                 r"\s*(?:[GMKT](?:B|b|bit|bps|/s)|%|倍)", words[version.end():] + text[e.end:e.end + 8]):
             hits.append(Understood("nccl.version", _nccl_version(version), words, e.start, e.end))
+            if way := _VERSION_THEN_TRANSPORT.match(text, e.end):  # job-s11 version then transport
+                value = "socket" if way["t"].lower().startswith(("socket", "tcp")) else "ib"
+                hits.append(Understood("nccl.transport", value, way.group(0).strip(" ，,"), way.start("t"), way.end()))
         elif re.fullmatch(r"v?2\.\d{1,2}\.\d{1,2}", words) and re.search(r"NCCL", text, re.IGNORECASE) \
                 and _CURRENT_VERSION.search(text, max(0, e.start - 14), e.start):
             hits.append(Understood("nccl.version", words.lstrip("v"), words, e.start, e.end))
@@ -303,6 +306,12 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         # 'NCCL 2.5 正常，升级到 2.18 之后变慢': the version moved to is the one the job runs now
         for m in _UPGRADED_TO.finditer(text):
             hits.append(Understood("nccl.version", m["v"], m.group(0), m.start(), m.end()))
+        for m in _NCCL_VERSION_SAID.finditer(text):  # job-s11 version said
+            said = m["v"] or m["v2"] or m["v3"] or f"{m['a']}.{m['b']}.{m['c']}"
+            if not any(h.fact == "nccl.version" and h.start < m.end() and m.start() < h.end for h in hits) \
+                    and not re.match(r"\s*(?:[GMKT](?:B|b|bit|bps|/s)|%|倍)", text[m.end():m.end() + 8]):
+                hits.append(Understood("nccl.version", said, m.group(0), m.start(), m.end()))
+    hits.extend(_named_model_sizes(text))  # job-s11 named models
     versions = [h for h in hits if h.fact == "nccl.version"]
     if len({h.value for h in versions}) > 1:
         works = [h for h in versions if _WORKS.search(text, h.end, tx.clause_bounds(text, h.start)[1])]
@@ -315,6 +324,42 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
                 and not _NCCL_ASKED.search(text, max(0, use.start() - 8), use.start()):
             hits.append(Understood("nccl.socket_ifname", words, words, e.start, e.end))
     return hits
+
+
+# job-s11 version then transport: 'NCCL 2.18.1，走的 RoCE', 'NCCL 2.19.3 using IB': the NCCL named just before goes
+# over it
+_VERSION_THEN_TRANSPORT = re.compile(r"\s*[，,]?\s*(?:走的是|走了|走的|用的是|用了|用的|使用了?|"
+                                     r"(?<![A-Za-z])(?:uses|using|over|via)\s+)\s*(?:the\s+)?"
+                                     r"(?P<t>RoCE(?:\s*v2)?|IB|InfiniBand|RDMA|sockets?|TCP)(?![A-Za-z])"
+                                     r"(?!\s*(?:吗|么|[?？]))", re.IGNORECASE)
+# job-s11 version said: 'nccl版本 2.21.5', 'nccl 版本是 2.14.3', 'NCCL 是 2.18 的版本',
+# 'torch.cuda.nccl.version() 返回 (2, 18, 1)'
+_NCCL_VERSION_SAID = re.compile(r"NCCL\s*(?:的)?\s*(?:版本号?|version|ver\.?)\s*(?:号)?\s*"
+                                r"(?:是|为|用的是|用的|装的是|:|：|is|=)?\s*v?(?P<v>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d]|\.\d)|"
+                                r"NCCL\s*(?:是|用的是|用的|装的是)\s*v?(?P<v2>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d]|\.\d)\s*(?:的)?\s*版本|"
+                                r"NCCL\s*(?:是|用的是|装的是)\s*v?(?P<v3>2\.\d{1,2}\.\d{1,2})(?![\d]|\.\d)|"
+                                r"nccl\.version\(\)[^()\n]{0,24}?\(\s*(?P<a>2)\s*,\s*(?P<b>\d{1,2})\s*,\s*(?P<c>\d{1,2})\s*\)",
+                                re.IGNORECASE)
+# job-s11 named models: a well-known model named without its size in the name ('BERT-large', 'ViT-L/16', 'ResNet-50',
+# 'gpt2-medium'): its published parameter count, in billions (weak: a size said in the question wins)
+_NAMED_MODELS: list[tuple[re.Pattern[str], float]] = [
+    (re.compile(r"(?<![A-Za-z0-9])" + p + r"(?![A-Za-z0-9])", re.IGNORECASE), size) for p, size in (
+        (r"BERT[- _]?base", 0.11), (r"BERT[- _]?large", 0.34), (r"RoBERTa[- _]?base", 0.125),
+        (r"RoBERTa[- _]?large", 0.355), (r"GPT-?2[- _]medium", 0.355), (r"GPT-?2[- _]large", 0.774),
+        (r"GPT-?2[- _]xl", 1.5), (r"T5[- _]base", 0.22), (r"T5[- _]large", 0.77),
+        (r"ViT[- _]?(?:B|Base)(?:/\d{1,2})?", 0.086), (r"ViT[- _]?(?:L|Large)(?:/\d{1,2})?", 0.304),
+        (r"ViT[- _]?(?:H|Huge)(?:/\d{1,2})?", 0.632), (r"ResNet[- _]?50", 0.0256), (r"ResNet[- _]?101", 0.0445),
+        (r"ResNet[- _]?152", 0.0602), (r"VGG[- _]?16", 0.138),
+    )]
+
+
+def _named_model_sizes(text: str) -> list[Understood]:
+    """job-s11 named models: the size of a well-known model named, when the question says no other model beside it."""
+    found = [(m, size) for pattern, size in _NAMED_MODELS for m in pattern.finditer(text)]
+    if len({size for _, size in found}) != 1:
+        return []  # none, or several models named (a comparison): no size taken from a name
+    m, size = found[0]
+    return [Understood("job.model_params_b", size, m.group(0), m.start(), m.end(), weak=True)]
 
 
 _UPGRADED_TO = re.compile(r"(?:升级到|升到|换成|换到|更新到|upgraded to|updated to|moved to|switched to|bumped to|"
