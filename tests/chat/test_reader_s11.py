@@ -155,3 +155,19 @@ def test_mfu_of_one_run_is_no_comparison() -> None:
 def test_gpus_times_a_model_in_a_spec_line_is_no_speed_up() -> None:
     got = facts("服务器：3 台，每台 8×A100 40G PCIe\n【问题】\n3 机训练速度只有单机的 1.5 倍")
     assert got.get("job.speedup") == 1.5 and got.get("job.gpus_per_node") == 8
+
+
+def test_an_issue_template_s_labelled_lines_are_sentences_of_their_own() -> None:
+    got = facts("Environment:\nOS: Ubuntu 22.04\nGPU: 8 x H100 80GB HBM3 per node, 4 nodes\n"
+                "Network: 8 x 400Gb/s NDR InfiniBand per node\nNCCL: 2.19.3\n"
+                "all_reduce_perf busbw is only 45 GB/s across nodes.")
+    assert {k: got.get(k) for k in ("job.nodes", "job.gpus_per_node", "nic.count", "nccl.version",
+                                    "nccl.allreduce_busbw_gbytes_per_s")} == {
+        "job.nodes": 4, "job.gpus_per_node": 8, "nic.count": 8, "nccl.version": "2.19.3",
+        "nccl.allreduce_busbw_gbytes_per_s": 45.0}
+
+
+def test_a_wrapped_sentence_whose_next_line_has_a_colon_stays_whole() -> None:
+    from bwdoctor.chat.text import soften_line_breaks
+    assert "\n" not in soften_line_breaks("a bucket in the\nsame region: saving takes ~17 seconds")
+    assert soften_line_breaks("服务器：3 台\n网络：100G IB").count("\n") == 1
