@@ -16,7 +16,7 @@ _CLAUSE_END = re.compile(r"[。！？!?；;\n，,、—–]|\.(?!\d)(?=\s|$)")  
 
 _HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s|"
-                        # s11 labelled lines: an issue template's 'GPU: 8 x H100', '网络：100G IB', '【问题】', '**Hardware**'
+                        # s11 labelled lines: a template's 'GPU: 8 x H100', '网络：100G IB', '【问题】', '**Hardware**'
                         r"\s*(?:[【\[]|\*\*)|"
                         r"\s*(?-i:[A-Z\u4e00-\u9fff])[\w/()（）.+-]*(?:[ \t][\w/()（）.+-]+){0,2}[:：][ \t]*\S")
 
