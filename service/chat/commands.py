@@ -105,6 +105,9 @@ def read_commands(text: str) -> Commands:
                             r"reported|gives|gave|outputs|logs|indicates|tells)\b)", body)
             if told and pattern is _LINE_COMMAND:
                 body, b = body[:told.end()].rstrip(), a + len(body[:told.end()].rstrip())
+            settings = _SETTINGS_THEN_WORDS.match(body) if pattern is _LINE_COMMAND else None
+            if settings:  # counts-s11 settings, then words: 'NCCL_MIN_NCHANNELS=16 NCCL_NTHREADS=512, 2 nodes'
+                body, b = body[:settings.end()].rstrip(), a + len(body[:settings.end()].rstrip())
             if pattern is _LINE_COMMAND and not _looks_like_command(body):
                 # a command line that ran into the next sentence when line breaks were softened: keep its arguments
                 # (after a setting, 'NCCL_SOCKET_IFNAME=eth0 across 2 nodes', a count inside the words is one of them)
@@ -337,6 +340,9 @@ def _int(value: str | None) -> int | None:
     return int(m.group(2) or m.group(1))
 
 
+# counts-s11 settings, then words: settings alone on a line, then a comma or a semicolon and words of a sentence
+_SETTINGS_THEN_WORDS = re.compile(r"(?:[A-Z_][A-Z0-9_]*=(?:[^\s,，;；]|,(?=\S))+\s*)+"
+                                  r"(?=[,，;；]\s*[A-Za-z\d\u4e00-\u9fff])")
 _SLURM = re.compile(r"slurm|sbatch|srun|salloc", re.IGNORECASE)  # counts-s11 slurm
 _SLURM_NODES = re.compile(r"(?<![\w\-])-N\s*=?\s*(?P<n>[1-9]\d{0,3})(?![\w.])")  # counts-s11 slurm
 
@@ -349,7 +355,7 @@ def _option(args: list[str], *names: str) -> str | None:
             if arg.startswith(name + "="):
                 return arg.split("=", 1)[1]
             if len(name) == 2 and name[1].isalpha() and arg[len(name):].isdigit() and arg.startswith(name):
-                return arg[len(name):]  # counts-s11 glued: 'srun -N2', 'mpirun -np16' reads as '-N 2'
+                return arg[len(name):]  # counts-s11 glued: 'srun -N2' reads as '-N 2'
     return None
 
 

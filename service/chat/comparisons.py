@@ -211,6 +211,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             size = _run_size(obj)
             if size is None:
+                size = _bare_run(text, obj, m.start())  # counts-s11 bare than
+            if size is None:
                 if _STANDALONE.search(obj):  # 'slower than the non-distributed run': its size is left to _standalone
                     found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
                 continue
@@ -834,7 +836,8 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
             if speedup is None and not slower and not many:
                 speedup, slower = _ratio_in(text, a, b, a, outside, scale)
         if speedup is not None and not ranged and not many and first is small \
-                and tx.clause_bounds(text, first[3]) == tx.clause_bounds(text, second[3]):
+                and tx.clause_bounds(text, first[3]) == tx.clause_bounds(text, second[3]) \
+                and not _from_efficiency(text, a, b, speedup, scale):  # counts-s11 (an efficiency is the larger run's)
             speedup = 1 / speedup  # '单机的速度是两机的 1.5 倍': the smaller run is the one said faster
         if speedup is None and ranged and not slower:
             m = _SLOWER_WORD.search(text, second[4], b)
@@ -853,6 +856,15 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
             hits.append(Understood("job.negative_scaling", True, words, *span))
         hits += _sizes_of_the_runs(text, small, big, found)
     return hits
+
+
+def _from_efficiency(text: str, a: int, b: int, speedup: float, scale: float) -> bool:
+    """counts-s11: whether the speed-up is the sentence's scaling efficiency times the scale (never to be inverted)."""
+    named = _EFFICIENCY.search(text, a, b) if scale else None
+    if named is None:
+        return False
+    return any(abs(float(p["p"]) / 100 * scale - speedup) < 1e-9
+               for p in _EFFICIENCY_PCT.finditer(text, named.end(), min(b, named.end() + 40)))
 
 
 def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
@@ -1154,6 +1166,15 @@ _PERCENT_FASTER = re.compile(r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<dir>faster|quick
 
 _RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|1\s*卡|(?<![A-Za-z])(?:a single|single|one|that one|the one|1)"
                          r"(?:[- ](?:node|machine|server|box|host|instance|GPU|card)s?)?(?![A-Za-z])", _IC)
+
+
+def _bare_run(text: str, obj: str, at: int) -> tuple[int, str] | None:
+    """counts-s11 bare than: 'with 4 nodes the epoch takes longer than with 2': a bare count takes the kind of the run
+    said before it in its sentence."""
+    bare = re.fullmatch(rf"\s*(?:(?:on|with|using|in)\s+)?(?:the\s+)?(?P<n>{COUNT})\s*(?:个|台)?\s*", obj, _IC)
+    n = _count(bare["n"]) if bare else None
+    sizes = run_sizes(text, tx.sentence_bounds(text, at)[0], at) if n else []
+    return (n, sizes[-1][2]) if n and sizes and sizes[-1][0] > n else None
 
 
 def _run_size(obj: str) -> tuple[int, str] | None:

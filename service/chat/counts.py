@@ -113,9 +113,19 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("m-per-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:{_ADJ}{_GPU_EN}\s*)?(?:per|each|a|/)\s*(?:node|machine|server|host|box)"
                              rf"\s*[x×*]\s*(?P<n>{COUNT})\s*(?:{_NODE_EN})", _IC)),
     # two 8-GPU nodes, 4 8xA100 nodes, 2 x 8xH100 servers
-    ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?"
+    # (counts-s11: 'running on 2 (8xA100) nodes': the machine's GPUs in brackets)
+    ("n-m-node", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?P<paren>[(（]\s*)?(?P<m>\d{{1,2}})\s*(?:-|\s)?(?:[x×*]\s*)?"
                             rf"(?:{_GPU_EN}|卡|way(?![A-Za-z]))"
-                            rf"\s*(?:{_MARK}s?\s*)?{_NODE_EN}", _IC)),
+                            rf"\s*(?:{_MARK}s?\s*)?(?(paren)[)）]\s*){_NODE_EN}", _IC)),
+    # counts-s11: 'only 4 of the 8 GPUs on each', 'just 2 out of 8 GPUs per node': the GPUs each machine's share uses
+    ("of-each", re.compile(rf"(?<![A-Za-z])(?:only|just)\s+(?:use\s+|using\s+|used\s+)?(?P<m>{COUNT})\s+(?:out\s+)?of\s+"
+                           rf"(?:the\s+|our\s+|its\s+|their\s+|all\s+)?(?P<t>{COUNT})\s+{_ADJ}{_GPU_EN}\s*(?:on|in|of|per|/)?\s*"
+                           rf"(?:each|every|node|machine|server|host|box)(?![A-Za-z])", _IC)),
+    # counts-s11: '1N8G', '2N16G' (machines, then the GPUs in all, as Megatron's and many clusters' notes write a run)
+    ("n-g", re.compile(r"(?<![A-Za-z\d.])(?P<n>\d{1,3})\s?N\s?(?P<m>\d{1,4})\s?G(?![A-Za-z\d])", _IC)),
+    # counts-s11: 'a 16-GPU job (2x8)', '32 GPUs (4 x 8)': the GPUs in all, then machines times GPUs in brackets
+    ("total-paren", re.compile(rf"(?P<t>\d{{1,4}})\s*-?\s*{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})[^()（）\n]{{0,12}}?[(（]\s*(?P<n>\d{{1,3}})\s*"
+                               rf"(?:nodes?\s*)?[x×*]\s*(?P<m>\d{{1,2}})\s*(?:GPUs?)?\s*[)）]", _IC)),
     # counts-s11: '两个 8 卡节点', '2 台 8 卡的服务器': machines, each holding the GPUs said before its word
     ("n-m-node-zh", re.compile(rf"(?P<n>{COUNT})\s*(?:个|台)\s*(?P<m>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)\s*(?:的)?\s*"
                                rf"(?:{_MARK}\s*)?(?:节点|机器|服务器|主机|机(?![房架柜]))")),
@@ -131,7 +141,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("spark", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]|台|个)?\s*(?:[A-Za-z][\w-]{{0,20}}\s+){{0,3}}?DGX[- ]?Sparks?"
                          rf"(?![A-Za-z])", _IC)),
     # two DGX A100 nodes, two HGX-H100: a DGX (or an HGX board) holds eight GPUs
-    ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?[DH]GX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
+    # (counts-s11: 'two 8-GPU DGX-1s')
+    ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?(?:\d{{1,2}}-GPU\s+)?[DH]GX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
                        rf"(?:{_NODE_EN}|机器|服务器|节点)?"
                        # counts-s11: 'two DGX boxes', '两台 DGX 服务器': the model unsaid
                        rf"|(?P<n2>{COUNT})\s*(?:[x×*]\s*|台|个)?\s*[DH]GXs?\s*(?:{_NODE_EN}|机器|服务器|节点)", _IC)),
@@ -577,7 +588,7 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 # counts-s11: the new shapes say both counts
-_FULL_SHAPES = {"gpus-times", "n-m-node-zh", "m-node-x-n", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
+_FULL_SHAPES = {"gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
                 "total", "gpus-nodes", "pods"}
 
 
@@ -611,6 +622,14 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         return out
     if shape == "gpus-times" and (not per or per > 16):  # counts-s11
         return None
+    if shape == "of-each":  # counts-s11 ('only 4 of the 8 GPUs on each')
+        return [_hit("job.gpus_per_node", per, text, a, b)] if per and per < (_count(g["t"]) or 0) <= 16 else None
+    if shape == "n-g":  # counts-s11 ('2N16G': sixteen in all)
+        return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", per // n, text, a, b)] \
+            if n and per and per % n == 0 and per // n <= 16 else None
+    if shape == "total-paren":  # counts-s11 ('a 16-GPU job (2x8)': the product the total said)
+        return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", per, text, a, b)] \
+            if n and per and n * per == int(g["t"]) else None
     if shape == "zh" and g.get("bare") and not (g.get("each") and _GPU_NAMED.search(text)):  # counts-s11
         return None
     if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "m-per-x-n", "gpus-times", "n-m-node-zh",
