@@ -920,7 +920,23 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
         hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end(), weak=True))
     for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them (a NIC's rating, not '31 Gbps x 2' measured)
         hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
+    for pattern in (_N_RAIL, _NIC_THEN_PER_NODE):  # net-s11 '8-rail 400G', 'NICs are … 400G, 8 per node'
+        for m in pattern.finditer(masked):
+            if masked[m.start()] == "·" and not _NIC_MODEL.match(unmasked[m.start():]):
+                continue  # a masked GPU or other model, not a NIC's
+            group = "n" if m["n"] else "n2"
+            n = _count(m[group])
+            if n and 1 <= n <= 16:
+                hits.append(Understood("nic.count", n, unmasked[m.start(group):m.end()], m.start(group), m.end()))
     return hits
+
+
+# net-s11 rails and NICs counted after their rate
+_N_RAIL = re.compile(r"(?<![\d.])(?P<n>[1-9]|1[0-6])[- ]rails?(?![A-Za-z])", _IC)
+_NIC_THEN_PER_NODE = re.compile(
+    r"(?:NICs?|HCAs?|网卡|·{3,})[^.;。；\n]{0,24}?\d+\s*G(?:b|bps|b/s|bE)?(?![A-Za-z])\s*(?:[)）])?\s*[,，]\s*"
+    rf"(?:(?P<n>{COUNT})\s*(?:per|each|on each|in each)\s+(?:node|server|host|machine|box)(?![A-Za-z])|"
+    rf"每(?:个)?(?:节点|台(?:机器|服务器)?)\s*(?P<n2>{COUNT})\s*(?:张|块|个)(?!\s*(?:卡|GPU|显卡)))", _IC)
 
 
 _NIC_AFTER = re.compile(

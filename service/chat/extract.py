@@ -604,12 +604,14 @@ _RATE_RANGE = r"(?:\s*(?:-|~|～|–|到|至)\s*(?P<hi>\d{1,6}(?:\.\d{1,6})?))?"
 _RATE = re.compile(
     rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER}){_RATE_RANGE}(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
+    r"(?<=\d)GE(?![A-Za-z])|"  # net-s11 '100GE', '25GE 网口': Huawei's and Chinese vendors' way of writing GbE
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|Mb|"
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"management (?:ports?|network|interfaces?|NICs?)|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|bond(?:ed|ing)?|互联|带宽网卡|接口|网线|"
+                        r"光纤|光缆|fib(?:er|re)s?|"  # net-s11 fibre
                         r"网(?=\s*(?:$|[，,。.;；!！?？)）]|了|吧|啊|呢|而已)))"
                         r"(?![A-Za-z])")
 _KIND_AFTER = {
@@ -631,7 +633,9 @@ _RATE_CUES = {
                            r"plateau(?:s|ed)?|hover(?:s|ed|ing)?|stuck at|stays? at|"
                            r"caps? out|capped out)(?![A-Za-z])|"
                            r"achiev\w*|reach\w*|throughput|吞吐|实际(?!训练)|actual(?:ly)?|real|tops out|maxes out|peaks?|"
-                           r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)", _IC),
+                           r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)|"
+                           r"结果|(?<![A-Za-z])BW average(?![A-Za-z])",  # net-s11
+                           _IC),  # net-s11 a test's result: 'ib_write_bw -d mlx5_0 结果平均 11.5 GB/s', 'BW average 是 23.4GB/sec'
     "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路", _IC),
@@ -647,7 +651,7 @@ _RATE_CUES = {
 _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
-_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP", _IC)
+_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
 _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:e?RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
@@ -712,6 +716,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     tail = text[after.end() if after else m.end():][:16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
+    if label is None and _AVERAGE_SAID.search(text, max(0, m.start() - 30), m.start()) \
+            and not _NCCL_TESTS_TOPIC.search(text) and not _RATE_CUES["busbw"].search(tx.sentence(text, m.start())):
+        label = "measured"  # net-s11 average: 'the average is 11 Gbits/sec', 'avg 92 Gb/s': a test's figure
     if label == "measured" and _DURING_TRAINING.search(tx.clause(text, m.start())) \
             and not _A_TOOL.search(tx.sentence(text, m.start())):
         label = "traffic"  # 'we see about 600 MB/s between nodes during training': what training sends, not a test's figure
@@ -741,7 +748,15 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
                  _IC):
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
-    if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)", unit):
+    if re.match(r"\s*(?:(?:per|each|a|every)\s+(?:node|server|host|machine|box)\s+)?(?:in total|total|aggregate|combined)"
+                r"(?![A-Za-z])|\s*(?:per (?:node|server|host|machine)\s+)?[(（]\s*\d+\s*[x×*]\s*\d", text[m.end():m.end() + 30], _IC) \
+            and label in {None, "rated"} and not _MEASURING.search(text, tx.clause_bounds(text, m.start())[0], m.start()):
+        return None  # net-s11 total after: '400 Gbps per node in total (4x 100G)': the sum of the rails said after it
+    if m["mult"] and not is_bytes and unit in {"G", "Gb"} and _LINK_RATES.fullmatch(m["num"]) and label in {None, "rated"} \
+            and not _NOT_NETWORK.match(text, m.end()) and not re.match(r"\s*(?:的)?\s*(?:显存|内存|memory|VRAM|HBM|RAM|GPU|卡)",
+                                                                      text[m.end():], _IC):
+        return "rated"  # net-s11 rails: '4x200G', '(8x 100G)': so many links of a standard rate, the NICs of a node
+    if re.match(r"GbE|GBE|gbe|GigE|[Gg]ig|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|GE$", unit):  # net-s11 GE
         return "rated"
     if re.search(r"·{2,}\s*[(（]\s*$", text[max(0, m.start() - 8):m.start()]) and (_NCCL_ON_PORT.search(
             text, max(tx.clause_bounds(text, m.start())[0], m.start() - 48), m.start())
@@ -760,6 +775,16 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         return "rated"  # en-s10: 'instead of the 100G ens5f0': a link rate just before a port's name is its rating
     if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
         return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
+    if not is_bytes and re.search(r"(?:ibstat|ibstatus|ibv_devinfo|ibdev2netdev)(?![A-Za-z])[^，,。.;；\n\d]{0,24}?"  # net-s11
+                                  r"(?:\d+\s*(?:个|张)?\s*(?:口|端口|ports?|HCAs?|网卡)[^，,。.;；\n\d]{0,12}?)?$",
+                                  text[max(0, m.start() - 50):m.start()], _IC):
+        return "rated"  # net-s11 ibstat: 'ibstat 看到 8 个口都是 400 Gb/sec', 'ibstat shows all 4 ports at 200 Gb/sec'
+    if not is_bytes and label == "measured" and _LINK_RATES.fullmatch(m["num"]) and re.search(
+            r"(?:内网|局域网|网络|(?:机器|节点|服务器)(?:之)?间的?|(?<![A-Za-z])(?:network|internal network|LAN|interconnect|"
+            r"inter-?node))\s*(?:的)?\s*(?:带宽|bandwidth)\s*(?:是|为|:|：|is|of)?\s*$", text[max(0, m.start() - 24):m.start()], _IC) \
+            and not _MEASURING.search(text, tx.clause_bounds(text, m.start())[0], m.start() - 2) \
+            and not _CLOUD_SAID.search(tx.sentence(text, m.start())):
+        return "rated"  # net-s11 network's bandwidth: '内网带宽 10Gbps', 'network bandwidth is 25 Gbps': a link rate, no test's
     if re.search(r"(?<![A-Za-z])(?-i:Rate)\s*[:：]\s*$", text[max(0, m.start() - 8):m.start()]):
         return "rated"  # rr-s10 ibstat Rate: 'ibstat 显示 Rate: 100 Gb/sec (4X EDR)' is the port's negotiated rate
     if re.search(r"ethtool[^，,。;；\n]{0,24}$|(?<![A-Za-z])Speed\s*(?:是|为|:|：|=|is)?\s*$", text[max(0, m.start() - 30):m.start()],
@@ -768,8 +793,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         return "rated"  # 'ethtool 显示 Speed 是 25000Mb/s': ethtool's figure before it, the link's negotiated speed
     if re.search(r"(?:^|\s)--?[A-Za-z][\w-]*(?:\s*=\s*|\s+)$", text[max(0, m.start() - 24):m.start()]):
         return None  # 'all_reduce_perf -b 8 -e 8G': a command's argument (a message size), not a rate
-    if not is_bytes and re.match(r"\s*of\s+(?:inter-?node|cross-node|node-to-node|network|interconnect|RDMA|IB)?\s*"
-                                 r"(?:bandwidth|connectivity)", tail + text[m.end() + 16:m.end() + 30], _IC) and \
+    if not is_bytes and re.match(r"\s*of\s+(?:(?:inter-?node|cross-node|node-to-node|network|interconnect|RDMA|IB)?\s*"
+                                 r"(?:bandwidth|connectivity)|(?:network(?:ing)?|interconnect|InfiniBand|IB|RoCE|Ethernet)"  # net-s11
+                                 r"(?![A-Za-z]))", tail + text[m.end() + 16:m.end() + 30], _IC) and \
             re.search(r"(?:with|have|has|having|provides?|offers?)\s*(?:only\s*|about\s*|~\s*)?$",
                       text[max(0, m.start() - 20):m.start()], _IC):
         return "rated"  # 'nodes with 340Gbps of internode bandwidth': what the fabric provides
@@ -789,6 +815,12 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
                                                                    text[max(0, m.start() - 12):m.start()], _IC)) \
             and not _NIC_AFTER.match(tail):
         return "rated"  # '换成 100G 之后 busbw 也就 9GB/s': the link moved to, not an all-reduce's figure
+    if is_bytes and label == "measured" and re.search(r"(?:带宽|bandwidth|throughput|吞吐)\s*(?:是|为|有|of|is|:|：)?\s*"
+                                                      r"(?:约|大约|大概|about|around|~)?\s*$", text[max(0, m.start() - 16):m.start()],
+                                                      _IC) and not _A_TOOL.search(tx.sentence(text, m.start())):
+        said = list(_RATE_CUES["storage"].finditer(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 30), m.start()))
+        if said and not _NETWORK_SAID.search(text, said[-1].end(), m.start()):
+            return "storage"  # net-s11 storage's bandwidth: '存储是 CPFS，带宽 20GB/s': the storage named, then its rate
     if is_bytes:
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
                                             scope="sentence") and not _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
@@ -1001,7 +1033,11 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("storage.read_gbps", gbps * (2 if m["dual"] else 1), m))
             continue  # 'NFS 服务器只有一个万兆口': the storage server's port caps the reads, not the nodes' NIC
         hits.append(_hit("nic.speed_gbps", gbps * (2 if m["dual"] else 1), m))
-    for m in re.finditer(r"(?:(?<=\d[xX])|(?<![A-Za-z]))(?P<gen>EDR|HDR100|HDR|NDR200|NDR|XDR)(?![A-Za-z0-9])", text):
+    for m in re.finditer(r"(?:(?<=\d[xX])|(?<![A-Za-z]))(?P<gen>EDR|HDR100|HDR|NDR200|NDR|XDR)"
+                         r"(?P<glued>(?<=EDR)100|(?<=HDR)200|(?<=NDR)400|(?<=XDR)800)?(?![A-Za-z0-9])", text):
+        if m["glued"]:  # net-s11 'NDR400', 'HDR200': the generation written with its rate, that rate said
+            hits.append(_hit("nic.speed_gbps", float(m["glued"]), m))
+            continue
         if not any(h.fact == "nic.speed_gbps" and abs(h.end - m.start()) <= 3 for h in hits):
             speed = {"EDR": 100, "HDR100": 100, "HDR": 200, "NDR200": 200, "NDR": 400, "XDR": 800}[m["gen"]]
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
@@ -1285,6 +1321,9 @@ def nic_kind(text: str) -> list[Understood]:
             continue
         hits.extend(_nic_kind_facts("efa", text, m.start(), m.end()))
         hits.append(_hit("nic.efa", True, m))
+    for m in _IB_GENERATION.finditer(text):  # net-s11 'HDR 200Gb/s', 'NDR400': InfiniBand's data rates name the fabric
+        if not _use_denied(text, m):
+            hits.extend(_nic_kind_facts("infiniband", text, m.start(), m.end(), weak=True))
     for m in _MELLANOX.finditer(text):
         hits.append(_hit("nic.rdma", True, m, weak=True, inferred=True))
     for m in _ERDMA.finditer(text):
@@ -1396,7 +1435,30 @@ def mtu(text: str) -> list[Understood]:
         value = int(m[group])
         if 68 <= value <= 65536:
             hits.append(_hit("nic.mtu", value, m, group))
+    for m in _MTU_CHANGED.finditer(text):  # net-s11 MTU changed: 'MTU 从 1500 改成 9000': the value it was set to
+        if 68 <= int(m["new"]) <= 65536:
+            hits = [h for h in hits if not m.start() <= h.start < m.end()]
+            hits.append(_hit("nic.mtu", int(m["new"]), m, "new"))
+    if not hits:
+        for m in _JUMBO.finditer(text):  # net-s11 jumbo: 'jumbo frames are enabled', '开了巨帧': a 9000-byte MTU
+            near = text[max(0, m.start() - 16):m.end() + 24]
+            if _JUMBO_ON.search(near) and not _JUMBO_OFF.search(near):
+                hits.append(_hit("nic.mtu", 9000, m, weak=True, inferred=True))
     return hits
+
+
+# net-s11 average said of a figure, a test's result (not in a question about nccl-tests, whose averages are its own)
+_AVERAGE_SAID = re.compile(r"(?<![A-Za-z])(?:average|avg|results?)(?![A-Za-z])[^，,。.;；\n\d]{0,20}$", _IC)
+
+
+# net-s11 MTU changed from one value to another
+_MTU_CHANGED = re.compile(r"MTU[^，,。.;；\d\n]{0,16}?(?:从|from)\s*(?P<old>\d{3,5})\s*(?:改成|改到|改为|调到|调成|调为|设成|设为|"
+                          r"升到|换成|变成|到|->|→|to)\s*(?P<new>\d{3,5})(?!\d|\.\d)", _IC)
+_JUMBO = re.compile(r"(?<![A-Za-z])jumbo(?:\s*frames?)?(?![A-Za-z])|巨帧|大帧", _IC)
+_JUMBO_ON = re.compile(r"(?<![A-Za-z])(?:enabled?|enabling|turned on|switched on|configured|on|set up|with)(?![A-Za-z])|"
+                       r"开了|开启|打开|启用|配置了|配了|已开|都开|支持", _IC)
+_JUMBO_OFF = re.compile(r"(?<![A-Za-z])(?:not|no|without|disabled?|off|should|would|whether|if)(?![A-Za-z])|n't|没开|没有|未开|"
+                        r"未启用|关闭|关了|不支持|要不要|是否|需不需要|如果|[?？]", _IC)
 
 
 # --------------------------------------------------------------------------- latency
@@ -1922,7 +1984,8 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
     ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*)?(?:disabled|not (?:supported|available|possible))|"
                                      r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
-    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定)(?![A-Za-z])", _IC), True),
+    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|"
+                              r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
     ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行|DeepEP|"
                            r"DeepSeek[- ]?(?:V2|V3|R1)(?:\.\d)?|Mixtral|Qwen\d?(?:\.\d)?-\d+B-A\d+B|all-?to-?all dispatch|"
                            r"(?<![A-Za-z])EP\s?(?:4|8|16|32|64|128|256)(?![\d]))(?![A-Za-z])|"
@@ -2101,6 +2164,8 @@ def placement(text: str) -> list[Understood]:
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("cluster.zones", int(n), m))
+    for m in re.finditer(r"(?P<n>[三四五六])\s*个\s*(?:不同的?)?\s*(?:可用区|AZ)(?![A-Za-z])", text, _IC):  # net-s11 '三个 AZ'
+        hits.append(_hit("cluster.zones", "三四五六".index(m["n"]) + 3, m))
     if any(h.value > 2 for h in hits[generic:]):
         hits = hits[generic:]  # 'across three availability zones … the cross-AZ link': the count said, not 'two or more'
     for m in re.finditer(r"跨(?:地域|区域|城|城市|省|国)|cross[- ]region|(?:different|multiple|two|2|separate|several)\s+"

@@ -47,7 +47,11 @@ _DENIED = re.compile(r"(?:并不是|不是|并非|not that|isn't that|it's not t
 _POST_NEGATION = re.compile(
     r"^\s*(?:is|are|was|were)?\s*(?:not|n't)\s*(?:enabled|used|available|supported|active|on|working|present|"
     r"installed|detected|found)|^\s*(?:is\s+|was\s+)?(?:disabled|unavailable|off|missing|not found|absent)"
-    r"|^\s*(?:也|都|也都)?\s*(?:没开|没有开|未开启|未启用|没启用|没生效|不可用|关闭|被禁用|禁用|没有|都没有|不支持)", _IC)
+    r"|^\s*(?:也|都|也都)?\s*(?:没开|没有开|未开启|未启用|没启用|没生效|不可用|关闭|被禁用|禁用|没有|都没有|不支持)"
+    # net-s11 not yet: 'IB 还没装好', 'the IB cards aren't installed yet': hardware still to come is not there today
+    r"|^\s*(?:网卡|卡|交换机|(?:cards?|NICs?|HCAs?|adapters?|switch(?:es)?)\s)?\s*(?:也|都)?\s*(?:还没|尚未|还未|没)(?:有)?"
+    r"(?:装好|装上|安装好?|配好|接好|到货|到位|上线|部署好?|调通)|^\s*(?:cards?|NICs?|HCAs?|adapters?|switch(?:es)?)\s+"
+    r"(?:are|is|were|was)?\s*(?:not|n't)\s+(?:yet\s+)?(?:installed|set up|here|delivered|in place|cabled)", _IC)
 _CONTRAST = re.compile(r"but|however|但|不过|而是|instead", _IC)
 
 _REFERENCE = re.compile(
@@ -140,6 +144,8 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
             continue  # 'NCCL 没走 IB': the traffic avoids the fabric, which may well be there
         if h.fact in {"nic.rdma", "nic.efa"} and _NOT_USED_BY_NCCL.search(text, max(0, h.start - 40), h.start):
             continue  # 'NCCL does not use EFA', 'NCCL 没有用上 RDMA': the software passes the hardware by
+        if h.fact == "nic.rdma" and h.value is True and _other_fabric_affirmed(text, h, hits):
+            continue  # net-s11 '我们用 RoCE，不是 IB': one fabric denied beside another said, no denial of RDMA
         if h.fact in _HARDWARE and _switched_off(text, h.start, h.end):
             continue  # 'running with IB disabled', '把 IB 关掉': a setting turned it off; the hardware is still there
         if h.fact in _FLIPPABLE and isinstance(h.value, bool):
@@ -153,6 +159,18 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
         else:
             out.append(h)
     return out
+
+
+_FABRIC_WORD = re.compile(r"InfiniBand|(?<![A-Za-z_/])IB(?![A-Za-z_])|RoCE|EFA", _IC)
+
+
+def _other_fabric_affirmed(text: str, h: Understood, hits: list[Understood]) -> bool:
+    """net-s11: another fabric kind read in the same sentence, not under a negation ('It's RoCE, not InfiniBand')."""
+    if not _FABRIC_WORD.fullmatch(h.text.strip()):
+        return False
+    sa, sb = tx.sentence_bounds(text, h.start)
+    return any(x.fact == "nic.kind" and sa <= x.start < sb and x.text.strip().lower() != h.text.strip().lower()
+               and not x.weak and not is_negated(text, x.start, x.end) for x in hits)
 
 
 # Another system described for comparison: its hardware is not this job's ('官方平台是每节点 4*100G RoCE、机内 NVLink').
@@ -194,7 +212,8 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
 
 
 # Words that bring the question back to the asker's own run after another system was described.
-_OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|我们在|我们用|我在|我用|"
+_OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我们这(?:个|台|套|边|里)(?:集群|机器)?(?:是|用)|"  # net-s11
+                           r"我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|我们在|我们用|我在|我用|"
                            r"(?<![A-Za-z])(?:this one|ours|our (?:cluster|nodes|machines|setup|run)|we (?:get|got|see|measured?)|"
                            r"I (?:get|got|see|measured?))(?![A-Za-z])", re.IGNORECASE)
 
