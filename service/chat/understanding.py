@@ -96,7 +96,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     typed_breaks = [i for i, ch in enumerate(raw_prose) if ch == "\n"]  # tables are read line by line
     raw_prose = _mask_long_runs(soften_line_breaks(raw_prose), _LONG_RUN)
     commands = read_commands(raw_prose)
-    unmasked = blank(raw_prose, commands.spans)
+    unmasked = _tools_kept(raw_prose, blank(raw_prose, commands.spans), commands.spans)
     entities = find_entities(unmasked)
     prose = mask_entities(unmasked, entities)
     lines = list(prose)
@@ -223,6 +223,19 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
 _NCCL_VERSION = re.compile(r"(?:nvidia-|lib)?NCCL(?:2|-dev)?(?:-cu\d+)?[\s_=]*(?:version|版本|ver\.?)?\s*"
                            r"(?:is|为|是)?\s*[:：]?\s*v?(?:(?P<v>\d+\.\d+(?:\.\d+)?)|(?P<code>2\d{3,4})(?!\d|\.\d))",
                            re.IGNORECASE)
+
+
+# s11 tool kept: a measuring tool a blanked command line runs ('用 `mpiexec … all_reduce_perf -b 1M …` 两两测：…
+# 只有 25 GB/s') stays named in the prose, so the figures said after it are its own; its arguments stay blanked
+_TOOL_IN_COMMAND = re.compile(r"(?<![\w-])(?:[a-z][a-z_]*_perf|iperf3?|ib_(?:write|read|send)_(?:bw|lat))(?![\w-])")
+
+
+def _tools_kept(raw: str, blanked: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(blanked)
+    for a, b in spans:
+        for m in _TOOL_IN_COMMAND.finditer(raw, a, b):
+            chars[m.start():m.end()] = raw[m.start():m.end()]
+    return "".join(chars)
 
 
 def _nccl_version(m: re.Match[str]) -> str:

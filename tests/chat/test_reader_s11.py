@@ -171,3 +171,13 @@ def test_a_wrapped_sentence_whose_next_line_has_a_colon_stays_whole() -> None:
     from bwdoctor.chat.text import soften_line_breaks
     assert "\n" not in soften_line_breaks("a bucket in the\nsame region: saving takes ~17 seconds")
     assert soften_line_breaks("服务器：3 台\n网络：100G IB").count("\n") == 1
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("我们有 3 个节点，用 `NCCL_ALGO=RING mpiexec ... all_reduce_perf -b 1M -e 2048M -f 2 -g 1` 两两测："
+     "节点 1 和节点 2 之间只有 25 GB/s", "nccl.allreduce_busbw_gbytes_per_s", 25.0),
+    ("ran `iperf3 -c 10.0.0.2 -P 4` and it shows 9.4 Gbits/sec", "net.iperf3_gbps", 9.4),
+])
+def test_the_tool_a_command_runs_names_the_figure_after_it(text: str, fact: str, value: float) -> None:
+    got = facts(text)
+    assert got.get(fact) == value and got.get("job.nodes") != 2048  # the command's arguments stay unread
