@@ -181,7 +181,7 @@ _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|mach
                    # 'both GPUs', 'both H100s', 'both nodes': two of them
                    rf"|(?<![A-Za-z])(?P<both>both)\s+(?:the\s+|our\s+)?(?P<wb>nodes|machines|servers|boxes|hosts|"
                    rf"GPUs|cards|{GPU_MARK}+s?)(?![A-Za-z])"
-                   rf"|(?P<single>单机|单节点|单卡|单台|一台|"
+                   rf"|(?P<single>单机|单节点|单卡|单台|一台|单个(?:节点|机器|服务器|主机)|"  # counts-s11 '单个节点'
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))"
                    # GPUs named by a model the masks leave alone ('dual P4', 'single P4 GPU', '4 T4'): a letter and digits
@@ -1164,7 +1164,8 @@ _PERCENT_FASTER = re.compile(r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<dir>faster|quick
                              r"(?:快|慢)了?\s*(?P<pct2>\d+(?:\.\d+)?)\s*%", _IC)
 
 
-_RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|1\s*卡|(?<![A-Za-z])(?:a single|single|one|that one|the one|1)"
+# (counts-s11: '单个节点' is one machine too)
+_RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|单个(?:节点|机器|服务器|主机)|1\s*卡|(?<![A-Za-z])(?:a single|single|one|that one|the one|1)"
                          r"(?:[- ](?:node|machine|server|box|host|instance|GPU|card)s?)?(?![A-Za-z])", _IC)
 
 

@@ -60,8 +60,10 @@ _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a mac
 # 'nodes: 4', 'number of nodes = 2', 'GPUs per node: 8', 'total GPUs: 32'. The value ends there: a unit of its own
 # ('4 台', '8 GPUs') may follow, never a size, a rate or a share ('GPUs: 80%', 'GPU 数：8×H100' is read as a shape).
 _LABEL_SEP = r"\s*(?:[:：=]|为|是|(?<![A-Za-z])(?:is|are|of)(?![A-Za-z]))?\s*"
-_LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z]))?(?![\d.]*\d)"
-              r"(?!\s*(?:%|％|[x×*/]|倍|秒|分钟|小时|天|步|轮|次|GPU|卡|(?!(?:and|or|but|with|each|per|in|on)(?![A-Za-z]))[A-Za-z]))")
+_LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z])(?!\s*(?:per|/|[:：=]|数)))?(?![\d.]*\d)"
+              # (counts-s11: a label after it, 'Number of nodes: 2 GPUs per node: 8', is no unit of its)
+              r"(?!\s*(?!(?:GPUs?|gpus?|cards?|GPU\s*数|卡数)\s*(?:per|/|数|[:：=]))"
+              r"(?:%|％|[x×*/]|倍|秒|分钟|小时|天|步|轮|次|GPU|卡|(?!(?:and|or|but|with|each|per|in|on)(?![A-Za-z]))[A-Za-z]))")
 _LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实例)\s*(?:的)?\s*(?:总)?(?:数量|个数|台数|数)|(?<!交换机)台数"
                 r"|(?<![A-Za-z])(?:(?:total )?number of (?:nodes|machines|servers|hosts|instances)|(?:node|machine|server|host)"
                 r"[ _]?(?:count|num)|num[_ ](?:nodes|machines)|#\s?(?:nodes|machines|servers|hosts))(?![A-Za-z])"
@@ -189,6 +191,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                rf"(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
                                rf"(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
+    # counts-s11 of ours: 'the job uses 2 of our 10 nodes', 'runs on 4 out of the 8 GPUs': those picked of all there are
+    ("of-ours", re.compile(rf"(?<![A-Za-z])(?:uses?|used|using|runs? on|ran on|running on|spans?|spanning|trains? on|trained on)\s+"
+                           rf"(?:only\s+|just\s+)?(?P<n>{COUNT})\s+(?:out\s+)?of\s+(?:the|our|its|their|all(?:\s+the)?)\s+"
+                           rf"(?P<t>{COUNT})\s+(?:(?P<w>{_NODE_EN})|{_ADJ}{_GPU_EN})(?![A-Za-z])", _IC)),
     # counts-s11: '3 个 node' (a Chinese measure word before an English machine word)
     ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
@@ -222,6 +228,7 @@ _NEEDS = {
     "label-total": re.compile(r"数|number|count|total|:|=", _IC),
     "pods": re.compile(r"pod", _IC),
     "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
+    "of-ours": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),  # counts-s11 of ours
     "world": re.compile(r"world", _IC),
     "both": re.compile(r"both", _IC),
 }
@@ -624,6 +631,12 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         return None
     if shape == "of-each":  # counts-s11 ('only 4 of the 8 GPUs on each')
         return [_hit("job.gpus_per_node", per, text, a, b)] if per and per < (_count(g["t"]) or 0) <= 16 else None
+    if shape == "of-ours":  # counts-s11 of ours: the count picked, never more than those there are
+        if not n or not (_count(g["t"]) or 0) > n:
+            return None
+        if g.get("w"):
+            return [_hit("job.nodes", n, text, a, b, weak=n == 1)]
+        return [Understood("job.gpus_per_node", n, text[a:b], a, b, weak=n == 1, source="gpus")]
     if shape == "n-g":  # counts-s11 ('2N16G': sixteen in all)
         return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", per // n, text, a, b)] \
             if n and per and per % n == 0 and per // n <= 16 else None
