@@ -144,6 +144,9 @@ def _sizes_of_the_runs(text: str, small: Size, big: Size, found: Scaling) -> lis
     found.baseline_spans.append((small[3], small[4]))
     if big[2] == "nodes" and big[0] > 0:
         out.append(Understood("job.nodes", big[0], text[big[3]:big[4]], big[3], big[4]))
+    elif big[2] == "gpus" and small[2] == "gpus" and big[0] > small[0] > 0:
+        # s11 bare classifier: 'GPU 从 8 张加到 16 张' — the larger run's GPUs are the job's, machines unsaid
+        out.append(Understood("job.total_gpus", big[0], text[big[3]:big[4]], big[3], big[4], weak=True))
     return out
 
 
@@ -175,7 +178,9 @@ _RATE_PER_SECOND = re.compile(r"每秒(?:钟)?\s*(?:能|可以|大约|约|只有
 _ROUGH_DURATION = re.compile(r"(?P<w>十几|几十|几百|几)\s*(?:个)?\s*(?P<unit>秒|分钟|小时|天)|(?P<n>[一两二三四五六七八九十\d]{1,3})?\s*个?半\s*(?:个)?\s*小时")
 _ROUGH = {"几": 3, "十几": 15, "几十": 30, "几百": 300}
 _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|machines?|servers?|boxes|box|hosts?|instances?|"
-                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+|workers?(?![\w-]))"
+                   rf"GPUs?|cards?|台(?:机器|服务器)?|机器|服务器|节点|机|卡|张卡|{GPU_MARK}+|workers?(?![\w-])|"
+                   # s11 bare classifier: 'GPU 从 8 张加到 16 张' (run_sizes keeps it only after a GPU named)
+                   r"张(?=\s*(?:$|[，,。；;、)）]|加|扩|增|升|到|变|的时候|时)))"
                    # '1xGPU', '8x GPUs': a count glued to its GPUs by a times sign
                    rf"|(?P<nx>{COUNT})\s*[x×]\s*(?P<wx>GPUs?|cards?)(?![A-Za-z])"
                    # 'both GPUs', 'both H100s', 'both nodes': two of them
@@ -1232,12 +1237,14 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
         n = _count(m["n"])
         if not n:
             continue
+        if m["w"] == "张" and not re.search(rf"GPU|显卡|卡|{GPU_MARK}", text[max(a, m.start() - 24):m.start()], _IC):
+            continue  # s11 bare classifier: '8 张' counts GPUs only where GPUs were just named
         if m["w"].lower().startswith("worker"):
             if _parameter_server(text):
                 continue  # a parameter-server job's workers are machines or processes: how many GPUs each, unsaid
             kind = "gpus"  # data-parallel workers ('the 4-worker case', Ray Train, Horovod): one GPU each
         else:
-            kind = "gpus" if re.search(rf"GPU|card|卡|{GPU_MARK}", m["w"], _IC) else "nodes"
+            kind = "gpus" if re.search(rf"GPU|card|卡|张|{GPU_MARK}", m["w"], _IC) else "nodes"
         out.append((n, m.start(), kind, m.start(), m.end()))
     return out
 

@@ -65,6 +65,15 @@ def reconcile(stated: dict[str, Understood]) -> tuple[dict[str, Understood], lis
         facts.pop("job.gpus_per_node")
         conflicts.append(_conflict(("job.gpus_per_node",), "too_many_gpus", gpus=gpus,
                                    text=stated["job.gpus_per_node"].text))
+    base_gpus, speedup = value("job.baseline_gpus"), value("job.speedup")
+    if isinstance(base_gpus, int) and isinstance(speedup, int | float) and value("job.nodes") == 1 \
+            and value("job.gpus_per_node") == base_gpus and "job.baseline_nodes" not in facts:
+        # s11 same as the baseline: '单机 8 卡，加到 16 卡…只快了 10%' — the job read as its own smaller run; a speed-up
+        # between two runs of one size is no comparison, so the job's size is asked, not judged 'healthy' at 110 %
+        said = facts.pop("job.gpus_per_node")
+        facts.pop("job.nodes")
+        conflicts.append(_conflict(("job.gpus_per_node", "job.nodes"), "same_as_the_baseline", gpus=base_gpus,
+                                   text=said.text))
     link = value("nic.speed_gbps")
     count = value("nic.count") or 1
     if isinstance(link, int | float) and link > 0:

@@ -257,6 +257,9 @@ def _single_node(f: Facts) -> bool | None:
     per_node, base_gpus = f.get("job.gpus_per_node"), f.get("job.baseline_gpus")
     if per_node and base_gpus and base_gpus < per_node:
         return True
+    total = f.get("job.total_gpus")
+    if not per_node and base_gpus and base_gpus >= 8 and total and total > base_gpus:
+        return False  # 'from 8 to 16 GPUs': a full 8-GPU machine's worth grown past it is more than one machine
     return None
 
 

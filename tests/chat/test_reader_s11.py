@@ -181,3 +181,23 @@ def test_a_wrapped_sentence_whose_next_line_has_a_colon_stays_whole() -> None:
 def test_the_tool_a_command_runs_names_the_figure_after_it(text: str, fact: str, value: float) -> None:
     got = facts(text)
     assert got.get(fact) == value and got.get("job.nodes") != 2048  # the command's arguments stay unread
+
+
+@pytest.mark.parametrize(("text", "baseline", "total"), [
+    ("GPU 从 8 张加到 16 张，吞吐只提升了 20%", 8, 16),
+    ("显卡从 4 张增加到 8 张，训练速度反而变慢了", 4, 8),
+])
+def test_gpus_counted_by_a_bare_classifier_after_the_gpus_named(text: str, baseline: int, total: int) -> None:
+    got = facts(text)
+    assert got.get("job.baseline_gpus") == baseline and got.get("job.total_gpus") == total
+
+
+def test_a_bare_classifier_of_something_else_counts_no_gpus() -> None:
+    assert "job.baseline_gpus" not in facts("图片从 8 张加到 16 张，速度变慢")
+
+
+def test_a_job_read_as_the_size_of_its_own_baseline_is_set_aside_and_asked() -> None:
+    u = understand("单机 8 卡，加到 16 卡的时候速度只快了 10%")
+    got = {x.fact: x.value for x in u.understood}
+    assert got.get("job.baseline_gpus") == 8 and "job.gpus_per_node" not in got and "job.nodes" not in got
+    assert any("job.gpus_per_node" in c.facts for c in u.conflicts)
