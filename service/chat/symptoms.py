@@ -836,9 +836,25 @@ _MANY_SLOW_ZH = re.compile(r"(?:多机|多节点|两机|双机|跨机|跨节点|
                            r"(?:非常|很|特别|极其|巨|太|超级)?慢")
 
 
+# s11 barely faster: 'throughput barely improves over one instance', 'hardly any speed-up from the second node',
+# '加了机器速度几乎没提升', '两台机器和一台差不多': more machines, about the pace of one
+_BARELY_FASTER = re.compile(
+    r"(?<![A-Za-z])(?:barely|hardly|scarcely|almost no|nearly no|little to no|virtually no)\s+(?:any\s+)?"
+    r"(?:improves?|improvement|faster|speed-?ups?|gains?|better|increases?|scales?|scaling)(?![A-Za-z])"
+    r"(?=[^.;!?\n]{0,40}?(?:(?:over|than|compared (?:to|with)|vs\.?|from)\s+(?:a\s+|the\s+)?(?:single|one|1)[- ]?"
+    r"(?:node|machine|server|host|box|instance|VM)|(?:second|extra|more|additional|another)\s+(?:node|machine|server|"
+    r"instance|VM)s?))|"
+    r"(?:多机|多台|两台|两机|双机|加了?(?:一台|机器|节点)|扩到\s*\d+\s*台)[^，,。；;\n]{0,16}?(?:几乎|基本|根本)\s*(?:上)?"
+    r"(?:没有?|不)\s*(?:提升|变快|加速|提高|快)|(?:两台|两机|双机|多机)[^，,。；;\n]{0,8}?(?:和|跟|与)\s*(?:一台|单机|单台)"
+    r"[^，,。；;\n]{0,4}?差不多", _IC)
+
+
 @extractor
 def slow_only_across_nodes(text: str) -> list[Understood]:
     """'单机多卡没问题，一上多机就训得非常慢', 'fine on one node but very slow across nodes' → diag.poor_scaling."""
+    for m in _BARELY_FASTER.finditer(text):
+        if not _asks(text, m.start()):
+            return [_hit("diag.poor_scaling", True, m)]
     for one, many in ((_ONE_OK_ZH, _MANY_SLOW_ZH), (_ONE_OK_EN, _MANY_SLOW_EN)):
         for m in one.finditer(text):
             if _asks(text, m.start()):

@@ -201,3 +201,13 @@ def test_a_job_read_as_the_size_of_its_own_baseline_is_set_aside_and_asked() -> 
     got = {x.fact: x.value for x in u.understood}
     assert got.get("job.baseline_gpus") == 8 and "job.gpus_per_node" not in got and "job.nodes" not in got
     assert any("job.gpus_per_node" in c.facts for c in u.conflicts)
+
+
+@pytest.mark.parametrize("text", [
+    "Training on 4 g4dn.12xlarge instances (4x T4 each), throughput barely improves over one instance.",
+    "加了机器速度几乎没提升，两台 8 卡 V100，万兆",
+    "两台机器和一台差不多快，25G 网络",
+    "there is hardly any speed-up from the second node",
+])
+def test_more_machines_at_about_the_pace_of_one_is_poor_scaling(text: str) -> None:
+    assert facts(text).get("diag.poor_scaling") is True
