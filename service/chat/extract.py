@@ -825,6 +825,12 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
                                             scope="sentence") and not _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
             return "storage"  # '数据从 OSS 读，大约 500MB/s': a byte rate in a sentence about reading data
+        if label == "measured" and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
+                                                  scope="sentence") and not _A_TOOL.search(tx.sentence(text, m.start())) \
+                and not _NETWORK_SAID.search(tx.sentence(text, m.start())) and not _CKPT.search(tx.clause(text, m.start())) \
+                and not re.search(r"(?<![A-Za-z])(?:cp|rsync|scp|copy|copying|copied)(?![A-Za-z])|拷|复制",
+                                  tx.sentence(text, m.start()), _IC):
+            return "storage"  # st-s11 'Lustre gives 2 GB/s aggregate read throughput', 'fio on the NFS mount shows 300 MB/s'
         if re.search(r"(?:[EHNXFQ]DR\d*)\s*$", text[max(0, m.start() - 8):m.start()]):
             return None  # '4xEDR 100GBps': the generation is the rating; the figure beside it is a slip of the unit
         if label in {None, "measured"} and re.match(r"\s*(?:of\s+)?(?:NCCL\s+)?(?:all[-_ ]?reduce\s+(?:bandwidth|bw|throughput)|busbw|"
@@ -1667,7 +1673,7 @@ _STORAGE_KINDS = {"nas": re.compile(_NAS, _IC), "object_store": re.compile(_OBJE
 # the saved model is the checkpoint too: '每次存下来的模型有 13GB', 'the saved model is uploaded to S3', 'save_model'
 _SAVED_MODEL = r"(?:存|保存|存储)下?(?:来|出)?的(?:模型|权重)|模型(?:文件|权重)?(?:保存|存储|上传)|saved (?:model|weights)|" \
                r"save_\w*model|save_checkpoint"
-_CKPT = re.compile(r"checkpoint\w*|ckpt\w*|检查点|存档|save_steps|save[- _]interval|存一次|保存一次|保存模型|"
+_CKPT = re.compile(r"checkpoint\w*|ckpt\w*|检查点|存档|save_steps|torch\.save|save[- _]interval|存一次|保存一次|保存模型|"
                    r"save (?:a |the )?(?:model|weights)|saving|" + _SAVED_MODEL, _IC)
 _DATA = re.compile(r"数据|data|dataset|读取|reading|read|loading|加载|样本|corpus|shards?|tfrecord|webdataset|"
                    r"dataloader|训练集|语料", _IC)
@@ -1695,6 +1701,12 @@ def storage(text: str) -> list[Understood]:
                 continue
             here = tx.clause(text, m.start())
             ckpt, data = _CKPT.search(here), _DATA.search(here)
+            if re.search(r"(?:不在|不是放在|没有?放在|不放在|(?<![A-Za-z])(?:not|no longer)\s+(?:on|in|from))\s*$",
+                         text[max(0, m.start() - 12):m.start()], _IC):
+                continue  # st-s11 a storage denied: '数据不在 NFS 上，已经拷到本地了', 'the data is not on NFS'
+            if kind == "local" and not data and not ckpt and re.search(r"\d\s*(?:TB|T|GB|G|TiB)\s*(?:的)?\s*(?:本地)?\s*$",
+                                                                        text[max(0, m.start() - 12):m.start()], _IC):
+                continue  # st-s11 a disk's capacity: 'each node has a 2TB NVMe', '4TB 的本地 NVMe 盘'
             # "每100步存一次checkpoint，写到NAS上": writing to storage in a sentence about checkpoints.
             if not ckpt and not data and _CKPT.search(tx.sentence(text, m.start())) and re.search(
                     r"写|存到|保存到|上传|传到|write|writing|written|save[sd]? to|upload|goes? to|dump", here, _IC):
@@ -1731,9 +1743,15 @@ def checkpoints(text: str) -> list[Understood]:
         # '每 1000 步保存一次 checkpoint，每次要 5 分钟', '…, each one takes 5 minutes': the save of the clause before
         each = re.match(r"\s*(?:每次|每一次|一次|(?:each (?:one|save|time)|which|it)(?![A-Za-z]))", text[a:m.start()], _IC)
         named = _SAVE_WORDS.search(before) or ((writing or each) and _SAVE_WORDS.search(tx.sentence(text, m.start())))
+        # st-s11 a save of the checkpoints the sentence names: 'save_steps=200，每次保存 3 分钟', '…，一次 120GB，要 8 分钟'
+        named = named or (_CKPT.search(tx.sentence(text, m.start())) and (re.search(
+            r"(?:每次|每一次|一次)\s*(?:保存|存)|保存\S{0,2}(?:耗时|要|需要)", text[a:m.start()]) or re.fullmatch(
+            r"\s*(?:要|需要|耗时|得)\s*(?:约|大约|大概)?\s*", text[a:m.start()])))
+        if not writing and re.search(r"(?<![A-Za-z])(?:load\w*|restor\w*|resum\w*)|加载|恢复|读取", before, _IC):
+            continue  # st-s11 'loading the checkpoint at startup takes 15 minutes': a load's time, not a save's
         if re.search(r"(?:every|每隔?)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
             continue  # 'we save a checkpoint every 10 minutes': the interval, not how long a save takes
-        takes = re.search(r"(?:takes?|took|needs?|lasts?|要|需要|花了?|耗时|用了?)\s*(?:about|around|roughly|~|约|大约|大概)?\s*$",
+        takes = re.search(r"(?:takes?|took|needs?|lasts?|(?:stalls?|blocks?|freezes?|hangs?)[\w ]{0,20}?for|要|需要|花了?|耗时|用了?)\s*(?:about|around|roughly|~|约|大约|大概)?\s*$",
                           text[max(a, m.start() - 24):m.start()], _IC)
         # 'checkpoint every 10 minutes' is an interval; 'saving takes 10 minutes every 1000 steps' is a save's time
         if named and (takes or not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC)):

@@ -40,7 +40,7 @@ def _asks(text: str, pos: int) -> bool:
 # --------------------------------------------------------------------------- a straggler
 _UNIT = r"(?:nodes?|machines?|servers?|hosts?|workers?|boxes|box|instances?|ranks?|GPUs?|cards?|Ｇ+)"
 _HOST = r"(?:nodes?|machines?|servers?|hosts?|workers?|ranks?)"
-_UNIT_ZH = r"(?:机器|节点|服务器|主机|实例|worker|卡|GPU|Ｇ+)"
+_UNIT_ZH = r"(?:机器|节点|服务器|主机|实例|worker|卡|GPU|rank|Ｇ+)"  # st-s11 rank
 _SLOW = r"(?:much |noticeably |significantly |clearly |a lot |way |far )?(?:slower|slow|lagging|behind|the bottleneck)"
 _OTHERS = (r"(?:the others|the rest|(?:all )?(?:the )?other (?:nodes|machines|servers|hosts|workers|ranks|GPUs|ones)|"
            r"(?<=while )others|(?<=whereas )others|(?<=but )others)")
@@ -110,7 +110,7 @@ _LAST_ONE = re.compile(
 _DENIED_OR_ASKED = re.compile(r"(?:不是|并不是|并非|并没有|没有|not|n't|是不是|是否|会不会|有没有|whether|is it|"
                               r"is there|could it be|could|might)\s*(?:just\s+|only\s+|that\s+|a\s+|an\s+|因为|有)?$",
                               _IC)
-_OTHERS_ZH = re.compile(r"其他|其余|别的|另外几")
+_OTHERS_ZH = re.compile(r"其他|其余|别的|另外几|别人|大家")  # st-s11 别人
 _WORSE_ZH = re.compile(r"慢|低|长|倍|差|拖|只有|才")
 # 'no node is slower than the others', 'all nodes are equally fast', '没有慢节点', '各节点速度一样'
 _NO_STRAGGLER = re.compile(
@@ -223,7 +223,7 @@ def stragglers(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- synthetic data fast, real data slow
 _SYNTHETIC = re.compile(r"(?<![A-Za-z])(?:synthetic|dummy|fake|random|randomly generated)\s+(?:input\s+)?(?:data|"
                         r"inputs?|"
-                        r"tensors|batches|dataset)|--synthetic\w*|use_synthetic\w*|合成数据|假数据|随机数据|"
+                        r"tensors|batches|dataset)|--synthetic\w*|use_synthetic\w*|--use[-_]synthetic[\w-]*|合成数据|假数据|随机数据|"
                         r"(?:dummy|fake|synthetic)\s*数据|随机生成的?数据|模拟数据", _IC)
 _REAL = re.compile(r"(?<![A-Za-z])(?:real|actual|true)\s+(?:\w+\s+)?(?:data|dataset|images|inputs?|ImageNet|samples)|"
                    r"(?:the|our|my)\s+(?:own\s+)?(?:dataset|data set)|真实数据|真数据|实际数据|真实的数据|真实数据集|"
@@ -238,6 +238,11 @@ _SAME_SLOW = re.compile(r"(?:also|too|as well|equally|just as|same|similar|both)
                         r"same result", _IC)
 
 
+# st-s11 what synthetic data alone does better: 'the throughput is 2x higher', '速度正常', '快很多'
+_FASTER = re.compile(r"faster|higher|\d(?:\.\d+)?\s*[x×]|(?:is|runs?|scales?)\s+(?:fine|normally|well)|"
+                     r"速度正常|就?很快|快很多|快了?\s*\d|(?:吞吐|速度)\S{0,4}(?:正常|高)|就正常", _IC)
+
+
 @extractor
 def synthetic_vs_real(text: str) -> list[Understood]:
     """Synthetic data named beside the real data ('synthetic 3.5x, real ImageNet 1.45x') → job.synthetic_data_fast."""
@@ -245,9 +250,12 @@ def synthetic_vs_real(text: str) -> list[Understood]:
     for m in _SYNTHETIC.finditer(text):
         a, b = tx.sentence_bounds(text, m.start())
         b = tx.sentence_bounds(text, b)[1] if b < len(text) else b  # the contrast may sit in the next sentence
+        same = _SAME_SLOW.search(text, a, b)
+        if not _REAL.search(text, a, b) and (same or _FASTER.search(text, m.end(), b)):
+            hits.append(_hit("job.synthetic_data_fast", same is None, m))
+            continue  # st-s11 the real data left unsaid: 'with synthetic data it is 2x faster', '用随机数据跑速度正常'
         if not _REAL.search(text, a, b) or not _PACE.search(text, a, b):
             continue  # both named and something about speed: 'synthetic data scales, real data does not
-        same = _SAME_SLOW.search(text, a, b)
         hits.append(_hit("job.synthetic_data_fast", same is None, m))
     return hits
 
@@ -1109,6 +1117,7 @@ def gpu_swings(text: str) -> list[Understood]:
 # '数据加载很快' → False. A guess ('有人说是 IO 跟不上', 'maybe the dataloader is the bottleneck') or a question:
 # nothing.
 _LOADING = (r"(?:数据加载|加载数据|数据读取|读取数据|读数据|数据预处理|数据管线|数据管道|数据\s*IO|"
+            r"(?:图片|图像|视频|JPEG|jpeg)\s*解码|(?:JPEG|image|video)\s+decoding|"  # st-s11 decoding
             r"dataloader|DataLoader|"
             r"data\s*loader|data[- ]?loading|loading\s+(?:the\s+)?data|input\s+pipeline|data\s+pipeline|"
             r"reading\s+(?:the\s+)?data|data\s+reading)")
@@ -1152,7 +1161,8 @@ def data_loading(text: str) -> list[Understood]:
 _SAVE = (r"(?:(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint|ckpt|检查点|权重|存档)|"
          r"(?:checkpoint|ckpt|检查点)\s*(?:的)?\s*"
          r"(?:保存|写入|存储|写盘)?|(?:saving|writing|dumping)\s+(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|(?:the\s+)?model|"
-         r"weights)|checkpoint(?:ing|s)?(?:\s+saves?)?|(?:the\s+)?(?:checkpoint|model)\s+saves?)")
+         r"weights)|checkpoint(?:ing|s)?(?:\s+saves?)?|(?:the\s+)?(?:checkpoint|model)\s+saves?|"
+         r"(?:checkpoint|ckpt|model)\s+(?:saving|writing)|torch\.save(?:\s*(?:到|to)\s*\S{1,12}\s*)?)")  # st-s11
 _SAVE_SLOW = re.compile(
     rf"{_SAVE}\s*(?:的时候|时|期间)?\s*(?:\S{{0,4}}?)(?:很慢|特别慢|非常慢|太慢|慢得|巨慢|超级慢|极慢|卡(?:住|很久|好久|半天)|"
     r"要很久|要好久|要好几分钟|要半天|特别久|很久)|"
