@@ -255,6 +255,21 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
 _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
 
 
+# s11 n of them: machines counted as so many of those named ('Two of these machines', 'NC24ads A100 v4 VMs, 2 of them')
+_SOME_OF_THE_MACHINES = re.compile(
+    r"(?<![\w.])(?P<n>two|three|four|five|six|eight|\d{1,2})\s+of\s+(?:these|those|the|our|such)\s+(?:\w+\s+)?"
+    r"(?:machines|nodes|servers|boxes|VMs|instances|hosts)(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:machines|nodes|servers|boxes|VMs|instances|hosts),?\s+(?P<n2>two|three|four|five|six|eight|"
+    r"\d{1,2})\s+of\s+them(?![A-Za-z])", re.IGNORECASE)
+# s11 NIC devices: the tools and words of RDMA NICs, whose 'devices' are no GPUs
+_NIC_TOOLS = re.compile(r"ibv_\w+|ibstat|ibdev2netdev|show_gids|fi_info|(?<![A-Za-z])(?:HCAs?|mlx\d\w*|RDMA|InfiniBand|IB|"
+                        r"RoCE|EFA|NICs?|ib_\w+)(?![A-Za-z])|网卡", re.IGNORECASE)
+
+
+def _clause_of(text: str, m: re.Match[str]) -> tuple[int, int]:
+    return tx.clause_bounds(text, m.start())[0], tx.clause_bounds(text, max(m.start(), m.end() - 1))[1]
+
+
 def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
 
@@ -286,6 +301,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             got = _shape(shape, m, text, unmasked)
             if got is None:
                 continue
+            if re.search(r"devices?", m.group(0), re.IGNORECASE) and _NIC_TOOLS.search(text, *_clause_of(text, m)):
+                continue  # s11 NIC devices: 'ibv_devices lists 4 devices' counts RDMA devices, not GPUs
             insort(taken, (m.start(), m.end()))
             hits.extend(got)
             if shape in _FULL_SHAPES and len(got) == 2 and not any(h.weak for h in got):
@@ -314,6 +331,10 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                                m.start(), m.end(), source="named"))
     hits.extend(_gpus_listed(text))
     hits.extend(_hostfile_entries(text))  # counts-s11 hostfile
+    for m in _SOME_OF_THE_MACHINES.finditer(text):  # s11 n of them: 'two of these machines', 'A100 VMs, 2 of them'
+        n = parse_number(m["n"] or m["n2"])
+        if n and n == int(n) and 1 < n <= 64 and free(m):
+            hits.append(Understood("job.nodes", int(n), m.group(0), m.start(), m.end()))
     lone = {id(h) for h in single}
     aside = {id(h) for h in machine_only}
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):

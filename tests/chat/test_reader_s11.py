@@ -211,3 +211,25 @@ def test_a_job_read_as_the_size_of_its_own_baseline_is_set_aside_and_asked() -> 
 ])
 def test_more_machines_at_about_the_pace_of_one_is_poor_scaling(text: str) -> None:
     assert facts(text).get("diag.poor_scaling") is True
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("Two of these machines with 1GbE between them", 2),
+    ("We run on Azure NC24ads A100 v4 VMs, 2 of them, no InfiniBand", 2),
+])
+def test_machines_counted_as_so_many_of_those_named(text: str, nodes: int) -> None:
+    assert facts(text).get("job.nodes") == nodes
+
+
+def test_gpus_counted_as_so_many_of_them_are_no_machines() -> None:
+    assert facts("8 GPUs, two of them are idle").get("job.nodes") != 2
+
+
+@pytest.mark.parametrize("text", ["ibv_devices lists 4 devices", "ibstat shows 2 devices, mlx5_0 and mlx5_1"])
+def test_rdma_devices_are_no_gpus(text: str) -> None:
+    got = facts(text)
+    assert "job.gpus_per_node" not in got and "gpu.count" not in got
+
+
+def test_cuda_devices_are_gpus() -> None:
+    assert facts("4 CUDA devices on one machine").get("job.gpus_per_node") == 4
