@@ -676,6 +676,10 @@ _RX_WORD = re.compile(r"接收|入向|下行|(?<![A-Za-z])(?:rx|receiv\w*|inboun
 _TX_WORD = re.compile(r"发送|出向|上行|(?<![A-Za-z])(?:tx|send\w*|sent|outbound|egress)(?![A-Za-z])", _IC)
 _DURING_TRAINING = re.compile(r"(?<![A-Za-z])(?:during|while|in the middle of)\s+(?:the\s+)?(?:training|the run|a run|"
                               r"an? epoch)(?![A-Za-z])|训练(?:时|的时候|过程中|期间|中)", _IC)
+SHARE_OF_THE_RATE = re.compile(r"\s*[,，(（]?\s*(?:about|roughly|around|only|just|~|约|大约|只有|仅为?|才)?\s*\d{1,2}(?:\.\d+)?\s*%\s*"
+                                r"of\s+(?:the\s+)?(?:[\w-]+'s\s+|NIC\s+|link\s+|network\s+)?(?:theoretical|line|rated|nominal|"
+                                r"max|maximum|peak|full|spec)|\s*[,，(（]?\s*(?:只有|仅为?|才|约为?|大约)?\s*(?:理论值|理论带宽|线速|"
+                                r"标称(?:值|带宽)?|额定(?:带宽)?)的\s*\d{1,2}(?:\.\d+)?\s*%", _IC)
 _NOT_FILLED = re.compile(r"打不满|跑不满|用不满|没(?:有)?(?:跑|用|打)满|吃不满|(?<![A-Za-z])(?:not|never|doesn't|don't|can't|"
                          r"cannot)\s+(?:be\s+)?(?:saturat\w*|fill\w*|max(?:ed|ing)? out)", _IC)
 _A_TOOL = re.compile(r"iperf|ib_\w+_bw|perftest|nccl[-_ ]?tests?|all_?reduce_perf|busbw|algbw|benchmark|测速|压测", _IC)
@@ -727,6 +731,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    if not is_bytes and label in {None, "rated"} and SHARE_OF_THE_RATE.match(text, m.end()):
+        return "measured"  # s11 share of the rate: '… roughly 6.4 Gbps, about 25% of the network's theoretical max'
     if label is None and not is_bytes and _NOT_FILLED.search(text, max(tx.sentence_bounds(text, m.start())[0],
                                                                         m.start() - 30), m.start()):
         # s11 not filled: '训练的时候网卡带宽打不满，只有 3Gbps 左右': what the link carried, short of its rate
@@ -1003,7 +1009,8 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "measured":
             hits.append(_hit("net.iperf3_gbps", gbps, m))
             said.append((hits[-1], prefix, is_bytes))
-            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())):
+            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) \
+                    and not SHARE_OF_THE_RATE.match(text, m.end()):  # s11 share of the rate: short of the link, not it
                 # 'the bandwidth between the machines is 1 Gbps': a link speed as much as a measurement
                 hits.append(_hit("nic.speed_gbps", gbps, m, weak=True))
         elif kind == "instance":

@@ -25,6 +25,7 @@ from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import (
+    SHARE_OF_THE_RATE,
     Understood,
     config_settings,
     extract_facts,
@@ -1110,7 +1111,8 @@ def _instance_caps(text: str, hits: list[Understood], entities: list[Entity]) ->
             a, b = tx.sentence_bounds(text, h.start)
             ca, cb = tx.clause_bounds(text, h.start)
             named = any(e.kind == "instance" and a <= e.start < b for e in entities)
-            if (named or _INSTANCE_WORDS.search(text, ca, cb)) and not _MEASURING.search(text, ca, cb):
+            if (named or _INSTANCE_WORDS.search(text, ca, cb)) and not _MEASURING.search(text, ca, cb) \
+                    and not SHARE_OF_THE_RATE.match(text, h.end):  # s11 share of the rate: a figure, not the cap
                 out.append(Understood("node.instance_bandwidth_gbps", h.value, h.text, h.start, h.end))
                 continue
         out.append(h)

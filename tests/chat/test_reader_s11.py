@@ -233,3 +233,14 @@ def test_rdma_devices_are_no_gpus(text: str) -> None:
 
 def test_cuda_devices_are_gpus() -> None:
     assert facts("4 CUDA devices on one machine").get("job.gpus_per_node") == 4
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("With a 100MB vector that's roughly 6.4 Gbps, about 25% of the network's theoretical max, on c5.18xlarge (the "
+     "cheapest instances with 25Gbps full-duplex network)", "net.iperf3_gbps", 6.4),
+    ("训练时跑到 8Gbps，只有理论值的 30%，网卡 25G", "nic.rx_gbps", 8.0),
+])
+def test_a_figure_said_as_a_share_of_the_rate_is_no_rating(text: str, fact: str, value: float) -> None:
+    got = facts(text)
+    assert got.get(fact) == value and got.get("nic.speed_gbps") != value
+    assert got.get("node.instance_bandwidth_gbps") != value
