@@ -1761,7 +1761,8 @@ def checkpoints(text: str) -> list[Understood]:
         takes = re.search(r"(?:takes?|took|needs?|lasts?|(?:stalls?|blocks?|freezes?|hangs?)[\w ]{0,20}?for|要|需要|花了?|耗时|用了?)\s*(?:about|around|roughly|~|约|大约|大概)?\s*$",
                           text[max(a, m.start() - 24):m.start()], _IC)
         # 'checkpoint every 10 minutes' is an interval; 'saving takes 10 minutes every 1000 steps' is a save's time
-        if named and (takes or not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():m.end() + 6], _IC)):
+        # st-s11 only in its own clause: '保存一次 ckpt 大概 5min，每 2000 step 存一次' is a save's time, then the interval
+        if named and (takes or not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():min(b, m.end() + 6)], _IC)):
             value = parse_number(m["num"])
             seconds = time_to_seconds(value, m["unit"].lower()) if value else None
             if seconds:

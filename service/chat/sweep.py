@@ -38,6 +38,9 @@ _DATA_WAIT_FORMS = [
     re.compile(rf"(?<![\d.]){_ABOUT}{_PCT}\s*of\s+(?:the\s+|their\s+|its\s+|each\s+|every\s+)?"
                rf"(?:time|step(?: time)?|iteration|training time|wall[- ]?(?:clock )?time|runtime)\s+"
                rf"(?:is\s+|was\s+|are\s+)?(?:spent\s+|sitting\s+|sit\s+|just\s+)?(?:idle\s+)?{_DATA_WAIT}", _IC),
+    # st-s11 'the GPU sits idle waiting for data about 30% of the time': the share after the wait
+    re.compile(rf"{_DATA_WAIT}\s+(?:for\s+)?{_ABOUT}{_PCT}\s*of\s+(?:the\s+|each\s+|every\s+)?(?:time|step|iteration)"
+               r"(?![A-Za-z])", _IC),
     # 'data loading takes 60% of each step', 'the dataloader accounts for 70% of the iteration time'
     re.compile(rf"(?<![A-Za-z]){_DATA_WORK}\s+(?:takes?|took|accounts? for|occup(?:ies|y|ied)|consumes?|eats?(?: up)?|"
                rf"is)\s+{_ABOUT}{_PCT}\s*of\s+(?:the\s+|each\s+|every\s+|total\s+)?(?:step|iteration|iter|time|"
@@ -45,7 +48,8 @@ _DATA_WAIT_FORMS = [
     # 'GPU 有 60% 的时间在等数据', '60% 的时间都花在等数据上', '60% 的时间在数据加载'
     re.compile(rf"{_PCT}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都|是)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*"
                r"(?:空等|等待|等)\s*(?:数据|data|dataloader|数据加载|读数据|IO|I/O)", _IC),
-    re.compile(rf"{_PCT}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)\s*(?:在|于)\s*"
+    # st-s11 '40% 的时间在 dataloader': the verb left out
+    re.compile(rf"{_PCT}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)?\s*(?:在|于)\s*"
                r"(?:数据加载|数据读取|读数据|dataloader|data ?loading)", _IC),
     # '数据加载占了每个 step 的 70%', 'dataloader 耗时占比 60%'
     re.compile(r"(?:数据加载|数据读取|读数据|等数据|等待数据|dataloader|data ?loader|data ?loading)\s*(?:的)?\s*"

@@ -196,6 +196,20 @@ CASES: list[Any] = [
         marks=pytest.mark.xfail(strict=True, reason="decoding that lags is not read as data loading"),
     ),
     ("显存 80G 用了 70G，GPU 利用率 95%", {"gpu.util_pct": 95.0}, {"cpu.util_pct": A}),
+    ("每个 step 里大概 40% 的时间在 dataloader", {"job.data_wait_pct": 40.0}, {}),
+    ("the GPU sits idle waiting for data about 30% of the time", {"job.data_wait_pct": 30.0}, {}),
+    (
+        "保存一次 ckpt 大概 5min，每 2000 step 存一次",
+        {"job.checkpoint_save_s": 300.0, "job.checkpoint_interval_steps": 2000},
+        {},
+    ),
+    ("we save a checkpoint every 10 minutes", {}, {"job.checkpoint_save_s": A}),
+    (
+        "checkpoint 每次 300GB，写到 CPFS 上要 15 分钟",
+        {"job.checkpoint_size_gbytes": 300.0, "job.checkpoint_save_s": 900.0},
+        {},
+    ),
+    ("数据读取速度测下来 NFS 只有 120 MB/s", {"storage.read_gbps": 0.96, "job.data_source": "nas"}, {}),
     # ------------------------------------------------------------------ synthetic
     ("用假数据就很快，换成真实数据就慢", {"job.synthetic_data_fast": True}, {}),
     ("with synthetic data the throughput is 2x higher", {"job.synthetic_data_fast": True}, {}),
