@@ -35,6 +35,7 @@ from bwdoctor.chat.extract import (
     runs_under_settings,
     step_time_swings,
 )
+from bwdoctor.chat.host_side import shm_size_after
 from bwdoctor.chat.intents import Intent, classify, knowledge_topics
 from bwdoctor.chat.knowledge import has_keyword_match
 from bwdoctor.chat.language import detect_language, normalise_lang
@@ -50,7 +51,6 @@ from bwdoctor.chat.scopes import (
     mark_hypothetical,
     said_by_others,
 )
-from bwdoctor.chat.sweep import shm_size_after  # sweep-s10 shm
 from bwdoctor.chat.symptoms import light_model_name
 from bwdoctor.chat.text import soften_line_breaks
 

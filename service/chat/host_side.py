@@ -1,4 +1,4 @@
-"""Forms of a few facts the other word readers leave (session 10's sweep of the tuning failures).
+"""What the host side of a step shows, in words: where the step's time goes, the GPUs idle, the data's disk, /dev/shm.
 
 Each reader follows extract.py's conventions: it runs over the masked prose and returns `Understood` hits; a clause
 that only asks ('is 60% data wait normal?') says nothing.

@@ -1,4 +1,4 @@
-"""Session 10's sweep of the tuning failures: forms of a family the other readers left, read in any thread.
+"""The host side of a step in words (host_side.py): the data-wait and sync shares, idle GPUs, the data's disk, /dev/shm.
 
   - the share of the step the GPUs wait for data, said in words → job.data_wait_pct
   - synchronising parameters or gradients as the communication whose share of the step is said → job.comm_time_pct
@@ -94,7 +94,7 @@ CASES: list[tuple[str, dict[str, object]]] = [
 
 
 @pytest.mark.parametrize(("text", "facts"), CASES, ids=[c[0][:60] for c in CASES])
-def test_sweep_form(engine, text: str, facts: dict[str, object]) -> None:
+def test_host_side_form(engine, text: str, facts: dict[str, object]) -> None:
     got = answer_turn(text, engine=engine)["facts"]
     for name, value in facts.items():
         if value is None:
