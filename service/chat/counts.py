@@ -255,6 +255,14 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
 _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
 
 
+# s11 used per node: the GPUs of each machine the job uses, said after what the machines have ('8 GPUs each, but we
+# only use 4 per node', '每台 8 张卡，我们每台只用了 4 张')
+_USED_PER_NODE = re.compile(
+    r"(?<![A-Za-z])(?:use|uses|used|using|run(?:s|ning)? on|ran on|train(?:s|ing)? on)\s+(?:only\s+|just\s+)?"
+    r"(?P<n>\d{1,2}|one|two|four|six|eight)\s+(?:GPUs?\s+|cards?\s+|of them\s+)?(?:per|on each|of each|in each)\s+"
+    r"(?:node|machine|server|host|box)(?![A-Za-z])|"
+    r"每台(?:机器|节点|服务器)?\s*(?:都)?\s*(?:只|仅)\s*(?:用了?|使用了?|跑了?)\s*(?P<n2>\d{1,2}|[一两二三四五六七八])\s*(?:张|块)",
+    re.IGNORECASE)
 # s11 n of them: machines counted as so many of those named ('Two of these machines', 'NC24ads A100 v4 VMs, 2 of them')
 _SOME_OF_THE_MACHINES = re.compile(
     r"(?<![\w.])(?P<n>two|three|four|five|six|eight|\d{1,2})\s+of\s+(?:these|those|the|our|such)\s+(?:\w+\s+)?"
@@ -331,6 +339,10 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                                m.start(), m.end(), source="named"))
     hits.extend(_gpus_listed(text))
     hits.extend(_hostfile_entries(text))  # counts-s11 hostfile
+    for m in _USED_PER_NODE.finditer(text):  # s11 used per node: 'using only 4 GPUs per node', '每台只用了 4 张'
+        n = parse_number(m["n"] or m["n2"])
+        if n and n == int(n) and 1 <= n <= 16:  # (a shape may have read the same words: this reading comes last)
+            hits.append(Understood("job.gpus_per_node", int(n), m.group(0), m.start(), m.end()))
     for m in _SOME_OF_THE_MACHINES.finditer(text):  # s11 n of them: 'two of these machines', 'A100 VMs, 2 of them'
         n = parse_number(m["n"] or m["n2"])
         if n and n == int(n) and 1 < n <= 64 and free(m):

@@ -244,3 +244,17 @@ def test_a_figure_said_as_a_share_of_the_rate_is_no_rating(text: str, fact: str,
     got = facts(text)
     assert got.get(fact) == value and got.get("nic.speed_gbps") != value
     assert got.get("node.instance_bandwidth_gbps") != value
+
+
+@pytest.mark.parametrize("text", [
+    "Each node has 8 GPUs but we only use 4 per node for this run, 2 nodes.",
+    "每台机器 8 张卡，我们每台只用了 4 张，两台机器",
+    "2 nodes with 8 GPUs each, using only 4 GPUs per node",
+])
+def test_the_gpus_used_per_machine_outrank_those_it_has(text: str) -> None:
+    got = facts(text)
+    assert got.get("job.gpus_per_node") == 4 and got.get("job.nodes") in {None, 2}
+
+
+def test_gpus_used_per_node_said_alone_are_still_read() -> None:
+    assert facts("we use 8 GPUs per node on 2 nodes").get("job.gpus_per_node") == 8
