@@ -174,7 +174,8 @@ def _other_fabric_affirmed(text: str, h: Understood, hits: list[Understood]) -> 
 
 
 # Another system described for comparison: its hardware is not this job's ('官方平台是每节点 4*100G RoCE、机内 NVLink').
-_OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置|测试结果|数据)|别人(?:的)?|其他人|the (?:official|reference|paper's|authors') "
+_OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置|测试结果|数据)|(?<![比跟和与])别人(?:的)?|其他人|"  # s11 ('比别人慢': ranks)
+                           r"the (?:official|reference|paper's|authors') "
                            r"(?:setup|platform|cluster)|(?:their|the README's|the paper's) (?:setup|platform|cluster|numbers)|"
                            r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said|"
                            # what a README, paper or blog reports is their run, not the asker's

@@ -258,3 +258,8 @@ def test_the_gpus_used_per_machine_outrank_those_it_has(text: str) -> None:
 
 def test_gpus_used_per_node_said_alone_are_still_read() -> None:
     assert facts("we use 8 GPUs per node on 2 nodes").get("job.gpus_per_node") == 8
+
+
+def test_slower_than_the_others_compares_ranks_not_another_team() -> None:
+    got = facts("有一个 rank 总是比别人慢很多，两台机器 8 卡")
+    assert got.get("job.straggler_suspected") is True and got.get("job.nodes") == 2
