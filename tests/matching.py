@@ -75,3 +75,10 @@ def turn_problems(out: dict[str, object], facts: dict[str, object], expect: dict
     problems += [f"{rule} fired: {seen}" for rule in expect.get("not_rules", []) if rule in {s[2] for s in seen}]
     problems += [f"{c} reported: {seen}" for c in expect.get("not_categories", []) if c in {s[0] for s in seen}]
     return problems
+
+
+def stated_facts(text: str) -> dict[str, object]:
+    """The facts one question states, by name (what the readers understood, before any engine)."""
+    from bwdoctor.chat import understand
+
+    return {u.fact: u.value for u in understand(text).understood}

@@ -8,18 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from bwdoctor.chat import answer_turn, understand
-from bwdoctor.engine import load_engine
+from bwdoctor.chat import answer_turn
 from bwdoctor_parsers.training_log import parse_training_log
-
-
-def facts(text: str) -> dict[str, object]:
-    return {u.fact: u.value for u in understand(text).understood}
-
-
-@pytest.fixture(scope="module")
-def engine():  # type: ignore[no-untyped-def]
-    return load_engine()
+from tests.matching import stated_facts as facts
 
 
 @pytest.mark.parametrize(("text", "expected"), [

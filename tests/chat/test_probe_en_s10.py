@@ -8,17 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bwdoctor.chat import answer_turn, understand
-from bwdoctor.engine import load_engine
-
-
-def facts(text: str) -> dict[str, object]:
-    return {u.fact: u.value for u in understand(text).understood}
-
-
-@pytest.fixture(scope="module")
-def engine():  # type: ignore[no-untyped-def]
-    return load_engine()
+from bwdoctor.chat import answer_turn
+from tests.matching import stated_facts as facts
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -6,10 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bwdoctor.chat import understand
-
-
-def facts(text: str) -> dict[str, object]:
-    return {u.fact: u.value for u in understand(text).understood}
+from tests.matching import stated_facts as facts
 
 
 def changes(text: str) -> dict[str, object]:

@@ -6,11 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bwdoctor.chat import answer_turn, understand
-
-
-def facts(text: str) -> dict[str, object]:
-    return {u.fact: u.value for u in understand(text).understood}
-
+from tests.matching import stated_facts as facts
 
 IPERF = """How do I actually get 100 Gb/s out of a Mellanox ConnectX-5? iperf3 stays at two thirds of the line rate:
 ```

@@ -7,10 +7,7 @@ import pytest
 
 from bwdoctor.chat import understand
 from bwdoctor_parsers.training_log import parse_training_log
-
-
-def facts(text: str) -> dict[str, object]:
-    return {u.fact: u.value for u in understand(text).understood}
+from tests.matching import stated_facts as facts
 
 
 @pytest.mark.parametrize(("text", "version"), [

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from bwdoctor.chat import understand
+from tests.matching import stated_facts as facts
 
 ANY = object()  # the fact must be absent, whatever its value
 
 
-def facts(text: str) -> dict[str, object]:
-    return {u.fact: u.value for u in understand(text).understood}
 
 
 def check(text: str, must: dict[str, float | str], never: dict[str, object]) -> None:
