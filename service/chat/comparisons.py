@@ -1394,6 +1394,10 @@ _MFU = re.compile(r"(?<![A-Za-z])(?:MFU|HFU)\s*(?:只有|仅有|仅|才|是|为|
                   r"drops? to|dropped to|fell to)\s*)*[:：=]?\s*(?:~|≈)?\s*(?P<num>\d{1,3}(?:\.\d+)?)\s*%|"
                   r"(?<![\d.])(?P<num2>\d{1,3}(?:\.\d+)?)\s*%\s*(?:的\s*)?(?:MFU|HFU)(?![A-Za-z])", re.IGNORECASE)
 
+_MFU_AGAIN = re.compile(r"(?:(?:drops?|dropped|falls?|fell|goes down|went down|decreases?|decreased)\s+to\s*|"
+                        r"(?:降到|降至|掉到|掉至|下降到|下降至|跌到|只剩|变成了?|变为)\s*)"
+                        r"(?:~|≈|约|大约)?\s*(?P<num>\d{1,3}(?:\.\d+)?)\s*%", re.IGNORECASE)
+
 
 def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[int]]:
     """The durations, step times and rates in text[start:end], as (kind, value, start, end), and the starts of
@@ -1443,6 +1447,9 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
         value = float(m["num"] or m["num2"])
         if 0 < value <= 100 and not any(q[2] <= m.start() < q[3] for q in quantities):
             quantities.append(("rate-per-gpu", value, m.start(), m.end()))
+            # the MFU it falls to, said without naming MFU again ('MFU 45%, on 4 nodes it drops to 30%')
+            if (again := _MFU_AGAIN.search(text, m.end(), min(end, m.end() + 60))) and 0 < float(again["num"]) <= 100:
+                quantities.append(("rate-per-gpu", float(again["num"]), again.start(), again.end()))
     quantities.sort(key=lambda q: q[2])
     starts = [q[2] for q in quantities]
     for m in _RATE_BEFORE.finditer(text, start, end):

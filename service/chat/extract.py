@@ -672,6 +672,9 @@ _ON_A_LINK = re.compile(r"(?:on|over|via|to|at|with|all|each|both|(?<![A-Za-z])(
                         _IC)
 
 
+_BUSBW_NAMED = re.compile(r"busbw|bus ?(?:bandwidth|bw)|algbw|all_?reduce_perf|nccl[-_ ]tests?", _IC)
+# 'went from 25G to 10G': the figure a change ended at, not a link it moved onto
+_FROM_TO = re.compile(r"(?<![A-Za-z])from\s*~?\d+(?:\.\d+)?\s*[A-Za-z/]{0,6}\s*(?:down\s+|up\s+)?to\s*$", _IC)
 _RX_WORD = re.compile(r"接收|入向|下行|(?<![A-Za-z])(?:rx|receiv\w*|inbound|ingress)(?![A-Za-z])", _IC)
 _TX_WORD = re.compile(r"发送|出向|上行|(?<![A-Za-z])(?:tx|send\w*|sent|outbound|egress)(?![A-Za-z])", _IC)
 _DURING_TRAINING = re.compile(r"(?<![A-Za-z])(?:during|while|in the middle of)\s+(?:the\s+)?(?:training|the run|a run|"
@@ -816,8 +819,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if re.search(rf"(?:{_NAS}|{_OBJECT}|存储|storage|磁盘|disks?)\s*(?:的)?\s*(?:读|read)?\s*(?:带宽|bandwidth|throughput|吞吐|速度|速率|speed)"
                  r"[^，,。;；\d]{0,10}$", text[max(0, m.start() - 40):m.start()], _IC):
         return "storage"  # 'NAS 带宽只有 1Gbps': the storage's bandwidth, not the network's
-    if unit in {"G", "Gb"} and label in {None, "busbw"} and _LINK_RATES.fullmatch(m["num"]) and (_ON_A_LINK.search(
-            text[max(0, m.start() - 12):m.start()]) or re.search(r"(?:rails?|links?|ports?|NICs?|HCAs?|cards?|lanes?)\s+(?:of|at|@)\s*$",
+    if unit in {"G", "Gb"} and label in {None, "busbw"} and _LINK_RATES.fullmatch(m["num"]) and not _FROM_TO.search(
+            text, max(0, m.start() - 24), m.start()) and (_ON_A_LINK.search(text[max(0, m.start() - 12):m.start()]) or re.search(r"(?:rails?|links?|ports?|NICs?|HCAs?|cards?|lanes?)\s+(?:of|at|@)\s*$",
                                                                    text[max(0, m.start() - 12):m.start()], _IC)) \
             and not _NIC_AFTER.match(tail):
         return "rated"  # '换成 100G 之后 busbw 也就 9GB/s': the link moved to, not an all-reduce's figure
@@ -827,6 +830,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         said = list(_RATE_CUES["storage"].finditer(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 30), m.start()))
         if said and not _NETWORK_SAID.search(text, said[-1].end(), m.start()):
             return "storage"  # net-s11 storage's bandwidth: '存储是 CPFS，带宽 20GB/s': the storage named, then its rate
+    if not is_bytes and label == "measured" and (named := list(_BUSBW_NAMED.finditer(
+            text, tx.sentence_bounds(text, m.start())[0], m.start()))) and not re.search(
+            r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储|网卡|NIC|link", text[named[-1].end():m.start()], _IC):
+        return "busbw"  # 'busbw 从 25G 掉到了 10G': the benchmark's figure named, then what it fell to
     if is_bytes:
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
                                             scope="sentence") and not _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
@@ -1025,8 +1032,10 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "busbw":
             if _OTHER_COLLECTIVE.search(text, max(0, m.start() - 160), m.start()):
                 continue  # 'ran all_gather_perf …: Avg bus bandwidth 33.3', 'alltoall 实测 36.83 GB/s busbw'
-            hits.append(_hit("nccl.allreduce_busbw_gbytes_per_s", round(gbps / 8, 6), m))
-            said.append((hits[-1], prefix, is_bytes))
+            # 'busbw is only 10G': nccl-tests prints GB/s, so a bare G said of its figure is GB/s
+            gbytes = value * (int(m["mult"]) if m["mult"] else 1) if unit == "G" else gbps / 8
+            hits.append(_hit("nccl.allreduce_busbw_gbytes_per_s", round(gbytes, 6), m))
+            said.append((hits[-1], prefix, is_bytes or unit == "G"))
         elif kind == "storage":
             hits.append(_hit("storage.read_gbps", gbps, m))
     hits.extend(_bare_after_sibling(text, said, hits))
@@ -1413,6 +1422,8 @@ def link_rating(text: str) -> list[Understood]:
     for pattern in _BELOW_RATING:
         for m in pattern.finditer(text):
             rating, speed = float(m["max"]), float(m["speed"])
+            if _A_TOOL.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 24), m.start()):
+                continue  # 'busbw 从 25G 掉到了 10G': a test's figure that fell, not a link that came up low
             if 0 < speed < rating:
                 hits.append(_hit("nic.max_speed_gbps", rating, m, "max"))
                 hits.append(_hit("nic.speed_gbps", speed, m, "speed"))
@@ -2419,6 +2430,10 @@ def extract_facts(text: str) -> list[Understood]:
     hits = [
         h for h in hits if not (h.fact == "nic.speed_gbps" and any(h.start < e and s < h.end for s, e in ratings))
     ]
+    # '网卡从 100G 掉到了 25G': a rating and the rate the link fell to, read as a pair, are no test's figures
+    pair_texts = {h.text for h in hits if h.fact == "nic.max_speed_gbps" and not h.weak}
+    paired = {h.start for h in hits if h.fact in ("nic.max_speed_gbps", "nic.speed_gbps") and h.text in pair_texts}
+    hits = [h for h in hits if not (h.fact == "net.iperf3_gbps" and h.start in paired)]
     hits.sort(key=lambda h: (h.start, h.end, h.fact))
     return hits
 

@@ -215,6 +215,9 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
 # Words that bring the question back to the asker's own run after another system was described.
 _OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我们这(?:个|台|套|边|里)(?:集群|机器)?(?:是|用)|"  # net-s11
                            r"我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|我们在|我们用|我在|我用|"
+                           # a clause that opens on the asker ('别人的集群…能跑到 90GB/s，我们两台 8 卡只有 40GB/s')
+                           r"(?:^|(?<=[，,。;；]))\s*(?:而|但是?|可是|然而)?\s*(?:我们|我这边|我这里|咱们)|"
+                           r"(?<=[,;])\s*(?:but |while |whereas |yet )?(?:we|our)(?![A-Za-z])|"
                            r"(?<![A-Za-z])(?:this one|ours|our (?:cluster|nodes|machines|setup|run)|we (?:get|got|see|measured?)|"
                            r"I (?:get|got|see|measured?))(?![A-Za-z])", re.IGNORECASE)
 

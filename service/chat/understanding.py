@@ -168,6 +168,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _per_nic_speed(stated, hits)
     _rated_and_negotiated(stated, hits, prose)
     _wanted_line_rate(stated, proposed, prose)
+    _share_of_line_rate(stated, prose)
     _gpus_said_with_the_nodes(stated, hits, prose)
     _job_total_of_machines_like_the_baseline(stated)
     _gpu_of_the_job(stated, hits)
@@ -182,6 +183,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _ethernet_over_the_fabric(stated, question)  # en-s10
     _plugin_matters_on_efa(stated, question)
     _ib_retries_exceeded(stated, question)
+    _peer_unreachable(stated, question)
     _precision_of_a_large_model(stated, question)
     _rdma_from_the_transport(stated)
     _rdma_from_gpudirect(stated, question)
@@ -1053,6 +1055,39 @@ def _wanted_line_rate(stated: dict[str, Understood], proposed: dict[str, Underst
             return
 
 
+# 'all_reduce_perf reaches only 40% of line rate on our 100GbE NICs', 'iperf3 只有线速的 30%': a test's figure said as a
+# share of the link's rate
+_SHARE_OF_LINE = re.compile(r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+(?:the\s+)?(?:NIC'?s?\s+|link'?s?\s+|port'?s?\s+)?"
+                            r"(?:line[- ]?rate|wire[- ]?speed|link speed|rated speed|"
+                            r"theoretical(?: max(?:imum)?| peak| bandwidth)?|nominal(?: speed| bandwidth)?)|"
+                            r"(?:线速|理论带宽|理论值|标称带宽)(?:的)?\s*(?:只有|仅|才)?\s*"
+                            r"(?P<pct2>\d{1,2}(?:\.\d+)?)\s*%", re.IGNORECASE)
+_SHARE_TOOLS = {
+    "nccl.allreduce_busbw_gbytes_per_s": re.compile(r"busbw|all_?reduce_perf|nccl[-_ ]tests?|all[-_ ]?reduce", re.I),
+    "net.rdma_bw_gbps": re.compile(r"ib_(?:write|read|send)_bw|perftest", re.I),
+    "net.iperf3_gbps": re.compile(r"iperf", re.I),
+}
+
+
+def _share_of_line_rate(stated: dict[str, Understood], text: str) -> None:
+    speed = stated.get("nic.speed_gbps")
+    if speed is None or speed.weak:
+        return
+    for m in _SHARE_OF_LINE.finditer(text):
+        share = float(m["pct"] or m["pct2"]) / 100
+        sentence = tx.sentence(text, m.start())
+        for key, tool in _SHARE_TOOLS.items():
+            if tool.search(sentence):
+                if key not in stated and share > 0:
+                    gbps = float(speed.value) * share
+                    if key.startswith("nccl."):  # the bus bandwidth against all the node's NICs, in GB/s
+                        count = stated.get("nic.count")
+                        nics = int(count.value) if count is not None and isinstance(count.value, int) else 1
+                        gbps = gbps * nics / 8
+                    stated[key] = Understood(key, round(gbps, 4), m.group(0), m.start(), m.end(), inferred=True)
+                break
+
+
 def _per_nic_speed(stated: dict[str, Understood], hits: list[Understood]) -> None:
     """'两张 IB 卡，每张 100Gbps … 两张卡理论上是 200Gbps': of two speeds, the one that is the other times the NIC count
     is the node's sum; nic.speed_gbps is one NIC's."""
@@ -1148,6 +1183,21 @@ def _ib_retries_exceeded(stated: dict[str, Understood], question: str) -> None:
         source = "pasted" if "Got completion" in m.group(0) else "words"
         stated["nccl.ib_retry_exceeded"] = Understood("nccl.ib_retry_exceeded", True, m.group(0)[:80], m.start(),
                                                       m.end(), source=source)
+
+
+# NCCL's socket layer failing to open a connection to another rank (misc/socket.cc, bootstrap.cc), or the words for it
+_CONNECT_FAILED = re.compile(r"Connect to \S+ failed|connect returned (?:Connection )?(?:timed out|refused)|"
+                             r"socketStartConnect|(?:NCCL|NET/Socket|bootstrap|socket)[^\n]{0,100}?"
+                             r"(?:Connection (?:timed out|refused)|No route to host)|"
+                             r"(?:Connection (?:timed out|refused)|No route to host)[^\n]{0,60}?"
+                             r"(?:NCCL|NET/Socket|bootstrap|unhandled system error)", re.IGNORECASE)
+
+
+def _peer_unreachable(stated: dict[str, Understood], question: str) -> None:
+    m = _CONNECT_FAILED.search(question)
+    if m and "nccl.connect_failed" not in stated:
+        stated["nccl.connect_failed"] = Understood("nccl.connect_failed", True, m.group(0)[:80], m.start(), m.end(),
+                                                   source="pasted" if "NCCL WARN" in question else "words")
 
 
 _ADAPTERS = re.compile(r"(?<![A-Za-z])(?:q?lora|peft|adapters?|p-?tuning|prefix[- ]tuning|prompt[- ]tuning)"

@@ -1,0 +1,94 @@
+"""Readings of session 12: MFU said once and then what it fell to, the asker's own run named after another team's,
+a benchmark's figure that fell (not a link that came up low), a test's figure said as a share of the line rate, and
+NCCL failing to reach a peer."""
+
+from __future__ import annotations
+
+import pytest
+
+from bwdoctor.chat import answer_turn
+from bwdoctor.engine import Engine
+from tests.matching import stated_facts as facts
+
+
+@pytest.mark.parametrize("text", [
+    "Single node MFU is 45%, on 4 nodes it drops to 30%. 8x H800 per node, RoCE 200G.",
+    "单机 MFU 45%，扩到 4 机以后降到 30%，每台 8 张 H800，RoCE 200G。",
+    "单机 MFU 45%，4 机 MFU 只有 30%，每台 8 张 H800，RoCE 200G。",
+])
+def test_mfu_and_what_it_fell_to_pair_into_a_speedup(text: str) -> None:
+    got = facts(text)
+    assert got.get("job.baseline_nodes") == 1 and got.get("job.nodes") == 4
+    assert got.get("job.speedup") == pytest.approx(4 * 30 / 45, rel=0.01)
+
+
+def test_a_percentage_after_mfu_with_no_fall_is_not_mfu() -> None:
+    got = facts("单机 MFU 45%，4 机的时候 GPU 利用率 30%，每台 8 张 H800。")
+    assert "job.speedup" not in got
+
+
+@pytest.mark.parametrize(("text", "busbw"), [
+    ("别人的集群两台 8 卡能跑到 90GB/s，我们两台 8 卡只有 40GB/s 的 busbw，网卡是 4 张 200G IB。", 40.0),
+    ("官方的测试结果是 2 机 16 卡 busbw 90GB/s。我们两台 8 卡只有 40GB/s。", 40.0),
+])
+def test_the_askers_own_run_named_after_another_teams_is_kept(text: str, busbw: float) -> None:
+    got = facts(text)
+    assert got.get("nccl.allreduce_busbw_gbytes_per_s") == busbw
+    assert got.get("job.nodes") == 2 and got.get("job.gpus_per_node") == 8
+
+
+def test_another_teams_figure_alone_is_still_set_aside() -> None:
+    got = facts("别人的集群两台 8 卡能跑到 90GB/s 的 busbw。")
+    assert "nccl.allreduce_busbw_gbytes_per_s" not in got
+
+
+@pytest.mark.parametrize("text", [
+    "After the switch firmware upgrade the busbw went from 25G to 10G on our 2x8 A100 cluster.",
+    "升级交换机固件后，busbw 从 25G 掉到了 10G，2 台 8 卡 A100。",
+    "On our 2x8 A100 cluster the busbw is only 10G.",
+])
+def test_a_busbw_said_in_bare_g_is_gigabytes_and_no_link_speed(text: str) -> None:
+    got = facts(text)
+    assert got.get("nccl.allreduce_busbw_gbytes_per_s") == 10.0
+    assert "nic.speed_gbps" not in got and "nic.max_speed_gbps" not in got
+
+
+@pytest.mark.parametrize("text", ["网卡从 100G 掉到了 25G，ethtool 看的。", "100G 网卡只协商到 25G"])
+def test_a_link_that_fell_is_a_rating_and_a_speed_not_a_measurement(text: str) -> None:
+    got = facts(text)
+    assert got.get("nic.max_speed_gbps") == 100.0 and got.get("nic.speed_gbps") == 25.0
+    assert "net.iperf3_gbps" not in got
+
+
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("nccl-tests all_reduce_perf between the two nodes reaches only 40% of line rate on our 100GbE NICs.",
+     "nccl.allreduce_busbw_gbytes_per_s", 5.0),
+    ("iperf3 只有线速的 30%，网卡是 25G，两台机器。", "net.iperf3_gbps", 7.5),
+])
+def test_a_tests_figure_said_as_a_share_of_the_line_rate(text: str, fact: str, value: float) -> None:
+    assert facts(text).get(fact) == pytest.approx(value)
+
+
+def test_a_share_of_the_line_rate_keeps_the_figure_said_with_it() -> None:
+    got = facts("iperf3 gives 6.4 Gbps, about 25% of the theoretical max of our 25G NIC.")
+    assert got.get("net.iperf3_gbps") == 6.4
+
+
+@pytest.mark.parametrize("text", [
+    'Training hangs at the first allreduce with "NCCL WARN NET/Socket : connect returned Connection timed out", '
+    'then "unhandled system error". 2 nodes x 8 V100, 25GbE.',
+    "node1:1234:1290 [0] misc/socket.cc:456 NCCL WARN Net : Connect to 172.17.0.1<45321> failed : Connection refused\n"
+    "两台机器训练卡住不动",
+])
+def test_nccl_failing_to_reach_a_peer_is_reachability_not_healthy(text: str, engine: Engine) -> None:
+    out = answer_turn(text, engine=engine)
+    assert out["facts"].get("nccl.connect_failed") is True
+    first = out["findings"][0]
+    assert first["category"] == "nccl-transport-fallback" and first["severity"] == "critical"
+    assert "NCCL_SOCKET_IFNAME" in out["answer"]
+    assert all(f["category"] != "healthy" for f in out["findings"])
+
+
+def test_a_refused_ssh_login_is_no_nccl_connection_failure() -> None:
+    got = facts('We got "Connection refused" from ssh when launching, then fixed it. 2 nodes x 8 A100 on 100G RoCE.')
+    assert "nccl.connect_failed" not in got
