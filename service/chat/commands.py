@@ -136,6 +136,9 @@ def read_commands(text: str) -> Commands:
                     continue
                 if m["key"].lower() in {"bf16", "fp16", "fp8"} and (m["value"] or "").lower() not in _TRUE | _FALSE:
                     continue  # 'bf16: 989 TFLOPS' is a datasheet figure, not a switch
+                if m["key"].lower() in {"devices", "gpus"} and not re.fullmatch(r"(?:devices|gpus)\s*=\s*\d+",
+                                                                                setting):
+                    continue  # s12 'Trainer(devices=4, …)' is a setting; 'GPUs: 2 nodes …', 'Devices: 8' are prose
                 setting = f"{m['key']}={m['value'] or m['spaced']}"
             facts = _setting_facts(_args(setting))
             if pattern is _CONFIG_NAME and facts.get("job.zero_stage") is None:  # 'train_config.yaml' says nothing
@@ -433,7 +436,8 @@ def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tu
 # Framework argument names (long options, `key=value` overrides and config keys, '-' read as '_') → facts.
 _NODES = {"nnodes", "num_nodes", "num_machines", "nodes"}
 _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "num_gpus_per_node",
-             "ntasks_per_node", "npernode", "ppn", "perhost"}
+             "ntasks_per_node", "npernode", "ppn", "perhost",
+             "devices", "gpus"}  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
 _PROCESSES = {"num_processes", "ntasks"}
 _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length", "max_seq_len", "model_max_length",
             "max_sequence_length", "sequence_length"}

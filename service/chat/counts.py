@@ -59,7 +59,10 @@ _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a mac
 # A count given under a label, as in a form or a table of the setup: '节点数：4', '机器数 3', '每节点 GPU 数：8', '卡数：16',
 # 'nodes: 4', 'number of nodes = 2', 'GPUs per node: 8', 'total GPUs: 32'. The value ends there: a unit of its own
 # ('4 台', '8 GPUs') may follow, never a size, a rate or a share ('GPUs: 80%', 'GPU 数：8×H100' is read as a shape).
-_LABEL_SEP = r"\s*(?:[:：=]|为|是|(?<![A-Za-z])(?:is|are|of)(?![A-Za-z]))?\s*"
+# (s12 the count changed to: '节点数扩展到 4', '卡数增加到 16', 'number of nodes increased to 8')
+_LABEL_SEP = (r"\s*(?:[:：=]|为|是|(?<![A-Za-z])(?:is|are|of)(?![A-Za-z])|(?:从\s*\d{1,4}\s*(?:个|台)?\s*)?(?:扩展|扩|增加|加|提高|提升|"
+              r"升|变)(?:了)?(?:到|至|成|为)|(?<![A-Za-z])(?:(?:was |is |were )?(?:increased|scaled|grown|raised|went up|goes up|"
+              r"grew|grows) to)(?![A-Za-z]))?\s*")
 _LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z])(?!\s*(?:per|/|[:：=]|数)))?(?![\d.]*\d)"
               # (counts-s11: a label after it, 'Number of nodes: 2 GPUs per node: 8', is no unit of its)
               r"(?!\s*(?!(?:GPUs?|gpus?|cards?|GPU\s*数|卡数)\s*(?:per|/|数|[:：=]))"
@@ -196,7 +199,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                            rf"(?:only\s+|just\s+)?(?P<n>{COUNT})\s+(?:out\s+)?of\s+(?:the|our|its|their|all(?:\s+the)?)\s+"
                            rf"(?P<t>{COUNT})\s+(?:(?P<w>{_NODE_EN})|{_ADJ}{_GPU_EN})(?![A-Za-z])", _IC)),
     # counts-s11: '3 个 node' (a Chinese measure word before an English machine word)
-    ("nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
+    # (s12 'an 8-GPU A100 80GB server': a count hyphened to 'GPU' is the GPUs a machine holds)
+    ("nodes", re.compile(rf"(?P<n>{COUNT})(?!-GPU)\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),

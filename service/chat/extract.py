@@ -1954,6 +1954,14 @@ def job_shape(text: str) -> list[Understood]:
             hits.append(_hit("gpu.nvlink", False, m))
     for m in re.finditer(r"NCCL_IB_DISABLE\s*=\s*(?P<v>[01])", text):
         hits.append(_hit("nccl.ib_disabled", m["v"] == "1", m))
+    # s12 IB turned off in words: 'NCCL: bond0 (TCP), IB disabled', '禁用了 IB', 'IB 被关掉了' (a test of it tried is none)
+    for m in re.finditer(r"(?<![A-Za-z_])(?:IB|InfiniBand)(?: transport)?\s*(?:is |was |are |were |has been |got )?"
+                         r"(?:disabled|turned off|switched off)(?![A-Za-z])|(?<![A-Za-z])(?:disabled|turned off|switched off)\s+"
+                         r"(?:the\s+)?(?:IB|InfiniBand)(?![A-Za-z_])|(?:禁用|关闭|关掉|禁掉)(?:了)?\s*(?:NCCL\s*的?\s*)?(?:IB|InfiniBand)"
+                         r"(?![A-Za-z_])|(?<![A-Za-z_])(?:IB|InfiniBand)\s*(?:被|已|已经)?(?:禁用|关闭|关掉|禁掉)", text, _IC):
+        if not _is_question_clause(text, m.start()) and not re.search(
+                r"(?:try|tried|trying|test|testing|如果|if|试|尝试|测试)", tx.before(text, m.start(), 24), _IC):
+            hits.append(_hit("nccl.ib_disabled", True, m))
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
     # job-s11 gid said: 'gid index 用的 3', 'GID index 设置为 3', 'RoCE GID index is 3': NCCL_IB_GID_INDEX in words

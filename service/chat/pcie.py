@@ -26,6 +26,13 @@ _NIC_SAID = re.compile(r"网卡|网口|(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX\S*|C
                        r"ports?)(?![A-Za-z])|端口", _IC)
 _GPU_SAID = re.compile(r"GPU|显卡|(?<![网])卡(?!槽)|(?<![A-Za-z])(?:[AHLV]100|H[28]00|A[48]00|RTX|[AL]40S?|card)", _IC)
 
+_A_LEVEL = re.compile(r"\s*(?:的)?\s*(?:水準|水平|级别|級別|等级|的速度|速度)|"
+                      r"[- ]?(?:level|class|equivalent|speeds)(?![A-Za-z])", _IC)
+_IDLE = re.compile(r"閒置|闲置|空闲|空閒|(?<![A-Za-z])(?:idle|at rest)(?![A-Za-z])", _IC)
+_UNDER_LOAD = re.compile(r"傳輸中|传输中|運行中|运行中|训练时|訓練時|负载|負載|跑起来|"
+                         r"(?<![A-Za-z])(?:under load|during|while (?:training|running|transferring)|loaded)"
+                         r"(?![A-Za-z])",
+                         _IC)
 _GT_PER_S = {"2.5": 1, "5": 2, "8": 3, "16": 4, "32": 5, "64": 6}
 _WIDTHS = {1, 2, 4, 8, 12, 16, 32}
 _TOKEN = re.compile(
@@ -36,7 +43,8 @@ _TOKEN = re.compile(
     r"(?<![\d.])(?P<width2>\d{1,2})\s*x(?![A-Za-z0-9])(?=\s*(?:lanes?|links?|width|宽|$|[,，。.;；)）]))", _IC)
 
 # what the link could do: its rating, a reference, the alternative not taken
-_MOST = (r"最大|最高|支持|本应|应该是?|应为|额定|理论|标称|而不是|不是|"
+_MOST = (r"最大|最高|支持|本应|应该是?|应为|额定|理论|标称|标榜|而不是|不是|"
+         r"支援|標榜|標稱|額定|理論|應該是?|"  # (s12 繁體)
          r"(?<![A-Za-z])(?:max(?:imum)?|capable(?: of)?|supports?|supported|should be|ought to be|rated(?: at| for)?|"
          r"instead of|rather than|not|expected|spec|LnkCap|up to|designed for)(?![A-Za-z])")
 # what the link does: the state now
@@ -64,8 +72,8 @@ def read_pcie(text: str) -> list[Understood]:
             continue
         for m in _TOKEN.finditer(text, a, b):
             said = _value(m)
-            if said is None:
-                continue
+            if said is None or _A_LEVEL.match(text, m.end()):
+                continue  # (s12 '頻寬只有 Gen1 水準', 'Gen3-level bandwidth': a yardstick for a figure, not the link)
             # the nearest cue before the figure, within its part of the sentence ('LnkCap: …, Width x16; LnkSta: …')
             part = max(a, max(text.rfind(c, a, m.start()) for c in ";；。\n") + 1)
             cues = list(_CUE.finditer(text, part, m.start()))
@@ -75,4 +83,10 @@ def read_pcie(text: str) -> list[Understood]:
             if fact not in seen:
                 seen.add(fact)
                 hits.append(Understood(fact, value, m.group(0), m.start(), m.end()))
+            elif _UNDER_LOAD.search(text, max(a, m.start() - 40), m.start()):
+                # (s12 '閒置時 LnkSta 2.5GT/s；傳輸中 16GT/s': an idle link saves power, under load is its rate)
+                i = next(i for i, h in enumerate(hits) if h.fact == fact)
+                first = hits[i].start
+                if _IDLE.search(text, max(tx.sentence_bounds(text, first)[0], first - 40), first):
+                    hits[i] = Understood(fact, value, m.group(0), m.start(), m.end())
     return hits

@@ -151,11 +151,15 @@ _MACHINE_A = (r"(?:(?<![A-Za-z])(?:one|a)\s+(?:node|machine|server|host|box)|"
 _MACHINE_B = (r"(?:(?<![A-Za-z])the\s+other(?:\s+(?:one|node|machine|server|host|box))?|"
               r"(?<![A-Za-z])another(?:\s+(?:one|node|"
               r"machine|server|host|box))?|另(?:外)?\s*(?:一|1)?\s*(?:台|个)\s*(?:机器|节点|服务器)?|"
+              # s12 the rest of the machines: '其他节点 GPU 利用率普遍在 20-40%', 'the other nodes sit at 30%'
+              r"(?:其他|其余|其它|别的|剩下的?)\s*(?:的)?\s*(?:机器|节点|服务器)|(?<![A-Za-z])(?:the\s+)?(?:other|remaining)\s+"
+              r"(?:nodes|machines|servers|hosts|boxes)|"
               r"(?<![A-Za-z])(?:node|machine|server|host|box|rank|机器|节点)\s*[-_#]?(?P<nb>(?-i:[A-Z])|\d{1,3})(?![\w.])"
               r"(?!\s*(?:GPUs|cards|nodes|machines|卡|台|张|个)))")
 _TWO_MACHINES = re.compile(rf"{_MACHINE_A}[^。；;\n]{{0,30}}?(?<![\d.])(?P<a>\d{{1,3}}(?:\.\d+)?)\s*"
                            r"(?P<ua>%|s|ms|秒)(?![A-Za-z])"
-                           rf"[^。；;\n]{{0,24}}?{_MACHINE_B}[^。；;\n\d]{{0,16}}?(?<![\d.])(?P<b>\d{{1,3}}(?:\.\d+)?)\s*"
+                           rf"[^。\n]{{0,24}}?{_MACHINE_B}[^。；;\n\d]{{0,16}}?(?<![\d.])"
+                           r"(?:\d{1,3}\s*[-~～到至]\s*)?(?P<b>\d{1,3}(?:\.\d+)?)\s*"
                            r"(?P<ub>%|s|ms|秒)(?![A-Za-z])", _IC)
 _MACHINE_MEASURE = re.compile(r"利用率|使用率|(?<![A-Za-z])(?:util\w*|usage|load|SM)(?![A-Za-z])|step|迭代|iteration|"
                               r"耗时", _IC)
@@ -633,8 +637,12 @@ _COMM_SHARE_EN = [
                rf"(?:for|on))\s+(?:the\s+)?{_COMM_WHO}(?![A-Za-z])", _IC),
 ]
 _COMM_SHARE_ZH = [
-    re.compile(rf"(?:NCCL|通信|all-?reduce|allreduce|集合通信|梯度同步|reduce-?scatter|all-?gather)\s*(?:通信|kernel|"
-               rf"操作|调用)?[^，,。；;\n%]{{0,6}}?(?:占了?|占用了?|占到了?|花了|用了)\s*(?:大约|约|近|将近|差不多|超过)?\s*"
+    re.compile(rf"(?:NCCL|通信|all-?reduce|allreduce|集合通信|梯度同步|reduce-?scatter|all-?gather|网络延迟|网络通信|网络传输|"
+               rf"参数同步|梯度通信)\s*(?:通信|kernel|"
+               rf"操作|调用)?[^，,。；;\n%]{{0,6}}?(?:占了?|占用了?|占到了?|花了|用了)\s*"
+               # s12 the whole named first: '网络延迟占了总训练时间的 35%', '通信占每个 step 时间的 40%'
+               rf"(?:(?:总|整个|整体|每个|每一?步|每轮)?\s*(?:的)?\s*(?:训练|运行|迭代|step|iteration)?\s*(?:时间|耗时|时长)\s*的\s*)?"
+               rf"(?:大约|约|近|将近|差不多|超过)?\s*"
                rf"{_PCT}(?:\s*(?:的)?\s*(?:时间|耗时|step|时长|运行时间|训练时间))?", _IC),
     # ('GPU 有 60% 的时间在空等通信': the time the GPUs wait on communication is its share too)
     re.compile(rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*(?:空等|等待|等)?\s*(?:NCCL|通信|"

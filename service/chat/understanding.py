@@ -278,7 +278,7 @@ def _mask_long_runs(text: str, pattern: re.Pattern[str]) -> str:
 _NCCL_IFACE = re.compile(r"(?:eth|ens|enp|eno|em|bond|docker|virbr|veth|br|cni|flannel|cali|tunl|vxlan)"
                          r"[\w.-]*\d[\w.-]*", re.IGNORECASE)
 _NCCL_USES = re.compile(r"NCCL[^，,。.;；\n]{0,12}?(?:走了|走的是|走的|走|用了|用的是|用的|使用了|"  # rr-s10 走的
-                        r"使用的是|"
+                        r"使用的是|[:：]|"  # s12 as a label: 'NCCL: bond0 (TCP), IB disabled'
                         r"选了|选的是|选择了|绑定到|绑到|"
                         r"(?<![A-Za-z])(?:uses|using|used|picks|picked|chose|chooses|selects|selected|binds to|"
                         r"bound to|(?:goes|went|runs|is running|is going)\s+(?:over|via|through|on))(?![A-Za-z]))"
@@ -333,9 +333,9 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         works = [h for h in versions if _WORKS.search(text, h.end, tx.clause_bounds(text, h.start)[1])]
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if h in works else h for h in hits]
-    for e in entities:  # zh-s10 NCCL's interface
+    for e in entities:  # zh-s10 NCCL's interface (s12 'bond0' is read as a NIC too)
         words = text[e.start:e.end]
-        if e.kind == "name" and _NCCL_IFACE.fullmatch(words) and (use := _NCCL_USES.search(
+        if e.kind in ("name", "nic") and _NCCL_IFACE.fullmatch(words) and (use := _NCCL_USES.search(
                 text, max(tx.clause_bounds(text, e.start)[0], e.start - 30), e.start)) \
                 and not _NCCL_ASKED.search(text, max(0, use.start() - 8), use.start()):
             hits.append(Understood("nccl.socket_ifname", words, words, e.start, e.end))

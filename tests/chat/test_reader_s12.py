@@ -92,3 +92,85 @@ def test_nccl_failing_to_reach_a_peer_is_reachability_not_healthy(text: str, eng
 def test_a_refused_ssh_login_is_no_nccl_connection_failure() -> None:
     got = facts('We got "Connection refused" from ssh when launching, then fixed it. 2 nodes x 8 A100 on 100G RoCE.')
     assert "nccl.connect_failed" not in got
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("单节点性能整体平稳；节点数扩展到 4 后，通信耗时明显增加。", 4),
+    ("单节点性能整体平稳；节点数扩展到 4 或 8 后，通信耗时明显增加。", 4),
+    ("The number of nodes increased to 8 and the step time doubled. 8 GPUs per node.", 8),
+])
+def test_a_count_said_as_changed_to_is_the_jobs(text: str, nodes: int) -> None:
+    assert facts(text).get("job.nodes") == nodes
+
+
+def test_nccls_interface_and_ib_said_as_a_label() -> None:
+    got = facts("NCCL: bond0 (TCP), IB disabled, P2P within the node over PCIe. Two nodes.")
+    assert got.get("nccl.socket_ifname") == "bond0" and got.get("nccl.ib_disabled") is True
+
+
+@pytest.mark.parametrize("text", ["我们禁用了 IB，两台机器 8 卡。", "IB is disabled on both nodes."])
+def test_ib_turned_off_in_words(text: str) -> None:
+    assert facts(text).get("nccl.ib_disabled") is True
+
+
+@pytest.mark.parametrize("text", ["We tried disabling IB to test and it got slower.", "Should I keep IB disabled?"])
+def test_ib_turned_off_as_a_trial_or_a_question_is_no_setting(text: str) -> None:
+    assert "nccl.ib_disabled" not in facts(text)
+
+
+@pytest.mark.parametrize(("text", "pct"), [
+    ("ResNet50 在 8 卡集群上训练，网络延迟占了总训练时间的 35%，主要瓶颈在参数同步阶段。", 35.0),
+    ("通信占每个 step 时间的 40%，两台 8 卡。", 40.0),
+])
+def test_communications_share_with_the_whole_named_first(text: str, pct: float) -> None:
+    assert facts(text).get("job.comm_time_pct") == pct
+
+
+@pytest.mark.parametrize(("text", "per_node", "nodes"), [
+    ('Trainer(strategy="ddp", accelerator="gpu", devices=4, num_nodes=4, precision=16)', 4, 4),
+    ("Trainer(gpus=2, num_nodes=3)", 2, 3),
+])
+def test_lightning_trainers_devices_are_each_nodes_gpus(text: str, per_node: int, nodes: int) -> None:
+    got = facts(text)
+    assert got.get("job.gpus_per_node") == per_node and got.get("job.nodes") == nodes
+
+
+def test_gpus_said_as_a_label_in_prose_are_no_setting() -> None:
+    got = facts("8 GPUs: 2 nodes give 2.35 steps/sec")
+    assert got.get("job.nodes") == 2 and got.get("job.gpus_per_node") != 2
+
+
+@pytest.mark.parametrize("text", [
+    "主节点 node0 的 GPU 利用率 95%+，但显存只占了 30%；其他节点 GPU 利用率普遍在 20-40% 之间。4 台机器。",
+    "node1 GPU util is 95%; the other nodes sit at about 30%. 4 nodes x 8 A100.",
+])
+def test_one_machine_against_the_rest_is_a_straggler(text: str) -> None:
+    assert facts(text).get("job.straggler_suspected") is True
+
+
+@pytest.mark.parametrize("text", [
+    "整体训练时间比预期慢了近 3 倍。4 台机器。",
+    "Training is 3x slower than expected on 4 nodes.",
+])
+def test_slower_than_expected_is_no_smaller_run(text: str) -> None:
+    got = facts(text)
+    assert got.get("job.nodes") == 4
+    assert not {"job.speedup", "job.baseline_nodes", "job.negative_scaling"} & got.keys()
+
+
+def test_slower_than_a_smaller_run_still_is() -> None:
+    got = facts("两台机器比单机慢了 3 倍")
+    assert got.get("job.baseline_nodes") == 1 and got.get("job.negative_scaling") is True
+
+
+def test_a_count_hyphened_to_gpu_is_the_machines_gpus() -> None:
+    got = facts("I get lower than I expected on an 8-GPU A100 80GB PCIe server (not a DGX).")
+    assert got.get("job.gpus_per_node") == 8 and "job.nodes" not in got
+
+
+def test_pcie_rated_in_traditional_chinese_idle_and_loaded_and_a_level() -> None:
+    got = facts("主機板與 CPU 都標榜支援 PCIe Gen4 x16，但 Host to Device 頻寬只有 Gen1 水準 (0.5 GB/s)。"
+                "GPU 3090。lspci 閒置時 LnkSta: Speed 2.5GT/s (downgraded), Width x16 (ok)；"
+                "傳輸中 LnkSta: Speed 16GT/s (ok)。")
+    assert got.get("gpu.pcie_gen_max") == 4 and got.get("gpu.pcie_width_max") == 16
+    assert got.get("gpu.pcie_gen") == 4
