@@ -540,6 +540,14 @@ _ONE_BY_ONE_EN = re.compile(
     rf"(?:\s+(?:one|box|node|machine|server|host|instance|VM))?\s+(?:has|with|having|holds)\s+{COUNT}(?![\d.]*\d)", _IC)
 
 
+_LETTERED = re.compile(r"(?:(?<![A-Za-z])(?:machines?|nodes?|servers?|hosts?|boxes)|机器|节点|服务器|主机)\s*"
+                       r"(?P<names>(?-i:[A-Z])(?:\s*(?:,|、|，|/)\s*(?:(?:machine|node|server|host)\s+)?(?-i:[A-Z]))*"
+                       r"\s*(?:,?\s*(?:and|&)\s+|和|与|及|、|/)\s*(?:(?:machine|node|server|host)\s+)?(?-i:[A-Z]))"
+                       r"(?![A-Za-z0-9])", _IC)
+_MASTER_AND_WORKERS = re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*master(?:s)?\s*(?:\+|,|，|、|and|和|加|plus)\s*"
+                                 rf"(?P<w>{COUNT})\s*(?:个)?\s*workers?(?![A-Za-z])", _IC)
+
+
 def _indices(m: re.Match[str]) -> list[int] | None:
     """The indices a host list names, a range ('gpu01-gpu04', 'node1-4', 'node1~node8') spelled out."""
     items = [("", True, m["first"])] + [(x["sep"].strip().lower(), bool(x["stem"]), x["i"])
@@ -582,6 +590,14 @@ def _named_machines(text: str) -> list[Understood]:
         else:
             n = len({i for _, idx, _ in found for i in idx})
         hits.extend(_hit("job.nodes", n, text, m.start(), m.end(), weak=True) for m, _, _ in found)
+    for m in _LETTERED.finditer(text):  # s12 'machines A and B', '节点 A、B、C': machines named by a letter each
+        letters = set(re.findall(r"(?<![A-Za-z])[A-Z](?![A-Za-z])", m["names"]))
+        if len(letters) >= 2:
+            hits.append(_hit("job.nodes", len(letters), text, m.start(), m.end(), weak=True))
+    for m in _MASTER_AND_WORKERS.finditer(text):  # s12 'a PyTorchJob with 1 master and 3 workers': its pods, a machine each
+        masters, workers = _count(m["m"]), _count(m["w"])
+        if masters and workers and masters <= 2 and 1 <= workers <= 256:
+            hits.append(_hit("job.nodes", masters + workers, text, m.start(), m.end(), weak=True))
     for group in _one_by_one(text):
         hits.append(_hit("job.nodes", len(group), text, group[0][0], group[-1][1]))
     for m in _ONE_BY_ONE_EN.finditer(text):
@@ -922,7 +938,7 @@ _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machi
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
 _NIC_WORD = r"(?:网卡|网口|光口|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
-    rf"(?P<n>{COUNT}|a single|single)\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
+    rf"(?P<n>{COUNT}|a single|single|双(?=\s?\d))\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
     rf"(?:(?:\d+(?:\.\d+)?\s?G\w*(?:/s)?|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
     rf"ConnectX-?\d*|CX-?\d|的)\s{{0,3}}){{0,4}}"
     rf"(?P<nic>{_NIC_WORD}|·{{3,}}(?:\s{{0,3}}(?:网卡|NICs?|HCAs?|cards?))?)", _IC)
@@ -935,13 +951,13 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     for m in _NIC_COUNT.finditer(masked):
         if m["nic"].startswith("·") and not _NIC_MODEL.match(unmasked[m.start("nic"):m.end("nic")]):
             continue
-        n = 1 if m["n"].lower() in {"a single", "single"} else _count(m["n"])
+        n = 1 if m["n"].lower() in {"a single", "single"} else 2 if m["n"] == "双" else _count(m["n"])
         between = masked[m.end("n"):m.start("nic")]
         if re.fullmatch(r"\s*[xX]\s*", between) and re.match(r"[EHNX]DR|FDR|QDR", m["nic"]) and n in {1, 2, 4, 8, 12}:
             continue  # '4xEDR', '4X HDR': the link's lane width, not four NICs
         if not n or n > 32 or (n >= 10 and not re.search(r"[x×*]|张|块|个", between)):
             continue  # '100 Gbps NIC' is a rate, not a hundred NICs
-        if re.match(r"\s*G", between) or re.match(r"\d", between.strip()[:1] or "x") and "G" in between[:3]:
+        if m["n"] != "双" and (re.match(r"\s*G", between) or re.match(r"\d", between.strip()[:1] or "x") and "G" in between[:3]):
             continue
         if re.search(r"还是\s*$", masked[max(0, m.start() - 4):m.start()]) or re.match(r"\s*还是", masked[m.end():]):
             continue  # '是单口还是双口？': the choice asked about, neither side a count

@@ -174,3 +174,30 @@ def test_pcie_rated_in_traditional_chinese_idle_and_loaded_and_a_level() -> None
                 "傳輸中 LnkSta: Speed 16GT/s (ok)。")
     assert got.get("gpu.pcie_gen_max") == 4 and got.get("gpu.pcie_width_max") == 16
     assert got.get("gpu.pcie_gen") == 4
+
+
+@pytest.mark.parametrize("text", [
+    "Our PyTorchJob has 1 master and 3 workers, each pod with 8 A100, on 100G RoCE.",
+    "我们的 PyTorchJob 是 1 个 master + 3 个 worker，每个 pod 8 卡。",
+])
+def test_a_master_and_its_workers_are_the_jobs_machines(text: str) -> None:
+    got = facts(text)
+    assert got.get("job.nodes") == 4 and got.get("job.gpus_per_node") == 8
+
+
+@pytest.mark.parametrize(("text", "nodes"), [
+    ("Machines A and B each have 8 H100; training across A and B is slow.", 2),
+    ("节点 A、B、C 都是 8 卡 A800。", 3),
+])
+def test_machines_named_by_a_letter_each(text: str, nodes: int) -> None:
+    assert facts(text).get("job.nodes") == nodes
+
+
+@pytest.mark.parametrize("text", ["Node A has 8 GPUs. I ran on node A only.", "Machine B is slower."])
+def test_one_machine_named_by_a_letter_is_no_count(text: str) -> None:
+    assert "job.nodes" not in facts(text)
+
+
+def test_a_dual_nic_is_two() -> None:
+    got = facts("我们每台机器是双25G网卡做了 bond，两台 8 卡 3090 训练很慢。")
+    assert got.get("nic.count") == 2 and got.get("nic.speed_gbps") == 25.0
