@@ -186,6 +186,10 @@ _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|mach
                    # 'both GPUs', 'both H100s', 'both nodes': two of them
                    rf"|(?<![A-Za-z])(?P<both>both)\s+(?:the\s+|our\s+)?(?P<wb>nodes|machines|servers|boxes|hosts|"
                    rf"GPUs|cards|{GPU_MARK}+s?)(?![A-Za-z])"
+                   # s12 bare both: '40 min on a single server and 35 min on both': the two machines named before
+                   r"|(?<![A-Za-z])(?:on|with|across|using)\s+(?P<both0>both)(?:\s+of\s+them)?"
+                   r"(?=\s*(?:[,.;:!?)]|$|and\b|together|combined|(?:it\s+)?(?:takes?|took|needs?|is|was|runs?|ran|gets?|got|"
+                   r"gives?|gave)\b|\d))"
                    rf"|(?P<single>单机|单节点|单卡|单台|一台|单个(?:节点|机器|服务器|主机)|"  # counts-s11 '单个节点'
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))"
@@ -376,8 +380,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
 _ONE_MORE = re.compile(
     r"(?:再|多)?(?:加|增加|添加|加上|接入)了?\s*(?:一|1)\s*台\s*(?:机器|服务器|节点|主机)?|(?:再|多)?(?:加|增加|添加|加上)了?\s*"
     r"(?:一|1)\s*个\s*(?:机器|服务器|节点|主机)|(?:加|增加|添加|加上|接入)了?\s*第二台(?:机器|服务器|节点|主机)?|"
-    r"(?<![A-Za-z])(?:add(?:ed|ing|s)?|bring(?:ing)? in|brought in)\s+(?:a\s+second|another|one more|an?\s+extra|1 more|"
-    r"a\s+2nd)\s+(?:node|machine|server|host|box|instance|VM)(?![A-Za-z])", _IC)
+    r"(?<![A-Za-z])(?:add(?:ed|ing|s)?|bring(?:ing)? in|brought in)\s+(?:(?:a|the)\s+second|another|one more|an?\s+extra|"
+    r"1 more|(?:a|the)\s+2nd)\s+(?:node|machine|server|host|box|instance|VM)(?![A-Za-z])", _IC)
 
 
 def _one_more_machine(text: str, found: Scaling) -> list[Understood]:
@@ -618,6 +622,12 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
                 if small[0]:
                     hits += _sizes_of_the_runs(text, small, big, found)
             continue
+        elif (more := _ONE_MORE.search(text, a, b)) is not None and re.search(r"second|2nd|第二", more.group(0), _IC) \
+                and not any(s[2] == "nodes" and s[0] > 2 for s in run_sizes(text, 0, len(text))):
+            # s12 second machine: 'throughput dropped from 5200 tokens/s/GPU to 2100 after we added the second node',
+            # '加了第二台机器以后从 3000 掉到 1200': one machine, then two
+            small = (1, more.start(), "nodes", more.start(), more.start())
+            big = (2, more.start(), "nodes", more.start(), more.end())
         else:
             continue
         scale = big[0] / small[0] if big[0] else 0.0
@@ -1234,6 +1244,9 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
         if m["single"]:
             kind = "gpus" if re.search(r"GPU|卡", m["single"], _IC) else "nodes"
             out.append((1, m.start(), kind, m.start(), m.end()))
+            continue
+        if m["both0"]:
+            out.append((2, m.start(), "nodes", m.start(), m.end()))
             continue
         if m["nx"] or m["both"]:
             n = _count(m["nx"]) if m["nx"] else 2

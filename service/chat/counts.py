@@ -727,6 +727,11 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             return [_hit("job.nodes", per, text, a, b, weak=per == 1), _hit("job.gpus_per_node", 8, text, a, b)]
         if g.get("bare") and not _GPU_NAMED.search(text):
             return None  # '每台 4 张' counts GPUs only where the question speaks of GPUs
+        if shape == "mark-times" and per > 8:
+            # s12 model times a total: 'A100 x 16（2 nodes）' — more than a machine holds is a bare count, which the
+            # machines said beside it divide (_spread_totals)
+            out.append(Understood("job.gpus_per_node", per, text[a:b], a, b, source="gpus"))
+            return out
         out.append(_hit("job.gpus_per_node", per, text, a, b))
         if shape == "per-node3" and m.group(0).startswith("单台"):
             out.append(_hit("job.nodes", 1, text, a, b, weak=True))  # '单台 8 卡 A100 服务器': one machine, said whole

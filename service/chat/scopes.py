@@ -351,7 +351,7 @@ _WHAT_IF_CUE = re.compile(
     r"(?:\d|[一两二三四五六七八九十]|[千万]兆|IB|InfiniBand|RoCE|RDMA|NVLink|更快|更好|高速))|"
     # zh-s10 required fabric: '是不是必须要 IB 才能多机训练', '一定得上 RDMA 吗', '需要 IB 网卡吗': a requirement asked about
     r"(?:必须|一定|非得|必需|非要)\s*(?:要|得)?\s*(?:有|用|上|走)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink|GDR))|"
-    r"需要\s*(?:有|用)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^，,。.;；\n]{0,10}?(?:吗|么|[?？]))|"
+    r"需要\s*(?:有|用)?(?=\s*(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^，,。.;；\n]{0,10}?(?:吗|么|[?？]|才(?:能|可以|行)))|"
     r"(?<![A-Za-z])(?:is|are) (?:an? )?(?=(?:IB|InfiniBand|RoCE|RDMA|NVLink)[^.,;?\n]{0,12}?(?:required|necessary|a must))|"
     # s11 need asked: 'Does ZeRO-3 across 2 nodes need InfiniBand?', 'would this require RDMA?': a fabric asked for
     r"(?<![A-Za-z])(?:need|needs|require|requires)\s+(?:an?\s+|the\s+)?(?=(?:IB|InfiniBand|RoCE|RDMA|NVLink|EFA|"
@@ -495,8 +495,12 @@ _COMPARED_AFTER = re.compile(r"\s*(?:的时候|时)?\s*(?:相)?比")
 
 
 # 'What bandwidth do we need for two workstations?': what follows 'for' describes the job the question is about.
+# s12 purpose: 'Do I need InfiniBand to train a 7B model on 2 nodes?', '需要 IB 才能训练 70B 的模型吗': the work the fabric
+# is asked for is the job, said after its purpose word
 _FOR_THE_JOB = re.compile(r"(?<![A-Za-z])(?:for|with|on)\s+(?:(?:training|running|fine-?tuning|pre-?training|serving)\s+)?"
-                          r"(?:our|my|the|a|an|two|\d)|对于|给我们", _IC)
+                          r"(?:our|my|the|a|an|two|\d)|对于|给我们|"
+                          r"(?<![A-Za-z])(?:in order )?to\s+(?:train|run|fine-?tune|pre-?train|serve)\s+(?:our|my|the|a|an|\d)|"
+                          r"(?:才能|来|去|用来|用于)\s*[^，,。.;；?？\n]{0,6}?(?:训练|跑|微调|预训练)", _IC)
 
 
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:

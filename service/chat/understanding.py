@@ -122,6 +122,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _drop_baseline_counts(hits, scaling.baseline_spans)
     hits = _one_machine_against_the_rest(prose, hits)
     hits = _steps_that_swing(prose, hits)
+    hits = _tested_pairs_aside(prose, hits)
     hits = _largest_run_is_the_job(hits, prose)
     stated = resolve([h for h in hits if not h.hypothetical])
     proposed = resolve([h for h in hits if h.hypothetical])
@@ -1294,6 +1295,35 @@ def _one_machine_against_the_rest(text: str, hits: list[Understood]) -> list[Und
     return [h for h in hits if not (in_straggler_sentence(h) and not h.source.startswith("pasted") and (
         h.fact in _RUN_COMPARISON or (h.fact == "job.nodes" and h.value == 1)
         or h.fact == "gpu.util_pct" and any(a <= h.start < b for a, b in pair)))]
+
+
+# s12 tested pair: 'We have 4 nodes … nccl-tests between two nodes gives 370 GB/s', '两台机器之间 iperf3 测了一下': the
+# machines a test ran between are its own, not the job's size when the job's is said elsewhere
+_TEST_TOOL = re.compile(r"nccl[-_ ]?tests?|all_?(?:reduce|gather|to_?all)_perf|sendrecv_perf|iperf3?|qperf|perftest|"
+                        r"ib_(?:write|read|send)_(?:bw|lat)|bandwidth test|busbw|algbw|带宽测试|"
+                        r"(?<![A-Za-z])(?:test(?:ed|ing)?|benchmark(?:ed|ing)?|measured?)(?![A-Za-z])|测(?:试|了|出|得|下)?",
+                        re.IGNORECASE)
+_TESTED_BETWEEN = re.compile(r"(?:between|among|across)\s+(?:the\s+|any\s+|our\s+)?$", re.IGNORECASE)
+_TESTED_BETWEEN_AFTER = re.compile(r"\s*(?:之间|间)")
+
+
+def _tested_pairs_aside(text: str, hits: list[Understood]) -> list[Understood]:
+    """Counts of the machines a test ran between (see above) are set aside when another count names the job."""
+    nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical]
+    if len({h.value for h in nodes}) < 2:
+        return hits
+
+    def tested(h: Understood) -> bool:
+        a, b = tx.clause_bounds(text, h.start)
+        between = (_TESTED_BETWEEN.search(text, max(a, h.start - 16), h.start)
+                   or _TESTED_BETWEEN_AFTER.match(text, h.end))
+        return bool(between) and bool(_TEST_TOOL.search(text, a, b))
+
+    pairs = [h for h in nodes if tested(h)]
+    if not pairs or len(pairs) == len(nodes) or {h.value for h in pairs} >= {h.value for h in nodes if h not in pairs}:
+        return hits
+    return [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+            if h in pairs else h for h in hits]
 
 
 def _drop_baseline_counts(hits: list[Understood], baseline: list[tuple[int, int]]) -> list[Understood]:

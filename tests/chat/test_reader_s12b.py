@@ -1,0 +1,73 @@
+"""Reader, session 12: forms found by a blind probe of short questions written in the shared sample's style — the work
+a fabric is asked for, the machines a test ran between, a comparison ending 'on both', a figure that moved when the
+second machine came, a GPU model times more GPUs than a machine holds.
+
+Written for this battery (not copied from the corpus). Each row names what must be read and what must not be (None);
+"total" stands for the derived job.total_gpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bwdoctor.chat import answer_turn
+from tests.matching import fact_problems
+
+N, G, BN, M, SP, NEG, T = (
+    "job.nodes",
+    "job.gpus_per_node",
+    "job.baseline_nodes",
+    "job.model_params_b",
+    "job.speedup",
+    "job.negative_scaling",
+    "total",
+)
+KIND, SPEED, EFF = "nic.kind", "nic.speed_gbps", "job.scaling_efficiency_pct"
+BUSBW = "nccl.allreduce_busbw_gbytes_per_s"
+
+CASES: list[tuple[str, dict[str, object]]] = [
+    # --- the work a fabric is asked for is the job ('to train …', '才能训练 …'); the fabric asked for is not had
+    ("Do I need InfiniBand to train a 7B model on 2 nodes with 8 GPUs each? We only have 10GbE for now.",
+     {M: 7.0, N: 2, G: 8, SPEED: 10.0, KIND: "ethernet"}),
+    ("Is 25GbE enough to train a 13B model on 4 nodes?", {M: 13.0, N: 4}),
+    ("Do we need RoCE in order to fine-tune a 70B model across 4 machines?", {M: 70.0, N: 4, KIND: None}),
+    ("需要 IB 才能训练 70B 的模型吗？我们 4 台机器万兆", {M: 70.0, N: 4, SPEED: 10, KIND: "ethernet"}),
+    ("是不是必须要 IB 才能多机训练 70B 模型？", {M: 70.0, KIND: None}),
+    ("需要 RDMA 才能跑 13B 的模型吗", {M: 13.0, KIND: None, "nic.rdma": None}),
+    # (a change asked about before the purpose stays a change)
+    ("Would moving to 100G help to train our 70B model on 4 nodes?", {M: 70.0, N: 4, SPEED: None}),
+    ("Do we need to upgrade to 100G to train faster? We have 25G now and a 13B model.", {SPEED: 25.0, M: 13.0}),
+    # --- the machines a test ran between are the test's, when the job's are said elsewhere
+    ("We have 4 nodes, 8x H100 each, connected with 400Gb NDR. nccl-tests between two nodes gives ~370 GB/s busbw.",
+     {N: 4, G: 8}),
+    ("我们 8 台机器，每台 8 卡 H800。两台机器之间用 nccl-tests 测 busbw 只有 40 GB/s", {N: 8, G: 8, BUSBW: 40.0}),
+    ("Training on 8 nodes is slow; iperf3 between 2 of the nodes shows 9 Gbits/sec", {N: 8, "net.iperf3_gbps": 9.0}),
+    ("Our job runs on 16 nodes. ib_write_bw between any two nodes reaches 190 Gb/sec.", {N: 16}),
+    # (the test alone says the machines it ran on)
+    ("nccl-tests between two nodes gives 20 GB/s", {N: 2, BUSBW: 20.0}),
+    # --- a comparison that ends 'on both' (of the two machines named)
+    ("Hi, I'm training on 2 servers, each with 4x A100 40GB. Connection is 10Gbps ethernet. One epoch takes 40 min on "
+     "a single server and 35 min on both. Model is ~350M params.",
+     {N: 2, G: 4, BN: 1, SP: 1.1429, M: 0.35}),
+    ("I have two machines with 2 GPUs each. Training on one machine takes 10 hours, on both of them 12 hours.",
+     {N: 2, G: 2, BN: 1, SP: 0.8333, NEG: True}),
+    ("We agreed on both points. 2 nodes, 8 GPUs each, 10GbE.", {N: 2, G: 8, SP: None, BN: None}),
+    # --- a figure that moved when the second machine came: one machine, then two
+    ("Throughput dropped from 5200 tokens/s to 2100 after we added the second node.",
+     {N: 2, BN: 1, SP: 0.4038, NEG: True}),
+    ("Our training throughput dropped from 5200 tokens/s/GPU to 2100 after we added the second node. It's a 7B llama "
+     "with FSDP on 2x8 A100, network is 100G RoCE.", {N: 2, G: 8, BN: 1, SP: 0.8077, EFF: 40.4, M: 7.0}),
+    ("加了第二台机器以后，吞吐从 3000 samples/s 掉到了 2500 samples/s", {N: 2, BN: 1, SP: 0.8333, NEG: True}),
+    # (a machine added to a run of unsaid size names neither run)
+    ("After adding another node throughput went from 3000 to 3500 samples/s; we now have 6 nodes.", {BN: None}),
+    # --- a GPU model times more GPUs than a machine holds is a total, which the machines beside it divide
+    ("A100 x 16（2 nodes），nccl 走的 IB", {N: 2, G: 8, T: 16}),
+    ("H100 x 32 across 4 nodes", {N: 4, G: 8, T: 32}),
+    ("训练用的 H800 x 16，两台机器", {N: 2, G: 8}),
+    ("A100 x 8, 2 nodes", {N: 2, G: 8}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_reader_s12b(engine, text: str, expected: dict[str, object]) -> None:
+    assert fact_problems(answer_turn(text, engine=engine), expected, total=T) == []
