@@ -237,6 +237,11 @@ def _diagnosis_text(diagnosis: Mapping[str, Any], facts: Mapping[str, Any], engi
 
 
 # --------------------------------------------------------------------------- what-if
+# A fabric proposed without its rate ('do we need InfiniBand?', '换成 IB 会快吗'): the rate it commonly comes at, so the
+# what-if moves the figures that decide (a fabric's name alone changes no link rate)
+_FABRIC_RATE = {"infiniband": (200.0, "HDR InfiniBand"), "roce": (100.0, "100G RoCE")}
+
+
 def _what_if(engine: Engine, facts: Mapping[str, Any], changes: list[Understood], lang: str) -> dict[str, Any]:
     """The same job with the proposed changes, diagnosed and compared figure by figure."""
     wanted: dict[str, Any] = {}
@@ -244,7 +249,19 @@ def _what_if(engine: Engine, facts: Mapping[str, Any], changes: list[Understood]
         if ch.inferred and ch.fact in facts:
             continue  # "100GbE" assumes no RDMA; do not undo a RoCE the user already told us about
         wanted[ch.fact] = ch.value
-    return compute_what_if(engine, facts, wanted, lang, assumed=[ch.fact for ch in changes if ch.inferred])
+    assumed = [ch.fact for ch in changes if ch.inferred]
+    rate, fabric = _FABRIC_RATE.get(str(wanted.get("nic.kind")), (0.0, ""))
+    current = facts.get("nic.speed_gbps")
+    rated = rate and "nic.speed_gbps" not in wanted and isinstance(current, int | float) and current < rate
+    if rated:
+        wanted["nic.speed_gbps"] = rate
+        if "nic.max_speed_gbps" in facts:
+            wanted["nic.max_speed_gbps"] = rate
+        assumed += ["nic.speed_gbps", "nic.max_speed_gbps"]
+    w = compute_what_if(engine, facts, wanted, lang, assumed=assumed)
+    if rated and w["changes"]:
+        w["notes"] = [t("chat.fabric_rate_assumed", lang, rate=f"{rate:g}", fabric=fabric), *w["notes"]]
+    return w
 
 
 def compute_what_if(engine: Engine, facts: Mapping[str, Any], wanted: Mapping[str, Any], lang: str,

@@ -987,7 +987,13 @@ _SPEEDUP_NAMED = re.compile(
     r"(?:(?<![A-Za-z])speed-?ups?|加速比)\s*(?:(?:of|is|was|were|=|:|：|是|为|只有|仅为|仅有|仅|才|只|就|大约|约|"
     r"大概|just|only|about|around|roughly|approximately|barely|~|≈)\s*)*(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|倍)?(?![\d.%A-Za-z])"
     r"(?!\s*(?:to|→|->|到|提到|升到|降到|变成)\s*\d)"  # ('从 0.933 提到了 0.945': a figure that moved)
-    r"|(?P<k2>\d+(?:\.\d+)?)\s*(?:x|×|倍)(?:的)?\s*(?:speed-?up|加速比?)(?![A-Za-z])", _IC)
+    r"|(?P<k2>\d+(?:\.\d+)?)\s*(?:x|×|倍)(?:的)?\s*(?:speed-?up|加速比?)(?![A-Za-z])"
+    # s12 a factor a run gets: 'it scales to only 1.2x on two servers', 'two servers only give 1.2x', 'we get 1.3x on 2
+    # nodes' (never '8x H100', a count of GPUs, nor '3x slower', a pace said the other way)
+    r"|(?<![A-Za-z])(?:scal(?:es|ed|ing)|gives?|gave|giving|gets?|got|getting|reach(?:es|ed)?|achiev(?:es|ed)|see|saw)\s+"
+    r"(?:(?:to|us|me|only|just|about|around|roughly|barely|a|an|~)\s+|~)*(?P<k3>\d+(?:\.\d+)?)\s*(?:x|×)"
+    r"(?![A-Za-z\d])(?!\s*(?:[ＧG·▪]|GPUs?|cards?|nodes?|machines?|servers?|slower|faster|longer|more|less|worse|"
+    r"higher|lower|speed-?ups?|卡))", _IC)
 # 'speedup' said of something else than the scale: a change made to the job, a collective, a kernel, a benchmark
 _CHANGE_SPEEDUP = re.compile(r"(?<![A-Za-z])(?:after|enabl\w*|turn\w* on|switch\w*|upgrad\w*|fix\w*|by using|with the|"
                              r"thanks to|compil\w*|from (?:using|setting))(?![A-Za-z])|开启|打开|升级|改成|换成|之后|以后|优化后",
@@ -1003,7 +1009,7 @@ def _speedup_named(text: str, found: Scaling) -> list[Understood]:
     hits: list[Understood] = []
     for m in _SPEEDUP_NAMED.finditer(text):
         a, b = tx.sentence_bounds(text, m.start())
-        k = float(m["k"] or m["k2"])
+        k = float(m["k"] or m["k2"] or m["k3"])
         clause = tx.clause_bounds(text, m.start())
         contrast = re.search(r".*(?:(?<![A-Za-z])(?:but|however|yet|instead)(?![A-Za-z])|但|却|结果|实际)", text[clause[0]:m.start()],
                              _IC | re.DOTALL)

@@ -271,8 +271,9 @@ _USED_PER_NODE = re.compile(
 _SOME_OF_THE_MACHINES = re.compile(
     r"(?<![\w.])(?P<n>two|three|four|five|six|eight|\d{1,2})\s+of\s+(?:these|those|the|our|such)\s+(?:\w+\s+)?"
     r"(?:machines|nodes|servers|boxes|VMs|instances|hosts)(?![A-Za-z])|"
-    r"(?<![A-Za-z])(?:machines|nodes|servers|boxes|VMs|instances|hosts),?\s+(?P<n2>two|three|four|five|six|eight|"
-    r"\d{1,2})\s+of\s+them(?![A-Za-z])", re.IGNORECASE)
+    # s12 an aside between: 'p3.8xlarge instances (10 Gbps networking) — 4 of them —'
+    r"(?<![A-Za-z])(?:machines|nodes|servers|boxes|VMs|instances|hosts)(?:\s*[(（][^()（）\n]{0,40}[)）])?\s*[,，—–-]*"
+    r"\s*(?P<n2>two|three|four|five|six|eight|\d{1,2})\s+of\s+them(?![A-Za-z])", re.IGNORECASE)
 # s11 NIC devices: the tools and words of RDMA NICs, whose 'devices' are no GPUs
 _NIC_TOOLS = re.compile(r"ibv_\w+|ibstat|ibdev2netdev|show_gids|fi_info|(?<![A-Za-z])(?:HCAs?|mlx\d\w*|RDMA|InfiniBand|IB|"
                         r"RoCE|EFA|NICs?|ib_\w+)(?![A-Za-z])|网卡", re.IGNORECASE)
@@ -293,11 +294,12 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan
 
-    def free(m: re.Match[str]) -> bool:
-        i = bisect_left(taken, (m.start(), -1))
+    def free(m: re.Match[str], group: int | str = 0) -> bool:
+        start, end = m.start(group), m.end(group)
+        i = bisect_left(taken, (start, -1))
         before = taken[i - 1] if i else None
         after = taken[i] if i < len(taken) else None
-        return (before is None or before[1] <= m.start()) and (after is None or m.end() <= after[0])
+        return (before is None or before[1] <= start) and (after is None or end <= after[0])
 
     machine_only: list[Understood] = []  # '8-GPU VMs': a machine's GPUs without a machine count
     full = False  # '4 nodes with 4 GPUs each': both counts in one shape
@@ -349,8 +351,10 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             hits.append(Understood("job.gpus_per_node", int(n), m.group(0), m.start(), m.end()))
     for m in _SOME_OF_THE_MACHINES.finditer(text):  # s11 n of them: 'two of these machines', 'A100 VMs, 2 of them'
         n = parse_number(m["n"] or m["n2"])
-        if n and n == int(n) and 1 < n <= 64 and free(m):
-            hits.append(Understood("job.nodes", int(n), m.group(0), m.start(), m.end()))
+        # (the count itself must be free: the aside between may hold the machines' GPUs, '(8 GPUs each)')
+        if n and n == int(n) and 1 < n <= 64 and free(m, 0 if m["n"] else "n2"):
+            at = m.start("n") if m["n"] else m.start("n2")
+            hits.append(Understood("job.nodes", int(n), text[at:m.end()], at, m.end()))
     lone = {id(h) for h in single}
     aside = {id(h) for h in machine_only}
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):

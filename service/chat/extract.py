@@ -611,7 +611,7 @@ _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口
                         r"management (?:ports?|network|interfaces?|NICs?)|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|bond(?:ed|ing)?|互联|带宽网卡|接口|网线|"
-                        r"光纤|光缆|fib(?:er|re)s?|"  # net-s11 fibre
+                        r"光纤|光缆|fib(?:er|re)s?|LANs?|局域网|内网|"  # net-s11 fibre; s12 LAN
                         r"网(?=\s*(?:$|[，,。.;；!！?？)）]|了|吧|啊|呢|而已)))"
                         r"(?![A-Za-z])")
 _KIND_AFTER = {
@@ -780,8 +780,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             r"\d\s*(?:[GM]bits?/s(?:ec)?|[GM]b(?:ps|/s)|Gbit)\s+(?:on|over)\s+(?:an?\s+|the\s+|our\s+)?$",
             text[max(0, m.start() - 24):m.start()], _IC):
         return "rated"  # en-s10: 'iperf3 ~ 23 Gbps on 25G': the measurement said, then the link it ran on
-    if not is_bytes and _LINK_RATES.fullmatch(m["num"]) and re.match(r"\s*·{2,}", tail) and label in {None, "busbw"}:
-        return "rated"  # en-s10: 'instead of the 100G ens5f0': a link rate just before a port's name is its rating
+    if not is_bytes and _LINK_RATES.fullmatch(m["num"]) and re.match(r"\s*(?:的\s*)?·{2,}", tail) and label in {None, "busbw"}:
+        # en-s10: 'instead of the 100G ens5f0': a link rate just before a port's name is its rating; s12 '8 张 400G 的 CX7'
+        return "rated"
     if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
         return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
     if not is_bytes and re.search(r"(?:ibstat|ibstatus|ibv_devinfo|ibdev2netdev)(?![A-Za-z])[^，,。.;；\n\d]{0,24}?"  # net-s11
@@ -1065,6 +1066,13 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
     return hits
+
+
+# s12 NET/IB in words: what NCCL should use, is expected to, or does not ('instead of NET/IB', '而不是 NET/IB')
+_NOT_IN_USE_BEFORE = re.compile(r"(?:instead of|rather than|而不是|不是|没有|没走|不走|(?<![A-Za-z])(?:not|no|without|expected?|"
+                                r"expecting|should(?: be)?|want(?:ed)?|wish|hoped?|supposed to(?: be)?|how (?:to|do i|can i)|"
+                                r"why)|希望|应该|期望|预期|如何|怎么|怎样)\s*(?:NCCL\s*)?(?:to\s+)?(?:use\s+|see\s+|get\s+|be\s+|走|用|是)?(?:on\s+|over\s+)?"
+                                r"(?:the\s+)?\s*$", _IC)
 
 
 # Another collective's bus bandwidth named last before a figure: not the all-reduce's.
@@ -1976,6 +1984,8 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"(?:via|over|through|on|走)\s*(?:the\s+)?NET/(?P<via>IB|Socket)|"
                          r"(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
+        if (m["via"] or "").lower() == "ib" and _NOT_IN_USE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue  # s12 'it should be on NET/IB', '希望走 NET/IB': the transport wanted, not the one in use
         hits.append(_hit("nccl.transport", "ib" if (m["via"] or "").lower() == "ib" else "socket", m))
     # 'nccl 日志显示 NET/Socket', 'the log says NET/Socket': NCCL's own name for its socket transport, quoted in words
     # (a setting 'NCCL_NET=Socket' is the commands' to read)
@@ -1994,6 +2004,13 @@ def job_shape(text: str) -> list[Understood]:
                      text[max(0, m.start() - 12):m.start()], _IC):
             continue
         hits.append(_hit("nccl.transport", "socket", m, inferred=True, weak=True))
+    # s12 NET/IB in words: 'NCCL_DEBUG shows NET/IB with GDR disabled', '日志里是 NET/IB': NCCL's name for its IB verbs
+    # transport, quoted as what it uses (never what it should use: 'instead of NET/IB', '而不是 NET/IB', 'why not NET/IB?')
+    for m in re.finditer(r"(?<![=\w/])NET/IB(?![\w/])(?!\s*:\s*(?:No device|Using))", text):
+        if _NOT_IN_USE_BEFORE.search(text, max(0, m.start() - 24), m.start()) or re.match(
+                r"[^，,。.;；\n]{0,12}?(?:[?？]|吗|么)", text[m.end():m.end() + 14]):
+            continue
+        hits.append(_hit("nccl.transport", "ib", m))
     # '日志显示 NET/IB/0/GDRDMA': a channel's connection quoted in words (GDRDMA: GPUDirect RDMA in use)
     for m in re.finditer(r"(?<![=\w/])NET/IB/\d+(?P<gdr>/GDRDMA)?(?![\w/])", text):
         hits.append(_hit("nccl.transport", "ib", m))

@@ -1,6 +1,7 @@
 """Reader, session 12: forms found by a blind probe of short questions written in the shared sample's style — the work
 a fabric is asked for, the machines a test ran between, a comparison ending 'on both', a figure that moved when the
-second machine came, a GPU model times more GPUs than a machine holds.
+second machine came, a GPU model times more GPUs than a machine holds, a factor a run gets said with its verb, a link
+rate before a NIC's model.
 
 Written for this battery (not copied from the corpus). Each row names what must be read and what must not be (None);
 "total" stands for the derived job.total_gpus.
@@ -23,7 +24,7 @@ N, G, BN, M, SP, NEG, T = (
     "total",
 )
 KIND, SPEED, EFF = "nic.kind", "nic.speed_gbps", "job.scaling_efficiency_pct"
-BUSBW = "nccl.allreduce_busbw_gbytes_per_s"
+BUSBW, TRANSPORT = "nccl.allreduce_busbw_gbytes_per_s", "nccl.transport"
 
 CASES: list[tuple[str, dict[str, object]]] = [
     # --- the work a fabric is asked for is the job ('to train …', '才能训练 …'); the fabric asked for is not had
@@ -65,6 +66,37 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("H100 x 32 across 4 nodes", {N: 4, G: 8, T: 32}),
     ("训练用的 H800 x 16，两台机器", {N: 2, G: 8}),
     ("A100 x 8, 2 nodes", {N: 2, G: 8}),
+    # --- a factor a run gets, said with its verb ('scales to 1.2x', 'give 1.2x', 'we get 1.3x'), not 'speed-up'
+    ("DDP of a 3B model scales to only 1.2x on two servers.", {N: 2, BN: 1, SP: 1.2, M: 3.0}),
+    ("Two servers only give 1.2x.", {N: 2, BN: 1, SP: 1.2}),
+    ("We only get 1.3x on 2 nodes with 8 A100 each", {N: 2, G: 8, SP: 1.3}),
+    ("We see 1.6x with 2 nodes of 8 A100", {N: 2, G: 8, SP: 1.6}),
+    # (a count of GPUs, a pace said the other way and a factor over another GPU are no speed-up of the run)
+    ("we get 8x H100 on 2 nodes", {N: 2, SP: None}),
+    ("2 nodes give 3x slower training", {N: 2, SP: 0.3333, NEG: True}),
+    ("H100 gives 3x over A100 on 2 nodes", {SP: None}),
+    # --- a link rate before a NIC's model is that NIC's rating ('8 张 400G 的 CX7'); a memory size before a GPU is not
+    ("两台 8 卡 H800，每台 8 张 400G 的 CX7，跑 nccl-tests 只有 180GB/s",
+     {N: 2, G: 8, "nic.count": 8, SPEED: 400.0, BUSBW: 180.0}),
+    ("每台 2 块 100G 的 CX5", {"nic.count": 2, SPEED: 100.0}),
+    ("40G 的 A100，两台，万兆", {N: 2, SPEED: 10}),
+    # --- NCCL's IB transport quoted in words as what it uses, never as what it should use
+    ("Cross-node bandwidth is the bottleneck: NCCL_DEBUG shows NET/IB with GDRDMA disabled (GDR 0). 2x DGX H100.",
+     {N: 2, G: 8, TRANSPORT: "ib", "nccl.gdr_disabled": True}),
+    ("NCCL 日志里是 NET/IB，没有 GDRDMA", {TRANSPORT: "ib", "nccl.gdr_disabled": True}),
+    ("NCCL logs say `NCCL INFO NET/Socket : Using [0]bond0:200.8.184.2<0>` instead of NET/IB over our mlx5 RoCE NICs",
+     {TRANSPORT: "socket"}),
+    ("How do I get NET/IB?", {TRANSPORT: None}),
+    ("Why is it not NET/IB?", {TRANSPORT: None}),
+    ("Our NCCL should be on NET/IB but it is slow", {TRANSPORT: None}),
+    ("我希望 NCCL 走 NET/IB", {TRANSPORT: None}),
+    # --- a rate before a LAN is the LAN's link speed
+    ("When I run on 2 nodes with 1 GPU each over our 10Gb LAN, it's fast enough", {N: 2, G: 1, SPEED: 10.0}),
+    ("两台机器在同一个 1G 局域网里，每台 2 张 3090", {N: 2, G: 2, SPEED: 1.0}),
+    # --- machines counted as so many of those named, an aside between ('instances (10 Gbps networking) — 4 of them')
+    ("Our AWS p3.8xlarge instances (10 Gbps networking) — 4 of them — train BERT 3x slower than expected.",
+     {N: 4, G: 4, SPEED: 10.0}),
+    ("We rent A100 servers (8 GPUs each), 3 of them, over 25GbE", {N: 3, G: 8}),
 ]
 
 
