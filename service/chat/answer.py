@@ -106,6 +106,13 @@ def answer_turn(question: str, *, engine: Engine, previous_facts: dict[str, Any]
         result["what_if"] = what_if
         result["findings"] = list(result["findings"]) + _if_findings(what_if, lang)
         text = _what_if_text(what_if, diagnosis, facts, lang)
+        # 'Do I need InfiniBand?', '要不要上 IB？': a yes/no question about an upgrade gets its yes or no first, on the
+        # job as it is, then the what-if's figures
+        verdict = _verdict(u, facts, diagnosis, engine, lang, intents=(Intent.WHAT_IF,), kinds=("upgrade",))
+        if verdict is not None and diagnosis["derived"].get("job.single_node") is not True:
+            # (on one machine the what-if's own first line says the network does not carry the gradients)
+            result["verdict"] = verdict.to_dict()
+            text = verdict.text + "\n" + text
     else:
         verdict = _verdict(u, facts, diagnosis, engine, lang)
         if verdict is not None:
@@ -134,12 +141,13 @@ _ANSWERED_BY_VERDICT = frozenset({"how-much", "procedure", "single-node"})
 
 
 def _verdict(u: Understanding, facts: Mapping[str, Any], diagnosis: Mapping[str, Any], engine: Engine,
-             lang: str) -> Verdict | None:
+             lang: str, *, intents: Iterable[Intent] = (Intent.DIAGNOSE, Intent.KNOWLEDGE, Intent.CORRECTION),
+             kinds: Iterable[str] = ("enough", "upgrade", "network")) -> Verdict | None:
     """Yes / no / not sure for a yes/no question about the network, else None."""
-    if u.intent not in (Intent.DIAGNOSE, Intent.KNOWLEDGE, Intent.CORRECTION):
+    if u.intent not in tuple(intents):
         return None
     kind = yes_no_kind(_prose(u))
-    if kind is None:
+    if kind is None or kind not in tuple(kinds):
         return None
     return decide(kind, facts, diagnosis["derived"], list(diagnosis["findings"]), list(diagnosis["missing"]),
                   engine, lang, assumed={x.fact for x in u.understood if x.inferred})

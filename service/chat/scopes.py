@@ -218,6 +218,10 @@ _OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|�
                            # a clause that opens on the asker ('别人的集群…能跑到 90GB/s，我们两台 8 卡只有 40GB/s')
                            r"(?:^|(?<=[，,。;；]))\s*(?:而|但是?|可是|然而)?\s*(?:我们|我这边|我这里|咱们)|"
                            r"(?<=[,;])\s*(?:but |while |whereas |yet )?(?:we|our)(?![A-Za-z])|"
+                           # s12 now: '之前在另一个集群上跑得很好，现在换到新集群 2 台 8 卡', 'on another cluster it was fine, now
+                           # on ours …': the clause that turns to today is the asker's run
+                           r"(?:^|(?<=[，,。;；]))\s*(?:而|但是?|可是|然而)?\s*(?:现在|如今|目前|这次)|"
+                           r"(?<=[,;])\s*(?:but |and )?(?:now|currently|this time|today)(?![A-Za-z])|"
                            r"(?<![A-Za-z])(?:this one|ours|our (?:cluster|nodes|machines|setup|run)|we (?:get|got|see|measured?)|"
                            r"I (?:get|got|see|measured?))(?![A-Za-z])", re.IGNORECASE)
 
@@ -390,7 +394,8 @@ _WOULD_IT_HELP = re.compile(
     r"(?<![-_])(?<!all )reduce|cut)\b|(?:会不会|能不能|能否|是否|可不可以|可以)[^。，,]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
     r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。，,]*(?:吗|么)", _IC)
 # What follows 'our'/'我们的' in a would-it-help question is the job as it is.
-_OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we have|we're on|we are on|we use|with our|on our|for our|现在|目前|当前|"
+_OWN = re.compile(r"(?<![A-Za-z])(?:our|my|we(?:'re| are)? (?:only |just |actually |currently |really )?(?:have|use|on|run)|"
+                  r"with our|on our|for our|现在|目前|当前|"
                   r"我们的|我的|我们(?:现在|目前)?(?:有|用|是))", _IC)
 
 

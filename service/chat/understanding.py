@@ -606,6 +606,13 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
                 h.fact == "job.nodes" and h.value < job.value for h in hits):
         # '2 台机器，加速比 1.9', 'a speedup of only 2.1x on 4 nodes': a speed-up is against one machine unless said
         speedup = stated["job.speedup"]
+        gpus = stated.get("job.gpus_per_node")
+        if gpus is not None and isinstance(gpus.value, int) and job.value < speedup.value <= job.value * gpus.value:
+            # s12 'With 16 GPUs I expected ~16x but got 9x' on 2 nodes: more than the machines could give, so the
+            # speed-up is against one GPU
+            stated["job.baseline_gpus"] = Understood("job.baseline_gpus", 1, speedup.text, speedup.start, speedup.end,
+                                                     inferred=True)
+            return
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", 1, speedup.text, speedup.start, speedup.end,
                                                   inferred=True)
         return
