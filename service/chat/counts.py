@@ -282,6 +282,11 @@ def _clause_of(text: str, m: re.Match[str]) -> tuple[int, int]:
     return tx.clause_bounds(text, m.start())[0], tx.clause_bounds(text, max(m.start(), m.end() - 1))[1]
 
 
+# A pasted block is blanked to spaces of the same length: a count and a noun on either side of one
+# ('print_batch_step=3', a log line, then '显卡使用情况…') are no phrase of the asker's.
+_ACROSS_A_PASTE = re.compile(r"[ ]{12,}")
+
+
 def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
 
@@ -308,7 +313,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         if shape in _NEEDS and not _NEEDS[shape].search(text):
             continue  # a rare shape is only looked for where its key word is (the grammar's cost stays per shape)
         for m in pattern.finditer(text):
-            if not free(m):
+            if not free(m) or _ACROSS_A_PASTE.search(m.group(0)):
                 continue
             got = _shape(shape, m, text, unmasked)
             if got is None:
