@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bwdoctor.chat import text as tx
+from bwdoctor.chat.batches import splits_the_batch
 from bwdoctor_parsers.nccl_env import labelled_runs, shell_value
 
 _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun|torchrun|deepspeed|srun|sbatch|"
@@ -81,6 +82,8 @@ def read_commands(text: str) -> Commands:
     found = Commands()
     spans: list[tuple[int, int]] = []
     read: list[tuple[dict[str, Any], tuple[int, int]]] = []  # facts of each command or setting, with its span
+    whole_batch = splits_the_batch(text)  # a bare '--batch-size 520' under YOLO or MXNet is the whole step's batch
+    micro_option = _MICRO_OPTION.search(text)  # beside it, '--train_batch_size' is the global batch
     for pattern in (_LINE_COMMAND, _BACKTICK, _INLINE):
         for m in pattern.finditer(text):
             a, b = m.start("cmd"), m.end("cmd")
@@ -119,7 +122,7 @@ def read_commands(text: str) -> Commands:
                 continue
             spans.append((a, b))
             found.texts.append(body.strip())
-            read.append((_command_facts(body), (a, b)))
+            read.append((_command_facts(body, whole_batch=whole_batch), (a, b)))
     if _SLURM.search(text):  # counts-s11 slurm: '用 slurm 提交，-N 4 --gpus-per-node=8': srun's machines, quoted alone
         for m in _SLURM_NODES.finditer(text):
             if not any(s <= m.start() < e for s, e in spans):
@@ -140,7 +143,8 @@ def read_commands(text: str) -> Commands:
                                                                                 setting):
                     continue  # s12 'Trainer(devices=4, …)' is a setting; 'GPUs: 2 nodes …', 'Devices: 8' are prose
                 setting = f"{m['key']}={m['value'] or m['spaced']}"
-            facts = _setting_facts(_args(setting))
+            facts = _setting_facts(_args(setting), whole_batch=whole_batch,
+                                   per_device_train_batch=pattern is _PROSE_OPTION and not micro_option)
             if pattern is _CONFIG_NAME and facts.get("job.zero_stage") is None:  # 'train_config.yaml' says nothing
                 continue
             if facts:  # a setting read, even as 'off' ('bf16: false'), is accounted for
@@ -370,11 +374,12 @@ def _put(facts: dict[str, Any], spans: dict[str, tuple[int, int]], fact: str, va
         spans[fact] = span
 
 
-def _command_facts(body: str) -> dict[str, Any]:
+def _command_facts(body: str, *, whole_batch: bool = False) -> dict[str, Any]:
     """The job's shape and set-up from a command line: torchrun, deepspeed, accelerate, srun, mpirun/horovodrun."""
     args = _args(body)
     mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun)", body))
-    facts = _setting_facts(args, per_device_train_batch=bool(re.match(r"\s*(?:\S+=\S+\s+)*accelerate\s", body)))
+    facts = _setting_facts(args, per_device_train_batch=_per_device_train_batch(body, args),
+                           whole_batch=whole_batch or splits_the_batch(body))
     # '-N' is machines to srun and processes per machine to mpirun; '-ppn'/'-perhost' are Intel MPI's and MPICH's.
     nodes = facts.get("job.nodes") or _int(_option(args, *(() if mpi else ("-N",))))
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
@@ -554,10 +559,28 @@ def _precision(key: str, value: str | None) -> str | None:
                                                                                                     m.group(1))
 
 
-def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> dict[str, Any]:
+_MICRO_OPTION = re.compile(rf"--(?:{_alternation(_MICRO - {'batch_size'})})(?![\w-])", re.IGNORECASE)
+
+
+def _per_device_train_batch(body: str, args: list[str]) -> bool:
+    """`--train_batch_size` is per GPU under `accelerate launch` and as a training script's own option (diffusers, the
+    HF examples, FastVideo: 'Batch size (per device) for the training dataloader'); beside a micro-batch option
+    (OpenRLHF's `--micro_train_batch_size`), under the `deepspeed` launcher or as a config key it is the global
+    batch."""
+    if re.match(r"\s*(?:\S+=\S+\s+)*accelerate\s", body):
+        return True
+    if re.match(r"\s*(?:\S+=\S+\s+)*deepspeed\s", body):
+        return False  # the DeepSpeed launcher passes DeepSpeed's own train_batch_size: the global batch
+    names = {name for name, _ in _settings([a for a in args if a.startswith("--")])}
+    return "train_batch_size" in names and not names & (_MICRO - {"batch_size"})
+
+
+def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
+                   whole_batch: bool = False) -> dict[str, Any]:
     """Facts from framework arguments, overrides and config names; a name read without a fact maps to None.
 
-    `per_device_train_batch`: under `accelerate launch` (diffusers, HF examples) `--train_batch_size` is per GPU.
+    `per_device_train_batch`: `--train_batch_size` is per GPU (_per_device_train_batch). `whole_batch`: a bare
+    `--batch-size` is the whole step's batch (batches.splits_the_batch).
     """
     facts: dict[str, Any] = {}
 
@@ -583,6 +606,8 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
             put("_processes", number)
         elif key in _SEQ_LEN and number:
             put("job.seq_len", number if 16 <= number <= 10_000_000 else None)
+        elif key == "batch_size" and number and whole_batch:
+            put("job.global_batch_size", number)
         elif key in _MICRO and number:
             put("job.micro_batch_size", number)
         elif key in _GLOBAL and number:

@@ -1059,6 +1059,9 @@ def _groups_holding(masked: str, at: int) -> int:
 _SEVERAL_MACHINES = re.compile(
     r"(?<!单)多机(?!器)|多节点|多个节点|多台(?:机器|服务器|主机|节点)|跨机|跨节点|跨服务器|(?:机器|节点|服务器|主机)(?:之|相互)?间|"
     r"机间|每台(?:机器|服务器|主机|节点)|每个节点|各(?:台|个)(?:机器|节点|服务器)|"
+    # job-s12b a role between: 'each worker node', 'every GPU machine', '每个 worker 节点', '每台 GPU 机器'
+    r"(?:每个|每台|各个)\s*(?:worker|GPU|计算)\s*(?:节点|机器|服务器)|(?<![A-Za-z])(?:each|every) (?:worker|GPU|compute) "
+    r"(?:node|machine|server|host)(?![A-Za-z])|"
     r"(?<![A-Za-z])(?:multi-?node|multi-?machine|multiple (?:nodes|machines|servers|hosts)|several (?:nodes|machines|servers|"
     r"hosts)|across (?:the |all |our |multiple |several )?(?:nodes|machines|servers|hosts)|between (?:the |our )?(?:nodes|"
     r"machines|servers|hosts)|inter-?node|cross-?node|node-to-node|each (?:node|machine|server|host)|every (?:node|machine|"

@@ -20,6 +20,7 @@ from typing import Any
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.accounting import unaccounted
+from bwdoctor.chat.batches import splits_the_batch
 from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
@@ -27,6 +28,7 @@ from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import (
     SHARE_OF_THE_RATE,
     Understood,
+    bare_batch_sizes,
     config_settings,
     extract_facts,
     instance_type,
@@ -111,6 +113,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
     hits = _retool_measurements(raw_prose, hits, question)
+    hits = _whole_batch_of_the_framework(question, prose, hits)
     hits = runs_under_settings(raw_prose, hits)  # rr-s10 runs under settings
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
@@ -471,6 +474,22 @@ _NOW = re.compile(r"(?<![A-Za-z])(?:it is|it's|now|is now|drops? to|dropped to|f
 _GBPS_FACTS = {"nic.speed_gbps", "net.iperf3_gbps", "net.rdma_bw_gbps"}
 
 
+_BATCHES = {"job.micro_batch_size", "job.global_batch_size"}
+
+
+def _whole_batch_of_the_framework(question: str, text: str, hits: list[Understood]) -> list[Understood]:
+    """job-s12b Under a framework that takes one batch for the step and splits it across the GPUs (YOLO, MXNet's ctx
+    list, DataParallel: batches.py), a bare batch size ('YOLOv8 … batch size 246', 'mxnet Module … batch size 256')
+    is the global batch, however large; the framework may be named only in a command line the prose has blanked."""
+    if not splits_the_batch(question):
+        return hits
+    said = [h for h in hits if h.fact in _BATCHES and not h.weak]
+    bare = {(h.start, h.end): h for h in bare_batch_sizes(text, said)}
+    out = [h for h in hits if not (h.fact in _BATCHES and h.weak and (h.start, h.end) in bare)]
+    out += [Understood("job.global_batch_size", h.value, h.text, h.start, h.end, weak=True) for h in bare.values()]
+    return sorted(out, key=lambda h: h.start)
+
+
 def _was_and_now(text: str, hits: list[Understood]) -> list[Understood]:
     """'The max algbw was 104 Gbps. With EFA 1.7.1 it is 65 Gbps': the figure now is the job's and the same kind of
     figure as the one it was; the past one is set aside."""
@@ -544,7 +563,11 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|跨机|跨节点|两机|双�
                          r"across (?:the )?(?:nodes|machines|servers)|inter-?node|cross-?node|"
                          r"separate (?:machines|nodes|servers)|"
                          r"different (?:machines|nodes|servers)|不同(?:的)?机器|a second (?:server|node|machine|box)|"
-                         r"another (?:server|node|machine|box)|第二台", re.IGNORECASE)
+                         r"another (?:server|node|machine|box)|第二台|"
+                         # job-s12b the machines of the job by their role: 'each worker node', '每个 worker 节点'
+                         r"(?:每个|每台|各个)\s*worker\s*(?:节点|机器|服务器)|"
+                         r"(?:each|every) worker (?:node|machine|server|host)",
+                         re.IGNORECASE)
 
 
 _ALSO_THE_SAME = re.compile(r"也(?:差不多|一样|类似|是这样|这样|很慢|慢)|同样(?:慢|的问题)|"

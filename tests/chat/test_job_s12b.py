@@ -14,6 +14,8 @@ from bwdoctor.chat import answer_turn
 from tests.matching import fact_problems
 
 STEP, WAIT, G, N = "job.step_time_s", "job.data_wait_pct", "job.gpus_per_node", "job.nodes"
+MB, GB = "job.micro_batch_size", "job.global_batch_size"
+UTIL, MULTI, BN = "gpu.util_pct", "job.multi_node", "job.baseline_nodes"
 
 CASES: list[tuple[str, dict[str, object]]] = [
     # --- a Paddle metric line pasted inline: batch_cost is the step, reader_cost its wait for data
@@ -25,6 +27,49 @@ CASES: list[tuple[str, dict[str, object]]] = [
      "samples: 2880, ips: 521.99`\n显卡利用率一直在 40% 以下", {STEP: 1.8391, G: None, N: None}),
     ("batch_size=64\n`iter: 10, reader_cost: 0.3 s, batch_cost: 0.6 s, ips: 100`\n8 GPUs on one machine are idle",
      {STEP: 0.6, WAIT: 50.0, G: 8}),
+    # --- a bare batch size under a framework that splits one batch across the GPUs is the global batch
+    ("YOLOv8 on 4x RTX 3090, batch size 192, training is slower than on one GPU", {GB: 192, MB: None}),
+    ("One server with 8 V100: `python -m torch.distributed.run --nproc_per_node 8 train.py --batch-size 256 --data "
+     "coco.yaml --weights yolov5m.pt` is slower than one GPU", {GB: 256, MB: None, G: 8}),
+    ("mxnet Module with ctx = [mx.gpu(i) for i in range(4)], batch size 512, GPUs mostly idle", {GB: 512, MB: None}),
+    ("用 YOLOX 训练，4 张卡 batch size 64，比单卡还慢", {GB: 64, MB: None}),
+    ("gluon 的 split_and_load 分到 8 张卡，batch size 1024，GPU 利用率很低", {GB: 1024, MB: None}),
+    ("nn.DataParallel on 4 GPUs with batch size 128 is slower than one GPU", {GB: 128, MB: None}),
+    # (elsewhere a bare batch is each process's: DDP, the Trainer, Horovod)
+    ("PyTorch DDP on 2 nodes with 8 GPUs each, batch size 32, over 25GbE", {MB: 32, GB: None}),
+    ("Horovod 两台机器，每台 4 卡，batch size 64，10G 网络", {MB: 64, GB: None}),
+    # --- said split across the GPUs
+    ("batch size 512 across 8 GPUs on one machine, DDP is slow", {GB: 512, MB: None}),
+    ("batch size 256 分到 8 张卡上，单机训练很慢", {GB: 256, MB: None}),
+    # --- per GPU and global, each named
+    ("每卡 batch 32，总 batch 256，两台机器 8 卡", {MB: 32, GB: 256}),
+    ("bs=64 per device on 2 nodes with 8 GPUs each", {MB: 64, GB: None}),
+    ("global batch size 1024, micro batch size 4, 16 nodes", {MB: 4, GB: 1024}),
+    # --- 'batch N' as an item of a list of settings; a batch's index is none
+    ("ResNet-50, batch 32, TCP, 2 nodes with one V100 each", {MB: 32}),
+    ("两台机器各一张 V100，ResNet-50，batch 64，走 TCP", {MB: 64}),
+    ("At batch 500 the loss spikes on our 2 nodes", {MB: None, GB: None}),
+    ("we log every batch 10 times per epoch on 2 nodes", {MB: None, GB: None}),
+    # --- a second run's batch said without its words: the last said stands (the larger run)
+    ("mxnet dist_sync：单机时 batch size 256，两机时 512，两台反而更慢", {GB: 512}),
+    ("With PyTorch DDP, batch size 32 on one machine, 64 on two machines, and two machines are slower", {MB: 64}),
+    # --- `--train_batch_size` is per device as a training script's option, global beside a micro-batch option
+    ("`torchrun --nnodes 2 --nproc_per_node 8 train.py --train_batch_size=2 --gradient_accumulation_steps=1` is 10x "
+     "slower than one node", {MB: 2, GB: None}),
+    ("OpenRLHF: `deepspeed --module openrlhf.cli.train_ppo --micro_train_batch_size 8 --train_batch_size 128` on 2 "
+     "nodes", {MB: 8, GB: 128}),
+    # --- the GPUs' load named further back, with whose GPUs between; the later (distributed) figure is the job's
+    ("On one computer the GPU utilization is almost 90%. Distributed with TensorFlowOnSpark, the GPU utilization of "
+     "each worker node is only about 10%.", {UTIL: 10.0, MULTI: True, BN: 1, N: None}),
+    ("the GPU utilization on all of our worker machines stays around 35% with Horovod", {UTIL: 35.0}),
+    ("单机时 GPU 利用率 90%，分布式以后 GPU 利用率在每个 worker 节点上都只有 10% 左右", {UTIL: 10.0}),
+    ("GPU util drops from 90% to 10% when going to 2 nodes", {UTIL: 10.0, N: 2}),
+    # (a share of time, a CPU's load or another figure between is none)
+    ("the GPU utilization report says each worker spends about 40% of the time waiting", {UTIL: None}),
+    ("GPU utilization looks fine, but the CPU on each worker node sits at 95%", {UTIL: None}),
+    # --- machines by their role: the job spans several
+    ("每个 worker 节点的 GPU 都很闲，训练很慢", {MULTI: True}),
+    ("every worker node shows the same slow all-reduce", {MULTI: True}),
 ]
 
 
