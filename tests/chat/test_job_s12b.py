@@ -16,6 +16,7 @@ from tests.matching import fact_problems
 STEP, WAIT, G, N = "job.step_time_s", "job.data_wait_pct", "job.gpus_per_node", "job.nodes"
 MB, GB = "job.micro_batch_size", "job.global_batch_size"
 UTIL, MULTI, BN = "gpu.util_pct", "job.multi_node", "job.baseline_nodes"
+WORKERS = "job.dataloader_workers"
 
 CASES: list[tuple[str, dict[str, object]]] = [
     # --- a Paddle metric line pasted inline: batch_cost is the step, reader_cost its wait for data
@@ -70,9 +71,44 @@ CASES: list[tuple[str, dict[str, object]]] = [
     # --- machines by their role: the job spans several
     ("每个 worker 节点的 GPU 都很闲，训练很慢", {MULTI: True}),
     ("every worker node shows the same slow all-reduce", {MULTI: True}),
+    # --- the step's time said to go into preparing its data, as a share in words or per cent
+    ("Profiling shows nearly half of the time goes into preparing the train_iter for each batch on an 8-GPU host",
+     {WAIT: 50.0}),
+    ("a third of each step is spent loading the batches on 8 GPUs", {WAIT: 33.3}),
+    ("将近一半的时间花在准备数据上，8 卡单机", {WAIT: 50.0}),
+    ("30% 的时间用来读取和预处理数据，GPU 经常空着", {WAIT: 30.0}),
+    # (another part of the step, or a question, is none)
+    ("half of the time goes into all-reduce on 2 nodes", {WAIT: None}),
+    ("is half of the time spent on loading data normal?", {WAIT: None}),
+    ("一半的时间花在梯度同步上", {WAIT: None}),
+    # --- the data loader's worker processes
+    ("Very slow multi-GPU training. Data loader workers = 0, and the data set is 400,000 pictures.", {WORKERS: 0}),
+    ("DataLoader 的 num_workers 设为 0，8 卡单机很慢", {WORKERS: 0}),
+    ("num_workers 从 8 调到 16 速度也没提升", {WORKERS: 16}),
+    ("`python main.py --workers 0 -a resnet50 --dist-url tcp://10.0.0.1:23456 --world-size 2` is slow", {WORKERS: 0}),
+    ("we raised num_workers from 4 to 8 on both nodes, no change", {WORKERS: 8}),
+    # (Ray Train's workers train, a parameter server's workers are machines, a question sets nothing)
+    ("TorchTrainer(ScalingConfig(num_workers=4, use_gpu=True)) across 2 nodes is slow", {WORKERS: None}),
+    ("PS job with 2 workers and 1 server on 10GbE", {WORKERS: None}),
+    ("should num_workers be 0 on each rank?", {WORKERS: None}),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_job_numbers_read(engine, text: str, expected: dict[str, object]) -> None:
     assert fact_problems(answer_turn(text, engine=engine), expected) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Multi-GPU training is much slower than one GPU. Data loader workers = 0, 400k images.",
+    "单机 4 卡训练比单卡还慢，DataLoader 的 num_workers 设为 0",
+])
+def test_a_loader_without_workers_is_the_input_pipeline(engine, text: str) -> None:
+    findings = answer_turn(text, engine=engine)["findings"]
+    assert "input-pipeline-cpu" in {f["category"] for f in findings}
+    assert not {"nic-undersized", "nccl-transport-fallback"} & {f["category"] for f in findings}
+
+
+def test_a_loader_with_workers_says_nothing_of_it(engine) -> None:
+    findings = answer_turn("单机 4 卡训练比单卡还慢，num_workers 设为 8", engine=engine)["findings"]
+    assert "dataloader-without-workers" not in {f["rule"] for f in findings}
