@@ -497,6 +497,8 @@ def _qualitative_load(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if _NEGATION.search(m["gap"] or "") and m["low"] not in {"不高", "不忙", "不吃紧", "不紧张"}:
                 continue
+            if m["high"] and re.search(r"(?:能|可以|才能|就能|也能)\s*把\s*$", text[max(0, m.start() - 6):m.start()]):
+                continue  # job-s12b '设 OMP_NUM_THREADS 能把 CPU 占满但速度没提升': what a setting tried can do, not the load
             if fact == "cpu.util_pct" and _SUBJECTS["cpu.iowait_pct"].search(m["gap"] or ""):
                 continue  # zh-s10 iowait: 'CPU iowait 很高' is time waiting on I/O, not the CPUs' load
             if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], _IC):
@@ -1952,6 +1954,12 @@ def job_shape(text: str) -> list[Understood]:
                          r"(?:\d+|[两二三四一]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*servers?"
                          r"[^。.;；\n]{0,24}?(?:\d+|[两二三四]|two|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*workers?(?![A-Za-z])",
                          text, _IC):
+        hits.append(_hit("job.comm_pattern", "parameter_server", m))
+    # job-s12b roles said with a verb: 'one is scheduler, one is server, 2 are GPU workers', '一台做 scheduler，一台是 server'
+    _role = r"(?:\d+|one|two|three|four|[一两二三四])\s*(?:台|个)?\s*(?:is|are|was|were|做|是|当|作为)\s*(?:the\s+|a\s+)?"
+    for m in re.finditer(rf"{_role}(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler)(?![A-Za-z])[^。.;；\n]{{0,40}}?{_role}(?:GPU\s*)?"
+                         rf"workers?(?![A-Za-z])|{_role}(?:GPU\s*)?workers?(?![A-Za-z])[^。.;；\n]{{0,40}}?{_role}"
+                         rf"(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler)(?![A-Za-z])", text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|pservers?|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
                          # 'one ps + four workers', '1 个 ps 4 个 worker', 'workers and 2 ps': ps beside workers

@@ -126,6 +126,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _one_machine_against_the_rest(prose, hits)
     hits = _steps_that_swing(prose, hits)
     hits = _largest_run_is_the_job(hits, prose)
+    hits = _load_of_the_smaller_run(prose, hits)
     stated = resolve([h for h in hits if not h.hypothetical])
     proposed = resolve([h for h in hits if h.hypothetical])
     for key, value in commands.facts.items():
@@ -488,6 +489,29 @@ def _whole_batch_of_the_framework(question: str, text: str, hits: list[Understoo
     out = [h for h in hits if not (h.fact in _BATCHES and h.weak and (h.start, h.end) in bare)]
     out += [Understood("job.global_batch_size", h.value, h.text, h.start, h.end, weak=True) for h in bare.values()]
     return sorted(out, key=lambda h: h.start)
+
+
+# job-s12b a load said in the sentence of the one-machine run, before the job's larger run is named: 'a single node
+# gives 128 img/sec and GPU-Util at 99%, looks normal. When I use all 4 nodes … GPU-Util jumps around': the baseline's
+_ONE_MACHINE_RUN = re.compile(r"单机|单节点|一台机器|一个节点|(?<![A-Za-z])(?:on (?:one|a single|1) (?:node|machine|"
+                              r"server|computer|box)|(?:a )?single[- ](?:node|machine|server|computer)|one (?:node|"
+                              r"machine|server|computer))(?![A-Za-z])", re.IGNORECASE)
+_LOADS_OF_A_RUN = {"gpu.util_pct", "cpu.util_pct"}
+
+
+def _load_of_the_smaller_run(text: str, hits: list[Understood]) -> list[Understood]:
+    """Loads said in a sentence about one machine are that run's when a larger run of the job is named after it."""
+    larger = [h.start for h in hits if h.fact == "job.nodes" and isinstance(h.value, int) and h.value > 1
+              and not h.weak] + [m.start() for m in _MULTI_NODE.finditer(text)]
+    out = []
+    for h in hits:
+        if h.fact in _LOADS_OF_A_RUN and h.source == "words":
+            a, b = tx.sentence_bounds(text, h.start)
+            if _ONE_MACHINE_RUN.search(text, a, h.start) and any(x >= b for x in larger) \
+                    and not any(a <= x < b for x in larger):
+                continue
+        out.append(h)
+    return out
 
 
 def _was_and_now(text: str, hits: list[Understood]) -> list[Understood]:

@@ -17,6 +17,7 @@ STEP, WAIT, G, N = "job.step_time_s", "job.data_wait_pct", "job.gpus_per_node", 
 MB, GB = "job.micro_batch_size", "job.global_batch_size"
 UTIL, MULTI, BN = "gpu.util_pct", "job.multi_node", "job.baseline_nodes"
 WORKERS = "job.dataloader_workers"
+PS, CPU = "job.comm_pattern", "cpu.util_pct"
 
 CASES: list[tuple[str, dict[str, object]]] = [
     # --- a Paddle metric line pasted inline: batch_cost is the step, reader_cost its wait for data
@@ -91,6 +92,31 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("TorchTrainer(ScalingConfig(num_workers=4, use_gpu=True)) across 2 nodes is slow", {WORKERS: None}),
     ("PS job with 2 workers and 1 server on 10GbE", {WORKERS: None}),
     ("should num_workers be 0 on each rank?", {WORKERS: None}),
+    # --- a parameter-server job's roles said with a verb; a role of one machine is no one-machine run
+    ("I use all 4 nodes (one is scheduler, one is server, 2 are GPU workers) and get 17 img/sec",
+     {PS: "parameter_server", N: 4, G: None, BN: None}),
+    ("of the 3 nodes, two are workers and one is the server, over 10GbE", {PS: "parameter_server", N: 3}),
+    ("4 台机器：一台做 scheduler，一台是 server，两台是 worker，速度很慢", {PS: "parameter_server", BN: None}),
+    ("2 nodes, one is the master and one is a worker, training is slow", {PS: None}),
+    # --- a run that works beside the one that does not is no pick of the job's machines
+    ("4 个 server、8 个 worker，均分到 4 台机器上。只用两台机器能正常跑，多加几个 IP 就容易卡住", {N: 4}),
+    ("We have 10 machines but this run only uses 2 of them, and it is slow", {N: 2}),
+    ("我们有 10 台机器，但是这次只用了 2 台，很慢", {N: 2}),
+    # --- a load said of the one-machine run before the job's larger run is named is the baseline's
+    ("a single node gives 128 img/sec per GPU and GPU-Util at 99%, looks normal. When I use all 4 nodes GPU-Util jumps "
+     "around", {UTIL: None, N: 4}),
+    ("单机训练时 GPU 利用率 95%，很正常。换成 4 台机器以后速度很慢", {UTIL: None, N: 4}),
+    ("single node: GPU util 95%; on 4 nodes it is 40%", {UTIL: 40.0}),
+    ("单机 8 卡 GPU 利用率只有 30%，怎么回事", {UTIL: 30.0}),
+    # --- one machine of N GPUs written with a times sign; a GPU model at a sentence's end
+    ("Following the train guide on an 8*GPU machine, 8 GPUs are slower than 1 GPU", {G: 8, N: None}),
+    ("an 8xGPU server with PCIe only, DDP is slow", {G: 8, N: None}),
+    ("2x GPU servers connected by 10GbE", {N: 2}),
+    ("I have 4 GPU nodes but each has only one 1080ti. Following the tutorial it is slow.", {G: 1, N: 4}),
+    # --- what a tried setting can do to a load is no load of the job
+    ("设 OMP_NUM_THREADS / MKL_NUM_THREADS 能把 CPU 占满但速度没啥提升，4 台机器", {CPU: None}),
+    ("加了 num_workers 以后能把 GPU 跑满，但多机还是慢", {UTIL: None}),
+    ("训练时 CPU 占满了，GPU 很闲", {CPU: 95}),
 ]
 
 
