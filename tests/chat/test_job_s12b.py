@@ -119,10 +119,10 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("加了 num_workers 以后能把 GPU 跑满，但多机还是慢", {UTIL: None}),
     ("训练时 CPU 占满了，GPU 很闲", {CPU: 95}),
     # --- a smaller model said not to have the problem: its size and batch are another run's
-    ("在 32 张 V100 上训 10B 参数的 GPT-2，micro batch 1，一个 step 要 40 秒。小模型没这个问题，2.6B 模型 micro batch 8 时"
-     "只要 3 秒。", {SIZE: 10.0, MB: 1}),
-    ("Training a 13B model on 4 nodes, micro batch size 2, each step takes 30 s. Smaller models don't have this problem: "
-     "a 1.3B model with micro batch size 16 takes 2 s.", {SIZE: 13.0, MB: 2}),
+    ("在 32 张 V100 上训 10B 参数的 GPT-2，micro batch 1，一个 step 要 40 秒。"
+     "小模型没这个问题，2.6B 模型 micro batch 8 时只要 3 秒。", {SIZE: 10.0, MB: 1}),
+    ("Training a 13B model on 4 nodes, micro batch size 2, each step takes 30 s. "
+     "Smaller models don't have this problem: a 1.3B model with micro batch size 16 takes 2 s.", {SIZE: 13.0, MB: 2}),
     ("We moved from a 1.3B model to a 13B model on 4 nodes and steps are 10x slower", {SIZE: 13.0}),
     # --- a part's peak said beside the measurement is a reference
     ("all_reduce_perf on 8 H100 (NVLink) saturates at ~360 GB/s busbw. NVLink's peak bidirectional bandwidth is 900 "
