@@ -108,6 +108,12 @@ CASES: list[tuple[str, dict[str, object]]] = [
      "around", {UTIL: None, N: 4}),
     ("单机训练时 GPU 利用率 95%，很正常。换成 4 台机器以后速度很慢", {UTIL: None, N: 4}),
     ("single node: GPU util 95%; on 4 nodes it is 40%", {UTIL: 40.0}),
+    ("GPU util is 99% on a single node. With 4 nodes it is slow.", {UTIL: None, N: 4}),
+    # (and so is its per-GPU batch, said as the condition of the one-machine run)
+    ("2 台机器 dist_sync 时每卡 batch 64 接近线性。每卡 batch 32 时单机 2 卡甚至比 1 卡还慢。为什么 2 台机器反而更快？",
+     {MB: 64}),
+    ("单机时每卡 batch 32，多机时每卡 batch 16，4 台机器很慢", {MB: 16}),
+    ("单机 8 卡，每卡 batch 32，很慢", {MB: 32}),
     ("单机 8 卡 GPU 利用率只有 30%，怎么回事", {UTIL: 30.0}),
     # --- one machine of N GPUs written with a times sign; a GPU model at a sentence's end
     ("Following the train guide on an 8*GPU machine, 8 GPUs are slower than 1 GPU", {G: 8, N: None}),
