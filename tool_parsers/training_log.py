@@ -5,7 +5,8 @@ Megatron-DeepSpeed ``elapsed time per iteration (ms)``; NeMo ``train_step_timing
 the wall time between consecutive timestamped step lines (DeepSpeed, torchtitan, ...);
 a step function timed by hand (``self.run_step()=0.1298``); detectron2 / fast-reid / mmcv / mmengine metric lines
 (``iter: 19  total_loss: 0.66  time: 0.4544  data_time: 0.0008``: ``time`` is seconds per iteration over the
-logging window, ``data_time`` its wait for data); tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) and
+logging window, ``data_time`` its wait for data); PaddlePaddle's ``reader_cost: 0.02 s, batch_cost: 1.84 s`` (the same
+pair under other names); tqdm progress bars (Hugging Face Trainer, PyTorch Lightning) and
 Rich progress bars (Lightning's RichProgressBar: ``Epoch 1/1 ━━━━ 98/100 0:00:02 • 0:00:01 40.26it/s``) in ``it/s``
 or ``s/it``; a logged step's own rate (``step 100 | loss 2.31 | 3.2 s/it``, ``1.9 sec/step``) and TensorFlow's
 ``global_step/sec: 3.21``; the Trainer's final ``train_steps_per_second`` and ms-swift's
@@ -79,6 +80,13 @@ _DICT_TOTAL = re.compile(r"['\"]?\b(?:total_time|iter_time|iteration_time|batch_
 _DICT_DATA = re.compile(r"['\"]?\b(?:data_load|data_time|data_load_time|dataload_time|data_wait)['\"]?\s*:\s*['\"]?"
                         r"([0-9]+(?:\.[0-9]+)?)['\"]?(?![\d.])")
 _RANK = re.compile(r"\brank\s*[:=]\s*(\d+)")
+# PaddlePaddle's suites (PaddleOCR, PaddleDetection, PaddleNLP, PaddleClas) print 'reader_cost: 0.02042 s, batch_cost:
+# 1.83910 s, samples: 2880, ips: 521.99 samples/s' (or 'avg_reader_cost' / 'avg_batch_cost'): batch_cost is the seconds
+# per iteration averaged over the print window, reader_cost the part of it spent waiting for data; ips is samples/s.
+_PADDLE_BATCH = re.compile(r"(?<![\w.])(?:avg_)?batch_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec)?(?![\w.])",
+                           re.IGNORECASE)
+_PADDLE_READER = re.compile(r"(?<![\w.])(?:avg_)?reader_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
+                            r"\s*(ms|s|sec)?(?![\w.])", re.IGNORECASE)
 # The share of a step spent communicating as GPT-NeoX's timers print it ('%comms: 85.43695925203818').
 _COMMS_PCT = re.compile(r"%\s*comms?\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)")
 # PyTorch's examples (imagenet/main.py, and the many scripts copied from it) print AverageMeters as 'value (average)':
@@ -91,7 +99,8 @@ _METER_DATA = re.compile(r"(?<![\w])Data\s+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?
 # Lines a router may look for to hand a block to this parser (the forms above that its older patterns miss).
 ROUTE_HINT = re.compile(r"\btime \((?:ms|s)\)\s*\|[^\n]*\b(?:train_batch|total|iteration)\s*:|"
                         r"['\"]total_time['\"]\s*:\s*['\"]?\d|%\s*comms?\s*[:=]\s*\d|"
-                        r"Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bTime\s+\d")
+                        r"Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bTime\s+\d|"
+                        r"(?<![\w.])(?:avg_)?batch_cost\s*[:=]\s*\d")
 
 
 @dataclass
@@ -133,7 +142,7 @@ class TrainingLogResult:
         cv = self.cv
         if cv is not None:
             out["job.step_time_cv"] = _significant(cv)
-        if self.source in ("metric-lines", "timing-dicts", "average-meters") \
+        if self.source in ("metric-lines", "timing-dicts", "average-meters", "paddle-costs") \
                 and (wait := self.extra.get("data_wait_pct")) is not None:
             out["job.data_wait_pct"] = wait
         if (comms := self.extra.get("comm_time_pct")) is not None:
@@ -376,6 +385,29 @@ def _meter_times(lines: list[str]) -> list[float]:
     return [rows[-1][0]] if rows else []
 
 
+def _seconds(value: float, unit: str | None) -> float:
+    return value / 1000.0 if (unit or "").lower() == "ms" else value
+
+
+def _paddle_costs(lines: list[str]) -> list[tuple[float, float | None]]:
+    """(batch_cost, reader_cost) of each Paddle metric line, in seconds."""
+    out: list[tuple[float, float | None]] = []
+    for line in lines:
+        batch = _PADDLE_BATCH.search(line)
+        value = _float(batch.group(1)) if batch else None
+        if batch is None or value is None or value <= 0:
+            continue
+        reader = _PADDLE_READER.search(line)
+        wait = _float(reader.group(1)) if reader else None
+        out.append((_seconds(value, batch.group(2)),
+                    _seconds(wait, reader.group(2)) if reader and wait is not None else None))
+    return out
+
+
+def _paddle_batch_costs(lines: list[str]) -> list[float]:
+    return [value for value, _ in _paddle_costs(lines)]
+
+
 def _timer_lines(lines: list[str]) -> list[float]:
     """The whole step from per-phase timer lines ('time (ms) | train_batch: 87510.72 | …'), in seconds."""
     values: list[float] = []
@@ -472,6 +504,7 @@ def parse_training_log(
         ("step-calls", _step_calls, True),
         ("average-meters", _meter_times, False),
         ("metric-lines", _window_times, False),
+        ("paddle-costs", _paddle_batch_costs, False),
         ("tqdm", _tqdm, False),
         ("rate-lines", _rate_lines, False),
         ("step-time-lines", _step_time_lines, True),
@@ -488,6 +521,11 @@ def parse_training_log(
                     result.extra["data_wait_pct"] = round(100.0 * d_avg / t_avg, 2)
             if source == "metric-lines" and (wait := _data_wait_pct(lines)) is not None:
                 result.extra["data_wait_pct"] = wait
+            if source == "paddle-costs":
+                waits = [(t, d) for t, d in _paddle_costs(lines) if d is not None and 0 <= d <= t]
+                if waits:
+                    result.extra["data_wait_pct"] = round(100.0 * statistics.median(d for _, d in waits)
+                                                          / statistics.median(t for t, _ in waits), 2)
             if source == "timing-dicts":
                 rows = _timing_dicts(lines)
                 # lines of several ranks are one step seen from each: their spread is no step-to-step jitter

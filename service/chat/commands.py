@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bwdoctor.chat import text as tx
+from bwdoctor.chat.batches import splits_the_batch
 from bwdoctor_parsers.nccl_env import labelled_runs, shell_value
 
 _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun|torchrun|deepspeed|srun|sbatch|"
@@ -81,6 +82,9 @@ def read_commands(text: str) -> Commands:
     found = Commands()
     spans: list[tuple[int, int]] = []
     read: list[tuple[dict[str, Any], tuple[int, int]]] = []  # facts of each command or setting, with its span
+    whole_batch = splits_the_batch(text)  # a bare '--batch-size 520' under YOLO or MXNet is the whole step's batch
+    micro_option = _MICRO_OPTION.search(text)  # beside it, '--train_batch_size' is the global batch
+    training_workers = bool(TRAINING_WORKERS.search(text))
     for pattern in (_LINE_COMMAND, _BACKTICK, _INLINE):
         for m in pattern.finditer(text):
             a, b = m.start("cmd"), m.end("cmd")
@@ -119,7 +123,7 @@ def read_commands(text: str) -> Commands:
                 continue
             spans.append((a, b))
             found.texts.append(body.strip())
-            read.append((_command_facts(body), (a, b)))
+            read.append((_command_facts(body, whole_batch=whole_batch, training_workers=training_workers), (a, b)))
     if _SLURM.search(text):  # counts-s11 slurm: '用 slurm 提交，-N 4 --gpus-per-node=8': srun's machines, quoted alone
         for m in _SLURM_NODES.finditer(text):
             if not any(s <= m.start() < e for s, e in spans):
@@ -140,7 +144,10 @@ def read_commands(text: str) -> Commands:
                                                                                 setting):
                     continue  # s12 'Trainer(devices=4, …)' is a setting; 'GPUs: 2 nodes …', 'Devices: 8' are prose
                 setting = f"{m['key']}={m['value'] or m['spaced']}"
-            facts = _setting_facts(_args(setting))
+            if pattern is _CONFIG_SETTING and m["key"].lower() == "workers":
+                continue  # a bare 'workers: 4' is some role's count (a parameter server's), not the loader's
+            facts = _setting_facts(_args(setting), whole_batch=whole_batch, training_workers=training_workers,
+                                   per_device_train_batch=pattern is _PROSE_OPTION and not micro_option)
             if pattern is _CONFIG_NAME and facts.get("job.zero_stage") is None:  # 'train_config.yaml' says nothing
                 continue
             if facts:  # a setting read, even as 'off' ('bf16: false'), is accounted for
@@ -370,11 +377,12 @@ def _put(facts: dict[str, Any], spans: dict[str, tuple[int, int]], fact: str, va
         spans[fact] = span
 
 
-def _command_facts(body: str) -> dict[str, Any]:
+def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bool = False) -> dict[str, Any]:
     """The job's shape and set-up from a command line: torchrun, deepspeed, accelerate, srun, mpirun/horovodrun."""
     args = _args(body)
     mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun)", body))
-    facts = _setting_facts(args, per_device_train_batch=bool(re.match(r"\s*(?:\S+=\S+\s+)*accelerate\s", body)))
+    facts = _setting_facts(args, per_device_train_batch=_per_device_train_batch(body, args),
+                           whole_batch=whole_batch or splits_the_batch(body), training_workers=training_workers)
     # '-N' is machines to srun and processes per machine to mpirun; '-ppn'/'-perhost' are Intel MPI's and MPICH's.
     nodes = facts.get("job.nodes") or _int(_option(args, *(() if mpi else ("-N",))))
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
@@ -452,6 +460,11 @@ _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size
             "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
             "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
 _ZERO = {"zero_stage"}
+# the data loader's worker processes: PyTorch's examples' '--workers 8', 'num_workers=0', the HF Trainer's
+# '--dataloader_num_workers 4' (a bare 'workers:' key in a config is some other role's: a parameter server's)
+_LOADER_WORKERS = {"num_workers", "dataloader_num_workers", "workers", "num_data_workers", "data_workers"}
+# Ray Train's 'ScalingConfig(num_workers=4, use_gpu=True)' counts training workers, not loader processes
+TRAINING_WORKERS = re.compile(r"ScalingConfig|(?<![A-Za-z])Ray(?![A-Za-z])|TorchTrainer|use_gpu", re.IGNORECASE)
 # the model's shape, which the engine's tensor-parallel volume needs: Megatron's and HF configs' names
 _MODEL_SHAPE = {"num_layers": "model.layers", "num_hidden_layers": "model.layers", "n_layer": "model.layers",
                 "hidden_size": "model.hidden_size", "d_model": "model.hidden_size", "n_embd": "model.hidden_size"}
@@ -460,7 +473,7 @@ _PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtyp
 _FSDP = {"fsdp", "use_fsdp"}
 _STRATEGY = {"strategy", "distributed_type", "sharding_strategy", "fsdp_sharding_strategy"}
 _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
-          | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE))
+          | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE) | _LOADER_WORKERS)
 
 
 # The argument naming the model a job trains ('--model Qwen2.5-VL-7B-Instruct', '--model_name_or_path
@@ -554,10 +567,29 @@ def _precision(key: str, value: str | None) -> str | None:
                                                                                                     m.group(1))
 
 
-def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> dict[str, Any]:
+_MICRO_OPTION = re.compile(rf"--(?:{_alternation(_MICRO - {'batch_size'})})(?![\w-])", re.IGNORECASE)
+
+
+def _per_device_train_batch(body: str, args: list[str]) -> bool:
+    """`--train_batch_size` is per GPU under `accelerate launch` and as a training script's own option (diffusers, the
+    HF examples, FastVideo: 'Batch size (per device) for the training dataloader'); beside a micro-batch option
+    (OpenRLHF's `--micro_train_batch_size`), under the `deepspeed` launcher or as a config key it is the global
+    batch."""
+    if re.match(r"\s*(?:\S+=\S+\s+)*accelerate\s", body):
+        return True
+    if re.match(r"\s*(?:\S+=\S+\s+)*deepspeed\s", body):
+        return False  # the DeepSpeed launcher passes DeepSpeed's own train_batch_size: the global batch
+    names = {name for name, _ in _settings([a for a in args if a.startswith("--")])}
+    return "train_batch_size" in names and not names & (_MICRO - {"batch_size"})
+
+
+def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
+                   whole_batch: bool = False, training_workers: bool = False) -> dict[str, Any]:
     """Facts from framework arguments, overrides and config names; a name read without a fact maps to None.
 
-    `per_device_train_batch`: under `accelerate launch` (diffusers, HF examples) `--train_batch_size` is per GPU.
+    `per_device_train_batch`: `--train_batch_size` is per GPU (_per_device_train_batch). `whole_batch`: a bare
+    `--batch-size` is the whole step's batch (batches.splits_the_batch). `training_workers`: 'num_workers' counts
+    training workers (Ray Train's ScalingConfig), not loader processes.
     """
     facts: dict[str, Any] = {}
 
@@ -583,12 +615,16 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False) -> 
             put("_processes", number)
         elif key in _SEQ_LEN and number:
             put("job.seq_len", number if 16 <= number <= 10_000_000 else None)
+        elif key == "batch_size" and number and whole_batch:
+            put("job.global_batch_size", number)
         elif key in _MICRO and number:
             put("job.micro_batch_size", number)
         elif key in _GLOBAL and number:
             put("job.micro_batch_size" if per_device_train_batch else "job.global_batch_size", number)
         elif key in _ACCUM and number:
             put("job.grad_accum_steps", number)
+        elif key in _LOADER_WORKERS and number is not None and not training_workers:
+            put("job.dataloader_workers", number if number <= 4096 else None)
         elif key in _DEGREES and number:
             put(_DEGREES[key], number if number <= 512 else None)
         elif key in _MODEL_SHAPE and number:

@@ -50,7 +50,8 @@ _GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
-_ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|processes|ranks|GPUs?|cards?|NICs?|IB|InfiniBand|"
+# (job-s12b nor a verb: '2 are GPU workers' says what two of them are, not two GPUs)
+_ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|are|is|was|were|processes|ranks|GPUs?|cards?|NICs?|IB|InfiniBand|"
         r"RoCE|RDMA|network|Ethernet|"
         r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
         r"iterations?|days?|weeks?|[KMGT]i?(?:b|bits?|bytes?|bps|bE)?|Gig(?:E|abit)?|gigabit|links?|cables?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
@@ -187,8 +188,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                           rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance|{INSTANCE_MARK}+)\s*"
                           rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
     # an 8-GPU node, a 4 GPU server: the GPUs of one machine (but '4 GPU nodes' are four machines)
-    ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*GPU\s+(?:node|machine|server|box|host|"
-                             rf"instance|workstation)(?![A-Za-z])", _IC)),
+    # (job-s12b 'an 8*GPU machine', 'an 8xGPU server': one machine of eight GPUs; '2x GPU servers' stays two servers)
+    ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*(?:[x×*]\s*)?GPU\s+"
+                             rf"(?:node|machine|server|box|host|instance|workstation)(?![A-Za-z])", _IC)),
     # 'another 8 A100 machine', 'an 8 H100 node', 'one 4 RTX 3090 server': one machine, the count its GPUs
     ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})\s*"
                                rf"(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
@@ -283,6 +285,11 @@ def _clause_of(text: str, m: re.Match[str]) -> tuple[int, int]:
     return tx.clause_bounds(text, m.start())[0], tx.clause_bounds(text, max(m.start(), m.end() - 1))[1]
 
 
+# A pasted block is blanked to spaces of the same length: a count and a noun on either side of one
+# ('print_batch_step=3', a log line, then '显卡使用情况…') are no phrase of the asker's.
+_ACROSS_A_PASTE = re.compile(r"[ ]{12,}")
+
+
 def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
 
@@ -310,7 +317,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         if shape in _NEEDS and not _NEEDS[shape].search(text):
             continue  # a rare shape is only looked for where its key word is (the grammar's cost stays per shape)
         for m in pattern.finditer(text):
-            if not free(m):
+            if not free(m) or _ACROSS_A_PASTE.search(m.group(0)):
                 continue
             got = _shape(shape, m, text, unmasked)
             if got is None:
@@ -381,9 +388,15 @@ _ADDED = re.compile(r"(?:(?:每|再|多)?(?:加|增加|添加|扩)(?:了|上)?|(
 _ADDED_AFTER = re.compile(r"\s*(?:more|extra|additional)(?![A-Za-z])", _IC)
 
 
+# job-s12b one machine given a role of the job ('一台做 scheduler', 'one is the server', '一台是 master'): a part of the job's
+# machines, not a one-machine run beside it
+_ROLE_OF_ONE = re.compile(r"\s*(?:机器|服务器|节点)?\s*(?:做|是|当|作为|用作|跑|(?<![A-Za-z])(?:is|as|acts as|runs)(?![A-Za-z]))\s*"
+                          r"(?:the\s+|a\s+)?(?:scheduler|(?:parameter\s+|PS\s+)?server|master|chief|ps)(?![A-Za-z])", _IC)
+
+
 def _drop_added(text: str, hits: list[Understood]) -> list[Understood]:
     return [h for h in hits if not (h.fact == "job.nodes" and h.value == 1 and (
-        _ADDED.search(text, max(0, h.start - 12), h.start)
+        _ROLE_OF_ONE.match(text, h.end) or _ADDED.search(text, max(0, h.start - 12), h.start)
         or _ADDED_AFTER.match(text, h.start + len(h.text.split()[0]) if h.text.split() else h.end)))]
 
 
@@ -393,11 +406,22 @@ _PICKED_NODES = re.compile(r"(?:只用了?|仅用了?|只跑了?|只在|用了|�
                            r"spans))\s*(?:其中\s*)?(?:的\s*)?$", _IC)
 
 
+_WORKS_FINE = re.compile(r"[^，,。.;；]{0,12}?(?:能|可以|就能|都能)?\s*(?:正常(?:跑|运行|训练|工作)?|跑得?(?:很)?正常|没(?:有)?问题|"
+                         r"一切正常|(?<![A-Za-z])(?:works?|worked|runs?|ran|is|was|it's)\s+(?:just\s+)?(?:fine|ok(?:ay)?|"
+                         r"normally|great)(?![A-Za-z]))", re.IGNORECASE)
+
+
 def _machines_picked(text: str, hits: list[Understood]) -> list[Understood]:
     """'我们有 10 台机器，但是这次只用了 2 台': the machines picked for the job are its machines; a larger count said
     without a picking verb (what there is) becomes weak."""
     nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical]
     picked = [h for h in nodes if _PICKED_NODES.search(text, max(0, h.start - 16), h.start)]
+    working = {id(h) for h in picked if _WORKS_FINE.match(text, h.end)}
+    if working:
+        # job-s12b '只用两台机器能正常跑，多加几个 IP 就容易卡住', 'with only 2 nodes it works fine': a run that works, beside
+        # the one that does not, is no pick of the job's machines
+        return [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+                if id(h) in working else h for h in hits]
     if not picked:
         return hits
     job = max(h.value for h in picked)
@@ -1063,6 +1087,9 @@ def _groups_holding(masked: str, at: int) -> int:
 _SEVERAL_MACHINES = re.compile(
     r"(?<!单)多机(?!器)|多节点|多个节点|多台(?:机器|服务器|主机|节点)|跨机|跨节点|跨服务器|(?:机器|节点|服务器|主机)(?:之|相互)?间|"
     r"机间|每台(?:机器|服务器|主机|节点)|每个节点|各(?:台|个)(?:机器|节点|服务器)|"
+    # job-s12b a role between: 'each worker node', 'every GPU machine', '每个 worker 节点', '每台 GPU 机器'
+    r"(?:每个|每台|各个)\s*(?:worker|GPU|计算)\s*(?:节点|机器|服务器)|(?<![A-Za-z])(?:each|every) (?:worker|GPU|compute) "
+    r"(?:node|machine|server|host)(?![A-Za-z])|"
     r"(?<![A-Za-z])(?:multi-?node|multi-?machine|multiple (?:nodes|machines|servers|hosts)|several (?:nodes|machines|servers|"
     r"hosts)|across (?:the |all |our |multiple |several )?(?:nodes|machines|servers|hosts)|between (?:the |our )?(?:nodes|"
     r"machines|servers|hosts)|inter-?node|cross-?node|node-to-node|each (?:node|machine|server|host)|every (?:node|machine|"

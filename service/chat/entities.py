@@ -24,7 +24,7 @@ INSTANCE_MARK = "▪"
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
     r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}D?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})(?:\s?Ada(?:\s?Generation)?(?![A-Za-z]))?"
-    r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0D?)(?:\s?(?:Ti|ti|TI))?(?!\s?(?:元|块钱|美元|刀|RMB|rmb|USD|dollars?))(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|）|\)|。|；|\s|$)"
+    r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0D?)(?:\s?(?:Ti|ti|TI))?(?!\s?(?:元|块钱|美元|刀|RMB|rmb|USD|dollars?))(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|）|\)|。|；|\.(?!\d)|\s|$)"
     r"|服务器|机器|主机|工作站|节点|集群|上|的|和|与|或|跑|训练|等|也|都|在|做|[*×]\s?\d)"
     # written in lower case, as people type them ('8 a100s', 'v100-32g'): only the data-centre names of three digits
     r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"

@@ -180,6 +180,14 @@ _GLOBAL_BATCH_SAID = re.compile(r"(?:global|total|effective|overall|全局|总|�
                                 r"总共|一共|合计)|train_batch_size|gradient_accumulation|grad(?:ient)? accum", re.IGNORECASE)
 
 
+# job-s12b a batch said split over the GPUs right after its figure: 'batch size 512 across 8 GPUs', 'split over all
+# GPUs', '(分到|分摊到|平均分到) 8 张卡', '在 8 张卡上'
+_SPLIT_ACROSS = re.compile(r"\s*(?:(?:in total\s*)?(?:across|over|split (?:across|over|between)|spread (?:across|over)|"
+                           r"divided (?:across|over|between)|for)\s+(?:all\s+)?(?:the\s+|our\s+)?(?:\d+|two|four|eight)?\s*"
+                           r"(?:GPUs|cards|devices|ranks)|(?:分到|分摊到|平均分到|均分到|分给|在)\s*\d+\s*(?:张|块|个)?\s*(?:卡|GPU))",
+                           re.IGNORECASE)
+
+
 # --------------------------------------------------------------------------- utilisation
 _SUBJECTS = {
     "gpu.mem_used_pct": re.compile(r"显存|GPU\s*mem(?:ory)?|VRAM|HBM", _IC),
@@ -261,6 +269,11 @@ def _swinging_loads(text: str, hits: list[Understood]) -> list[Understood]:
     return sorted(out, key=lambda h: h.start)
 
 
+# job-s12b the GPUs' load named further back in its clause, with whose GPUs between: 'the GPU utilization of each worker
+# node is only about 10%', 'GPU 利用率在每个 worker 节点上都只有 10% 左右'
+_GPU_LOAD_FAR = re.compile(r"(?:GPU|显卡)\s*(?:的)?\s*(?:utili[sz]ation|util|usage|利用率|使用率)(?P<gap>[^\d%.;；。]{4,70})$", _IC)
+
+
 @extractor
 def utilisation(text: str) -> list[Understood]:
     """'GPU利用率只有40%', 'GPU util hovers around 70%', 'CPU 97%', 'iowait 30%' → *_pct facts."""
@@ -324,6 +337,9 @@ def utilisation(text: str) -> list[Understood]:
                 best = (0, said)
         if best is None and re.search(r"利用率|util", window + tail, _IC) and not _OTHER_UTIL.search(window + tail):
             best = (0, "gpu.util_pct")
+        if best is None and (far := _GPU_LOAD_FAR.search(text[max(a, m.start() - 90):m.start()])) \
+                and not _NOT_UTIL.search(far["gap"]) and not any(p.search(far["gap"]) for p in _SUBJECTS.values()):
+            best = (0, "gpu.util_pct")  # job-s12b 'the GPU utilization of each worker node is only about 10%'
         if best is None:
             continue
         gap = window[best[0]:] if best[0] else ""
@@ -481,6 +497,8 @@ def _qualitative_load(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if _NEGATION.search(m["gap"] or "") and m["low"] not in {"不高", "不忙", "不吃紧", "不紧张"}:
                 continue
+            if m["high"] and re.search(r"(?:能|可以|才能|就能|也能)\s*把\s*$", text[max(0, m.start() - 6):m.start()]):
+                continue  # job-s12b '设 OMP_NUM_THREADS 能把 CPU 占满但速度没提升': what a setting tried can do, not the load
             if fact == "cpu.util_pct" and _SUBJECTS["cpu.iowait_pct"].search(m["gap"] or ""):
                 continue  # zh-s10 iowait: 'CPU iowait 很高' is time waiting on I/O, not the CPUs' load
             if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], _IC):
@@ -1812,6 +1830,42 @@ def checkpoints(text: str) -> list[Understood]:
     return hits
 
 
+# a batch size said bare ('batch size=4', 'bs 24', 'batch size 设成 8'; job-s12b 'batch 32' as an item of a list of
+# settings, 'ResNet-50, batch 32, TCP'); never a rate, a count of steps or a size in tokens
+_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|bs(?=\s*=)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
+                         rf"\s*(?:is|of|=|:|：|为|是|设为|设成|设置为|开到)?\s*{_NUM}(?![\d.])"
+                         r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB))", _IC)
+
+
+def bare_batch_sizes(text: str, hits: list[Understood] | None = None) -> list[Understood]:
+    """Every bare batch size (weak): what each process's loader takes in DDP, Horovod and the Trainer alike, so the
+    per-GPU batch; one said split across the GPUs ('batch size 512 across 8 GPUs', 'batch size 256 分到 8 张卡') is the
+    global batch. The caller decides which to keep (understanding.py: under a framework that splits the batch, all are
+    global)."""
+    out = []
+    for m in _BARE_BATCH.finditer(text):
+        if _overlaps(m, hits or []) or re.search(r"(?:global|total|effective|overall|全局|总的?|等效|有效|整体)\s*(?:的)?\s*$",
+                                                 text[max(0, m.start() - 14):m.start()], _IC):
+            continue
+        n = parse_number(m["num"])
+        if n and n == int(n) and n >= 1:
+            fact = "job.global_batch_size" if _SPLIT_ACROSS.match(text, m.end()) else "job.micro_batch_size"
+            out.append(_hit(fact, int(n), m, weak=True))
+            then = _THEN_UNDER.match(text, m.end())
+            under = re.search(r"时\s*$", text[max(0, m.start() - 16):m.start()]) or re.match(
+                r"\s*(?:on|with|for) ", text[m.end():then.start("num")] if then else "", _IC)
+            if then and under and (n2 := parse_number(then["num"])):
+                out.append(_hit_span(fact, int(n2), text, then.start("num"), then.end("num"), weak=True))
+    return out
+
+
+# job-s12b a second run's batch said without its words again, under its own condition: '单机时 batch size 256，两机时
+# 512', 'batch size 256 on one machine, 512 on two' (the last said stands: the larger run is the one asked about)
+_THEN_UNDER = re.compile(r"(?:\s*(?:on|with|for) [^,，;；.。\d]{1,20})?\s*[，,；;]\s*(?:而|但|and|but)?\s*"
+                         r"(?:[^，,;；.。\d\s][^，,;；.。\d]{0,10}?时\s*|)(?P<num>\d{1,5})(?![\d.])"
+                         r"(?=\s*(?:(?:on|with|for) [^,，;；.。]{1,20})?\s*(?:[，,；;。.]|$))", _IC)
+
+
 # --------------------------------------------------------------------------- job shape, topology
 @extractor
 def job_shape(text: str) -> list[Understood]:
@@ -1898,14 +1952,9 @@ def job_shape(text: str) -> list[Understood]:
             hits.append(_hit("job.micro_batch_size", int(n), m))
     # a batch size said bare ('batch size=4', 'batch 32', 'bs 24', 'batch size 设成 8'): what each process's loader takes in
     # DDP, Horovod and the Trainer alike, so the per-GPU batch (weak: a global, total or effective batch is not it)
-    for m in re.finditer(rf"(?<![\w.])(?:batch[_ ]?size|bs(?=\s*=))\s*(?:is|of|=|:|：|为|是|设为|设成|设置为|开到)?\s*{_NUM}"
-                         r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB))", text, _IC):
-        if _overlaps(m, hits) or re.search(r"(?:global|total|effective|overall|全局|总的?|等效|有效|整体)\s*(?:的)?\s*$",
-                                           text[max(0, m.start() - 14):m.start()], _IC):
-            continue
-        n = parse_number(m["num"])
-        if n and n == int(n) and 1 <= n <= 128 and not _GLOBAL_BATCH_SAID.search(text):
-            hits.append(_hit("job.micro_batch_size", int(n), m, weak=True))
+    for h in bare_batch_sizes(text, hits):
+        if h.fact == "job.global_batch_size" or h.value <= 128 and not _GLOBAL_BATCH_SAID.search(text):
+            hits.append(h)
     # machines given the two roles of a parameter-server job: '2 台做 worker、2 台做 server', 'two workers, two servers'
     for m in re.finditer(r"(?:\d+|[两二三四]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*(?:GPU\s*)?workers?"
                          r"[^。.;；\n]{0,24}?(?:\d+|[两二三四一]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*"
@@ -1913,6 +1962,12 @@ def job_shape(text: str) -> list[Understood]:
                          r"(?:\d+|[两二三四一]|two|one|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*servers?"
                          r"[^。.;；\n]{0,24}?(?:\d+|[两二三四]|two|four)\s*(?:台|个)?\s*(?:做|作为|当|as)?\s*workers?(?![A-Za-z])",
                          text, _IC):
+        hits.append(_hit("job.comm_pattern", "parameter_server", m))
+    # job-s12b roles said with a verb: 'one is scheduler, one is server, 2 are GPU workers', '一台做 scheduler，一台是 server'
+    _role = r"(?:\d+|one|two|three|four|[一两二三四])\s*(?:台|个)?\s*(?:is|are|was|were|做|是|当|作为)\s*(?:the\s+|a\s+)?"
+    for m in re.finditer(rf"{_role}(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler)(?![A-Za-z])[^。.;；\n]{{0,40}}?{_role}(?:GPU\s*)?"
+                         rf"workers?(?![A-Za-z])|{_role}(?:GPU\s*)?workers?(?![A-Za-z])[^。.;；\n]{{0,40}}?{_role}"
+                         rf"(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler)(?![A-Za-z])", text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|pservers?|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
                          # 'one ps + four workers', '1 个 ps 4 个 worker', 'workers and 2 ps': ps beside workers

@@ -10,6 +10,8 @@ that only asks ('is 60% data wait normal?') says nothing.
     'parameter synchronisation takes 80% of the step') → job.comm_time_pct
   - the GPUs' load said as nothing before its name ('almost zero GPU utilization', 'near-zero GPU usage')
     → gpu.util_pct 0
+  - the data loader's worker processes ('Data loader workers = 0', 'num_workers 设为 0', 'num_workers 从 8 调到 16')
+    → job.dataloader_workers (a launcher's or config's `--workers 8`, `num_workers=0` are commands.py's)
   - the data read from a spinning disk of the machine ('数据放在机械硬盘（HDD）上', 'the dataset is on an HDD')
     → job.data_source local
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 
 from bwdoctor.chat import text as tx
+from bwdoctor.chat.commands import TRAINING_WORKERS
 from bwdoctor.chat.extract import Understood, _hit_span, extractor
 
 _IC = re.IGNORECASE
@@ -56,6 +59,34 @@ _DATA_WAIT_FORMS = [
                r"(?:时间|耗时)?\s*(?:占比|占了?|占到了?|占用了?)\s*(?:了)?\s*(?:每个|每一个|每|整个|总)?\s*"
                rf"(?:step|iteration|iter|迭代|训练|时间|耗时|步)?\s*(?:时间)?\s*(?:的)?\s*{_ABOUT}{_PCT}", _IC),
 ]
+# job-s12b the step's time said to go into preparing its data, as a share in words or in per cent: 'nearly half of the
+# time goes into preparing the train_iter for each batch', 'a third of each step is spent loading the batches',
+# '将近一半的时间花在准备数据上', '30% 的时间用来读取和预处理数据'
+_SHARE_WORDS = {"half": 50.0, "a half": 50.0, "one half": 50.0, "a third": 33.3, "one third": 33.3, "a quarter": 25.0,
+                "one quarter": 25.0, r"一半": 50.0, r"三分之一": 33.3, r"四分之一": 25.0, r"一大半": 60.0}
+_SHARE = (r"(?P<share>(?<![\d.])\d{1,3}(?:\.\d+)?\s*%|(?<![A-Za-z])(?:a |one )?(?:half|third|quarter)(?![A-Za-z])|"
+          r"一大半|一半|三分之一|四分之一)")
+_PREPARING = (r"(?:prepar\w*|load\w*|read\w*|creat\w*|build\w*|decod\w*|preprocess\w*|fetch\w*)\s+(?:and\s+\w+\s+)?"
+              r"(?:the\s+|its\s+|each\s+|every\s+)?(?:new\s+)?(?:training\s+|input\s+|next\s+)?"
+              r"(?:data(?:set)?|batch(?:es)?|inputs?|samples|images|train_iter|data ?iter\w*|iterators?|"
+              r"NDArrayIter\w*)")
+_PREPARING_ZH = (r"(?:准备|加载|读取|读|预处理|处理|构造|生成)\s*(?:和\s*\S{1,4}\s*)?"
+                 r"(?:数据|batch|样本|图片|train_iter|迭代器)")
+_DATA_SHARE_FORMS = [
+    re.compile(rf"{_ABOUT}{_SHARE}\s*(?:of\s+)?(?:the\s+|each\s+|every\s+|its\s+)?(?:time|step|iteration|epoch)\s+"
+               rf"(?:goes|went|is spent|was spent|is used)\s+(?:(?:in|on|into|to|for)\s+)?{_PREPARING}", _IC),
+    re.compile(rf"{_ABOUT}{_SHARE}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:是)?\s*(?:花|耗|用|消耗)\s*"
+               rf"(?:在|于|来|掉在)?\s*(?:了)?\s*{_PREPARING_ZH}", _IC),
+]
+
+
+def _share_value(said: str) -> float | None:
+    said = said.strip().lower()
+    if said.endswith("%"):
+        return float(said[:-1].strip())
+    return _SHARE_WORDS.get(said) or _SHARE_WORDS.get(said.removeprefix("a ").removeprefix("one "))
+
+
 # a share of a device's capacity, or of memory, is no share of time
 _NOT_TIME = re.compile(r"util|利用率|使用率|CPU|内存|memory|RAM|显存|bandwidth|带宽", _IC)
 
@@ -73,6 +104,13 @@ def data_wait_share(text: str) -> list[Understood]:
                     or any(h.start <= m.start("pct") < h.end for h in hits):
                 continue
             hits.append(_hit_span("job.data_wait_pct", pct, text, m.start("pct"), m.end("pct")))
+    for pattern in _DATA_SHARE_FORMS:
+        for m in pattern.finditer(text):
+            value = _share_value(m["share"])
+            if value is None or not 0 < value <= 100 or _ASKS.search(tx.clause(text, m.start("share"))) \
+                    or any(h.start <= m.start("share") < h.end for h in hits):
+                continue
+            hits.append(_hit_span("job.data_wait_pct", value, text, m.start("share"), m.end("share")))
     return hits
 
 
@@ -154,3 +192,30 @@ def shm_size_after(text: str, start: int, end: int) -> list[Understood]:
         return []
     size = float(m["num"]) * {"G": 1.0, "M": 0.001, "K": 0.000001}[m["u"].upper()]
     return [_hit_span("container.shm_gbytes", round(size, 6), text, start, m.end())]
+
+
+# job-s12b the data loader's worker processes, said in words: 'Data loader workers = 0', 'the DataLoader's num_workers
+# is 0', 'dataloader workers set to 4', 'DataLoader 的 num_workers 设为 0', 'worker 数是 0'; changed to:
+# 'num_workers 从 8 调到 16', 'raised num_workers from 4 to 8' (the value it was changed to). Ray Train's num_workers
+# counts training workers, not loader processes.
+_LOADER = r"(?:data ?loader|DataLoader|data[- ]loading|loader)"
+_WORKERS_SAID = re.compile(
+    rf"(?<![A-Za-z]){_LOADER}\s*(?:'s\s*)?(?:的\s*)?(?:num_workers|workers?|worker\s*(?:数|数量|进程数)|进程数)"
+    r"\s*(?:is|are|was|=|:|：|为|是|设为|设成|设置为|设置成|设的是|(?:was |is )?set to|of)?\s*(?P<n>\d{1,4})(?![\d.%])|"
+    r"(?<![A-Za-z])num_workers\s*(?:(?:从|from)\s*\d{1,4}\s*(?:调到|改到|改成|加到|增加到|提高到|调成|to)|"
+    r"(?:is|are|was|为|是|设为|设成|设置为|设置成|(?:was |is )?set to))\s*(?P<n2>\d{1,4})(?![\d.%])", _IC)
+
+
+@extractor
+def loader_workers(text: str) -> list[Understood]:
+    """'Data loader workers = 0', 'num_workers 设为 0' → job.dataloader_workers."""
+    if TRAINING_WORKERS.search(text):
+        return []
+    hits: list[Understood] = []
+    for m in _WORKERS_SAID.finditer(text):
+        group = "n" if m["n"] is not None else "n2"
+        if _ASKS.search(tx.clause(text, m.start(group))) and not re.search(r"现在|目前|currently|now", tx.clause(
+                text, m.start(group)), _IC):
+            continue  # 'should num_workers be 0?' asks
+        hits.append(_hit_span("job.dataloader_workers", int(m[group]), text, m.start(group), m.end(group)))
+    return hits

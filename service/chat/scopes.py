@@ -61,7 +61,7 @@ _REFERENCE = re.compile(
     r"理论|应该(?:有|能|是|达到|跑到)?|应有|应当|本应|本该|ought to|should have|预期|期望|官方|标称值|号称|按理|正常(?:应该|情况下|来说)|别的集群|另一个集群|"
     r"其他集群|其它集群|同事的|文档(?:上|里)?说|a normal value|normal value|typical value|正常值|正常的值|典型值|"
     # a part's rated peak and what talks or others report: '单向峰值是 200 GB/s', 'GTC 上讲 … 能到 480 GB/s'
-    r"(?:单向|双向|理论)?峰值(?:带宽)?是|peak (?:bandwidth )?(?:of|is)|(?:GTC|talk|slides?|blog|论文|文章)\s*(?:上|里|中)?\s*(?:讲|说|提到|says?|claims?)|"
+    r"(?:单向|双向|理论)?峰值(?:带宽)?是|peak (?:(?:bi-?directional|uni-?directional|one-way|theoretical|aggregate)\s+)?(?:bandwidth )?(?:of|is)|(?:GTC|talk|slides?|blog|论文|文章)\s*(?:上|里|中)?\s*(?:讲|说|提到|says?|claims?)|"
     r"据说|听说|号称|reportedly|is said to|are said to|"
     # a target or a reference value to compare with: 'PDF 目标 491.84 GB/s', 'acceptance threshold', '参考值'
     r"目标值?|参考值|验收(?:标准|阈值|值)|基准值|(?<![A-Za-z])(?:target(?:ed)?|goal|reference (?:value|figure|number)|"
@@ -193,8 +193,13 @@ _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|o
 
 # 'we trained an 80B model on 340 Gbps, whereas BLOOM-176B reached 150 TFLOPs on a cluster with 140 Gbps': a contrast
 # that names a model of another size describes another team's run, to the end of its sentence.
+# (job-s12b or a smaller model said not to have the problem: '小模型没这个问题，2.6B 模型 micro batch 8 时：…', 'smaller
+# models don't have this issue: with 1.3B …')
 _ANOTHER_RUN = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast)(?![A-Za-z])|相比之下|与之相比|"
-                       r"而(?=[^，,。]{0,12}(?:模型|\d+\s*[BbMm]))", _IC)
+                          r"而(?=[^，,。]{0,12}(?:模型|\d+\s*[BbMm]))|"
+                          r"(?:小|较小的|更小的|其他|别的)模型\s*(?:就|都|也)?\s*(?:没有?(?:这个|这种|此)?问题|没事|正常|很正常|不会)|"
+                          r"(?<![A-Za-z])(?:smaller|other) models? (?:(?:do|does)(?: not|n't) have (?:this|the|that|such)|"
+                          r"(?:has|have) no (?:such )?|(?:is|are|run|runs|work|works) (?:fine|ok|okay|normally))", _IC)
 _OWN_RUN = {"job.baseline_nodes", "job.baseline_gpus", "job.speedup", "job.negative_scaling", "job.step_time_baseline_s"}
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.accounting import unaccounted
+from bwdoctor.chat.batches import splits_the_batch
 from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
@@ -27,6 +28,7 @@ from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import (
     SHARE_OF_THE_RATE,
     Understood,
+    bare_batch_sizes,
     config_settings,
     extract_facts,
     instance_type,
@@ -111,6 +113,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
     hits = _retool_measurements(raw_prose, hits, question)
+    hits = _whole_batch_of_the_framework(question, prose, hits)
     hits = runs_under_settings(raw_prose, hits)  # rr-s10 runs under settings
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
@@ -124,6 +127,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _steps_that_swing(prose, hits)
     hits = _tested_pairs_aside(prose, hits)
     hits = _largest_run_is_the_job(hits, prose)
+    hits = _load_of_the_smaller_run(prose, hits)
     stated = resolve([h for h in hits if not h.hypothetical])
     proposed = resolve([h for h in hits if h.hypothetical])
     for key, value in commands.facts.items():
@@ -472,6 +476,47 @@ _NOW = re.compile(r"(?<![A-Za-z])(?:it is|it's|now|is now|drops? to|dropped to|f
 _GBPS_FACTS = {"nic.speed_gbps", "net.iperf3_gbps", "net.rdma_bw_gbps"}
 
 
+_BATCHES = {"job.micro_batch_size", "job.global_batch_size"}
+
+
+def _whole_batch_of_the_framework(question: str, text: str, hits: list[Understood]) -> list[Understood]:
+    """job-s12b Under a framework that takes one batch for the step and splits it across the GPUs (YOLO, MXNet's ctx
+    list, DataParallel: batches.py), a bare batch size ('YOLOv8 … batch size 246', 'mxnet Module … batch size 256')
+    is the global batch, however large; the framework may be named only in a command line the prose has blanked."""
+    if not splits_the_batch(question):
+        return hits
+    said = [h for h in hits if h.fact in _BATCHES and not h.weak]
+    bare = {(h.start, h.end): h for h in bare_batch_sizes(text, said)}
+    out = [h for h in hits if not (h.fact in _BATCHES and h.weak and (h.start, h.end) in bare)]
+    out += [Understood("job.global_batch_size", h.value, h.text, h.start, h.end, weak=True) for h in bare.values()]
+    return sorted(out, key=lambda h: h.start)
+
+
+# job-s12b a load said in the sentence of the one-machine run, before the job's larger run is named: 'a single node
+# gives 128 img/sec and GPU-Util at 99%, looks normal. When I use all 4 nodes … GPU-Util jumps around': the baseline's
+_ONE_MACHINE_RUN = re.compile(r"单机|单节点|一台机器|一个节点|(?<![A-Za-z])(?:on (?:one|a single|1) (?:node|machine|"
+                              r"server|computer|box)|(?:a )?single[- ](?:node|machine|server|computer)|one (?:node|"
+                              r"machine|server|computer))(?![A-Za-z])", re.IGNORECASE)
+# (and its per-GPU batch: '每卡 batch 32 时单机 2 卡甚至比 1 卡还慢', beside 2 machines' dist_sync at batch 64)
+_LOADS_OF_A_RUN = {"gpu.util_pct", "cpu.util_pct", "job.micro_batch_size"}
+
+
+def _load_of_the_smaller_run(text: str, hits: list[Understood]) -> list[Understood]:
+    """Loads (and the per-GPU batch) said in a sentence about one machine are that run's when a larger run of the job
+    is named after it."""
+    larger = [h.start for h in hits if h.fact == "job.nodes" and isinstance(h.value, int) and h.value > 1
+              and not h.weak] + [m.start() for m in _MULTI_NODE.finditer(text)]
+    out = []
+    for h in hits:
+        if h.fact in _LOADS_OF_A_RUN and h.source == "words":
+            a, b = tx.sentence_bounds(text, h.start)
+            if _ONE_MACHINE_RUN.search(text, a, b) and any(x >= b for x in larger) \
+                    and not any(a <= x < b for x in larger):
+                continue
+        out.append(h)
+    return out
+
+
 def _was_and_now(text: str, hits: list[Understood]) -> list[Understood]:
     """'The max algbw was 104 Gbps. With EFA 1.7.1 it is 65 Gbps': the figure now is the job's and the same kind of
     figure as the one it was; the past one is set aside."""
@@ -545,7 +590,11 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|跨机|跨节点|两机|双�
                          r"across (?:the )?(?:nodes|machines|servers)|inter-?node|cross-?node|"
                          r"separate (?:machines|nodes|servers)|"
                          r"different (?:machines|nodes|servers)|不同(?:的)?机器|a second (?:server|node|machine|box)|"
-                         r"another (?:server|node|machine|box)|第二台", re.IGNORECASE)
+                         r"another (?:server|node|machine|box)|第二台|"
+                         # job-s12b the machines of the job by their role: 'each worker node', '每个 worker 节点'
+                         r"(?:每个|每台|各个)\s*worker\s*(?:节点|机器|服务器)|"
+                         r"(?:each|every) worker (?:node|machine|server|host)",
+                         re.IGNORECASE)
 
 
 _ALSO_THE_SAME = re.compile(r"也(?:差不多|一样|类似|是这样|这样|很慢|慢)|同样(?:慢|的问题)|"
