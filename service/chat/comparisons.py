@@ -41,6 +41,11 @@ _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>(?:\s*[A-Za-z][\w.-]{3,40})?[^
 _NOT_AS_FAST = re.compile(r"(?:not|n't|no)\s+(?:nearly\s+|even\s+|quite\s+)?(?:as|so)\s+(?:fast|quick)\s+as\s+(?:on\s+|with\s+|"
                           r"using\s+|in\s+)?(?P<obj>[^,.;:!?，。；：\n]{1,30})"
                           r"|(?:没有|没)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:那么|这么|这样)?\s*(?:快|高)(?![了些点])", _IC)
+# s12 slow compared to: 'Very slow during multi GPU training compared to single GPU training', 'multi-node is slow
+# relative to one node': the run asked about slower than the one it is compared with
+_SLOW_COMPARED = re.compile(r"(?<![A-Za-z])(?:slow|slower|worse)(?![A-Za-z])[^,.;:!?，。；：\n]{0,40}?\s(?:compared (?:to|with)|"
+                            r"relative to|vs\.?|versus)\s+(?:on\s+|with\s+|using\s+|in\s+|the\s+)?"
+                            r"(?P<obj>[^,.;:!?，。；：\n]{1,40})", _IC)
 _NOT_COMPARED = re.compile(r"(?:(?<![A-Za-z])(?:not|no|never)|n't|并不|并没有?|没有?|不)\s*(?:any\s+|much\s+|really\s+|even\s+)?\Z",
                            _IC)
 _FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|were|ran|runs|run|got|gets)\s+(?:\w+\s+)?"
@@ -215,7 +220,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     runs are read from it.
     """
     found = Scaling()
-    for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj"), (_NOT_AS_FAST, "obj")):
+    for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj"), (_NOT_AS_FAST, "obj"), (_SLOW_COMPARED, "obj")):
         for m in pattern.finditer(text):
             obj = m[group] or m.groupdict().get("obj2") or ""
             if _a_setting(obj) or ODD_STEPS.search(tx.sentence(text, m.start())):

@@ -108,6 +108,11 @@ CASES: list[tuple[str, dict[str, object]]] = [
      {N: 2, G: 8, SPEED: 25.0, KIND: None, NEG: None}),
     ("On another cluster with 100G IB it was fine, now on 2 nodes with 25GbE it is slow", {N: 2, SPEED: 25.0}),
     ("单机跑得好好的，两台机器反而慢了", {N: 2, BN: 1, NEG: True}),
+    # --- slow compared to a smaller run: that run is the baseline, the job slower than it (its counts no job's)
+    ("Very slow during multi GPU training compared to single GPU training",
+     {"job.baseline_gpus": 1, NEG: True, N: None, G: None}),
+    ("Multi-node training is slow compared to one node. 4 nodes, 8 GPUs each.", {N: 4, G: 8, BN: 1, NEG: True}),
+    ("the speed is slow compared to the paper, 2 nodes of 8 V100", {N: 2, NEG: None}),
     # --- what is said after 'but we only have' in a conditional is the job as it is
     ("If we had 100G this would probably be fine, but we only have 10G between our 3 servers, each with 4 A6000.",
      {N: 3, G: 4, SPEED: 10.0}),
