@@ -159,6 +159,11 @@ CASES: list[Any] = [
 
 # What the facts read should make the rules conclude.
 CATEGORIES: list[tuple[str, str]] = [
+    ("我们在洛杉矶租了 GPU 裸金属做多节点训练，每个节点 4 张 A100（NVLink 互联），"
+     "网络是每台独享 10Gbps 国际 BGP 带宽，Horovod + NCCL",
+     "nic-undersized"),
+    ("multi-node training with Horovod, 4 A100 per node, and each server has a dedicated 10 Gbps uplink",
+     "nic-undersized"),
     ("Training on a DGX with V100s is slow; the image files are located on another server, so every image is "
      "transferred between the servers", "remote-storage-io"),
     ("训练数据放在另一台服务器上，单机 8 卡，GPU 利用率只有 30%", "remote-storage-io"),
@@ -166,6 +171,8 @@ CATEGORIES: list[tuple[str, str]] = [
     ("The speed of saving models during multi-machine training is very slow", "checkpoint-contention"),
     ("ImageNet 放在 OSS 里，通过 Alluxio 挂载；合成数据多机扩展正常，换成真实数据就慢，GPU 喂不饱",
      "remote-storage-io"),
+    ("我们用 webdataset 训练，数据放在 Lustre 上，读到 GPU 显存都很慢，2 个节点每个 4 卡", "input-pipeline-cpu"),
+    ("the TFRecord shards on GPFS load very slowly: data loading is the bottleneck", "input-pipeline-cpu"),
 ]
 
 
