@@ -1072,6 +1072,7 @@ def read_several_machines(text: str) -> list[Understood]:
 
 
 # data or files carried from one machine to another: the storage's path, no training across those machines
-_DATA_MOVED = re.compile(r"(?:数据|图片|图像|文件|样本)[^，,。;；]{0,12}?(?:传输|传|拷贝|拷|复制|搬)|"
-                         r"(?<![A-Za-z])(?:data|images?|files|samples|dataset)\s+(?:\w+\s+){0,3}?(?:transferred|copied|moved|"
+# (files, images, samples or a data set, not bare 'data': 'how much data is sent between the nodes' is the job's traffic)
+_DATA_MOVED = re.compile(r"(?:数据集|图片|图像|文件|样本)[^，,。;；]{0,12}?(?:传输|传|拷贝|拷|复制|搬)|"
+                         r"(?<![A-Za-z])(?:images?|files|samples|dataset)\s+(?:\w+\s+){0,3}?(?:transferred|copied|moved|"
                          r"sent|streamed|fetched)(?![A-Za-z])", re.IGNORECASE)

@@ -1701,6 +1701,7 @@ def step_time_swings(text: str) -> list[Understood]:
 _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|(?<![A-Za-z])EFS(?![A-Za-z])|FSx|Filestore|Azure Files|"
         r"WEKA|Alluxio|共享存储|网络存储|远程存储|远端存储|分布式存储|"
         r"shared storage|shared (?:file ?system|filesystem|drive)|network storage|network file ?system|"
+        r"persistent (?:file ?system|filesystem)|"  # s21 a cloud's shared file system ('their persistent filesystem')
         r"remote storage|存储服务器|BeeGFS|network[- ]mounted|remote[- ]mounted|mounted (?:over|from) the network|"
         r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")
 # A bucket mounted as a file system is still object storage: every read is a GET ('GCS bucket mounted with GCSFuse',
@@ -1779,7 +1780,8 @@ def storage(text: str) -> list[Understood]:
                 continue  # st-s11 a disk's capacity: 'each node has a 2TB NVMe', '4TB 的本地 NVMe 盘'
             # "每100步存一次checkpoint，写到NAS上": writing to storage in a sentence about checkpoints.
             if not ckpt and not data and _CKPT.search(tx.sentence(text, m.start())) and re.search(
-                    r"写|存到|保存到|上传|传到|write|writing|written|save[sd]? to|upload|goes? to|dump", here, _IC):
+                    r"写|存到|保存到|上传|传到|存在|保存在|存储在|放在|write|writing|written|save[sd]? (?:to|on|in)|upload|"
+                    r"goes? to|dump|stored (?:on|in)|kept (?:on|in)", here, _IC):  # s21 '模型存在共享存储上'
                 ckpt = _CKPT.search(tx.sentence(text, m.start()))
             if not ckpt and not data and _OUTPUT_DIR.search(here) and _CKPT.search(text):
                 ckpt = _OUTPUT_DIR.search(here)  # s21 'saving takes ages … The log directory is on the same SSD'
@@ -1809,7 +1811,12 @@ _TIME_ON_SAVE = re.compile(r"\s*(?:(?:are|is)\s+spent\s+)?(?:(?:on|in|for)\s+)?(
                            r"(?:out\s+)?(?:the\s+|a\s+|each\s+|every\s+|one\s+|its\s+)?(?:checkpoints?|ckpts?|models?|"
                            r"weights|state[_ ]dicts?)(?![A-Za-z])|"
                            r"\s*(?:的时间)?\s*(?:来|用来|用于|在)?\s*(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:checkpoint|ckpt|"
-                           r"检查点|模型|权重)", _IC)
+                           r"检查点|模型|权重)|"
+                           # s21 the pause while the save runs: 'training pauses for 5 minutes while it checkpoints'
+                           r"\s*(?:each time\s+|every time\s+)?(?:while|when|whenever)\s+(?:it|we|the job|training)?\s*"
+                           r"(?:is\s+)?(?:checkpoints|checkpointing|saves|saving|writes (?:a |the )?checkpoint)(?![A-Za-z])"
+                           r"(?!\s+(?:the\s+|its\s+)?(?:logs?|results?|images?|outputs?|metrics|samples))",
+                           _IC)
 
 
 @extractor

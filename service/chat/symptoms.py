@@ -1137,8 +1137,14 @@ _LOADING_SLOW = re.compile(
     rf"{_LOADING}\s+(?:can't|cannot|can not|couldn't|doesn't|does not|isn't|is not)\s+keep(?:ing)?\s+up|"
     # s21 the data read into memory said slow: '数据放在 Lustre 上，不管是读到 CPU 还是读到 GPU 显存都很慢'
     r"(?<![解])读(?:取)?(?:到|进)\s*(?:CPU|GPU|内存|显存|主机内存)[^，。,;；]{0,16}?(?:都|也)?(?:很慢|太慢|特别慢|非常慢)|"
-    r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?(?:(?:waiting|starving|starved)\s+(?:on|for)\s+"
-    r"(?:the\s+)?(?:data|input|batches|the\s+dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*等数据)", _IC)
+    r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?"
+    # s21 idle first: 'the GPUs sit idle waiting for data', 'the GPUs are idle, waiting on the dataloader'
+    r"(?:(?:sit(?:s|ting)?\s+|are\s+|is\s+|stay\s+)?idle,?\s+)?"
+    r"(?:(?:waiting|starving|starved)\s+(?:on|for)\s+"
+    r"(?:the\s+)?(?:data|input|batches|(?:the\s+)?dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*(?:空等|等)数据)|"
+    # s21 the bottleneck named first: 'the bottleneck is data loading', '瓶颈在数据加载上'
+    rf"(?:the\s+)?(?:main\s+|real\s+)?bottleneck\s+(?:is|was|seems\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the\s+)?{_LOADING}|"
+    rf"瓶颈\s*(?:在|是|就是|出在)\s*(?:于)?\s*{_LOADING}", _IC)
 _LOADING_FAST = re.compile(
     rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:not|isn't|is not|不是|并不是|并非|没有成为)\s*"
     r"(?:the\s+|a\s+)?(?:bottleneck|瓶颈|问题)|"
@@ -1197,6 +1203,7 @@ def data_sharded(text: str) -> list[Understood]:
 # '保存模型的时候很慢', '存 checkpoint 要卡好几分钟', 'saving checkpoints takes forever', 'checkpointing stalls the run'
 # → job.checkpoint_slow True (how long is checkpoints()'s, extract.py); '保存很快', 'saving is quick' → False.
 _SAVE = (r"(?:(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint|ckpt|检查点|权重|存档)|"
+         r"(?:模型|权重)\s*(?:的)?\s*(?:保存|写入|存储|写盘)|"  # s21 the model first: '模型保存到 HDFS 上特别慢'
          r"(?:checkpoint|ckpt|检查点)\s*(?:的)?\s*"
          r"(?:保存|写入|存储|写盘)?|(?:saving|writing|dumping)\s+(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|(?:the\s+)?models?|"
          r"weights)|checkpoint(?:ing|s)?(?:\s+saves?)?|(?:the\s+)?(?:checkpoint|model)\s+saves?|"
@@ -1241,7 +1248,8 @@ def checkpoint_slow(text: str) -> list[Understood]:
         save = re.search(_SAVE, text[a:b], _IC)
         ca = tx.clause_bounds(text, m.start())[0]
         periodic = re.search(r"每\s*(?:隔)?\s*(?:\d+|[一两几十百千]+)\s*(?:个)?\s*(?:步|steps?|iters?)|每次(?:都)?|"
-                             r"(?:保存|存)(?:的)?(?:时候|时)|(?<![A-Za-z])every\s+(?:\d+|few|couple of|(?:few\s+)?"
+                             r"(?:保存|存)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint|ckpt|检查点|权重)?\s*(?:的)?(?:时候|时)|"
+                             r"(?<![A-Za-z])every\s+(?:\d+|few|couple of|(?:few\s+)?"
                              r"(?:hundred|thousand))\s+(?:steps|iterations|iters)|(?:when|while|whenever)\s+(?:it\s+)?"
                              r"(?:saves|saving|checkpoints|checkpointing)", text[ca:m.start()], _IC)
         if save is None or periodic is None or _asks(text, m.start()) \
