@@ -1819,6 +1819,24 @@ _TIME_ON_SAVE = re.compile(r"\s*(?:(?:are|is)\s+spent\s+)?(?:(?:on|in|for)\s+)?(
                            _IC)
 
 
+# s21 a duration in Chinese numerals ('两分钟', '半个小时', '三十秒'; '十几分钟' is no figure)
+_ZH_SAVE_TIME = re.compile(r"(?<![\d一二三四五六七八九十两几])(?P<n>[一两二三四五六七八九十]{1,3}|半)\s*(?:个)?\s*"
+                           r"(?P<unit>分钟|小时|秒)(?!\S?几)")
+_ZH_UNIT_S = {"分钟": 60.0, "小时": 3600.0, "秒": 1.0}
+
+
+def _save_before(text: str, a: int, at: int) -> bool:
+    """The save named in the clause before `at` (from `a`), or in the clause before it when this one names nothing else:
+    '一次保存要半个小时', '保存 checkpoint 的时候所有卡都停住，大概要等两分钟' (never '训练一个 epoch 要两小时')."""
+    here = text[a:at]
+    if re.search(r"加载|读取|恢复|(?<![A-Za-z])(?:load\w*|resum\w*|restor\w*)", here, _IC):
+        return False
+    if _SAVE_WORDS.search(here):
+        return True
+    return bool(_SAVE_WORDS.search(text, max(0, a - 40), a)) and not re.search(
+        r"epoch|step|iter|训练|迭代|轮|每", here, _IC)
+
+
 @extractor
 def checkpoints(text: str) -> list[Understood]:
     """'每100步存一次', 'checkpoint every 500 steps', 'save_steps=500', '300GB checkpoint' → job.checkpoint_*;
@@ -1860,6 +1878,13 @@ def checkpoints(text: str) -> list[Understood]:
         if seconds and not any(h.fact == "job.checkpoint_save_s" for h in hits) \
                 and not re.search(r"(?:every|每隔?)\s*$", text[max(0, m.start() - 8):m.start()], _IC):
             hits.append(_hit("job.checkpoint_save_s", round(seconds, 3), m))
+    for m in _ZH_SAVE_TIME.finditer(text):  # s21 '一次要半个小时', '大概要等两分钟': a save's time in Chinese numerals
+        a = tx.clause_bounds(text, m.start())[0]
+        value = 0.5 if m["n"] == "半" else parse_number(m["n"])
+        if value and not any(h.fact == "job.checkpoint_save_s" for h in hits) \
+                and re.search(r"(?:要|需要|耗时|花了?|用了?|等)\s*(?:大概|大约|约|差不多|将近|快)?\s*$", text[a:m.start()]) \
+                and not re.search(r"每|隔", text[a:m.start()]) and _save_before(text, a, m.start()):
+            hits.append(_hit("job.checkpoint_save_s", value * _ZH_UNIT_S[m["unit"][:2]], m))
     for m in re.finditer(rf"(?:每|every)\s*(?:隔)?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|its)(?![A-Za-"
                          rf"z])",
                          text, _IC):

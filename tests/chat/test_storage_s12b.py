@@ -104,6 +104,14 @@ CASES: list[Any] = [
     ("every 30 minutes training pauses for 5 minutes while it checkpoints to GCS",
      {"job.checkpoint_save_s": 300.0, "job.checkpoint_target": "network"}, {"job.checkpoint_save_s": 1800.0}),
     ("training pauses for 5 minutes when it saves the logs", {}, {"job.checkpoint_save_s": A}),
+    # a save's time in Chinese numerals; an epoch's, a load's or an interval's is none
+    ("保存 checkpoint 的时候所有卡都停住，大概要等两分钟", {"job.checkpoint_save_s": 120.0}, {}),
+    ("保存一次 checkpoint 需要三十秒", {"job.checkpoint_save_s": 30.0}, {}),
+    ("训练一个 epoch 要两小时，保存模型很快", {"job.checkpoint_slow": False}, {"job.checkpoint_save_s": A}),
+    ("保存模型很慢，训练一个 epoch 要两小时", {"job.checkpoint_slow": True}, {"job.checkpoint_save_s": A}),
+    ("加载 checkpoint 要五分钟", {}, {"job.checkpoint_save_s": A}),
+    ("每两分钟存一次 checkpoint", {}, {"job.checkpoint_save_s": A}),
+    ("模型保存到 HDFS 上特别慢，一次要十几分钟", {"job.checkpoint_slow": True}, {"job.checkpoint_save_s": A}),
     # what a change would speed up is what the job does now; a change of target is a what-if
     ("multi-threaded uploading would make checkpoint uploads to S3 much faster",
      {"job.checkpoint_target": "network"}, {}),
