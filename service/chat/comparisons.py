@@ -227,6 +227,9 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             if _THAN_A_TARGET.search(text, m.start(), m.end()):
                 continue  # s12 'slower than expected on 4 nodes': short of a target; the nodes are the job's
+            bare = re.fullmatch(r"\s*(?P<n>\d{1,2})\s*", obj)
+            if bare and _numbered_item(text, int(bare["n"])):
+                continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
             size = _run_size(obj)
             if size is None:
                 size = _bare_run(text, obj, m.start())  # counts-s11 bare than
@@ -497,6 +500,13 @@ _THAN_A_TARGET = re.compile(r"比\s*(?:预期|期望|预计|预想|理论|估计
 _NOT_RATIO = re.compile(r"(?:not|n't|没有|并没有|并不|不)\s*\Z", _IC)
 
 
+def _numbered_item(text: str, n: int) -> bool:
+    """Whether the question lists items numbered n and n + 1 or n - 1 ('1. …；2. …', '1) … 2) …', '（1）…（2）…')."""
+    def item(k: int) -> bool:
+        return k > 0 and bool(re.search(rf"(?:^|(?<=[\s：:；;。，,]))(?:{k}\s*[.．、)）](?!\d)|[(（]{k}[)）])", text))
+    return item(n) and (item(n + 1) or item(n - 1))
+
+
 def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | None:
     """The two run sizes of one kind a sentence compares, in the order said, whether they are said as a range ('from 1
     to 4 nodes', '单机到双机') and whether more runs are named ('2 机比单机快 1.8 倍，但 4 机只比单机快 2.5 倍': then the
@@ -518,6 +528,8 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
     kinds = {s[2] for s in sizes}
     for m in _BARE_THAN.finditer(text, a, b):  # '4 machines are only 1.3x faster than one': the count takes the other's word
         n = _count(m["n"])
+        if n and m["n"].isdigit() and _numbered_item(text, n):
+            continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
         if n and len(kinds) == 1 and not any(t[3] <= m.start("n") < t[4] for t in sizes):
             sizes.append((n, m.start("n"), next(iter(kinds)), m.start("n"), m.end("n")))
     sizes.sort(key=lambda s: s[3])
@@ -1213,6 +1225,8 @@ def _bare_run(text: str, obj: str, at: int) -> tuple[int, str] | None:
     said before it in its sentence."""
     bare = re.fullmatch(rf"\s*(?:(?:on|with|using|in)\s+)?(?:the\s+)?(?P<n>{COUNT})\s*(?:个|台)?\s*", obj, _IC)
     n = _count(bare["n"]) if bare else None
+    if n and bare and bare["n"].isdigit() and _numbered_item(text, n):
+        return None  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
     sizes = run_sizes(text, tx.sentence_bounds(text, at)[0], at) if n else []
     return (n, sizes[-1][2]) if n and sizes and sizes[-1][0] > n else None
 

@@ -183,7 +183,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("per-node4", re.compile(rf"(?:each|every|per) (?:node|machine|server|box|host)\s*(?:has|have|with|having|contains|"
                              rf"is equipped with|:)\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}", _IC)),
     # 单机8卡, single node with 8 GPUs, one machine with 4 GPUs
-    ("single", re.compile(rf"(?:单机|单台(?:机器|服务器)?|单节点|(?<![同第另每任])一台(?:机器|服务器)?(?:上)?)\s*(?:的)?\s*(?:(?P<m>{COUNT})\s*{_GPU_ZH}|"
+    # (s21 '单台最高支持 100Gbps', '单台可插 8 卡': what each machine can take, a per-machine spec, no count of machines)
+    ("single", re.compile(rf"(?:单机|单台(?!\s*(?:最高|最多|最大|可以?|能|支持))(?:机器|服务器)?|单节点|"
+                          rf"(?<![同第另每任])一台(?:机器|服务器)?(?:上)?)\s*(?:的)?\s*(?:(?P<m>{COUNT})\s*{_GPU_ZH}|"
                           rf"(?P<one>单卡))?"
                           rf"|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|instance|{INSTANCE_MARK}+)\s*"
                           rf"(?:(?:with|having|of|,)\s*(?P<m2>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN})?", _IC)),
@@ -205,7 +207,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("nodes", re.compile(rf"(?P<n>{COUNT})(?!-GPU)\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
-                         rf"|(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),
+                         rf"|(?<![另某])(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),  # s21 '另一台服务器' is another, no count
     # 'both nodes have 8 GPUs', 'both of our servers': two machines (weak: a count said outright wins)
     ("both", re.compile(r"(?<![A-Za-z])both\s+(?:of\s+(?:the|our|my|these|those)\s+)?(?:nodes|machines|servers|boxes|hosts|"
                         r"instances|VMs|workstations|computers)(?![A-Za-z])", _IC)),
@@ -969,7 +971,7 @@ _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machi
 
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
-_NIC_WORD = r"(?:网卡|网口|光口|NICs?|HCAs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
+_NIC_WORD = r"(?:网卡|网口|光口|网络接口|NICs?|HCAs?|network\s+(?:interfaces?(?:\s+cards?)?|cards?)|ENIs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single|双(?=\s?\d))\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
     rf"(?:(?:\d+(?:\.\d+)?\s?G\w*(?:/s)?|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
@@ -1098,5 +1100,15 @@ _SEVERAL_MACHINES = re.compile(
 
 def read_several_machines(text: str) -> list[Understood]:
     """job.multi_node: the job spans several machines, their number unsaid (a count said is read_counts')."""
-    m = _SEVERAL_MACHINES.search(text)
-    return [_hit("job.multi_node", True, text, m.start(), m.end(), weak=True)] if m else []
+    for m in _SEVERAL_MACHINES.finditer(text):
+        if _DATA_MOVED.search(tx.clause(text, m.start())):
+            continue  # s21 'every image has to be transferred between the servers': the data's trip, not the job's span
+        return [_hit("job.multi_node", True, text, m.start(), m.end(), weak=True)]
+    return []
+
+
+# data or files carried from one machine to another: the storage's path, no training across those machines
+# (files, images, samples or a data set, not bare 'data': 'how much data is sent between the nodes' is the job's traffic)
+_DATA_MOVED = re.compile(r"(?:数据集|图片|图像|文件|样本)[^，,。;；]{0,12}?(?:传输|传|拷贝|拷|复制|搬)|"
+                         r"(?<![A-Za-z])(?:images?|files|samples|dataset)\s+(?:\w+\s+){0,3}?(?:transferred|copied|moved|"
+                         r"sent|streamed|fetched)(?![A-Za-z])", re.IGNORECASE)

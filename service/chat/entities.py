@@ -92,7 +92,9 @@ INSTANCE_TYPE = re.compile(
     r"|p\d[a-z]?-g?b\d{3}(?:\.\d+xlarge)?"
     r"|N[CDV]\d{1,3}[a-z]*(?:_[AHV]\d{2,3})?_v\d|H[BC]\d{2,3}[a-z]*(?:_v\d)?(?=[\s,.;)，。]|$)"
     r"|a[234]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|Standard_N[A-Za-z0-9_]+"
-    r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|[a-z]{1,4}\d?-standard-\d+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])", _IC)
+    # GCP's machine types, whose last number is vCPUs ('n1-highmem-16 with 2 GPUs'; 'highmemory', as people write it)
+    r"|[a-z]{1,4}\d?[a-z]?-(?:standard|highmem(?:ory)?|highcpu|megamem|ultramem|hypermem|custom)-\d+(?:-\d+|-lssd)?"
+    r"|ecs\.[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+|ml\.p\d\w*\.\d*x?large)(?![A-Za-z0-9])", _IC)
 
 
 # Network adapters and interfaces named by model or device, and what each name says of the hardware by itself:

@@ -624,7 +624,9 @@ _RATE = re.compile(
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"(?<=\d)GE(?![A-Za-z])|"  # net-s11 '100GE', '25GE 网口': Huawei's and Chinese vendors' way of writing GbE
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|Mb|"
-    r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|G|M)(?![A-Za-z/])")
+    r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|"
+    r"[GM]B per sec(?:ond)?|[GM]b(?:its?)? per sec(?:ond)?|"  # s21 'Read throughput is 1.20 GB per second' (a log's words)
+    r"G|M)(?![A-Za-z/])")
 _NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"management (?:ports?|network|interfaces?|NICs?)|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
@@ -732,6 +734,21 @@ _MULT_AFTER = re.compile(r"\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])(?!\s*(?:node
                          r"instances?|GPUs?|台|机|节点|服务器|卡|张卡))", _IC)
 
 
+# s21 a copy out of a bucket or a storage named as its source ('the bucket, copied with aws s3 cp to a ramdisk'):
+# what the storage delivers (a copy between machines stays a network figure)
+_COPY_FROM_STORAGE = re.compile(r"(?:(?<![A-Za-z])(?:bucket|S3|OSS|GCS|COS|NAS|NFS|Lustre|storage)(?![A-Za-z])|对象存储|存储)"
+                                r"[^。.;；]{0,30}?(?:(?<![A-Za-z])(?:cp|copy|copying|copied|sync|download\w*)(?![A-Za-z])|拷|"
+                                r"复制|下载)|(?:(?<![A-Za-z])(?:copy|copying|copied|download\w*)(?![A-Za-z])|拷贝|下载)\s*"
+                                r"(?:from|自|从)\s*(?:the\s+|a\s+|our\s+)?(?:bucket|S3|OSS|GCS|NAS|NFS|storage|对象存储|存储)",
+                                _IC)
+
+
+# s21 a line as rented or provisioned: the hosting plan's rate is the machine's link, no test's figure
+_PROVISIONED = re.compile(r"(?:独享|独占|专享|独立|(?<![A-Za-z])(?:dedicated|unmetered|guaranteed))\s*(?:的)?\s*$", _IC)
+_PROVISIONED_AFTER = re.compile(r"\s*(?:的)?\s*(?:(?:国际|国内|公网|BGP|CN2|GIA|独享|专线|多线)\s*)+(?:带宽|线路|网络|端口)|"
+                                r"\s*(?:dedicated\s+|unmetered\s+)?(?:BGP|IP transit)\s+(?:bandwidth|uplink|port)", _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
 
@@ -752,6 +769,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    if not is_bytes and label in {None, "measured"} and _PROVISIONED.search(text, max(0, m.start() - 10), m.start()) \
+            or not is_bytes and label in {None, "measured"} and _PROVISIONED_AFTER.match(tail):
+        return "rated"  # s21 a line as rented: '每台独享 10Gbps 国际 BGP 带宽', 'a dedicated 10 Gbps uplink' is the link's rate
     if not is_bytes and label in {None, "rated"} and SHARE_OF_THE_RATE.match(text, m.end()):
         return "measured"  # s11 share of the rate: '… roughly 6.4 Gbps, about 25% of the network's theoretical max'
     if label is None and not is_bytes and _NOT_FILLED.search(text, max(tx.sentence_bounds(text, m.start())[0],
@@ -863,6 +883,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
                 and not re.search(r"(?<![A-Za-z])(?:cp|rsync|scp|copy|copying|copied)(?![A-Za-z])|拷|复制",
                                   tx.sentence(text, m.start()), _IC):
             return "storage"  # st-s11 'Lustre gives 2 GB/s aggregate read throughput', 'fio on the NFS mount shows 300 MB/s'
+        if label == "measured" and _COPY_FROM_STORAGE.search(tx.sentence(text, m.start())) \
+                and not _NETWORK_SAID.search(tx.sentence(text, m.start())):
+            return "storage"  # s21 '同一个 bucket 直接 aws s3 cp 拷到 ramdisk 能到 10GB/s': a copy out of storage reads it
         if re.search(r"(?:[EHNXFQ]DR\d*)\s*$", text[max(0, m.start() - 8):m.start()]):
             return None  # '4xEDR 100GBps': the generation is the rating; the figure beside it is a slip of the unit
         if label in {None, "measured"} and re.match(r"\s*(?:of\s+)?(?:NCCL\s+)?(?:all[-_ ]?reduce\s+(?:bandwidth|bw|throughput)|busbw|"
@@ -1457,7 +1480,8 @@ def link_rating(text: str) -> list[Understood]:
     for m in _RATING.finditer(text):
         if m.start("max") not in paired:  # 'rated for 100G' alone: the rating, and the link speed until told
             hits.append(_hit("nic.max_speed_gbps", float(m["max"]), m, "max"))
-            hits.append(_hit("nic.speed_gbps", float(m["max"]), m, "cue", weak=True))
+            if m["cue"] != "最高支持":  # s21 '单台最高支持 100Gbps': what the machine can take at most, no link said
+                hits.append(_hit("nic.speed_gbps", float(m["max"]), m, "cue", weak=True))
     for m in _SPEED_WORD.finditer(text):
         hits.append(_hit("nic.speed_gbps", int(m["mbps"]) / 1000, m))
     for m in re.finditer(r"(?<![A-Za-z])Rate:\s*(?P<gbps>\d{2,3})(?!\d|\.\d)", text):  # ibstat's own line
@@ -1701,25 +1725,47 @@ def step_time_swings(text: str) -> list[Understood]:
 
 # --------------------------------------------------------------------------- storage and checkpoints
 _NAS = (r"NAS|NFS|Lustre|GPFS|CephFS|Ceph|HDFS|JuiceFS|CPFS|(?<![A-Za-z])EFS(?![A-Za-z])|FSx|Filestore|Azure Files|"
-        r"WEKA|Alluxio|gcsfuse|s3fs|共享存储|网络存储|远程存储|远端存储|分布式存储|"
+        r"WEKA|Alluxio|共享存储|网络存储|远程存储|远端存储|分布式存储|"
         r"shared storage|shared (?:file ?system|filesystem|drive)|network storage|network file ?system|"
+        r"persistent (?:file ?system|filesystem)|"  # s21 a cloud's shared file system ('their persistent filesystem')
         r"remote storage|存储服务器|BeeGFS|network[- ]mounted|remote[- ]mounted|mounted (?:over|from) the network|"
         r"网络挂载|挂载的网络盘|网络盘|NAS盘|network (?:drive|disk|share)")
+# A bucket mounted as a file system is still object storage: every read is a GET ('GCS bucket mounted with GCSFuse',
+# 'S3 via mountpoint-s3', 'OSS 通过 ossfs 挂载')
+_FUSE_OVER_OBJECT = (r"(?i:gcs ?fuse|Cloud Storage FUSE|s3fs|mountpoint[- ](?:for[- ])?s3|goofys|ossfs|cosfs|obsfs|"
+                     r"blobfuse2?|rclone mount)")
 _OBJECT = r"对象存储|OSS|(?<![A-Za-z])S3(?![A-Za-z0-9])|GCS|(?<![A-Za-z])COS(?![A-Za-z])|Blob|blob storage|" \
           r"(?<![A-Za-z])(?:gs|s3a?|oss|cos|obs|abfss?|wasbs?):/|" \
-          r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])(?!\s*(?:大小|size|cap))"
+          r"object[- ]?stor\w*|MinIO|云存储|(?<![\w-])bucket(?![-_\w])(?!\s*(?:大小|size|cap))|" + _FUSE_OVER_OBJECT
 # a volume of each instance's own (EBS, gp2/gp3) and a copy of the data on every machine are local to the node
 _LOCAL = r"本地(?:SSD|NVMe|盘|磁盘|硬盘|存储)?|local(?:ly)?(?: SSDs?| NVMe| disks?| storage| drives?)?|本机|NVMe|" \
          r"(?<![A-Za-z])SSD(?!s? cache)|(?<![A-Za-z])(?:EBS|gp[23]|io[12])(?![\w-])|" \
          r"(?:各自|每台(?:机器)?)[^。，,.]{0,8}?(?:放|存|拷|复制)了?一份|" \
          r"(?:its|their) own (?:local )?copy|a (?:local )?copy (?:on|per|for) (?:each|every) (?:node|machine|server)"
+# s21 the data kept on another machine and read over the network ('the image files are located on another server, while
+# the code runs on the DGX', '数据放在另一台服务器上', 'a remote file server'): network storage, when the clause is about data
+_DATA_ELSEWHERE = re.compile(
+    r"(?<![A-Za-z])(?:located|stored|kept|sits?|lives?|are|is|resides?|hosted)\s+(?:on|in|at)\s+(?:another|a different|"
+    r"a separate|a remote|the other|a second|an? other)\s+(?:server|machine|host|box|computer)(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:on|from|in|at)\s+(?:a |the |our |an? )?(?:remote (?:file )?server|file ?server)(?![A-Za-z])|"
+    r"(?:在|从)\s*(?:远程|远端)?\s*文件服务器|"
+    r"(?:放|存|存放|位于|在)(?:在)?\s*(?:另一台|另外一台|另一个|别的|其他|其它|远程|远端)\s*(?:机器|服务器|主机)", _IC)
+_DATA_FILES = re.compile(r"数据|图片|图像|文件|样本|训练集|(?<![A-Za-z])(?:data|dataset|images?|files|samples|shards)(?![A-Za-z])",
+                         _IC)
+# s21 where a run writes its outputs (the saves among them) said to be on a storage, in a question about saving
+_OUTPUT_DIR = re.compile(r"(?<![A-Za-z])(?:(?:output|log|logging|save|saving|checkpoint|ckpt|run)s?[ _-]?(?:directory|dir|"
+                         r"folder|path)|model[ _-]?dir)(?![A-Za-z])|output_dir|输出目录|日志目录|保存目录|保存路径|输出路径",
+                         _IC)
+# a caching layer names no storage of its own: what it caches is the source ('ImageNet 放在 OSS，通过 Alluxio 挂载')
+_CACHE_LAYER = re.compile(r"Alluxio|JuiceFS", _IC)
 _STORAGE_KINDS = {"nas": re.compile(_NAS, _IC), "object_store": re.compile(_OBJECT), "local": re.compile(_LOCAL, _IC)}
 # the saved model is the checkpoint too: '每次存下来的模型有 13GB', 'the saved model is uploaded to S3', 'save_model'
 _SAVED_MODEL = r"(?:存|保存|存储)下?(?:来|出)?的(?:模型|权重)|模型(?:文件|权重)?(?:保存|存储|上传)|saved (?:model|weights)|" \
                r"save_\w*model|save_checkpoint"
 _CKPT = re.compile(r"checkpoint\w*|ckpt\w*|检查点|存档|save_steps|torch\.save|save[- _]interval|存一次|保存一次|保存模型|"
+                   r"(?:每次|一次)保存|save_state|save_pretrained|"
                    r"save (?:a |the )?(?:model|weights)|saving|" + _SAVED_MODEL, _IC)
-_DATA = re.compile(r"数据|data|dataset|读取|reading|read|loading|加载|样本|corpus|shards?|tfrecord|webdataset|"
+_DATA = re.compile(r"数据|data|dataset|读取|(?<![A-Za-z])(?:reading|read|loading)|加载|样本|corpus|shards?|tfrecord|webdataset|"
                    r"dataloader|训练集|语料", _IC)
 
 _STORAGE_SERVER = re.compile(rf"(?:{_NAS}|存储|storage|Lustre|GPFS|CephFS|Ceph|BeeGFS|JuiceFS|MinIO)\s*(?:的)?\s*"
@@ -1744,6 +1790,13 @@ def storage(text: str) -> list[Understood]:
                     r"data|数据|checkpoint|ckpt|读|read|stor|cache|缓存", tx.clause(text, m.start()), _IC):
                 continue
             here = tx.clause(text, m.start())
+            if kind == "nas" and _CACHE_LAYER.fullmatch(m.group(0)) and _STORAGE_KINDS["object_store"].search(text):
+                continue  # a cache in front of a bucket: 'OSS 里的数据通过 Alluxio 挂载' reads object storage
+            if kind == "local" and re.search(r"(?:缓存|缓冲|暂存|(?<![A-Za-z])(?:cache|caching|staging|scratch))\s*(?:层|盘)?\s*"
+                                             r"[(（:：]?\s*(?:on|in|to|at|用|在|到)?\s*(?:the\s+|a\s+)?(?:local\s+|本地\s*)?$",
+                                             text[max(0, m.start() - 14):m.start()], _IC) and any(
+                    p.search(tx.sentence(text, m.start())) for k, p in _STORAGE_KINDS.items() if k != "local"):
+                continue  # s21 '数据源（HDD/NAS）→ 预处理缓存（NVMe）': the local disk caches the source named beside it
             ckpt, data = _CKPT.search(here), _DATA.search(here)
             if re.search(r"(?:不在|不是放在|没有?放在|不放在|(?<![A-Za-z])(?:not|no longer)\s+(?:on|in|from))\s*$",
                          text[max(0, m.start() - 12):m.start()], _IC):
@@ -1753,13 +1806,21 @@ def storage(text: str) -> list[Understood]:
                 continue  # st-s11 a disk's capacity: 'each node has a 2TB NVMe', '4TB 的本地 NVMe 盘'
             # "每100步存一次checkpoint，写到NAS上": writing to storage in a sentence about checkpoints.
             if not ckpt and not data and _CKPT.search(tx.sentence(text, m.start())) and re.search(
-                    r"写|存到|保存到|上传|传到|write|writing|written|save[sd]? to|upload|goes? to|dump", here, _IC):
+                    r"写|存到|保存到|上传|传到|存在|保存在|存储在|放在|write|writing|written|save[sd]? (?:to|on|in)|upload|"
+                    r"goes? to|dump|stored (?:on|in)|kept (?:on|in)", here, _IC):  # s21 '模型存在共享存储上'
                 ckpt = _CKPT.search(tx.sentence(text, m.start()))
+            if not ckpt and not data and _OUTPUT_DIR.search(here) and _CKPT.search(text):
+                ckpt = _OUTPUT_DIR.search(here)  # s21 'saving takes ages … The log directory is on the same SSD'
             if ckpt:
                 target = "local" if kind == "local" else "network"
                 hits.append(_hit("job.checkpoint_target", target, m))
             if data or not ckpt:
                 hits.append(_hit("job.data_source", kind, m, weak=not data))
+    for m in _DATA_ELSEWHERE.finditer(text):
+        here = tx.clause(text, m.start())
+        if _DATA_FILES.search(here) and not _CKPT.search(here) and not re.search(
+                r"(?:not|no longer|不在|不是)\s*$", text[max(0, m.start() - 10):m.start()], _IC):
+            hits.append(_hit("job.data_source", "nas", m))
     return hits
 
 
@@ -1768,6 +1829,38 @@ _SAVE_WORDS = re.compile(r"checkpoint\w*|ckpt|state[_ ]dict|检查点|存档|sav
                          r"(?:save|saving|保存|存)\s*(?:the\s*)?(?:model|weights|权重)|" + _SAVED_MODEL, _IC)
 _SAVE_TIME = re.compile(rf"{_NUM}\s*(?:\+|多)?\s*(?P<unit>s|sec|secs|seconds?|秒|min|mins|minutes?|分钟|h|hours?|小时)(?![A-Za-z/])",
                         _IC)
+
+
+# s21 a time and what it is spent on, the save: '30 seconds saving the checkpoint', '20 s on writing each checkpoint',
+# '花了 30 秒保存 checkpoint', '40 秒用来存模型'
+_TIME_ON_SAVE = re.compile(r"\s*(?:(?:are|is)\s+spent\s+)?(?:(?:on|in|for)\s+)?(?:saving|writing|dumping|to save|to write)\s+"
+                           r"(?:out\s+)?(?:the\s+|a\s+|each\s+|every\s+|one\s+|its\s+)?(?:checkpoints?|ckpts?|models?|"
+                           r"weights|state[_ ]dicts?)(?![A-Za-z])|"
+                           r"\s*(?:的时间)?\s*(?:来|用来|用于|在)?\s*(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:checkpoint|ckpt|"
+                           r"检查点|模型|权重)|"
+                           # s21 the pause while the save runs: 'training pauses for 5 minutes while it checkpoints'
+                           r"\s*(?:each time\s+|every time\s+)?(?:while|when|whenever)\s+(?:it|we|the job|training)?\s*"
+                           r"(?:is\s+)?(?:checkpoints|checkpointing|saves|saving|writes (?:a |the )?checkpoint)(?![A-Za-z])"
+                           r"(?!\s+(?:the\s+|its\s+)?(?:logs?|results?|images?|outputs?|metrics|samples))",
+                           _IC)
+
+
+# s21 a duration in Chinese numerals ('两分钟', '半个小时', '三十秒'; '十几分钟' is no figure)
+_ZH_SAVE_TIME = re.compile(r"(?<![\d一二三四五六七八九十两几])(?P<n>[一两二三四五六七八九十]{1,3}|半)\s*(?:个)?\s*"
+                           r"(?P<unit>分钟|小时|秒)(?!\S?几)")
+_ZH_UNIT_S = {"分钟": 60.0, "小时": 3600.0, "秒": 1.0}
+
+
+def _save_before(text: str, a: int, at: int) -> bool:
+    """The save named in the clause before `at` (from `a`), or in the clause before it when this one names nothing else:
+    '一次保存要半个小时', '保存 checkpoint 的时候所有卡都停住，大概要等两分钟' (never '训练一个 epoch 要两小时')."""
+    here = text[a:at]
+    if re.search(r"加载|读取|恢复|(?<![A-Za-z])(?:load\w*|resum\w*|restor\w*)", here, _IC):
+        return False
+    if _SAVE_WORDS.search(here):
+        return True
+    return bool(_SAVE_WORDS.search(text, max(0, a - 40), a)) and not re.search(
+        r"epoch|step|iter|训练|迭代|轮|每", here, _IC)
 
 
 @extractor
@@ -1796,7 +1889,7 @@ def checkpoints(text: str) -> list[Understood]:
         if re.search(r"(?:every|每隔?)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
             continue  # 'we save a checkpoint every 10 minutes': the interval, not how long a save takes
         takes = re.search(r"(?:takes?|took|needs?|lasts?|(?:stalls?|blocks?|freezes?|hangs?)[\w ]{0,20}?for|要|需要|花了?|耗时|用了?)\s*(?:about|around|roughly|~|约|大约|大概)?\s*$",
-                          text[max(a, m.start() - 24):m.start()], _IC)
+                          text[max(a, m.start() - 40):m.start()], _IC)  # s21 'stalls training for about 3 minutes'
         # 'checkpoint every 10 minutes' is an interval; 'saving takes 10 minutes every 1000 steps' is a save's time
         # st-s11 only in its own clause: '保存一次 ckpt 大概 5min，每 2000 step 存一次' is a save's time, then the interval
         if named and (takes or not re.search(r"每|every|interval|间隔|步|steps?", text[m.end():min(b, m.end() + 6)], _IC)):
@@ -1804,6 +1897,20 @@ def checkpoints(text: str) -> list[Understood]:
             seconds = time_to_seconds(value, m["unit"].lower()) if value else None
             if seconds:
                 hits.append(_hit("job.checkpoint_save_s", round(seconds, 3), m))
+    for m in _SAVE_TIME.finditer(text):  # s21 the time, then the save it is spent on: '30 seconds saving the checkpoint'
+        after = _TIME_ON_SAVE.match(text, m.end())
+        value = parse_number(m["num"]) if after else None
+        seconds = time_to_seconds(value, m["unit"].lower()) if value else None
+        if seconds and not any(h.fact == "job.checkpoint_save_s" for h in hits) \
+                and not re.search(r"(?:every|每隔?)\s*$", text[max(0, m.start() - 8):m.start()], _IC):
+            hits.append(_hit("job.checkpoint_save_s", round(seconds, 3), m))
+    for m in _ZH_SAVE_TIME.finditer(text):  # s21 '一次要半个小时', '大概要等两分钟': a save's time in Chinese numerals
+        a = tx.clause_bounds(text, m.start())[0]
+        value = 0.5 if m["n"] == "半" else parse_number(m["n"])
+        if value and not any(h.fact == "job.checkpoint_save_s" for h in hits) \
+                and re.search(r"(?:要|需要|耗时|花了?|用了?|等)\s*(?:大概|大约|约|差不多|将近|快)?\s*$", text[a:m.start()]) \
+                and not re.search(r"每|隔", text[a:m.start()]) and _save_before(text, a, m.start()):
+            hits.append(_hit("job.checkpoint_save_s", value * _ZH_UNIT_S[m["unit"][:2]], m))
     for m in re.finditer(rf"(?:每|every)\s*(?:隔)?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|iters?|iterations?|its)(?![A-Za-"
                          rf"z])",
                          text, _IC):

@@ -62,21 +62,26 @@ _KNOWN_GPUS.update({"p6-b200.48xlarge": 8, "p6-b200": 8, "p6-b300.48xlarge": 8, 
                     "p2.8xlarge": 8, "p2.16xlarge": 16})
 
 
+def _plain(instance_type: str) -> str:
+    """The type without a platform's prefix: Azure's 'Standard_', SageMaker's 'ml.' ('ml.p4d.24xlarge' is a
+    p4d.24xlarge)."""
+    return instance_type.strip().lower().removeprefix("standard_").removeprefix("ml.")
+
+
 def known_gpu_model(instance_type: str) -> str | None:
     """The GPU model of a known instance family, else None ('p4d.24xlarge' → 'A100')."""
-    name = instance_type.strip().lower().removeprefix("standard_")
+    name = _plain(instance_type)
     return next((model for prefix, model in _FAMILY_GPU if name.startswith(prefix)), None)
 
 
 def known_gpus(instance_type: str) -> int | None:
     """GPUs in one instance of a known type, else None ('Standard_ND96asr_v4' is Azure's ND96asr_v4)."""
-    name = instance_type.strip().lower()
-    return _KNOWN_GPUS.get(name.removeprefix("standard_"))
+    return _KNOWN_GPUS.get(_plain(instance_type))
 
 
 def known_bandwidth_gbps(instance_type: str) -> float | None:
     """The provider's network cap for a known instance type, else None."""
-    return _KNOWN_GBPS.get(instance_type.strip().lower())
+    return _KNOWN_GBPS.get(_plain(instance_type))
 
 
 def known_types() -> dict[str, float]:

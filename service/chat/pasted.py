@@ -47,6 +47,8 @@ from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
 from bwdoctor_parsers.perftest import parse_perftest
 from bwdoctor_parsers.rdma_devices import ROUTE as RDMA_DEVICES_ROUTE
 from bwdoctor_parsers.rdma_devices import parse_rdma_devices
+from bwdoctor_parsers.read_throughput import ROUTE as READ_THROUGHPUT_ROUTE
+from bwdoctor_parsers.read_throughput import parse_read_throughput
 from bwdoctor_parsers.training_log import ROUTE_HINT as TRAINING_LOG_HINT
 from bwdoctor_parsers.training_log import parse_training_log
 
@@ -563,6 +565,10 @@ def _rdma_devices(block: str) -> Parsed:
     return parse_rdma_devices(block).facts(), [], False
 
 
+def _read_throughput(block: str) -> Parsed:  # s21 a streamer's or loader's 'Read throughput is 1.20 GB per second'
+    return parse_read_throughput(block).facts(), [], False
+
+
 # Which parser to try for which content; several may apply to one block (NCCL lines inside an
 # nccl-tests run). The first route that gives a fact keeps it: what a tool measured or NCCL says it
 # uses comes before a setting or a snapshot.
@@ -595,6 +601,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
     ("torch-errors", _WATCHDOG, _torch_errors),
     ("nic-counters", NIC_COUNTERS_ROUTE, _nic_counters),
     ("rdma-devices", RDMA_DEVICES_ROUTE, _rdma_devices),
+    ("read-throughput", READ_THROUGHPUT_ROUTE, _read_throughput),
     ("ip", re.compile(r"^[^:\s]+:\s+flags=\d+<[^>]*>\s+mtu\s+\d|^[^:\s]+\s+Link encap:|"
                       r"^\d+:\s+[^:\s]+:\s+<[^>]*>\s+mtu|^(?:default|\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)\s+"
                       r"(?:via|dev)\s|^[\w.@-]+\s+(?:UP|DOWN|UNKNOWN)\s+\d{1,3}(?:\.\d{1,3}){3}/\d", re.M), _ip_addr),

@@ -64,6 +64,9 @@ _REFERENCE = re.compile(
     r"(?:单向|双向|理论)?峰值(?:带宽)?是|peak (?:(?:bi-?directional|uni-?directional|one-way|theoretical|aggregate)\s+)?(?:bandwidth )?(?:of|is)|(?:GTC|talk|slides?|blog|论文|文章)\s*(?:上|里|中)?\s*(?:讲|说|提到|says?|claims?)|"
     r"据说|听说|号称|reportedly|is said to|are said to|"
     # a target or a reference value to compare with: 'PDF 目标 491.84 GB/s', 'acceptance threshold', '参考值'
+    # s21 the same storage read directly with another tool: a yardstick for the job's own reads
+    r"(?:同一个|同样的)\s*(?:bucket|桶|存储|NAS|盘)[^，,。]{0,8}?直接|(?<![A-Za-z])the same (?:bucket|storage|share|"
+    r"file ?system)\b[^,.;]{0,24}?\bdirectly\b|"
     r"目标值?|参考值|验收(?:标准|阈值|值)|基准值|(?<![A-Za-z])(?:target(?:ed)?|goal|reference (?:value|figure|number)|"
     r"acceptance (?:criteria|threshold|target))(?![A-Za-z])|"
     # a figure not reached is the target: 'does not reach 100Gbps', '跑不到 100G'
@@ -78,6 +81,9 @@ _KIND_FACTS = {"nic.kind", "nccl.transport", "job.parallelism", "job.data_source
                "gpu.model"}  # '两台 8×A800，不是 A100': the model named under a negation is not the job's
 MEASUREMENTS = {"net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s", "net.rdma_bw_gbps",
                 "nccl.allreduce_algbw_gbytes_per_s"}
+
+# what a reference can be given for: the measurements, and a storage's read rate (s21 'the same bucket read directly')
+_QUOTABLE = MEASUREMENTS | {"storage.read_gbps"}
 
 
 def is_negated(text: str, start: int, end: int) -> bool:
@@ -184,7 +190,12 @@ _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置
                            r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)|"
                            # reported speech: '看到有人说 V100 要 100Gbps 才够', 'someone said P100 needs 25-50Gbps'
                            r"(?:看到|听)?有人说|网上(?:有人)?说|someone (?:said|says|mentioned|suggested|wrote)|"
-                           r"(?:I|we)(?:'ve| have)? (?:read|heard) (?:that|somewhere|online)|people (?:say|said)", _IC)
+                           r"(?:I|we)(?:'ve| have)? (?:read|heard) (?:that|somewhere|online)|people (?:say|said)|"
+                           # s21 an example in code or docs: 'its docstring example is a cluster with 3 nodes of 2 GPUs'
+                           r"(?:docstring|doc string|README|docs|documentation|tutorial|sample code)(?:'s)?\s+(?:example|sample)|"
+                           r"(?:example|sample)\s+(?:in|from|of)\s+(?:the|its|their)\s+(?:docstring|docs|documentation|"
+                           r"README|tutorial)|(?:文档|注释|docstring|README|教程|示例代码)\s*(?:里|中|上)?\s*(?:的)?\s*"
+                           r"(?:例子|示例|样例)", _IC)
 # An earlier run described in passing ('(an earlier 0.5B run on one node was fine)'): what follows, to the end of its
 # clause, is not the job's.
 _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|old) (?=(?:[\w.·-]+ ){0,2}run)|"
@@ -338,7 +349,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
         theirs = theirs or any(x <= h.start < y for x, y in speech)
         if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached
-                                                    or (h.fact in MEASUREMENTS and quoted[(a, b)])):
+                                                    or (h.fact in _QUOTABLE and quoted[(a, b)])):
             refs.append(h)
         else:
             kept.append(h)
@@ -513,6 +524,14 @@ _FOR_THE_JOB = re.compile(r"(?<![A-Za-z])(?:for|with|on)\s+(?:(?:training|runnin
                           r"(?:才能|来|去|用来|用于)\s*[^，,。.;；?？\n]{0,6}?(?:训练|跑|微调|预训练)", _IC)
 
 
+# s21 what a change would speed up is what the job does now: 'multi-threaded uploading would make checkpoint uploads to
+# S3 much faster', '多线程能让上传到 OSS 的 checkpoint 快很多' (where the data or checkpoints go is no change to try)
+_SPED_UP = re.compile(r"(?<![A-Za-z])(?:would|could|might|will|should)\s+(?:make|speed up|accelerate)\s+"
+                      r"(?P<act>[^,.;:!?，。；]{3,60}?)\s+(?:much\s+|a lot\s+|far\s+|way\s+|significantly\s+|several times\s+)?"
+                      r"(?:faster|quicker)(?![A-Za-z])|(?:能|会|可以)(?:让|使)(?P<act2>[^，。；;,]{3,30}?)(?:快|提速)", _IC)
+_WHERE_FACTS = {"job.checkpoint_target", "job.data_source"}
+
+
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
@@ -529,6 +548,7 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
             continue  # s11 done: '改成了异步训练，…有影响吗': a change made ('了') is the job as it is, asked about
         if _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb]):
             cues.append((m.start(), m.end()))
+    sped_up = [m.span("act" if m["act"] else "act2") for m in _SPED_UP.finditer(text)]
     out: list[Understood] = []
     planned: list[int] = []  # facts in the scope of a plan to scale to
     asks: dict[tuple[int, int], bool] = {}  # one search per clause, however many facts it holds
@@ -548,6 +568,8 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
         if not in_cue and asks[(ca, cb)]:
             own = _OWN.search(text[ca:h.start])
             in_cue = own is None
+        if in_cue and h.fact in _WHERE_FACTS and any(x <= h.start < y for x, y in sped_up):
+            in_cue = False  # s21 'would make checkpoint uploads to S3 much faster': the uploads go to S3 now
         if in_cue and not h.source.startswith("pasted"):
             h = Understood(**{**h.to_dict(), "hypothetical": True})
             if i >= 0 and cues[i] in soft:  # ('计划用 4 个节点，节点之间用千兆以太网够不够？': the plan is asked about)

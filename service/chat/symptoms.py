@@ -1135,8 +1135,16 @@ _LOADING_SLOW = re.compile(
     rf"{_LOADING}\s*(?:速度)?\s*(?:\S{{0,4}}?)(?:跟不上|太慢|很慢|特别慢|非常慢|慢得离谱|喂不饱|拖后腿)|"
     rf"{_LOADING}\s+(?:is|was|are)\s+(?:very\s+|really\s+|too\s+|extremely\s+|so\s+)?slow|"
     rf"{_LOADING}\s+(?:can't|cannot|can not|couldn't|doesn't|does not|isn't|is not)\s+keep(?:ing)?\s+up|"
-    r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?(?:(?:waiting|starving|starved)\s+(?:on|for)\s+"
-    r"(?:the\s+)?(?:data|input|batches|the\s+dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*等数据)", _IC)
+    # s21 the data read into memory said slow: '数据放在 Lustre 上，不管是读到 CPU 还是读到 GPU 显存都很慢'
+    r"(?<![解])读(?:取)?(?:到|进)\s*(?:CPU|GPU|内存|显存|主机内存)[^，。,;；]{0,16}?(?:都|也)?(?:很慢|太慢|特别慢|非常慢)|"
+    r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?"
+    # s21 idle first: 'the GPUs sit idle waiting for data', 'the GPUs are idle, waiting on the dataloader'
+    r"(?:(?:sit(?:s|ting)?\s+|are\s+|is\s+|stay\s+)?idle,?\s+)?"
+    r"(?:(?:waiting|starving|starved)\s+(?:on|for)\s+"
+    r"(?:the\s+)?(?:data|input|batches|(?:the\s+)?dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*(?:空等|等)数据)|"
+    # s21 the bottleneck named first: 'the bottleneck is data loading', '瓶颈在数据加载上'
+    rf"(?:the\s+)?(?:main\s+|real\s+)?bottleneck\s+(?:is|was|seems\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the\s+)?{_LOADING}|"
+    rf"瓶颈\s*(?:在|是|就是|出在)\s*(?:于)?\s*{_LOADING}", _IC)
 _LOADING_FAST = re.compile(
     rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:not|isn't|is not|不是|并不是|并非|没有成为)\s*"
     r"(?:the\s+|a\s+)?(?:bottleneck|瓶颈|问题)|"
@@ -1147,11 +1155,20 @@ _GUESS = re.compile(r"有人说|怀疑|猜|可能|也许|是不是|会不会|是
                     r"someone said|might|could|whether|if)(?![A-Za-z])", _IC)
 
 
+# s21 the loader's time as a training log names it (mmcv/mmengine's 'data_time'), said to swing or to take seconds:
+# 'data_time 时快时慢，慢的时候 20 几秒', 'data_time spikes to 15 s' (a step waits that long for its batch)
+_DATA_TIME_SLOW = re.compile(
+    r"(?<![A-Za-z_])data[_ ]time(?![A-Za-z_])(?:[^。.;；?？\n]|(?<=\d)\.(?=\d)){0,30}?"
+    r"(?:时快时慢|忽快忽慢|忽高忽低|慢的时候|很慢|特别慢|非常慢|"
+    r"(?<![A-Za-z])(?:spik\w*|jump\w*|fluctuat\w*|(?:is|was|gets?)\s+(?:very\s+|really\s+)?(?:slow|high|huge))(?![A-Za-z])|"
+    r"(?<![\d.])(?:[5-9]|[1-9]\d+)(?:\.\d+)?\s*(?:几|多)?\s*(?:秒|s(?![A-Za-z])|sec))", _IC)
+
+
 @extractor
 def data_loading(text: str) -> list[Understood]:
     """'数据加载跟不上', 'the dataloader is the bottleneck', 'GPU 在等数据' → job.data_loading_slow True;
     'the dataloader is fast', '数据加载不是瓶颈' → False."""
-    for value, pattern in ((False, _LOADING_FAST), (True, _LOADING_SLOW)):
+    for value, pattern in ((False, _LOADING_FAST), (True, _LOADING_SLOW), (True, _DATA_TIME_SLOW)):
         for m in pattern.finditer(text):
             a = tx.clause_bounds(text, m.start())[0]
             if _asks(text, m.start()) or _GUESS.search(text, max(a, m.start() - 20), m.start()) \
@@ -1163,23 +1180,51 @@ def data_loading(text: str) -> list[Understood]:
     return []
 
 
+# --------------------------------------------------------------------------- data packed in shards
+# s21 'we train with webdataset', 'the images are in TFRecord shards', 'mosaicml-streaming (MDS)', 'litdata' →
+# job.data_sharded True: large sequential reads, which network file systems serve well (a shard format asked about,
+# 'would packing into webdataset help?', is the scopes' what-if)
+_SHARDED = re.compile(r"(?<![A-Za-z])(?:web-?dataset|WebLoader|TFRecords?|tfrecord\w*|MDS shards?|"
+                      r"mosaicml[- ]streaming|StreamingDataset|litdata|tar shards?|\.tar shards?)(?![A-Za-z])", _IC)
+
+
+@extractor
+def data_sharded(text: str) -> list[Understood]:
+    """'我们用 webdataset 训练', 'the images are in TFRecord shards' → job.data_sharded True."""
+    for m in _SHARDED.finditer(text):
+        if _asks(text, m.start()) or _GUESS.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 20),
+                                                   m.start()):
+            continue
+        return [_hit("job.data_sharded", True, m)]
+    return []
+
+
 # --------------------------------------------------------------------------- checkpoint saves said to be slow
 # '保存模型的时候很慢', '存 checkpoint 要卡好几分钟', 'saving checkpoints takes forever', 'checkpointing stalls the run'
 # → job.checkpoint_slow True (how long is checkpoints()'s, extract.py); '保存很快', 'saving is quick' → False.
 _SAVE = (r"(?:(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint|ckpt|检查点|权重|存档)|"
+         r"(?:模型|权重)\s*(?:的)?\s*(?:保存|写入|存储|写盘)|"  # s21 the model first: '模型保存到 HDFS 上特别慢'
          r"(?:checkpoint|ckpt|检查点)\s*(?:的)?\s*"
-         r"(?:保存|写入|存储|写盘)?|(?:saving|writing|dumping)\s+(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|(?:the\s+)?model|"
+         r"(?:保存|写入|存储|写盘)?|(?:saving|writing|dumping)\s+(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|(?:the\s+)?models?|"
          r"weights)|checkpoint(?:ing|s)?(?:\s+saves?)?|(?:the\s+)?(?:checkpoint|model)\s+saves?|"
          r"(?:checkpoint|ckpt|model)\s+(?:saving|writing)|torch\.save(?:\s*(?:到|to)\s*\S{1,12}\s*)?)")  # st-s11
+# s21 where the save goes, said between the save and how it goes ('checkpoint 保存到 NAS 上经常卡住',
+# 'saving a checkpoint to the shared filesystem stalls training')
+_TO_TARGET_ZH = r"(?:\s*(?:到|至|进)\s*[^，。,;；\s]{1,12}?\s*(?:上|里|中))?"
+_TO_TARGET_EN = r"(?:\s+(?:to|on|onto|into)\s+(?:the\s+|a\s+|an\s+|our\s+)?[\w/.:-]+(?:\s+[\w/.:-]+)?)?"
 _SAVE_SLOW = re.compile(
-    rf"{_SAVE}\s*(?:的时候|时|期间)?\s*(?:\S{{0,4}}?)(?:很慢|特别慢|非常慢|太慢|慢得|巨慢|超级慢|极慢|卡(?:住|很久|好久|半天)|"
+    rf"{_SAVE}{_TO_TARGET_ZH}\s*(?:的时候|时|期间)?\s*(?:\S{{0,4}}?)(?:很慢|特别慢|非常慢|太慢|慢得|巨慢|超级慢|极慢|卡(?:住|很久|好久|半天)|"
     r"要很久|要好久|要好几分钟|要半天|特别久|很久)|"
-    rf"(?<![A-Za-z]){_SAVE}\s+(?:is|are|was|were|takes?|took)\s+(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+)?"
+    rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:is|are|was|were|takes?|took)\s+"
+    r"(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+)?"
     r"(?:slow|forever|ages|a long time|a very long time|minutes)|"
-    rf"(?<![A-Za-z]){_SAVE}\s+(?:stalls?|blocks?|freezes?|holds?\s+up|hangs?)\s+(?:the\s+)?"
-    r"(?:training|run|job|GPUs)", _IC)
-_SAVE_FAST = re.compile(rf"{_SAVE}\s*(?:的时候|时)?\s*(?:很快|挺快|不慢|没问题|只要几秒)|"
-                        rf"(?<![A-Za-z]){_SAVE}\s+(?:is|are|was|takes?)\s+(?:very\s+|quite\s+)?"
+    rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:stalls?|blocks?|freezes?|holds?\s+up|hangs?)\s+(?:the\s+)?"
+    r"(?:training|run|job|GPUs)|"
+    # s21 the save's pace named first: 'the speed of saving models during multi-machine training is very slow'
+    rf"(?<![A-Za-z])(?:speed|pace|throughput)\s+of\s+{_SAVE}[^.。;；?？]{{0,60}}?\s(?:is|was|are|were|seems|gets)\s+"
+    r"(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+|quite\s+)?slow(?![A-Za-z])", _IC)
+_SAVE_FAST = re.compile(rf"{_SAVE}{_TO_TARGET_ZH}\s*(?:的时候|时)?\s*(?:很快|挺快|不慢|没问题|只要几秒)|"
+                        rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:is|are|was|takes?)\s+(?:very\s+|quite\s+)?"
                         r"(?:fast|quick|only a few seconds)",
                         _IC)
 
@@ -1203,7 +1248,8 @@ def checkpoint_slow(text: str) -> list[Understood]:
         save = re.search(_SAVE, text[a:b], _IC)
         ca = tx.clause_bounds(text, m.start())[0]
         periodic = re.search(r"每\s*(?:隔)?\s*(?:\d+|[一两几十百千]+)\s*(?:个)?\s*(?:步|steps?|iters?)|每次(?:都)?|"
-                             r"(?:保存|存)(?:的)?(?:时候|时)|(?<![A-Za-z])every\s+(?:\d+|few|couple of|(?:few\s+)?"
+                             r"(?:保存|存)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint|ckpt|检查点|权重)?\s*(?:的)?(?:时候|时)|"
+                             r"(?<![A-Za-z])every\s+(?:\d+|few|couple of|(?:few\s+)?"
                              r"(?:hundred|thousand))\s+(?:steps|iterations|iters)|(?:when|while|whenever)\s+(?:it\s+)?"
                              r"(?:saves|saving|checkpoints|checkpointing)", text[ca:m.start()], _IC)
         if save is None or periodic is None or _asks(text, m.start()) \

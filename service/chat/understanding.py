@@ -302,6 +302,8 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         # what the name says of the hardware by itself ('ConnectX-6': an RDMA adapter); a statement in words outranks it
         hits.extend(Understood(fact, value, words, e.start, e.end, weak=True) for fact, value in e.facts)
         if e.kind == "gpu":
+            if _GPUS_SUPPORTED.search(text, max(tx.sentence_bounds(text, e.start)[0], e.start - 40), e.start):
+                continue  # s21 '平台兼容 V100、A100 这些主流 GPU': what a platform takes, not the job's GPU
             hits.append(Understood("gpu.model", e.name, words, e.start, e.end, weak=True))
         elif e.kind == "instance":
             # the name's own facts, at the name's place in the question (not the offsets inside the name)
@@ -347,6 +349,12 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     return hits
 
 
+# s21 the GPUs a platform or a server is compatible with, listed ('兼容 V100、A100', 'compatible with V100 and A100',
+# 'supports GPUs such as V100, A100'): its offer, not what the job runs on
+_GPUS_SUPPORTED = re.compile(r"(?:兼容|适配|(?<![A-Za-z])(?:compatible with|works with|"
+                             r"supports? (?:GPUs? )?(?:like|such as)))"
+                             r"\s*(?:(?:GPUs?|显卡|cards?)\s*(?:like|such as|如|包括|有)?\s*)?"
+                             r"(?:[^，。,;；\s]{1,14}\s*(?:、|/|,|，|and|or|和|或|以及)\s*)*$", re.IGNORECASE)
 # job-s11 version then transport: 'NCCL 2.18.1，走的 RoCE', 'NCCL 2.19.3 using IB': the NCCL named just before goes
 # over it
 _VERSION_THEN_TRANSPORT = re.compile(r"\s*[，,]?\s*(?:走的是|走了|走的|用的是|用了|用的|使用了?|"

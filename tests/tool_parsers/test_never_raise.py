@@ -15,13 +15,14 @@ from bwdoctor_parsers.nccl_tests import parse_nccl_tests
 from bwdoctor_parsers.nvidia_smi import parse_nvidia_smi
 from bwdoctor_parsers.perftest import parse_perftest
 from bwdoctor_parsers.procfs import parse_meminfo, parse_net_dev, parse_proc_stat
+from bwdoctor_parsers.read_throughput import parse_read_throughput
 from bwdoctor_parsers.sysfs_net import parse_speed_mbps, parse_sysfs_snapshot
 from bwdoctor_parsers.training_log import parse_training_log
 
 PARSERS = [parse_iperf3_json, parse_nccl_tests, parse_nccl_log, parse_training_log, parse_ibstat,
            parse_proc_stat, parse_meminfo, parse_net_dev, parse_speed_mbps, parse_sysfs_snapshot, parse_ethtool,
            parse_ib_ports, parse_ibstatus, parse_ibv_devinfo, parse_ip_addr, parse_iperf3_text, parse_lspci,
-           parse_nccl_env, parse_nvidia_smi, parse_perftest]
+           parse_nccl_env, parse_nvidia_smi, parse_perftest, parse_read_throughput]
 
 # Text built from the tokens the parsers look for, so the search reaches their deeper branches.
 TOKENS = st.sampled_from([
