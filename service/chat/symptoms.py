@@ -1136,7 +1136,23 @@ _LOADING_SLOW = re.compile(
     rf"{_LOADING}\s+(?:is|was|are)\s+(?:very\s+|really\s+|too\s+|extremely\s+|so\s+)?slow|"
     rf"{_LOADING}\s+(?:can't|cannot|can not|couldn't|doesn't|does not|isn't|is not)\s+keep(?:ing)?\s+up|"
     r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?(?:(?:waiting|starving|starved)\s+(?:on|for)\s+"
-    r"(?:the\s+)?(?:data|input|batches|the\s+dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*等数据)", _IC)
+    r"(?:the\s+)?(?:data|input|batches|the\s+dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*等数据)|"
+    # s22 a wait for the data, whoever waits and for how long: 'the model waits about 2 minutes for data loading',
+    # 'idle 70% of the time, waiting for data', '每 20 个 batch 要等 2 分钟加载数据', 'GPU 大部分时间在等待数据'
+    rf"(?<![A-Za-z])(?:wait(?:s|ed|ing)?|stall(?:s|ed|ing)?|sits?\s+idle|idl(?:es|ed|ing))\s+"
+    r"(?:[^\s,.;:!?，。；：]+\s+){0,4}?(?:for|on)\s+(?:the\s+)?(?:next\s+)?"
+    r"(?:data(?![\w-])(?!\s*(?:parallel\w*|cent(?:er|re)s?|sets?|base|types?|points?|transfers?|movement|exchange|"
+    r"sync\w*|plane|path|rates?|volume|traffic|team))|"
+    rf"batch(?:es)?(?![\w-])(?!\s*(?:jobs?|queue|scheduler|size))|{_LOADING})|"
+    r"等(?:待)?了?\s*(?:\d+(?:\.\d+)?\s*(?:秒|分钟|分|小时|s|min|mins|minutes?)\s*(?:左右|多)?\s*(?:的)?\s*)?"
+    rf"(?:{_LOADING}|数据(?![集并库中心量包类]))|"
+    # s22 the loader's time said to rise: 'the data time goes up after several iterations', 'data_time 变得很大'
+    r"(?:data[_ ]time|data\s+wait(?:ing)?\s+time|数据(?:加载|读取)?(?:时间|耗时))\s*(?:的)?\s*"
+    r"(?:(?:suddenly|then|quickly|sharply|gradually|always|often|突然|一下子|逐渐|会|就|又)\s*)?"
+    r"(?:goes up|went up|going up|increases?|increased|increasing|jumps?|jumped|jumping|grows?|grew|spikes?|spiked|"
+    r"rises?|rose|balloons?|ballooned|(?:is|was|are|gets?|got|becomes?|became)\s+(?:very\s+|too\s+|really\s+|so\s+)?"
+    r"(?:high|large|long|big|huge)(?![A-Za-z])|"
+    r"变(?:得)?(?:很|非常|特别)?(?:长|大|高)|很(?:大|长|高)|暴涨|飙升|上升|增加|增大|变多)", _IC)
 _LOADING_FAST = re.compile(
     rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:not|isn't|is not|不是|并不是|并非|没有成为)\s*"
     r"(?:the\s+|a\s+)?(?:bottleneck|瓶颈|问题)|"
@@ -1145,6 +1161,10 @@ _LOADING_FAST = re.compile(
     rf"{_LOADING}\s*(?:速度)?\s*(?:很快|挺快|够快|没问题|跟得上|不慢)", _IC)
 _GUESS = re.compile(r"有人说|怀疑|猜|可能|也许|是不是|会不会|是否|(?<![A-Za-z])(?:maybe|perhaps|I guess|guess|suspect|"
                     r"someone said|might|could|whether|if)(?![A-Za-z])", _IC)
+
+
+_YES_NO_QUESTION = re.compile(r"\s*(?:is|are|was|were|does|do|did|can|could|would|will)(?![A-Za-z])[^?？]*[?？]\s*$",
+                              _IC)
 
 
 @extractor
@@ -1159,6 +1179,8 @@ def data_loading(text: str) -> list[Understood]:
                 continue
             if value and re.search(r"(?:没有|没|不|并不|no|not|n't)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
                 continue
+            if _YES_NO_QUESTION.match(tx.sentence(text, m.start())):
+                continue  # s22 'is the GPU waiting for data, or for the network?': asked, in a later clause
             return [_hit("job.data_loading_slow", value, m)]
     return []
 
@@ -1177,7 +1199,12 @@ _SAVE_SLOW = re.compile(
     rf"(?<![A-Za-z]){_SAVE}\s+(?:is|are|was|were|takes?|took)\s+(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+)?"
     r"(?:slow|forever|ages|a long time|a very long time|minutes)|"
     rf"(?<![A-Za-z]){_SAVE}\s+(?:stalls?|blocks?|freezes?|holds?\s+up|hangs?)\s+(?:the\s+)?"
-    r"(?:training|run|job|GPUs)", _IC)
+    r"(?:training|run|job|GPUs)|"
+    # s22 overhead: 'checkpointing added a lot of overhead to the run', '保存 checkpoint 的开销很大'
+    rf"(?<![A-Za-z]){_SAVE}\s+(?:adds?|added|adding|causes?|caused|brings?|brought|introduces?|introduced)\s+"
+    r"(?:a\s+lot\s+of|lots\s+of|significant|substantial|huge|massive|major|big|considerable|noticeable|much|so\s+much|too\s+much|"
+    r"a\s+(?:big|huge|major|significant|large)|large)\s+(?:\w+\s+)?overhead|"
+    rf"{_SAVE}\s*(?:的)?\s*(?:开销|耗时|时间开销)\s*(?:非常|特别|很|太|巨)\s*(?:大|高|长)", _IC)
 _SAVE_FAST = re.compile(rf"{_SAVE}\s*(?:的时候|时)?\s*(?:很快|挺快|不慢|没问题|只要几秒)|"
                         rf"(?<![A-Za-z]){_SAVE}\s+(?:is|are|was|takes?)\s+(?:very\s+|quite\s+)?"
                         r"(?:fast|quick|only a few seconds)",
