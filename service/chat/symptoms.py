@@ -1091,6 +1091,58 @@ def link_flaps(text: str) -> list[Understood]:
     return []
 
 
+# --------------------------------------------------------------------------- the links' cables
+# s22 cabling: what the training links are cabled with ('cheap passive copper DACs', 'DAC 线', '无源铜缆', 'AOC',
+# '光纤') → nic.cable, and how long the runs are ('on the cable runs longer than 5 meters', '线缆长 7 米')
+# → nic.cable_length_m. A copper cable's reach shrinks as the lane rate grows, so a passive one too long for its rate
+# errs and retrains.
+_ACTIVE_COPPER = re.compile(r"(?<![A-Za-z])(?:active\s+(?:copper|DACs?|twinax)|ACCs?|AECs?)(?![A-Za-z])|"
+                            r"有源铜缆|有源\s*DAC", _IC)
+_PASSIVE_COPPER = re.compile(r"(?<![A-Za-z])(?:passive\s+(?:copper\s+)?(?:DACs?|cables?|twinax|copper)|"
+                             r"(?<!active )(?<!active copper )DACs?(?:\s+cables?)?|direct[- ]attach(?:ed)?\s+copper|"
+                             r"copper\s+(?:DACs?|twinax))(?![A-Za-z])|无源铜缆|(?<!有源)DAC\s*(?:线|线缆|铜缆)|"
+                             r"(?<!有源)铜缆", _IC)
+_OPTICAL = re.compile(r"(?<![A-Za-z])(?:AOCs?|active\s+optical(?:\s+cables?)?|optical\s+(?:cables?|links?|"
+                      r"transceivers?)|fib(?:er|re)(?:\s+optics?)?|optics|transceivers?)(?![A-Za-z])|"
+                      r"光纤|光模块|光缆", _IC)
+_CABLE_KINDS = (("active_copper", _ACTIVE_COPPER), ("passive_copper", _PASSIVE_COPPER), ("optical", _OPTICAL))
+_CABLE_WORD = re.compile(r"(?<![A-Za-z])(?:cables?|cabled|cabling|DACs?|AOCs?|twinax|copper|fib(?:er|re)|runs?)"
+                         r"(?![A-Za-z])|"
+                         r"线缆|电缆|铜缆|光纤|线长|跳线|DAC\s*线", _IC)
+_CABLE_LENGTH = re.compile(r"(?<![\d.])(?P<n>\d{1,3}(?:\.\d)?)\s*(?:m|meters?|metres?|米)(?![A-Za-z/²])", _IC)
+_CABLE_CHANGED = re.compile(r"(?:replac\w*|swapp\w*|switch\w*|chang\w*|mov\w*)\s+(?:\w+\s+){0,4}?(?:with|to|for)\s*$|"
+                            r"(?:换成|换为|改成|改用|更换为|换了|替换为|替换成)\s*$", _IC)
+
+
+@extractor
+def cabling(text: str) -> list[Understood]:
+    """'cabled with cheap passive copper DACs' → nic.cable passive_copper; 'the cable runs longer than 5 meters'
+    → nic.cable_length_m 5 (a bound read as the length it reaches). Two kinds said, with none named as the one
+    changed to, are no reading: the cables in use are then unknown."""
+    said: list[tuple[str, re.Match[str]]] = []
+    for kind, pattern in _CABLE_KINDS:
+        for m in pattern.finditer(text):
+            if any(o.start() <= m.start() < o.end() for _, o in said) or _asks(text, m.start()):
+                continue
+            said.append((kind, m))
+    hits: list[Understood] = []
+    kinds = {k for k, _ in said}
+    changed = [(k, m) for k, m in said if _CABLE_CHANGED.search(text, max(0, m.start() - 40), m.start())]
+    if len(kinds) == 1:
+        hits.append(_hit("nic.cable", said[0][0], said[0][1]))
+    elif changed:
+        hits.append(_hit("nic.cable", changed[-1][0], changed[-1][1]))
+    if not said:
+        return hits
+    for m in _CABLE_LENGTH.finditer(text):
+        sa, sb = tx.sentence_bounds(text, m.start())
+        n = float(m["n"])
+        if 0.3 <= n <= 100 and _CABLE_WORD.search(text, sa, sb) and not _asks(text, m.start()):
+            hits.append(_hit_span("nic.cable_length_m", n, text, m.start("n"), m.end()))
+            break
+    return hits
+
+
 # --------------------------------------------------------------------------- the GPUs' load swings, or waits for data
 # 'GPU 利用率忽高忽低', 'GPU util keeps jumping around', 'GPU 在等数据', 'GPU 吃不饱' → gpu.util_pct 50, inferred: the
 # convention for 'GPU utilisation low / 上不去' (extract.py). With a figure in the clause the figure reader decides.
