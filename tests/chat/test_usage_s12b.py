@@ -71,6 +71,13 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("the data time goes up after several iterations, from 0.04 s to 8.6 s", {DATA: True}),
     ("训练几百步之后 data_time 变得很大", {DATA: True}),
     ("数据加载时间突然变长，每个 step 从 0.2 秒变成 8 秒", {DATA: True}),
+    # (the PyTorch ImageNet example's meter lines, pasted: their data time against the step)
+    ("DALI ResNet-50 on 8 V100, the data time jumps:\n"
+     "    Epoch: [1][80/5005]   Time 0.168 (0.176)   Data 0.046 (0.044)\n"
+     "    Epoch: [1][120/5005]  Time 8.955 (1.784)   Data 8.831 (1.654)\nWhy?", {"job.data_wait_pct": 92.71}),
+    ("两台机器训练很慢，日志：\nEpoch: [0][10/625]  Time 1.200 (1.150)  Data 0.010 (0.012)  Loss 6.9\n"
+     "Epoch: [0][20/625]  Time 1.180 (1.160)  Data 0.011 (0.012)  Loss 6.8\n是网络的问题吗？",
+     {"job.data_wait_pct": 1.03, N: 2, DATA: None}),
     # (no wait for data: another wait, one denied, or one asked about)
     ("the GPUs are not waiting for data", {DATA: None}),
     ("the ranks wait for the all-reduce to finish", {DATA: None}),
