@@ -479,7 +479,10 @@ _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM
 # The argument naming the model a job trains ('--model Qwen2.5-VL-7B-Instruct', '--model_name_or_path
 # /data/llama-2-70b-hf', verl's 'actor_rollout_ref.model.path=...'): its name says its size.
 _MODEL_ARG = {"model", "model_name_or_path", "model_name", "model_id", "model_path", "pretrained_model_name_or_path",
-              "pretrained_model", "base_model", "hf_model"}
+              "pretrained_model", "base_model", "hf_model",
+              # s22 a launcher's model id: ms-swift's '--model_type internvl2-26b', '--model_id_or_path
+              # qwen/Qwen1.5-32B'
+              "model_type", "model_id_or_path", "model_name_or_id"}
 
 
 def _alternation(names: set[str]) -> str:

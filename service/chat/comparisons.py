@@ -1216,7 +1216,9 @@ _PERCENT_FASTER = re.compile(r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<dir>faster|quick
 
 
 # (counts-s11: '单个节点' is one machine too)
-_RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|单个(?:节点|机器|服务器|主机)|1\s*卡|(?<![A-Za-z])(?:a single|single|one|that one|the one|1)"
+# (s22 a whole number: the 1 of 'less than 10%' or '1.5' is no run on one machine)
+_RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|单个(?:节点|机器|服务器|主机)|(?<![\d.])1\s*卡|"
+                         r"(?<![A-Za-z])(?:a single|single|one|that one|the one|(?<![\d.])1(?![\d.,%]))"
                          r"(?:[- ](?:node|machine|server|box|host|instance|GPU|card)s?)?(?![A-Za-z])", _IC)
 
 

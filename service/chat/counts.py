@@ -45,7 +45,9 @@ _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|wor
             rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)(?![-_]?\d)")  # ('slots=8 node02': a host's name, not eight nodes)
 # '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
-_GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?"
+# (s22 free cards: '每台两块空卡', '两张空闲的卡' are the GPUs left for the job)
+_GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:空闲|闲置|空余|可用|没人用)的?\s*|空(?=\s*(?:卡|GPU|gpu|显卡)))?"
+           rf"(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?"
            rf"(?:卡|GPU|gpu|显卡|{GPU_MARK}+)|(?:张|块)\s*(?-i:(?:16|24|32|40|48|80|94|96|141|192)\s?G(?:B)?)(?![A-Za-z/\d])(?!\s*(?:的)?\s*(?:RoCE|IB|网卡|以太网|NIC)))")  # '每台 8 张 80G': by their memory
 _GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
 _MARK = rf"{GPU_MARK}+"
@@ -90,7 +92,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("label-total", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
     ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
-                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
+                      # s22 one card each said as 单卡: '双节点单卡', '两机单卡' (one card in all cannot span two machines)
+                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡)))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
                       # counts-s11: '两台机器各 4 张': each's share said bare, the GPUs named elsewhere
                       r"|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     # 8卡*4台 / 8卡 x 4台
@@ -250,7 +253,7 @@ def _count(text: str | None) -> int | None:
         return 2
     if word == "quad":
         return 4
-    if word in {"single", "a single"}:  # 'two nodes, each with a single A100'
+    if word in {"single", "a single", "单"}:  # 'two nodes, each with a single A100'; s22 '双节点单卡'
         return 1
     n = parse_number(word)
     return int(n) if n is not None and n == int(n) and n > 0 else None
@@ -652,6 +655,31 @@ _USING = re.compile(r"(?:各用|只用|仅用|用了?|使用了?|跑了?|起了?
 _RANK_WORD = re.compile(r"ranks?|processes|进程", _IC)
 
 
+# s22 free cards: the GPUs a machine has free are those the job gets ('每台两块空卡', 'two free GPUs on each')
+_FREE_GPUS = re.compile(r"空闲|闲置|空余|可用|没人用|空\s*(?:卡|GPU|gpu|显卡)|(?<![A-Za-z])(?:free|idle|available|unused|spare)(?![A-Za-z])",
+                        _IC)
+# s22 inventory: a count under a label of the hardware ('环境：H800 8 卡 * 2', 'Hardware: 2 nodes x 8 A100', 'GPU 是
+# h800*4') is what the machines have
+_INVENTORY = re.compile(r"(?:环境|硬件|配置|设备|机器配置|硬件配置|硬件环境|服务器配置)\s*(?:信息)?\s*[:：]|"
+                        r"(?<![A-Za-z])(?:environment|hardware|hw|specs?)\s*[:：]|GPU\s*(?:型号)?\s*(?:是|为|[:：])", _IC)
+
+
+def _in_inventory(text: str, h: Understood) -> bool:
+    a = tx.sentence_bounds(text, h.start)[0]
+    return bool(_INVENTORY.search(text, max(a, h.start - 40), h.start))
+
+
+def _shape_beside_inventory(text: str, hits: list[Understood], gpus: list[Understood]) -> list[Understood]:
+    """s22 inventory: '想搭双节点单卡的多机训练 … 环境：H800 8 卡 * 2': the same machines counted twice, once as the
+    hardware they are (under its label) and once with fewer GPUs in the job's own words, use the fewer."""
+    listed = [h for h in gpus if _in_inventory(text, h) and not h.weak]
+    said = [h for h in gpus if not h.weak and h not in listed]
+    machines = {h.value for h in hits if h.fact == "job.nodes" and not h.weak and not h.hypothetical}
+    if not listed or not said or len(machines) != 1 or not max(h.value for h in said) < min(h.value for h in listed):
+        return []
+    return said
+
+
 def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
     """'每台机器 6 张 GPU … 各用 1 张跑 nccl-tests', '一共 16 张 A100 … 每台 4 个 rank': the GPUs the job runs on are
     job.gpus_per_node; a larger count of GPUs a machine has is gpu.count."""
@@ -661,7 +689,8 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
     used = [h for h in gpus if _PICKED.search(text[max(0, h.start - 12):h.start]) and (h.start, h.end) not in machines
             or (h.source == "ranks" and _USING.search(text[max(0, h.start - 8):h.start]))
             or _RANK_WORD.search(h.text) and re.search(r"每台|每个节点|每机|per node|each", text[max(0, h.start - 8):h.end + 10],
-                                                       _IC)]
+                                                       _IC)
+            or _FREE_GPUS.search(h.text)] or _shape_beside_inventory(text, hits, gpus)
     if not used:
         return hits
     job = used[-1].value

@@ -315,7 +315,7 @@ def utilisation(text: str) -> list[Understood]:
                 fact = "gpu.util_pct"  # zh-s10 load word: '显存占用 90%，利用率却只有 20%' is the GPUs' load, not memory
             hits.append(_hit(fact, parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
             continue
-        if best is None and hits and hits[-1].fact in _LOADS and _USUAL_CUE.search(text, max(0, m.start() - 24), m.start()) \
+        if best is None and hits and hits[-1].fact in _LOADS and _USUAL_CUE.search(text, max(0, m.start() - 40), m.start()) \
                 and _PEAK_CUE.search(text, max(0, hits[-1].start - 24), hits[-1].start) \
                 and m.start() - hits[-1].end < 60 and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()):
             # 'GPU 利用率最高只有 19%，平时基本稳定在 10% 左右': the same load, said again at its usual level
@@ -421,11 +421,17 @@ _SMALLER_RUN_SAID = re.compile(r"单机|单卡|单节点|一台机器|(?<![A-Za-
 
 # 'GPU 利用率最高只有 19%，平时基本稳定在 10% 左右', 'peaks at 60% but mostly sits around 20%': a load said at its peak and
 # again as its usual level is the usual level
-_PEAK_CUE = re.compile(r"(?:最高|峰值|偶尔|偶然|最多|顶多|(?<![A-Za-z])(?:peaks?|peaked|max(?:imum)?|at most|at best|up to|"
-                       r"spikes?|spiked|occasionally|sometimes))[^，,。;；\d%]{0,10}$", _IC)
-_USUAL_CUE = re.compile(r"(?:平时|平常|一般|通常|基本|大部分时间|大多数时间|多数时间|大多|大部分|经常|常常|稳定在|平均|"
+_PEAK_CUE = re.compile(r"(?:最高|峰值|偶尔|偶然|最多|顶多|"
+                       # s22 a bound: 'not above 55%', 'never goes above 60%', '不超过 55%', '不高于 50%'
+                       r"不超过|不会超过|没超过|没有超过|不高于|不到|"
+                       r"(?<![A-Za-z])(?:peaks?|peaked|max(?:imum)?|at most|at best|up to|"
+                       r"(?:not|never|no|isn't|is not|doesn't|does not|don't|didn't)\s+(?:go(?:es)?\s+|get(?:s)?\s+|rises?\s+|"
+                       r"climbs?\s+|reach(?:es)?\s+)?(?:above|over|higher than|more than|beyond|exceed(?:s|ing)?)|"
+                       r"never exceeds?|spikes?|spiked|occasionally|sometimes))[^，,。;；\d%]{0,10}$", _IC)
+# (s22 'most of the time it is less than 10%': the usual level may come after a pronoun and a bound of its own)
+_USUAL_CUE = re.compile(r"(?:平时|平常|一般|通常|基本|大部分时间|大多数时间|多数时间|大部分时候|大多数时候|多数时候|大多时候|大多|大部分|经常|常常|稳定在|平均|"
                         r"(?<![A-Za-z])(?:mostly|usually|typically|normally|generally|most of the time|on average|average|"
-                        r"avg|mean|hovers?|stays?|sits?))[^，,。;；\d%]{0,14}$", _IC)
+                        r"avg|mean|hovers?|stays?|sits?))[^，,。;；\d%]{0,20}$", _IC)
 _LOADS = ("gpu.util_pct", "cpu.util_pct")
 
 
@@ -434,7 +440,7 @@ def _typical_over_peak(text: str, hits: list[Understood]) -> list[Understood]:
     for h in hits:
         cue = text[max(0, h.start - 24):h.start]
         if h.fact in _LOADS and _PEAK_CUE.search(cue) and any(
-                o.fact == h.fact and o is not h and _USUAL_CUE.search(text[max(0, o.start - 24):o.start])
+                o.fact == h.fact and o is not h and _USUAL_CUE.search(text[max(0, o.start - 40):o.start])
                 and abs(o.start - h.start) < 120 for o in hits):
             continue
         out.append(h)
@@ -727,6 +733,15 @@ def _network_named_before(text: str, pos: int) -> bool:
 _UP_TO_CAP = re.compile(r"(?:(?<![A-Za-z])up to|最高(?:可达)?|高达)\s*$", _IC)
 _CLOUD_SAID = re.compile(r"(?<![A-Za-z])(?:AWS|EC2|GCP|GCE|Azure|Aliyun|阿里云|腾讯云|华为云)(?![A-Za-z])|"
                          r"(?<![\w.-])[a-z]\d[a-z]{0,3}\.(?:\d{0,2}x)?(?:large|metal)(?![\w.-])|实例|instances?(?![A-Za-z])", _IC)
+
+
+# s22 node aggregate: no NIC port is rated above 800 Gb/s (XDR, ConnectX-8); a single figure above that ('3.2 Tbps
+# InfiniBand', '3200 Gbps EFA') is a whole node's fabric, eight 400G rails or so, never one NIC's link speed
+_FASTEST_PORT_GBPS = 800.0
+
+
+def _node_aggregate(gbps: float, *, rails_said: bool) -> bool:
+    return not rails_said and gbps > _FASTEST_PORT_GBPS
 
 
 # a count of NICs written after the rate: '25G*2 bond', '100G x 2', '200G×8 的 IB' (not '… x 2 nodes')
@@ -1050,7 +1065,8 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.max_speed_gbps", gbps, m))
             hits.append(_hit("nic.speed_gbps", gbps, bought, weak=True))
         elif kind == "rated":
-            hits.append(_hit("nic.speed_gbps", gbps, m))
+            if not _node_aggregate(gbps, rails_said=bool(m["mult"])):
+                hits.append(_hit("nic.speed_gbps", gbps, m))
             for nic_kind, pattern in _KIND_AFTER.items():
                 k = pattern.match(text, m.end())
                 if k:

@@ -144,6 +144,9 @@ _TOOL_LINE = re.compile(
     # NIC statistics: ethtool -S, RDMA hw_counters.
     r"^\s*NIC statistics:\s*$|^\s+(?:\[\d+\]:\s*)?[a-z][\w.\[\]]*_[\w.\[\]]*:\s+\d+\s*$|"
     r"^\s*(?:rx|tx|np|rp)_\w+:\s*\d+\s*$|/hw_counters/\w+:\d|"
+    # s22 the PyTorch ImageNet example's meter lines ('Epoch: [1][100/5005]  Time 8.719 (0.361)  Data 8.597 (0.230)'):
+    # the training log parser reads their data time against the step.
+    r"^\s*Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bTime\s+\d|"
     # PyTorch's errors around NCCL (the watchdog's timeout, the c10d exception lines).
     r"ProcessGroupNCCL\.cpp|Watchdog caught collective operation timeout|NCCL error in:|DistBackendError|"
     r"\bnccl(?:System|Internal|Remote|InvalidUsage|UnhandledCuda)Error\b|ChildFailedError|torch\.distributed\.elastic")

@@ -384,6 +384,11 @@ _WHAT_IF_CUE = re.compile(
 _INTENT_CUE = re.compile(
     r"打算|计划(?!任务)|准备(?=\s*(?:上|换|买|升级|改|用|加|扩|采购))|考虑(?!到)(?=\s*(?:上|换|买|升级|改|用|加|扩|采购))|"
     r"想(?:要)?(?=\s*(?:买|换|上|升级|加|改用|采购|扩))|"
+    # s22 a change weighed: 'The change we are considering: checkpoint to the local disk instead', '我们考虑的方案是…'
+    r"(?:考虑|打算|准备)的?(?:改法|方案|做法|办法|改动)|"
+    r"(?<![A-Za-z])(?:(?:change|fix|option|plan|idea|proposal|alternative|workaround)s?\s+(?:that\s+)?(?:we|I)(?:'re|\s+are|'m|\s+am)\s+"
+    r"(?:considering|proposing|planning|thinking (?:of|about)|weighing)|(?:we|I)(?:'re|\s+are|'m|\s+am)\s+considering\s*[:：]|"
+    r"proposed (?:change|fix)\s*[:：])|"
     r"(?<![A-Za-z])(?:plan(?:ning|s)? to|thinking (?:about|of)|considering (?=\w+ing)|(?:might|may) (?:add|buy|get|move|"
     r"switch|upgrade|try)|want(?:s|ed)? to (?:try|buy|add|move|switch|upgrade|get|go)|(?:are|am|is) going to (?:buy|add|"
     r"move|switch|upgrade|get))(?![A-Za-z])", _IC)

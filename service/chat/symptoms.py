@@ -1091,6 +1091,58 @@ def link_flaps(text: str) -> list[Understood]:
     return []
 
 
+# --------------------------------------------------------------------------- the links' cables
+# s22 cabling: what the training links are cabled with ('cheap passive copper DACs', 'DAC 线', '无源铜缆', 'AOC',
+# '光纤') → nic.cable, and how long the runs are ('on the cable runs longer than 5 meters', '线缆长 7 米')
+# → nic.cable_length_m. A copper cable's reach shrinks as the lane rate grows, so a passive one too long for its rate
+# errs and retrains.
+_ACTIVE_COPPER = re.compile(r"(?<![A-Za-z])(?:active\s+(?:copper|DACs?|twinax)|ACCs?|AECs?)(?![A-Za-z])|"
+                            r"有源铜缆|有源\s*DAC", _IC)
+_PASSIVE_COPPER = re.compile(r"(?<![A-Za-z])(?:passive\s+(?:copper\s+)?(?:DACs?|cables?|twinax|copper)|"
+                             r"(?<!active )(?<!active copper )DACs?(?:\s+cables?)?|direct[- ]attach(?:ed)?\s+copper|"
+                             r"copper\s+(?:DACs?|twinax))(?![A-Za-z])|无源铜缆|(?<!有源)DAC\s*(?:线|线缆|铜缆)|"
+                             r"(?<!有源)铜缆", _IC)
+_OPTICAL = re.compile(r"(?<![A-Za-z])(?:AOCs?|active\s+optical(?:\s+cables?)?|optical\s+(?:cables?|links?|"
+                      r"transceivers?)|fib(?:er|re)(?:\s+optics?)?|optics|transceivers?)(?![A-Za-z])|"
+                      r"光纤|光模块|光缆", _IC)
+_CABLE_KINDS = (("active_copper", _ACTIVE_COPPER), ("passive_copper", _PASSIVE_COPPER), ("optical", _OPTICAL))
+_CABLE_WORD = re.compile(r"(?<![A-Za-z])(?:cables?|cabled|cabling|DACs?|AOCs?|twinax|copper|fib(?:er|re)|runs?)"
+                         r"(?![A-Za-z])|"
+                         r"线缆|电缆|铜缆|光纤|线长|跳线|DAC\s*线", _IC)
+_CABLE_LENGTH = re.compile(r"(?<![\d.])(?P<n>\d{1,3}(?:\.\d)?)\s*(?:m|meters?|metres?|米)(?![A-Za-z/²])", _IC)
+_CABLE_CHANGED = re.compile(r"(?:replac\w*|swapp\w*|switch\w*|chang\w*|mov\w*)\s+(?:\w+\s+){0,4}?(?:with|to|for)\s*$|"
+                            r"(?:换成|换为|改成|改用|更换为|换了|替换为|替换成)\s*$", _IC)
+
+
+@extractor
+def cabling(text: str) -> list[Understood]:
+    """'cabled with cheap passive copper DACs' → nic.cable passive_copper; 'the cable runs longer than 5 meters'
+    → nic.cable_length_m 5 (a bound read as the length it reaches). Two kinds said, with none named as the one
+    changed to, are no reading: the cables in use are then unknown."""
+    said: list[tuple[str, re.Match[str]]] = []
+    for kind, pattern in _CABLE_KINDS:
+        for m in pattern.finditer(text):
+            if any(o.start() <= m.start() < o.end() for _, o in said) or _asks(text, m.start()):
+                continue
+            said.append((kind, m))
+    hits: list[Understood] = []
+    kinds = {k for k, _ in said}
+    changed = [(k, m) for k, m in said if _CABLE_CHANGED.search(text, max(0, m.start() - 40), m.start())]
+    if len(kinds) == 1:
+        hits.append(_hit("nic.cable", said[0][0], said[0][1]))
+    elif changed:
+        hits.append(_hit("nic.cable", changed[-1][0], changed[-1][1]))
+    if not said:
+        return hits
+    for m in _CABLE_LENGTH.finditer(text):
+        sa, sb = tx.sentence_bounds(text, m.start())
+        n = float(m["n"])
+        if 0.3 <= n <= 100 and _CABLE_WORD.search(text, sa, sb) and not _asks(text, m.start()):
+            hits.append(_hit_span("nic.cable_length_m", n, text, m.start("n"), m.end()))
+            break
+    return hits
+
+
 # --------------------------------------------------------------------------- the GPUs' load swings, or waits for data
 # 'GPU 利用率忽高忽低', 'GPU util keeps jumping around', 'GPU 在等数据', 'GPU 吃不饱' → gpu.util_pct 50, inferred: the
 # convention for 'GPU utilisation low / 上不去' (extract.py). With a figure in the clause the figure reader decides.
@@ -1144,7 +1196,23 @@ _LOADING_SLOW = re.compile(
     r"(?:the\s+)?(?:data|input|batches|(?:the\s+)?dataloader)|(?:都|一直|经常)?\s*(?:在)?\s*(?:空等|等)数据)|"
     # s21 the bottleneck named first: 'the bottleneck is data loading', '瓶颈在数据加载上'
     rf"(?:the\s+)?(?:main\s+|real\s+)?bottleneck\s+(?:is|was|seems\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the\s+)?{_LOADING}|"
-    rf"瓶颈\s*(?:在|是|就是|出在)\s*(?:于)?\s*{_LOADING}", _IC)
+    rf"瓶颈\s*(?:在|是|就是|出在)\s*(?:于)?\s*{_LOADING}|"
+    # s22 a wait for the data, whoever waits and for how long: 'the model waits about 2 minutes for data loading',
+    # 'idle 70% of the time, waiting for data', '每 20 个 batch 要等 2 分钟加载数据', 'GPU 大部分时间在等待数据'
+    rf"(?<![A-Za-z])(?:wait(?:s|ed|ing)?|stall(?:s|ed|ing)?|sits?\s+idle|idl(?:es|ed|ing))\s+"
+    r"(?:[^\s,.;:!?，。；：]+\s+){0,4}?(?:for|on)\s+(?:the\s+)?(?:next\s+)?"
+    r"(?:data(?![\w-])(?!\s*(?:parallel\w*|cent(?:er|re)s?|sets?|base|types?|points?|transfers?|movement|exchange|"
+    r"sync\w*|plane|path|rates?|volume|traffic|team))|"
+    rf"batch(?:es)?(?![\w-])(?!\s*(?:jobs?|queue|scheduler|size))|{_LOADING})|"
+    r"等(?:待)?了?\s*(?:\d+(?:\.\d+)?\s*(?:秒|分钟|分|小时|s|min|mins|minutes?)\s*(?:左右|多)?\s*(?:的)?\s*)?"
+    rf"(?:{_LOADING}|数据(?![集并库中心量包类]))|"
+    # s22 the loader's time said to rise: 'the data time goes up after several iterations', 'data_time 变得很大'
+    r"(?:data[_ ]time|data\s+wait(?:ing)?\s+time|数据(?:加载|读取)?(?:时间|耗时))\s*(?:的)?\s*"
+    r"(?:(?:suddenly|then|quickly|sharply|gradually|always|often|突然|一下子|逐渐|会|就|又)\s*)?"
+    r"(?:goes up|went up|going up|increases?|increased|increasing|jumps?|jumped|jumping|grows?|grew|spikes?|spiked|"
+    r"rises?|rose|balloons?|ballooned|(?:is|was|are|gets?|got|becomes?|became)\s+(?:very\s+|too\s+|really\s+|so\s+)?"
+    r"(?:high|large|long|big|huge)(?![A-Za-z])|"
+    r"变(?:得)?(?:很|非常|特别)?(?:长|大|高)|很(?:大|长|高)|暴涨|飙升|上升|增加|增大|变多)", _IC)
 _LOADING_FAST = re.compile(
     rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:not|isn't|is not|不是|并不是|并非|没有成为)\s*"
     r"(?:the\s+|a\s+)?(?:bottleneck|瓶颈|问题)|"
@@ -1162,6 +1230,8 @@ _DATA_TIME_SLOW = re.compile(
     r"(?:时快时慢|忽快忽慢|忽高忽低|慢的时候|很慢|特别慢|非常慢|"
     r"(?<![A-Za-z])(?:spik\w*|jump\w*|fluctuat\w*|(?:is|was|gets?)\s+(?:very\s+|really\s+)?(?:slow|high|huge))(?![A-Za-z])|"
     r"(?<![\d.])(?:[5-9]|[1-9]\d+)(?:\.\d+)?\s*(?:几|多)?\s*(?:秒|s(?![A-Za-z])|sec))", _IC)
+_YES_NO_QUESTION = re.compile(r"\s*(?:is|are|was|were|does|do|did|can|could|would|will)(?![A-Za-z])[^?？]*[?？]\s*$",
+                              _IC)
 
 
 @extractor
@@ -1176,6 +1246,8 @@ def data_loading(text: str) -> list[Understood]:
                 continue
             if value and re.search(r"(?:没有|没|不|并不|no|not|n't)\s*$", text[max(a, m.start() - 8):m.start()], _IC):
                 continue
+            if _YES_NO_QUESTION.match(tx.sentence(text, m.start())):
+                continue  # s22 'is the GPU waiting for data, or for the network?': asked, in a later clause
             return [_hit("job.data_loading_slow", value, m)]
     return []
 
@@ -1222,7 +1294,12 @@ _SAVE_SLOW = re.compile(
     r"(?:training|run|job|GPUs)|"
     # s21 the save's pace named first: 'the speed of saving models during multi-machine training is very slow'
     rf"(?<![A-Za-z])(?:speed|pace|throughput)\s+of\s+{_SAVE}[^.。;；?？]{{0,60}}?\s(?:is|was|are|were|seems|gets)\s+"
-    r"(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+|quite\s+)?slow(?![A-Za-z])", _IC)
+    r"(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+|quite\s+)?slow(?![A-Za-z])|"
+    # s22 overhead: 'checkpointing added a lot of overhead to the run', '保存 checkpoint 的开销很大'
+    rf"(?<![A-Za-z]){_SAVE}\s+(?:adds?|added|adding|causes?|caused|brings?|brought|introduces?|introduced)\s+"
+    r"(?:a\s+lot\s+of|lots\s+of|significant|substantial|huge|massive|major|big|considerable|noticeable|much|so\s+much|too\s+much|"
+    r"a\s+(?:big|huge|major|significant|large)|large)\s+(?:\w+\s+)?overhead|"
+    rf"{_SAVE}\s*(?:的)?\s*(?:开销|耗时|时间开销)\s*(?:非常|特别|很|太|巨)\s*(?:大|高|长)", _IC)
 _SAVE_FAST = re.compile(rf"{_SAVE}{_TO_TARGET_ZH}\s*(?:的时候|时)?\s*(?:很快|挺快|不慢|没问题|只要几秒)|"
                         rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:is|are|was|takes?)\s+(?:very\s+|quite\s+)?"
                         r"(?:fast|quick|only a few seconds)",

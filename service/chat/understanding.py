@@ -363,8 +363,13 @@ _VERSION_THEN_TRANSPORT = re.compile(r"\s*[，,]?\s*(?:走的是|走了|走的|�
                                      r"(?!\s*(?:吗|么|[?？]))", re.IGNORECASE)
 # job-s11 version said: 'nccl版本 2.21.5', 'nccl 版本是 2.14.3', 'NCCL 是 2.18 的版本',
 # 'torch.cuda.nccl.version() 返回 (2, 18, 1)'
-_NCCL_VERSION_SAID = re.compile(r"NCCL\s*(?:的)?\s*(?:版本号?|version|ver\.?)\s*(?:号)?\s*"
-                                r"(?:是|为|用的是|用的|装的是|:|：|is|=)?\s*v?(?P<v>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d]|\.\d)|"
+_NCCL_VERSION_SAID = re.compile(r"NCCL\s*(?:的)?\s*(?:版本号?|versions?|ver\.?)\s*(?:号)?\s*"
+                                # s22 version on every machine: 'NCCL 版本都是 2.8.4', 'NCCL versions are both 2.8.4'
+                                r"(?:(?:都|也|均|全都|全部|统一)\s*(?:是|为|用的是|用的|装的是)|"
+                                r"(?:on (?:both|all|every|each)"
+                                r"(?: (?:of the )?(?:nodes?|machines?|servers?|hosts?))?\s+)?"
+                                r"(?:are|is)(?:\s+(?:both|all))?(?![A-Za-z])|"
+                                r"是|为|用的是|用的|装的是|:|：|=)?\s*v?(?P<v>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d]|\.\d)|"
                                 r"NCCL\s*(?:是|用的是|用的|装的是)\s*v?(?P<v2>2\.\d{1,2}(?:\.\d{1,2})?)(?![\d]|\.\d)\s*(?:的)?\s*版本|"
                                 r"NCCL\s*(?:是|用的是|装的是)\s*v?(?P<v3>2\.\d{1,2}\.\d{1,2})(?![\d]|\.\d)|"
                                 r"nccl\.version\(\)[^()\n]{0,24}?\(\s*(?P<a>2)\s*,\s*(?P<b>\d{1,2})\s*,\s*(?P<c>\d{1,2})\s*\)",
