@@ -964,7 +964,7 @@ def network_rates(text: str) -> list[Understood]:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
         kind = _rate_kind(text, m, cue_text)
         if kind in {"measured", "rated?", "none?", "traffic"} and _INSIDE_THE_MACHINE.search(
-                text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 30),
+                text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 48),
                 m.start()) and not re.search(r"busbw|algbw|all[_-]?reduce|nccl|NVLS|SHARP",
                                              text[max(text.rfind("\n", 0, m.start()) + 1, m.start() - 40):
                                                   m.end() + 12], _IC):
@@ -1078,7 +1078,7 @@ _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwi
                                  r"memory bandwidth|显存带宽|内存带宽)(?![A-Za-z])"
                                  r"(?:(?!网卡|NIC|network|网络|iperf|IB\b|RoCE|InfiniBand|ethernet|以太|跨机|跨节点|机间|"
                                  r"节点间|inter-?node|nodes|machines|hosts|servers|RDMA|EFA|TCP|ib_\w+_bw|ConnectX|CX-?\d|"
-                                 r"mlx|HCA|网口|ports?|adapter|Mellanox|Intel|Broadcom|E810|X710|BlueField)[^.;。；\n]){0,24}$",
+                                 r"mlx|HCA|网口|ports?|adapter|Mellanox|Intel|Broadcom|E810|X710|BlueField)[^.;。；\n]){0,40}$",
                                  _IC)
 
 
@@ -2014,6 +2014,15 @@ def job_shape(text: str) -> list[Understood]:
                 r"(?:是不是|是否|有没有|(?<![A-Za-z])(?:if|whether|does|did|is))\s*$", text[max(0, m.start() - 10):m.start()], _IC):
             continue  # job-s11 transport verbs: 'NCCL 用了 IB 吗', 'check whether NCCL uses IB' ask, they do not say
         hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
+    # net-s12b transport said without NCCL's name in an NCCL question: '所有 case 都走 IB', 'every run went over IB'
+    if _NCCL_SAID.search(text):
+        for m in _GOES_OVER.finditer(text):
+            if _overlaps(m, hits) or re.match(r"\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 4]) or re.search(
+                    r"(?:是不是|是否|有没有|没有?|不|(?<![A-Za-z])(?:if|whether|does|did|not|n't|never|should|to|can))\s*$",
+                    text[max(0, m.start() - 10):m.start()], _IC):
+                continue  # asked, denied or wanted: '是不是都走 IB', 'should go over IB', 'didn't go over IB'
+            t = m["t"] or m["t2"]
+            hits.append(_hit("nccl.transport", "socket" if t.lower().startswith(("socket", "tcp")) else "ib", m))
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
     for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])",
                          text, _IC):
@@ -2024,10 +2033,25 @@ def job_shape(text: str) -> list[Understood]:
     return hits
 
 
+# (an NCCL with its version is masked as an entity before the readers run: its figures' words say NCCL as well)
+_NCCL_SAID = re.compile(r"(?<![A-Za-z])(?:NCCL|nccl-tests|[a-z]+_perf|busbw|algbw|all[-_ ]?reduce)", _IC)
+_GOES_OVER = re.compile(r"(?:(?<=都)|(?<=全部)|(?<=全都)|(?<=均)|(?<=确实)|(?<=确认))\s*(?:走的是|走了|走的|走)\s*"
+                        r"(?P<t>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|socket|TCP)(?![A-Za-z])|"
+                        r"(?<![A-Za-z])(?:all|every|each|both)\s+(?:of\s+the\s+)?(?:\w+\s+)?(?:cases?|runs?|tests?|jobs?|traffic|"
+                        r"channels?|rings?|connections?)\s+(?:\w+\s+)?(?:go|goes|went|run|runs|ran)\s+(?:over|through|via)\s+"
+                        r"(?:the\s+)?(?P<t2>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])", _IC)
+
+
 # --------------------------------------------------------------------------- fabric features named in words
 _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
-    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*)?(?:disabled|not (?:supported|available|possible))|"
-                                     r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
+    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*|was\s*)?(?:disabled|turned off|switched off|off(?![A-Za-z])|"
+                                     r"not (?:supported|available|possible))|(?<![A-Za-z])(?:disabl\w*|turn\w* off)\s*P2P|"
+                                     r"(?:禁用|关闭|关掉|关了|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|关掉|关了|不可用|不支持)",
+                                     _IC), True),
+    # net-s12b P2P on: 'P2P 打开了', '开了 P2P 以后', 'after enabling P2P', 'with P2P enabled'
+    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*|was\s*)?(?:enabled|turned on|switched on)|(?<![A-Za-z])(?:enabl\w*|"
+                                     r"turn\w* on)\s*(?:the\s*)?P2P|(?:打开|开启|启用|开了|开)(?:了)?\s*P2P|"
+                                     r"P2P\s*(?:被)?(?:打开|开启|启用)", _IC), False),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|"
                               r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
@@ -2036,6 +2060,13 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
                            r"(?<![A-Za-z])EP\s?(?:4|8|16|32|64|128|256)(?![\d]))(?![A-Za-z])|"
                            r"(?<![A-Za-z0-9.])\d{1,3}\s?[x×]\s?\d{1,3}(?:\.\d)?[Bb](?![A-Za-z0-9])", _IC), True),  # Mixtral 8x7B
 ]
+
+
+# net-s12b run under a state: a state said as the far side of a comparison ('比关掉 P2P 时还慢', 'slower than with P2P
+# disabled') or as the condition of a run ('关闭 P2P 时的测试', 'when P2P was disabled it ran at …') is that run's, not the job's
+_STATE_OF_ANOTHER_RUN = re.compile(r"(?:(?<![无对])比|相比(?:于)?|对比|(?<![A-Za-z])(?:than|compared (?:to|with)|vs\.?|versus|"
+                                   r"when|whenever|while))\s*(?:with|when|用|在|把)?\s*(?:the\s*)?$", _IC)
+_RUN_UNDER_STATE = re.compile(r"\s*(?:时|的时候|的情况下|那次|之前)")
 
 
 # GPUDirect RDMA named in words says nothing by itself; its state does ('GDR is not enabled', '开启了 GDR').
@@ -2109,6 +2140,9 @@ def fabric_features(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if fact == "nic.bonded" and re.search(r"bond\d", m.group(0)):
                 continue
+            if fact == "nccl.p2p_disabled" and _STATE_OF_ANOTHER_RUN.search(text, max(0, m.start() - 16), m.start()) \
+                    or fact == "nccl.p2p_disabled" and _RUN_UNDER_STATE.match(text, m.end()):
+                continue  # net-s12b run under a state: '比关掉 P2P 时还慢', '关闭 P2P 时的测试': the run compared with
             hits.append(_hit(fact, value, m))
     for m in re.finditer(r"(?:ZeRO|zero|Zero)[- _]?(?:stage[- _]?)?(?P<n>[0123])(?![\d])|stage[\"']?\s*[:=]\s*(?P<n2>[0123])",
                          text):
@@ -2350,6 +2384,12 @@ def cloud_places(text: str) -> list[Understood]:
 # AWS families that come in one size only, named bare ('两台 p4d', '4 p5 instances'): that size.
 _ONE_SIZE_FAMILY = re.compile(r"(?<![\w.-])(?P<family>p4de?|p5e?n?)(?![\w.-])(?=\s*(?:s\b)?\s*(?:实例|机器|节点|服务器|集群|"
                               r"instances?|nodes?|machines?|servers?|boxes|hosts?|clusters?|[,，、)）]|$))", _IC)
+
+
+# net-s12b helper instances: CPU-only families (EC2's c/m/r/t/x/i/hpc, GCP's n2/c2/e2 standard) beside a GPU family are
+# the job's parameter servers, data loaders or head node; its GPUs train on the GPU instances
+GPU_FAMILY = re.compile(r"(?:p|g|trn|dl)\d|a[234]-|g2-standard|ml\.p|standard_n|n[cdv]\d", _IC)
+CPU_FAMILY = re.compile(r"(?:c|m|r|t|x|i|hpc)\d[a-z]*\.|(?:n[12]d?|c[23]d?|e2)-(?:standard|highcpu|highmem)-", _IC)
 
 
 @extractor

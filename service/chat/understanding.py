@@ -25,6 +25,8 @@ from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import (
+    CPU_FAMILY,
+    GPU_FAMILY,
     SHARE_OF_THE_RATE,
     Understood,
     config_settings,
@@ -292,8 +294,13 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     """Facts a name carries: the GPU model (weak: a baseline GPU is a GPU too), the instance type and its
     known cap, the NCCL version."""
     hits: list[Understood] = []
+    # net-s12b helper instances: beside a GPU instance, a CPU-only one ('8x p3.16xlarge workers plus 8x c5n.4xlarge
+    # servers') holds the parameter servers, the data loaders or the head node: the job trains on the GPU ones
+    gpu_instance = any(e.kind == "instance" and GPU_FAMILY.match(text[e.start:e.end]) for e in entities)
     for e in entities:
         words = text[e.start:e.end]
+        if e.kind == "instance" and gpu_instance and CPU_FAMILY.match(words):
+            continue
         # what the name says of the hardware by itself ('ConnectX-6': an RDMA adapter); a statement in words outranks it
         hits.extend(Understood(fact, value, words, e.start, e.end, weak=True) for fact, value in e.facts)
         if e.kind == "gpu":
