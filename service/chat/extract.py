@@ -1323,6 +1323,17 @@ _PLANNED_FABRIC = re.compile(r"(?:打算|计划|准备|考虑|想要?|要不要|
                              r"(?:成|到)?\s*$|(?<![A-Za-z])(?:plan(?:s|ning)?|want(?:s|ing)?|going|hop(?:e|es|ing)|intend(?:s|ing)?|"
                              r"consider(?:s|ing)?)\s+(?:to\s+)?(?:move|moving|switch|switching|upgrade|upgrading|migrate|"
                              r"migrating|go|going)\s+(?:over\s+)?to\s+(?:an?\s+|the\s+)?$", _IC)
+# net-s12b an RDMA setting switched off: 'DMLC_ENABLE_RDMA=0', 'BYTEPS_ENABLE_RDMA=false', 'use_rdma: false'
+_RDMA_SETTING_OFF = re.compile(r"[A-Za-z_]*RDMA[A-Za-z_]*\s*[:=]\s*[\"']?(?:0|false|off|no|disabled?)(?![\w.])", _IC)
+
+
+def _identifier_start(text: str, pos: int) -> int:
+    """Where the identifier holding `pos` begins ('DMLC_ENABLE_RDMA' from its 'RDMA')."""
+    while pos > 0 and (text[pos - 1].isascii() and (text[pos - 1].isalnum() or text[pos - 1] == "_")):
+        pos -= 1
+    return pos
+
+
 # Alibaba Cloud's elastic RDMA (eRDMA): RDMA on its Ethernet VPC network
 _ERDMA = re.compile(r"(?<![A-Za-z])eRDMA(?![A-Za-z])", _IC)
 
@@ -1353,12 +1364,17 @@ def nic_kind(text: str) -> list[Understood]:
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
         if re.search(r"(?:GPU\s?Direct|GDR)[\s-]*$", text[max(0, m.start() - 12):m.start()], _IC):
             continue  # 'GPUDirect RDMA' names GDR, whose state is read on its own; it says nothing of the NIC
+        if _RDMA_SETTING_OFF.match(text, _identifier_start(text, m.start())):
+            continue  # net-s12b: 'DMLC_ENABLE_RDMA=0', 'use_rdma: false': a setting that keeps RDMA out of the job
         if not _NEGATION.search(tx.before(text, m.start(), 8)) and not re.search(
                 r"不支持|没有|没开|no |without", tx.before(text, m.start(), 8), _IC):
             hits.append(_hit("nic.rdma", True, m, weak=True))
     for m in re.finditer(r"(?:没有|没开|不支持|无|不带|未启用|no|without|lack(?:s|ing)?|not using|don't have|doesn't "
                          r"have|"
                          r"no support for)\s*(?:any\s+)?RDMA|plain TCP|TCP only|only TCP|普通以太网|普通的以太网|"
+                         # net-s12b 'a 25Gbps traditional TCP network', '普通的 TCP 网络': TCP said as the kind of network
+                         r"(?<![A-Za-z])(?:traditional|ordinary|regular|conventional|normal|standard)\s+TCP(?:/IP)?"
+                         r"(?=\s*(?:network|networking|fabric|Ethernet))|(?:普通|传统)(?:的)?\s*TCP(?:/IP)?\s*(?=网络|以太网)|"
                          r"TCP/IP(?:网络)?", text, _IC):
         hits.append(_hit("nic.rdma", False, m))
         hits.append(_hit("nic.kind", "ethernet", m, weak=True))
@@ -1921,7 +1937,11 @@ def job_shape(text: str) -> list[Understood]:
                          r"all[- _]?reduce\s+(?:on\s+|after\s+|at\s+)?(?:every|each|per)\s+(?:step|iteration|batch|"
                          r"mini-?batch)|每(?:个|一)?\s*(?:step|iteration|iter|迭代|步|batch)\s*(?:都|之后|后)?\s*(?:要)?\s*"
                          r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|"
-                         r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])", text, _IC):
+                         r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])|"
+                         # net-s12b a ring of the job's machines: 'ring 里最慢的那个节点', 'the slowest node in the ring'
+                         r"(?<![A-Za-z])ring\s*(?:里|中|上|里面|当中)\s*(?:的)?\s*(?:最慢|最弱|每个|所有|任何一个)(?:的)?\s*(?:那个|那台|一个)?\s*"
+                         r"(?:节点|机器|rank|GPU|卡|链路)|(?<![A-Za-z])(?:slowest|weakest)\s+(?:node|machine|rank|GPU|link|member|"
+                         r"worker)\s+(?:in|of)\s+the\s+ring(?![A-Za-z])", text, _IC):
         hits.append(_hit("job.comm_pattern", "allreduce", m, weak=True))
     for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mo"
                          r"de)|"

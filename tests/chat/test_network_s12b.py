@@ -23,6 +23,7 @@ _ENGINE = load_engine()
 BUSBW, SPEED, P2P, TRANSPORT = ("nccl.allreduce_busbw_gbytes_per_s", "nic.speed_gbps", "nccl.p2p_disabled",
                                 "nccl.transport")
 PFC, RDMA_BW, INSTANCE, KIND = "nic.pfc", "net.rdma_bw_gbps", "node.instance_type", "nic.kind"
+RDMA, COMM = "nic.rdma", "job.comm_pattern"
 
 CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     # --- a bus inside the machine rated in a longer phrase is no busbw of the job's
@@ -90,6 +91,23 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("Standard_ND96asr_v4 nodes, and an m5.xlarge as the head node", {INSTANCE: "Standard_ND96asr_v4"},
      {INSTANCE: "m5.xlarge"}),
     ("We use a c5n.18xlarge for the data loading job and it is slow", {INSTANCE: "c5n.18xlarge"}, {}),
+    # --- RDMA kept out by a setting, or TCP said as the kind of network
+    ("BytePS gets 389 images/sec over TCP (DMLC_ENABLE_RDMA=0) on two VMs", {}, {RDMA: True}),
+    ("BYTEPS_ENABLE_RDMA=1 on 100G RoCE", {RDMA: True, KIND: "roce"}, {}),
+    ("use_rdma: false in the config, and the two nodes have 25G NICs", {SPEED: 25}, {RDMA: True}),
+    ("while p3.16xlarge only has a 25Gbps traditional TCP network", {RDMA: False, SPEED: 25}, {}),
+    ("两台机器之间是普通的 TCP 网络，25G，训练很慢", {RDMA: False, SPEED: 25}, {}),
+    ("We have RDMA, but the job runs over a regular TCP connection for the rendezvous", {}, {RDMA: False}),
+    # --- 'one' the pronoun is no machine count
+    ("a single TCP connection can't fill 25Gbps, so one should launch more server instances", {}, {"job.nodes": 1}),
+    ("one can run 8 workers on each of the 2 nodes", {"job.nodes": 2}, {}),
+    ("one node with 8 GPUs, and all_reduce is slow", {"job.nodes": 1, "job.gpus_per_node": 8}, {}),
+    # --- a ring of the job's machines: the exchange is a ring all-reduce
+    ("对 MPI 这类分布式训练来说，整体性能由 ring 里最慢的那个节点决定，跨 AZ 的延迟很伤", {COMM: "allreduce"}, {}),
+    ("Training speed is set by the slowest node in the ring, and one of our nodes is in another AZ",
+     {COMM: "allreduce"}, {}),
+    ("What is a ring topology?", {}, {COMM: None}),
+    ("ring buffer 满了，日志丢了", {}, {COMM: None}),
 ]
 
 
