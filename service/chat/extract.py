@@ -714,6 +714,13 @@ _MULT_AFTER = re.compile(r"\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])(?!\s*(?:node
                          r"instances?|GPUs?|台|机|节点|服务器|卡|张卡))", _IC)
 
 
+# net-s12b sizes listed: figures in bare M/G (the rest of a list of them) before a word of size ('这几个 bucket 大小',
+# 'bucket sizes', 'message sizes', '消息大小')
+_SIZES_LISTED = re.compile(r"(?:\s*(?:[、,，/]|and|or|和|与|及)\s*\d+(?:\.\d+)?\s*[KMGT]i?B?(?![A-Za-z/]))*\s*"
+                           r"(?:这几个|这些|几个|these|the)?\s*(?:bucket|buffer|message|msg|tensor|消息|包|数据|张量)?\s*(?:的)?\s*"
+                           r"(?:大小|尺寸|sizes?)(?![A-Za-z])", _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
 
@@ -734,6 +741,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
+    if unit in {"M", "G", "K", "MB", "GB", "KB"} and _SIZES_LISTED.match(text, after.end() if after else m.end()):
+        return None  # net-s12b: '32M、64M、128M 这几个 bucket 大小', 'the 32M, 64M and 128M bucket sizes': sizes, no rates
     if not is_bytes and label in {None, "rated"} and SHARE_OF_THE_RATE.match(text, m.end()):
         return "measured"  # s11 share of the rate: '… roughly 6.4 Gbps, about 25% of the network's theoretical max'
     if label is None and not is_bytes and _NOT_FILLED.search(text, max(tx.sentence_bounds(text, m.start())[0],

@@ -108,6 +108,20 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      {COMM: "allreduce"}, {}),
     ("What is a ring topology?", {}, {COMM: None}),
     ("ring buffer 满了，日志丢了", {}, {COMM: None}),
+    # --- message sizes listed in bare M are sizes, neither rates nor storage
+    ("100Gbps 的 TCP 网络（没有 RDMA），32M、64M、128M 这几个 bucket 大小的性能都很差", {SPEED: 100},
+     {"storage.read_gbps": None, "net.iperf3_gbps": None}),
+    ("the 32M, 64M and 128M bucket sizes are all slow on 25GbE", {SPEED: 25}, {"storage.read_gbps": None}),
+    ("iperf3 shows 940M, the NIC is 1G", {"net.iperf3_gbps": 0.94, SPEED: 1}, {}),
+    ("存储读取只有 128M/s，网络 25G", {SPEED: 25, "storage.read_gbps": 1.024}, {}),
+    # --- a cloud instance's run set against our own hardware is not the job's
+    ("kv-store dist-sync. On AWS g2.2xlarge (K520) the speed per GPU stays at ~9-10 samples/sec with 1, 2 or 5 "
+     "machines, as expected. On our own local network with GTX 1080 machines two machines are 5x slower.",
+     {"gpu.model": "GTX 1080"}, {INSTANCE: None}),
+    ("在 AWS 的 p3.16xlarge 上 4 台扩展很正常。在我们自己的机房里 4 台 A100 服务器就很慢。", {"gpu.model": "A100"},
+     {INSTANCE: None}),
+    ("We run on p4d.24xlarge; on our own cluster we have not tried yet.", {INSTANCE: "p4d.24xlarge"}, {}),
+    ("We run on 4 p4d.24xlarge instances and scaling is poor.", {INSTANCE: "p4d.24xlarge"}, {}),
 ]
 
 
