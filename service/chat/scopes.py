@@ -596,9 +596,17 @@ _ENOUGH_OR_ELSE = re.compile(
 _CANDIDATE_FACTS = {"nic.speed_gbps", "nic.max_speed_gbps", "nic.kind", "nic.rdma", "nic.efa", "nic.count"}
 
 
+# net-s12b a figure asked as the one to expect: 'Is ~100 Gb/s per port what we should expect here?' names no rating
+_WHAT_TO_EXPECT = re.compile(r"\s*(?:per\s+(?:port|link|NIC|HCA|rail|node)\s+)?(?:is\s+)?(?:what|the (?:figure|number|rate))\s+"
+                             r"(?:we|I|one|you)\s+(?:should|would|can|could|ought to)\s+(?:expect|see|get)(?![A-Za-z])", _IC)
+
+
 def _weighed_candidates(text: str, hits: list[Understood]) -> list[Understood]:
-    """The fabric named in 'A enough, or B?' (A in the clause that asks, not said as ours; B after 'or') is hypothetical."""
-    out = list(hits)
+    """The fabric named in 'A enough, or B?' (A in the clause that asks, not said as ours; B after 'or') is hypothetical,
+    and so is a rating asked as the figure to expect."""
+    out = [Understood(**{**h.to_dict(), "hypothetical": True})
+           if h.fact in _CANDIDATE_FACTS and not h.source.startswith("pasted") and _WHAT_TO_EXPECT.match(text, h.end)
+           else h for h in hits]
     for m in _ENOUGH_OR_ELSE.finditer(text):
         ca = tx.clause_bounds(text, m.start())[0]
         sb = tx.sentence_bounds(text, m.start())[1]

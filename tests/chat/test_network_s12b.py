@@ -48,6 +48,11 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("我们现在是 25G 网卡，够不够？", {SPEED: 25}, {}),
     ("Our 2 nodes have 100G RoCE, but busbw is only 5 GB/s. Is that enough bandwidth or is something wrong?",
      {SPEED: 100, KIND: "roce"}, {}),
+    # ... and a rate asked as the one to expect is no rating either
+    ("ib_write_bw shows 109 Gb/s per link. Is ~100 Gb/s per port what we should expect here, or is the fabric slow?",
+     {RDMA_BW: 109}, {SPEED: None}),
+    ("iperf3 gives 9.4 Gbits/sec. Is 10 Gb/s what we should expect?", {"net.iperf3_gbps": 9.4}, {SPEED: None}),
+    ("Our NICs are 100 Gb/s; is 90 Gb/s what we should see in iperf3?", {SPEED: 100}, {SPEED: 90}),
     # --- P2P switched on; P2P off as the condition of the run compared with
     ("单机 8 张 RTX 4090，装了改过的驱动把 P2P 打开了，结果 alltoall_perf 比关掉 P2P 时还慢", {P2P: False},
      {P2P: True}),
