@@ -2046,9 +2046,11 @@ def job_shape(text: str) -> list[Understood]:
     # net-s12b transport said without NCCL's name in an NCCL question: '所有 case 都走 IB', 'every run went over IB'
     if _NCCL_SAID.search(text):
         for m in _GOES_OVER.finditer(text):
-            if _overlaps(m, hits) or re.match(r"\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 4]) or re.search(
-                    r"(?:是不是|是否|有没有|没有?|不|(?<![A-Za-z])(?:if|whether|does|did|not|n't|never|should|to|can))\s*$",
-                    text[max(0, m.start() - 10):m.start()], _IC):
+            if _overlaps(m, hits) or re.match(r"\s*(?:了|的)?\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 6]) \
+                    or re.search(r"(?:是不是|是否|有没有|没有?|不|怎么|如何|怎样|(?<![A-Za-z])(?:if|whether|does|did|not|n't|"
+                                 r"never|should|to|can|how))[^，,。;；\n]{0,6}$", text[max(0, m.start() - 12):m.start()], _IC) \
+                    or re.search(r"(?<![A-Za-z])(?:how|whether|check|verify|confirm|make sure|ensure)(?![A-Za-z])|怎么|如何|怎样",
+                                 text[max(tx.sentence_bounds(text, m.start())[0], m.start() - 48):m.start()], _IC):
                 continue  # asked, denied or wanted: '是不是都走 IB', 'should go over IB', 'didn't go over IB'
             t = m["t"] or m["t2"]
             hits.append(_hit("nccl.transport", "socket" if t.lower().startswith(("socket", "tcp")) else "ib", m))

@@ -73,6 +73,10 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("nccl 是不是都走 IB？", {}, {TRANSPORT: None}),
     ("NCCL 不是都走 IB 吗", {}, {TRANSPORT: None}),
     ("训练都走 IB，速度很慢", {}, {TRANSPORT: None}),
+    ("nccl-tests 跑完了，怎么确认都走 IB 了吗？", {}, {TRANSPORT: None}),
+    ("nccl-tests 都走 IB 了吗？busbw 很低", {}, {TRANSPORT: None}),
+    ("how do I check that all the runs go over IB in nccl-tests?", {}, {TRANSPORT: None}),
+    ("nccl-tests busbw 很低，流量确实走 IB 了", {TRANSPORT: "ib"}, {}),
     # --- PFC pause frames seen: PFC is on
     ("Intel E810 with RoCEv2; the PFC frames are reaching the ib_send_bw senders, but I still see drops.",
      {PFC: True, KIND: "roce"}, {}),
