@@ -295,6 +295,11 @@ def _clause_of(text: str, m: re.Match[str]) -> tuple[int, int]:
 _ACROSS_A_PASTE = re.compile(r"[ ]{12,}")
 
 
+# 'one' before a modal or a verb of its own is the pronoun ('one should launch more servers', 'one can run 8 workers')
+_ONE_THE_PRONOUN = re.compile(r"one\s+(?:should|must|can|could|would|may|might|needs?\s+to|has\s+to|had\s+to|will|shall|"
+                              r"usually|typically|often|normally)(?![A-Za-z])", re.IGNORECASE)
+
+
 def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
 
@@ -329,6 +334,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                 continue
             if re.search(r"devices?", m.group(0), re.IGNORECASE) and _NIC_TOOLS.search(text, *_clause_of(text, m)):
                 continue  # s11 NIC devices: 'ibv_devices lists 4 devices' counts RDMA devices, not GPUs
+            if _ONE_THE_PRONOUN.match(m.group(0)):
+                continue  # net-s12b: 'so one should launch more server instances': 'one' is anyone, no count
             insort(taken, (m.start(), m.end()))
             hits.extend(got)
             if shape in _FULL_SHAPES and len(got) == 2 and not any(h.weak for h in got):

@@ -764,6 +764,13 @@ _PROVISIONED_AFTER = re.compile(r"\s*(?:的)?\s*(?:(?:国际|国内|公网|BGP|C
                                 r"\s*(?:dedicated\s+|unmetered\s+)?(?:BGP|IP transit)\s+(?:bandwidth|uplink|port)", _IC)
 
 
+# net-s12b sizes listed: figures in bare M/G (the rest of a list of them) before a word of size ('这几个 bucket 大小',
+# 'bucket sizes', 'message sizes', '消息大小')
+_SIZES_LISTED = re.compile(r"(?:\s*(?:[、,，/]|and|or|和|与|及)\s*\d+(?:\.\d+)?\s*[KMGT]i?B?(?![A-Za-z/]))*\s*"
+                           r"(?:这几个|这些|几个|these|the)?\s*(?:bucket|buffer|message|msg|tensor|消息|包|数据|张量)?\s*(?:的)?\s*"
+                           r"(?:大小|尺寸|sizes?)(?![A-Za-z])", _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
 
@@ -787,6 +794,8 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if not is_bytes and label in {None, "measured"} and _PROVISIONED.search(text, max(0, m.start() - 10), m.start()) \
             or not is_bytes and label in {None, "measured"} and _PROVISIONED_AFTER.match(tail):
         return "rated"  # s21 a line as rented: '每台独享 10Gbps 国际 BGP 带宽', 'a dedicated 10 Gbps uplink' is the link's rate
+    if unit in {"M", "G", "K", "MB", "GB", "KB"} and _SIZES_LISTED.match(text, after.end() if after else m.end()):
+        return None  # net-s12b: '32M、64M、128M 这几个 bucket 大小', 'the 32M, 64M and 128M bucket sizes': sizes, no rates
     if not is_bytes and label in {None, "rated"} and SHARE_OF_THE_RATE.match(text, m.end()):
         return "measured"  # s11 share of the rate: '… roughly 6.4 Gbps, about 25% of the network's theoretical max'
     if label is None and not is_bytes and _NOT_FILLED.search(text, max(tx.sentence_bounds(text, m.start())[0],
@@ -1021,7 +1030,7 @@ def network_rates(text: str) -> list[Understood]:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
         kind = _rate_kind(text, m, cue_text)
         if kind in {"measured", "rated?", "none?", "traffic"} and _INSIDE_THE_MACHINE.search(
-                text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 30),
+                text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 48),
                 m.start()) and not re.search(r"busbw|algbw|all[_-]?reduce|nccl|NVLS|SHARP",
                                              text[max(text.rfind("\n", 0, m.start()) + 1, m.start() - 40):
                                                   m.end() + 12], _IC):
@@ -1143,7 +1152,7 @@ _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwi
                                  r"memory bandwidth|显存带宽|内存带宽)(?![A-Za-z])"
                                  r"(?:(?!网卡|NIC|network|网络|iperf|IB\b|RoCE|InfiniBand|ethernet|以太|跨机|跨节点|机间|"
                                  r"节点间|inter-?node|nodes|machines|hosts|servers|RDMA|EFA|TCP|ib_\w+_bw|ConnectX|CX-?\d|"
-                                 r"mlx|HCA|网口|ports?|adapter|Mellanox|Intel|Broadcom|E810|X710|BlueField)[^.;。；\n]){0,24}$",
+                                 r"mlx|HCA|网口|ports?|adapter|Mellanox|Intel|Broadcom|E810|X710|BlueField)[^.;。；\n]){0,40}$",
                                  _IC)
 
 
@@ -1388,6 +1397,17 @@ _PLANNED_FABRIC = re.compile(r"(?:打算|计划|准备|考虑|想要?|要不要|
                              r"(?:成|到)?\s*$|(?<![A-Za-z])(?:plan(?:s|ning)?|want(?:s|ing)?|going|hop(?:e|es|ing)|intend(?:s|ing)?|"
                              r"consider(?:s|ing)?)\s+(?:to\s+)?(?:move|moving|switch|switching|upgrade|upgrading|migrate|"
                              r"migrating|go|going)\s+(?:over\s+)?to\s+(?:an?\s+|the\s+)?$", _IC)
+# net-s12b an RDMA setting switched off: 'DMLC_ENABLE_RDMA=0', 'BYTEPS_ENABLE_RDMA=false', 'use_rdma: false'
+_RDMA_SETTING_OFF = re.compile(r"[A-Za-z_]*RDMA[A-Za-z_]*\s*[:=]\s*[\"']?(?:0|false|off|no|disabled?)(?![\w.])", _IC)
+
+
+def _identifier_start(text: str, pos: int) -> int:
+    """Where the identifier holding `pos` begins ('DMLC_ENABLE_RDMA' from its 'RDMA')."""
+    while pos > 0 and (text[pos - 1].isascii() and (text[pos - 1].isalnum() or text[pos - 1] == "_")):
+        pos -= 1
+    return pos
+
+
 # Alibaba Cloud's elastic RDMA (eRDMA): RDMA on its Ethernet VPC network
 _ERDMA = re.compile(r"(?<![A-Za-z])eRDMA(?![A-Za-z])", _IC)
 
@@ -1418,12 +1438,17 @@ def nic_kind(text: str) -> list[Understood]:
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
         if re.search(r"(?:GPU\s?Direct|GDR)[\s-]*$", text[max(0, m.start() - 12):m.start()], _IC):
             continue  # 'GPUDirect RDMA' names GDR, whose state is read on its own; it says nothing of the NIC
+        if _RDMA_SETTING_OFF.match(text, _identifier_start(text, m.start())):
+            continue  # net-s12b: 'DMLC_ENABLE_RDMA=0', 'use_rdma: false': a setting that keeps RDMA out of the job
         if not _NEGATION.search(tx.before(text, m.start(), 8)) and not re.search(
                 r"不支持|没有|没开|no |without", tx.before(text, m.start(), 8), _IC):
             hits.append(_hit("nic.rdma", True, m, weak=True))
     for m in re.finditer(r"(?:没有|没开|不支持|无|不带|未启用|no|without|lack(?:s|ing)?|not using|don't have|doesn't "
                          r"have|"
                          r"no support for)\s*(?:any\s+)?RDMA|plain TCP|TCP only|only TCP|普通以太网|普通的以太网|"
+                         # net-s12b 'a 25Gbps traditional TCP network', '普通的 TCP 网络': TCP said as the kind of network
+                         r"(?<![A-Za-z])(?:traditional|ordinary|regular|conventional|normal|standard)\s+TCP(?:/IP)?"
+                         r"(?=\s*(?:network|networking|fabric|Ethernet))|(?:普通|传统)(?:的)?\s*TCP(?:/IP)?\s*(?=网络|以太网)|"
                          r"TCP/IP(?:网络)?", text, _IC):
         hits.append(_hit("nic.rdma", False, m))
         hits.append(_hit("nic.kind", "ethernet", m, weak=True))
@@ -2107,7 +2132,11 @@ def job_shape(text: str) -> list[Understood]:
                          r"all[- _]?reduce\s+(?:on\s+|after\s+|at\s+)?(?:every|each|per)\s+(?:step|iteration|batch|"
                          r"mini-?batch)|每(?:个|一)?\s*(?:step|iteration|iter|迭代|步|batch)\s*(?:都|之后|后)?\s*(?:要)?\s*"
                          r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|"
-                         r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])", text, _IC):
+                         r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])|"
+                         # net-s12b a ring of the job's machines: 'ring 里最慢的那个节点', 'the slowest node in the ring'
+                         r"(?<![A-Za-z])ring\s*(?:里|中|上|里面|当中)\s*(?:的)?\s*(?:最慢|最弱|每个|所有|任何一个)(?:的)?\s*(?:那个|那台|一个)?\s*"
+                         r"(?:节点|机器|rank|GPU|卡|链路)|(?<![A-Za-z])(?:slowest|weakest)\s+(?:node|machine|rank|GPU|link|member|"
+                         r"worker)\s+(?:in|of)\s+the\s+ring(?![A-Za-z])", text, _IC):
         hits.append(_hit("job.comm_pattern", "allreduce", m, weak=True))
     for m in re.finditer(r"异步(?:训练|更新|SGD|梯度|模式)|async(?:hronous)?\s*(?:training|SGD|updates?|gradients?|mo"
                          r"de)|"
@@ -2209,6 +2238,17 @@ def job_shape(text: str) -> list[Understood]:
                 r"(?:是不是|是否|有没有|(?<![A-Za-z])(?:if|whether|does|did|is))\s*$", text[max(0, m.start() - 10):m.start()], _IC):
             continue  # job-s11 transport verbs: 'NCCL 用了 IB 吗', 'check whether NCCL uses IB' ask, they do not say
         hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
+    # net-s12b transport said without NCCL's name in an NCCL question: '所有 case 都走 IB', 'every run went over IB'
+    if _NCCL_SAID.search(text):
+        for m in _GOES_OVER.finditer(text):
+            if _overlaps(m, hits) or re.match(r"\s*(?:了|的)?\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 6]) \
+                    or re.search(r"(?:是不是|是否|有没有|没有?|不|怎么|如何|怎样|(?<![A-Za-z])(?:if|whether|does|did|not|n't|"
+                                 r"never|should|to|can|how))[^，,。;；\n]{0,6}$", text[max(0, m.start() - 12):m.start()], _IC) \
+                    or re.search(r"(?<![A-Za-z])(?:how|whether|check|verify|confirm|make sure|ensure)(?![A-Za-z])|怎么|如何|怎样",
+                                 text[max(tx.sentence_bounds(text, m.start())[0], m.start() - 48):m.start()], _IC):
+                continue  # asked, denied or wanted: '是不是都走 IB', 'should go over IB', 'didn't go over IB'
+            t = m["t"] or m["t2"]
+            hits.append(_hit("nccl.transport", "socket" if t.lower().startswith(("socket", "tcp")) else "ib", m))
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
     for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])",
                          text, _IC):
@@ -2219,10 +2259,25 @@ def job_shape(text: str) -> list[Understood]:
     return hits
 
 
+# (an NCCL with its version is masked as an entity before the readers run: its figures' words say NCCL as well)
+_NCCL_SAID = re.compile(r"(?<![A-Za-z])(?:NCCL|nccl-tests|[a-z]+_perf|busbw|algbw|all[-_ ]?reduce)", _IC)
+_GOES_OVER = re.compile(r"(?:(?<=都)|(?<=全部)|(?<=全都)|(?<=均)|(?<=确实)|(?<=确认))\s*(?:走的是|走了|走的|走)\s*"
+                        r"(?P<t>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|socket|TCP)(?![A-Za-z])|"
+                        r"(?<![A-Za-z])(?:all|every|each|both)\s+(?:of\s+the\s+)?(?:\w+\s+)?(?:cases?|runs?|tests?|jobs?|traffic|"
+                        r"channels?|rings?|connections?)\s+(?:\w+\s+)?(?:go|goes|went|run|runs|ran)\s+(?:over|through|via)\s+"
+                        r"(?:the\s+)?(?P<t2>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])", _IC)
+
+
 # --------------------------------------------------------------------------- fabric features named in words
 _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
-    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*)?(?:disabled|not (?:supported|available|possible))|"
-                                     r"(?:禁用|关闭|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|不可用|不支持)", _IC), True),
+    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*|was\s*)?(?:disabled|turned off|switched off|off(?![A-Za-z])|"
+                                     r"not (?:supported|available|possible))|(?<![A-Za-z])(?:disabl\w*|turn\w* off)\s*P2P|"
+                                     r"(?:禁用|关闭|关掉|关了|不支持)(?:了)?\s*P2P|P2P\s*(?:被)?(?:禁用|关闭|关掉|关了|不可用|不支持)",
+                                     _IC), True),
+    # net-s12b P2P on: 'P2P 打开了', '开了 P2P 以后', 'after enabling P2P', 'with P2P enabled'
+    ("nccl.p2p_disabled", re.compile(r"P2P\s*(?:is\s*|was\s*)?(?:enabled|turned on|switched on)|(?<![A-Za-z])(?:enabl\w*|"
+                                     r"turn\w* on)\s*(?:the\s*)?P2P|(?:打开|开启|启用|开了|开)(?:了)?\s*P2P|"
+                                     r"P2P\s*(?:被)?(?:打开|开启|启用)", _IC), False),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|"
                               r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
@@ -2231,6 +2286,13 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
                            r"(?<![A-Za-z])EP\s?(?:4|8|16|32|64|128|256)(?![\d]))(?![A-Za-z])|"
                            r"(?<![A-Za-z0-9.])\d{1,3}\s?[x×]\s?\d{1,3}(?:\.\d)?[Bb](?![A-Za-z0-9])", _IC), True),  # Mixtral 8x7B
 ]
+
+
+# net-s12b run under a state: a state said as the far side of a comparison ('比关掉 P2P 时还慢', 'slower than with P2P
+# disabled') or as the condition of a run ('关闭 P2P 时的测试', 'when P2P was disabled it ran at …') is that run's, not the job's
+_STATE_OF_ANOTHER_RUN = re.compile(r"(?:(?<![无对])比|相比(?:于)?|对比|(?<![A-Za-z])(?:than|compared (?:to|with)|vs\.?|versus|"
+                                   r"when|whenever|while))\s*(?:with|when|用|在|把)?\s*(?:the\s*)?$", _IC)
+_RUN_UNDER_STATE = re.compile(r"\s*(?:时|的时候|的情况下|那次|之前)")
 
 
 # GPUDirect RDMA named in words says nothing by itself; its state does ('GDR is not enabled', '开启了 GDR').
@@ -2304,6 +2366,9 @@ def fabric_features(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if fact == "nic.bonded" and re.search(r"bond\d", m.group(0)):
                 continue
+            if fact == "nccl.p2p_disabled" and _STATE_OF_ANOTHER_RUN.search(text, max(0, m.start() - 16), m.start()) \
+                    or fact == "nccl.p2p_disabled" and _RUN_UNDER_STATE.match(text, m.end()):
+                continue  # net-s12b run under a state: '比关掉 P2P 时还慢', '关闭 P2P 时的测试': the run compared with
             hits.append(_hit(fact, value, m))
     for m in re.finditer(r"(?:ZeRO|zero|Zero)[- _]?(?:stage[- _]?)?(?P<n>[0123])(?![\d])|stage[\"']?\s*[:=]\s*(?P<n2>[0123])",
                          text):
@@ -2545,6 +2610,12 @@ def cloud_places(text: str) -> list[Understood]:
 # AWS families that come in one size only, named bare ('两台 p4d', '4 p5 instances'): that size.
 _ONE_SIZE_FAMILY = re.compile(r"(?<![\w.-])(?P<family>p4de?|p5e?n?)(?![\w.-])(?=\s*(?:s\b)?\s*(?:实例|机器|节点|服务器|集群|"
                               r"instances?|nodes?|machines?|servers?|boxes|hosts?|clusters?|[,，、)）]|$))", _IC)
+
+
+# net-s12b helper instances: CPU-only families (EC2's c/m/r/t/x/i/hpc, GCP's n2/c2/e2 standard) beside a GPU family are
+# the job's parameter servers, data loaders or head node; its GPUs train on the GPU instances
+GPU_FAMILY = re.compile(r"(?:p|g|trn|dl)\d|a[234]-|g2-standard|ml\.p|standard_n|n[cdv]\d", _IC)
+CPU_FAMILY = re.compile(r"(?:c|m|r|t|x|i|hpc)\d[a-z]*\.|(?:n[12]d?|c[23]d?|e2)-(?:standard|highcpu|highmem)-", _IC)
 
 
 @extractor

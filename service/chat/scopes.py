@@ -626,7 +626,38 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
         if h.hypothetical and re.search(r"(?:instead of|rather than|而不是|代替|取代)\s*(?:the\s+|our\s+|现在的?)?$",
                                         text[max(0, h.start - 20):h.start], _IC):
             out[i] = Understood(**{**h.to_dict(), "hypothetical": False})
-    return _from_today_to_the_change(text, out)
+    return _weighed_candidates(text, _from_today_to_the_change(text, out))
+
+
+# net-s12b candidates weighed: 'is 100G enough, or do we need 400G?', '节点之间 100Gbps 够不够，还是得上 1000Gbps': a rating
+# asked about beside another to choose from is neither the job's, planned run or not; what follows 'or'/'还是' is a change
+_ENOUGH_OR_ELSE = re.compile(
+    r"(?:够不够|够吗|够用吗|够用不|是否足够|足够吗|足不足够|(?<![A-Za-z])(?:enough|sufficient|adequate)(?![A-Za-z]))"
+    r"[^。.?？!！\n]{0,40}?[，,;；]?\s*(?:还是|或者|(?<![A-Za-z])or(?![A-Za-z]))", _IC)
+_CANDIDATE_FACTS = {"nic.speed_gbps", "nic.max_speed_gbps", "nic.kind", "nic.rdma", "nic.efa", "nic.count"}
+
+
+# net-s12b a figure asked as the one to expect: 'Is ~100 Gb/s per port what we should expect here?' names no rating
+_WHAT_TO_EXPECT = re.compile(r"\s*(?:per\s+(?:port|link|NIC|HCA|rail|node)\s+)?(?:is\s+)?(?:what|the (?:figure|number|rate))\s+"
+                             r"(?:we|I|one|you)\s+(?:should|would|can|could|ought to)\s+(?:expect|see|get)(?![A-Za-z])", _IC)
+
+
+def _weighed_candidates(text: str, hits: list[Understood]) -> list[Understood]:
+    """The fabric named in 'A enough, or B?' (A in the clause that asks, not said as ours; B after 'or') is hypothetical,
+    and so is a rating asked as the figure to expect."""
+    out = [Understood(**{**h.to_dict(), "hypothetical": True})
+           if h.fact in _CANDIDATE_FACTS and not h.source.startswith("pasted") and _WHAT_TO_EXPECT.match(text, h.end)
+           else h for h in hits]
+    for m in _ENOUGH_OR_ELSE.finditer(text):
+        ca = tx.clause_bounds(text, m.start())[0]
+        sb = tx.sentence_bounds(text, m.start())[1]
+        for i, h in enumerate(out):
+            if h.hypothetical or h.fact not in _CANDIDATE_FACTS or h.source.startswith("pasted"):
+                continue
+            asked = ca <= h.start and h.end <= m.start() and not _OWN.search(text, ca, h.start)
+            if asked or m.end() <= h.start < sb:
+                out[i] = Understood(**{**h.to_dict(), "hypothetical": True})
+    return out
 
 
 _FROM_BEFORE = re.compile(r"(?:(?<![A-Za-z])from|从|由)\s*(?:our|my|the|现在的?|目前的?)?\s*$", _IC)

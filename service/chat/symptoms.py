@@ -377,6 +377,12 @@ _FLOW = {
                           r"无损(?:以太网|网络|队列))(?![A-Za-z])", _IC),
     "nic.ecn": re.compile(r"(?<![A-Za-z])(?:ECN|DCQCN)(?![A-Za-z])", _IC),
 }
+# net-s12b pause frames seen: PFC sends pause frames only where it is configured, so frames seen arriving say it is on
+_PAUSE_FRAMES_SEEN = re.compile(
+    r"\s*(?:pause\s*)?(?:frames?|帧|报文)\s*(?:(?:are|were|do|does|did|is)\s+)?(?:(?:actually|really|indeed|clearly|definitely)\s+)?"
+    r"(?:reach\w*|arriv\w*|received|seen|showing up|show up|coming in|sent|being sent|hit\w*|counted|increas\w*|"
+    r"有|在涨|在增加|能收到|收到|到达|都到了|发出)|\s*(?:pause\s*)?(?:counters?|计数)\s*(?:are|were|is)?\s*"
+    r"(?:increas\w*|ris\w*|going up|non-?zero|在涨|在增加|增长|不为\s*0)", _IC)
 _NO_FLOW_CONTROL = re.compile(r"(?:no|without)\s+(?:any\s+)?(?:flow|congestion)\s+control|(?:没有|没开|"
                               r"没配)\s*(?:任何)?\s*(?:流控|拥塞控制)|"
                               r"lossy\s+(?:Ethernet|fabric|network|RoCE)", _IC)
@@ -407,6 +413,10 @@ def roce_congestion(text: str) -> list[Understood]:
                 continue
             before = tx.before(text, m.start(), 20)
             after = tx.after(text, m.end(), 40)
+            if fact == "nic.pfc" and _PAUSE_FRAMES_SEEN.match(after) and not re.search(
+                    r"(?:no|not|never|没有?|未|无)\s*(?:any\s+)?$", before, _IC):
+                hits.append(_hit(fact, True, m))  # net-s12b: 'the PFC frames are reaching the senders': PFC is on
+                continue
             if re.match(r"\s*(?:storm|pause|frames?|counters?|风暴|帧)", after, _IC):
                 continue  # 'PFC storms', 'PFC pause frames': traffic of a PFC that is on, said elsewhere
             if _OFF_BEFORE.search(before) or _OFF_AFTER.search(after):

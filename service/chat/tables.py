@@ -260,8 +260,9 @@ def read_link_tables(text: str, start: int = 0, end: int | None = None,
             continue
         width = len(header)
         if has_header and any(_role(h) in ("nodes", "gpus", "step", "rate", "time") and not _MEASURED_HEAD.search(h)
-                              and not _RATED_HEAD.search(h) for h in header[1:]):
-            continue  # a table of runs
+                              and not _RATED_HEAD.search(h) and not _names_only(rows, i)
+                              for i, h in enumerate(header) if i):
+            continue  # a table of runs (a 'device' column of names, 'rocep1s0f1', counts nothing: it labels a link)
         rated = next((i for i, h in enumerate(header) if has_header and _RATED_HEAD.search(h)), None)
         measured = [i for i in range(width) if i != rated and (
             (has_header and (_MEASURED_HEAD.search(header[i]) or _PER_NIC_HEAD.search(header[i])))
@@ -298,6 +299,12 @@ def read_link_tables(text: str, start: int = 0, end: int | None = None,
                             at + r.end()))
         out.extend(_row_sizes(rows, chosen, labels, text))
     return out
+
+
+def _names_only(rows: list[tuple[int, list[tuple[str, int]]]], i: int) -> bool:
+    """Column `i` holds names ('mlx5_0', 'rocep1s0f1', blank), no figure: the column labels its rows."""
+    cells = [r[1][i][0].strip() for r in rows if i < len(r[1])]
+    return bool(cells) and not any(re.match(r"\d", c) for c in cells)
 
 
 def _job_row(rows: list[tuple[int, list[tuple[str, int]]]], row_text: list[str], labels: list[int], text: str,

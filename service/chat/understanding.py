@@ -26,6 +26,8 @@ from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
 from bwdoctor.chat.entities import Entity, find_entities, mask_entities
 from bwdoctor.chat.extract import (
+    CPU_FAMILY,
+    GPU_FAMILY,
     SHARE_OF_THE_RATE,
     Understood,
     bare_batch_sizes,
@@ -293,12 +295,34 @@ _NCCL_ASKED = re.compile(r"(?:让|使|要|想|应该|怎么|如何|强制|指定
                          r"(?<![A-Za-z])(?:make|force|get|let|tell|want|should|how to))\s*$", re.IGNORECASE)
 
 
+# net-s12b our own hardware, named after a cloud instance's run: 'On our own local network with GTX 1080 machines',
+# '在我们自己的机房/集群上': the job is on it; an instance type said in the sentences before is the run it is
+# set against
+_OWN_HARDWARE = re.compile(
+    r"(?<![A-Za-z])(?:on|in|with|at)\s+our\s+own\s+(?:local\s+|on-?prem(?:ises)?\s+|in-?house\s+)?"
+    r"(?:network|cluster|machines?|servers?|hardware|GPUs?|nodes|boxes|data ?cent(?:er|re)|lab)|"
+    r"(?:在|用)?我们自己的\s*(?:本地|线下)?\s*(?:机房|集群|机器|服务器|网络|硬件|节点|GPU)", re.IGNORECASE)
+
+
+_WE = re.compile(r"(?<![A-Za-z])(?:we|our|I|my|us)(?![A-Za-z])|我们|我的|咱们|(?<![自])我(?!们)", re.IGNORECASE)
+
+
 def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
     """Facts a name carries: the GPU model (weak: a baseline GPU is a GPU too), the instance type and its
     known cap, the NCCL version."""
     hits: list[Understood] = []
+    # net-s12b helper instances: beside a GPU instance, a CPU-only one ('8x p3.16xlarge workers plus 8x c5n.4xlarge
+    # servers') holds the parameter servers, the data loaders or the head node: the job trains on the GPU ones
+    gpu_instance = any(e.kind == "instance" and GPU_FAMILY.match(text[e.start:e.end]) for e in entities)
+    own = _OWN_HARDWARE.search(text)
+    own_from = tx.sentence_bounds(text, own.start())[0] if own else -1
     for e in entities:
         words = text[e.start:e.end]
+        if e.kind == "instance" and gpu_instance and CPU_FAMILY.match(words):
+            continue
+        if e.kind == "instance" and e.end <= own_from and not _WE.search(tx.sentence(text, e.start)):
+            continue  # net-s12b: 'On AWS g2.2xlarge it scales as expected. On our own GTX 1080 machines …'
+
         # what the name says of the hardware by itself ('ConnectX-6': an RDMA adapter); a statement in words outranks it
         hits.extend(Understood(fact, value, words, e.start, e.end, weak=True) for fact, value in e.facts)
         if e.kind == "gpu":
