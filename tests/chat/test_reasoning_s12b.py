@@ -32,6 +32,12 @@ CASES: list[tuple[str, dict[str, Any], list[str], list[str]]] = [
      {"job.nodes": 2, "nic.speed_gbps": 10}, ["nic-undersized"], ["healthy", "pcie-topology"]),
     ("两台 8 卡服务器，万兆网，多机训练比单机还慢", {"job.nodes": 2, "nic.speed_gbps": 10}, ["nic-undersized"],
      ["healthy"]),
+    # scaled out with almost no gain on a 10–25 GbE link: the link, firmly
+    ("Scaling from 1 node to 2 nodes gives almost no speedup. We use 10GbE.", {"nic.speed_gbps": 10},
+     ["nic-undersized!"], ["healthy"]),
+    ("Adding a second node gives almost no speed-up, 25G ethernet.", {"nic.speed_gbps": 25}, ["nic-undersized!"],
+     ["healthy"]),
+    ("从一台扩到两台几乎没有加速，用的是万兆网", {"nic.speed_gbps": 10}, ["nic-undersized!"], ["healthy"]),
     # ---------------------------------------------------------------- busy GPUs, slow across machines
     ("Multi-node training is much slower than single node even though the GPUs are at 100%. What is wrong?",
      {"gpu.util_pct": 100}, ["comm-bound"], ["input-pipeline-cpu", "healthy"]),
@@ -170,3 +176,24 @@ _HEALTHY_LOOKING = [
 def test_healthy_looking_gets_no_critical(question: str) -> None:
     severities = {f["severity"] for f in answer_turn(question, engine=_ENGINE).get("findings", [])}
     assert "critical" not in severities
+
+
+# The reader side of one presentation: the scale-out said before the 'barely' ('Scaling from 1 node to 2 nodes gives
+# almost no speedup') is poor scaling as much as the scale-out said after it; speed words only, and not where asked.
+_POOR_SCALING = [
+    ("Scaling from 1 node to 2 nodes gives almost no speedup. We use 10GbE.", True),
+    ("Adding a second node gives almost no speed-up, 25G ethernet.", True),
+    ("Going from one machine to two machines barely improves throughput.", True),
+    ("We added another server and got hardly any speedup.", True),
+    ("从一台扩到两台几乎没有加速，用的是万兆网", True),
+    # no scaling verdict: the loss is no speed, a question is no report, a faster run is no poor one
+    ("From 1 node to 2 nodes the loss barely improves.", None),
+    ("If we go from 1 node to 2 nodes, will there be almost no speedup on 10GbE?", None),
+    ("Would adding a second node give almost no speedup on 10GbE?", None),
+    ("Going from one node to two nodes gives a 1.9x speedup.", None),
+]
+
+
+@pytest.mark.parametrize(("question", "want"), _POOR_SCALING, ids=[q[:48] for q, _ in _POOR_SCALING])
+def test_poor_scaling_said_before_barely(question: str, want: bool | None) -> None:
+    assert answer_turn(question, engine=_ENGINE).get("facts", {}).get("diag.poor_scaling") is want
