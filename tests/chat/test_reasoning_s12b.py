@@ -48,6 +48,13 @@ CASES: list[tuple[str, dict[str, Any], list[str], list[str]]] = [
      {"nccl.transport": "socket"}, ["nccl-transport-fallback"], ["healthy"]),
     ("我们两台机器都有 IB 网卡，但是 NCCL 日志显示 NET/Socket，训练很慢", {"nccl.transport": "socket"},
      ["nccl-transport-fallback"], ["healthy"]),
+    # plain Ethernet without RDMA: sockets are expected on 25 GbE, and leave a 100 GbE port half idle untuned
+    ("Two nodes with 8 GPUs each on 100G Ethernet without RDMA, NCCL uses NET/Socket and training is slow.",
+     {"nic.speed_gbps": 100, "nic.rdma": False}, ["nccl-transport-fallback"], ["healthy"]),
+    ("两台 8 卡机器，100G 以太网，没有 RDMA，NCCL 走的是 Socket，训练很慢", {"nccl.transport": "socket"},
+     ["nccl-transport-fallback"], ["healthy"]),
+    ("Two nodes on 25GbE without RDMA, NCCL says Using network Socket. Is that a problem?", {"nic.speed_gbps": 25},
+     ["healthy"], ["nccl-transport-fallback"]),
     # a cross-node busbw under any RDMA port's rate, the ports' rate unsaid: the collective is likely not on the fabric
     ("Two nodes, NCCL all-reduce busbw is 1.2 GB/s on our InfiniBand cluster.",
      {"job.nodes": 2, "nccl.allreduce_busbw_gbytes_per_s": 1.2, "nic.rdma": True}, ["nccl-transport-fallback!"],
