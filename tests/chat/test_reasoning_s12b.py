@@ -80,6 +80,18 @@ CASES: list[tuple[str, dict[str, Any], list[str], list[str]]] = [
      {"nic.gid_index": 3}, ["link-degraded"], ["healthy"]),
     ("设置了 NCCL_IB_GID_INDEX=3，两台机器之间的 nccl-tests 带宽只有理论值的三分之一", {"nic.gid_index": 3},
      ["link-degraded"], ["healthy"]),
+    # a good link and a slow collective: NCCL's side, not the link's
+    ("iperf3 between the nodes reaches 94 Gbps on our 100G NICs, but nccl-tests busbw is only 3 GB/s.",
+     {"net.iperf3_gbps": 94}, ["nccl-transport-fallback!"], ["nic-undersized", "healthy"]),
+    ("iperf3 测到 94 Gbps，网卡 100G，但是 nccl-tests 的 busbw 只有 3 GB/s", {"net.iperf3_gbps": 94},
+     ["nccl-transport-fallback!"], ["nic-undersized", "healthy"]),
+    ("ib_write_bw shows 190 Gb/s between the two nodes but NCCL all-reduce busbw is 5 GB/s.",
+     {"net.rdma_bw_gbps": 190}, ["nccl-transport-fallback!"], ["healthy"]),
+    # a 10 GbE link at its rate and a job slower on two machines: the link is too small, not broken
+    ("The network looks fine in iperf3 (9.4 Gbps on 10GbE), but 2-node training is 3x slower than 1 node.",
+     {"net.iperf3_gbps": 9.4}, ["nic-undersized!"], ["link-degraded", "healthy"]),
+    ("4 台机器万兆网训练 GPT-2 1.5B，GPU 大部分时间空闲", {"job.model_params_b": 1.5}, ["nic-undersized!"],
+     ["healthy", "link-degraded"]),
     # ---------------------------------------------------------------- far apart
     ("Our nodes are in different availability zones, and training across them is slow.", {"cluster.zones": 2},
      ["latency-bound"], []),
