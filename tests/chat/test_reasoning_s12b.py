@@ -55,6 +55,8 @@ CASES: list[tuple[str, dict[str, Any], list[str], list[str]]] = [
      ["nccl-transport-fallback"], ["healthy"]),
     ("Two nodes on 25GbE without RDMA, NCCL says Using network Socket. Is that a problem?", {"nic.speed_gbps": 25},
      ["healthy"], ["nccl-transport-fallback"]),
+    ("使用 Megatron 在 4 台机器上训练，TP=8 PP=4，节点之间是 100G 以太网，很慢", {"job.tp_degree": 8},
+     ["nccl-transport-fallback"], ["healthy"]),
     # a cross-node busbw under any RDMA port's rate, the ports' rate unsaid: the collective is likely not on the fabric
     ("Two nodes, NCCL all-reduce busbw is 1.2 GB/s on our InfiniBand cluster.",
      {"job.nodes": 2, "nccl.allreduce_busbw_gbytes_per_s": 1.2, "nic.rdma": True}, ["nccl-transport-fallback!"],
