@@ -875,11 +875,27 @@ _BARELY_FASTER = re.compile(
     r"[^，,。；;\n]{0,4}?差不多", _IC)
 
 
+# The scale-out said BEFORE the barely ('Scaling from 1 node to 2 nodes gives almost no speedup', 'Adding a
+# second node gives almost no speed-up', 'Going from one machine to two machines barely improves throughput'): the
+# pattern above looks only after it. Speed words only: 'the loss barely improves' is no scaling.
+_SCALE_OUT_EN = (r"(?<![A-Za-z])(?:from\s+(?:a\s+)?(?:single|one|1)\s*(?:node|machine|server|host|box|instance|VM)s?"
+                 r"\s+to\s+(?:two|three|four|eight|more|multiple|several|\d+)(?:\s+(?:nodes|machines|servers|hosts|boxes|"
+                 r"instances|VMs))?|(?:adding|added|add)\s+(?:a\s+|the\s+)?(?:second|another|more|extra|\d+\s+more)\s+"
+                 r"(?:node|machine|server|host|box|instance|VM)s?)")
+_BARELY_AFTER_SCALE_OUT = re.compile(
+    _SCALE_OUT_EN + r"[^.;!?\n]{0,40}?(?<![A-Za-z])(?:barely|hardly|scarcely|almost no|nearly no|little to no|"
+    r"virtually no)\s+(?:any\s+)?(?:speed-?ups?|faster|gains?|(?:improves?|increases?)\s+(?:the\s+)?"
+    r"(?:throughput|speed|performance|samples/s|tokens/s|it/s))(?![A-Za-z])", _IC)
+
+
 @extractor
 def slow_only_across_nodes(text: str) -> list[Understood]:
     """'单机多卡没问题，一上多机就训得非常慢', 'fine on one node but very slow across nodes' → diag.poor_scaling."""
     for m in _BARELY_FASTER.finditer(text):
         if not _asks(text, m.start()):
+            return [_hit("diag.poor_scaling", True, m)]
+    for m in _BARELY_AFTER_SCALE_OUT.finditer(text):  # its two ends may lie in two clauses: neither may ask
+        if not _asks(text, m.start()) and not _asks(text, m.end() - 1):
             return [_hit("diag.poor_scaling", True, m)]
     for one, many in ((_ONE_OK_ZH, _MANY_SLOW_ZH), (_ONE_OK_EN, _MANY_SLOW_EN)):
         for m in one.finditer(text):
