@@ -210,7 +210,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("nodes", re.compile(rf"(?P<n>{COUNT})(?!-GPU)\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
-                         rf"|(?<![另某])(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),  # s21 '另一台服务器' is another, no count
+                         # (s24 '100 个 MPI 节点', '4 个 GPU 节点', '8 个计算节点': the machines' role between)
+                         rf"|(?<![另某])(?P<n2>{COUNT})\s*(?:个\s*(?:MPI|GPU|CPU|计算|训练)\s*(?=节点))?{_NODE_ZH}",
+                         _IC)),  # s21 '另一台服务器' is another, no count
     # 'both nodes have 8 GPUs', 'both of our servers': two machines (weak: a count said outright wins)
     ("both", re.compile(r"(?<![A-Za-z])both\s+(?:of\s+(?:the|our|my|these|those)\s+)?(?:nodes|machines|servers|boxes|hosts|"
                         r"instances|VMs|workstations|computers)(?![A-Za-z])", _IC)),
