@@ -197,8 +197,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*(?:[x×*]\s*)?GPU\s+"
                              rf"(?:node|machine|server|box|host|instance|workstation)(?![A-Za-z])", _IC)),
     # 'another 8 A100 machine', 'an 8 H100 node', 'one 4 RTX 3090 server': one machine, the count its GPUs
-    ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})\s*"
-                               rf"(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
+    # (s24 the board hyphened to the count: 'an 8-A100 node', 'each 4-V100 box')
+    ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})"
+                               rf"(?:\s*|-)(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
                                rf"(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
     # counts-s11 of ours: 'the job uses 2 of our 10 nodes', 'runs on 4 out of the 8 GPUs': those picked of all there are

@@ -37,6 +37,9 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("My 16-V100 ResNet-50 benchmark (2 nodes × 8 GPUs) gets 9225 samples/sec", {N: 2, G: 8, MODEL: "V100"}),
     ("我们的 16-A100 集群（2 机 × 8 卡）训练很慢", {N: 2, G: 8, MODEL: "A100"}),
     ("ResNet-50 on 2 nodes is slow", {N: 2, MODEL: None}),
+    ("an 8-A100 node is slow on all_reduce", {N: 1, G: 8, MODEL: "A100"}),
+    ("two nodes, each 8-A100 box on 100G RoCE", {N: 2, G: 8, MODEL: "A100"}),
+    ("a 2-node job on 100 Gbps RoCE", {N: 2, G: None}),
     # --- launchers of other frameworks
     ("    python3 of_cnn_train_val.py --gpu_num_per_node=8 --batch_size_per_device=256 --num_nodes=2",
      {N: 2, G: 8, MICRO: 256}),
