@@ -83,7 +83,10 @@ _RANK = re.compile(r"\brank\s*[:=]\s*(\d+)")
 # PaddlePaddle's suites (PaddleOCR, PaddleDetection, PaddleNLP, PaddleClas) print 'reader_cost: 0.02042 s, batch_cost:
 # 1.83910 s, samples: 2880, ips: 521.99 samples/s' (or 'avg_reader_cost' / 'avg_batch_cost'): batch_cost is the seconds
 # per iteration averaged over the print window, reader_cost the part of it spent waiting for data; ips is samples/s.
-_PADDLE_BATCH = re.compile(r"(?<![\w.])(?:avg_)?batch_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec)?(?![\w.])",
+# Paddle Fluid's examples print 'Batch time: 15.881043, sample_per_second: 32.239696' (seconds a batch, then its rate).
+_PADDLE_BATCH = re.compile(r"(?<![\w.])(?:(?:avg_)?batch_cost|batch time(?=\s*:\s*[0-9.]+\s*(?:s|sec)?\s*,\s*"
+                           r"(?:samples?_per_sec(?:ond)?|samples?/s|examples?_per_sec(?:ond)?|ips)\b))"
+                           r"\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec)?(?![\w.])",
                            re.IGNORECASE)
 _PADDLE_READER = re.compile(r"(?<![\w.])(?:avg_)?reader_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
                             r"\s*(ms|s|sec)?(?![\w.])", re.IGNORECASE)
@@ -100,7 +103,8 @@ _METER_DATA = re.compile(r"(?<![\w])Data\s+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?
 ROUTE_HINT = re.compile(r"\btime \((?:ms|s)\)\s*\|[^\n]*\b(?:train_batch|total|iteration)\s*:|"
                         r"['\"]total_time['\"]\s*:\s*['\"]?\d|%\s*comms?\s*[:=]\s*\d|"
                         r"Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bTime\s+\d|"
-                        r"(?<![\w.])(?:avg_)?batch_cost\s*[:=]\s*\d")
+                        r"(?<![\w.])(?:avg_)?batch_cost\s*[:=]\s*\d|"
+                        r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:")
 
 
 @dataclass

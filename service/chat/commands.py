@@ -445,12 +445,14 @@ def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tu
 _NODES = {"nnodes", "num_nodes", "num_machines", "nodes"}
 _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "num_gpus_per_node",
              "ntasks_per_node", "npernode", "ppn", "perhost",
-             "devices", "gpus"}  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
+             "devices", "gpus",  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
+             "gpu_num_per_node", "num_gpus_per_machine"}  # s24 OneFlow's '--gpu_num_per_node=8' 
 _PROCESSES = {"num_processes", "ntasks"}
 _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length", "max_seq_len", "model_max_length",
             "max_sequence_length", "sequence_length"}
 _MICRO = {"per_device_train_batch_size", "per_gpu_train_batch_size", "micro_batch_size", "micro_batch_size_per_gpu",
-          "train_micro_batch_size_per_gpu", "ppo_micro_batch_size_per_gpu", "micro_train_batch_size", "batch_size"}
+          "train_micro_batch_size_per_gpu", "ppo_micro_batch_size_per_gpu", "micro_train_batch_size", "batch_size",
+          "batch_size_per_device", "batch_size_per_gpu", "per_device_batch_size"}  # s24 OneFlow's per device
 _GLOBAL = {"global_batch_size", "train_batch_size"}
 _ACCUM = {"gradient_accumulation_steps", "grad_accum_steps", "gradient_accumulation", "accumulate_grad_batches",
           "accum_grad", "grad_accum"}
@@ -483,6 +485,12 @@ _MODEL_ARG = {"model", "model_name_or_path", "model_name", "model_id", "model_pa
               # s22 a launcher's model id: ms-swift's '--model_type internvl2-26b', '--model_id_or_path
               # qwen/Qwen1.5-32B'
               "model_type", "model_id_or_path", "model_name_or_id"}
+
+
+# s24 a model's config chosen by its size alone: ColossalAI's and torchtitan-style '--config 7b', '--model_size 13B'
+# (a config file's name, 'configs/llama_7b.yaml', says less: left alone)
+_SIZE_CONFIG = {"config", "model_size", "model_config"}
+_SIZE_ALONE = re.compile(r"(?:(?:llama|gpt|opt|qwen|mixtral|bloom)\d?[_-]?)?\d{1,4}(?:\.\d{1,3})?[bBmM]", re.IGNORECASE)
 
 
 def _alternation(names: set[str]) -> str:
@@ -637,6 +645,8 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
         elif key in _ZERO_CONFIG and value:
             put("job.zero_stage", _zero_in_name(value))
         elif (key in _MODEL_ARG or (key == "path" and name.split(".")[-2:] == ["model", "path"])) and value:
+            put("job.model_params_b", _model_size(value))
+        elif key in _SIZE_CONFIG and value and _SIZE_ALONE.fullmatch(value.strip("\"'")):
             put("job.model_params_b", _model_size(value))
         elif key in _PRECISION:
             put("job.precision", _precision(key, value))

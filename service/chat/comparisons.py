@@ -1217,9 +1217,11 @@ _PERCENT_FASTER = re.compile(r"(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<dir>faster|quick
 
 # (counts-s11: '单个节点' is one machine too)
 # (s22 a whole number: the 1 of 'less than 10%' or '1.5' is no run on one machine)
-_RUN_SINGLE = re.compile(r"单机|单节点|单台|一台|单卡|一卡|单个(?:节点|机器|服务器|主机)|(?<![\d.])1\s*卡|"
+# (s24 one board named by its model: '比单块 3090 还慢', '比一张 A100 还慢', 'slower than on a single 3090')
+_RUN_SINGLE = re.compile(rf"单机|单节点|单台|一台|单卡|一卡|单个(?:节点|机器|服务器|主机)|(?<![\d.])1\s*卡|"
+                         rf"(?:单|一)\s*(?:块|张|个)\s*(?:卡|显卡|GPU|{GPU_MARK}+)|"
                          r"(?<![A-Za-z])(?:a single|single|one|that one|the one|(?<![\d.])1(?![\d.,%]))"
-                         r"(?:[- ](?:node|machine|server|box|host|instance|GPU|card)s?)?(?![A-Za-z])", _IC)
+                         rf"(?:[- ](?:node|machine|server|box|host|instance|GPU|card)s?|\s*{GPU_MARK}+)?(?![A-Za-z])", _IC)
 
 
 def _bare_run(text: str, obj: str, at: int) -> tuple[int, str] | None:
@@ -1241,7 +1243,7 @@ def _run_size(obj: str) -> tuple[int, str] | None:
         return n, kind
     m = _RUN_SINGLE.search(obj)
     if m:
-        return 1, "gpus" if re.search(r"GPU|card|卡", m.group(0), _IC) else "nodes"
+        return 1, "gpus" if re.search(rf"GPU|card|卡|{GPU_MARK}", m.group(0), _IC) else "nodes"
     return None
 
 
@@ -1558,7 +1560,8 @@ def _per_step(text: str, pos: int) -> bool:
     return bool(_PER_STEP.search(text[max(a, pos - 24):min(b, pos + 20)]))  # '0.5 s per step': the unit, then the step
 
 
-_ELLIPTIC = re.compile(rf"(?:on|with|across|using|over|用|在)\s*(?P<n>{COUNT})(?!\w|\.\d)", _IC)  # ('… on two.')
+# (a word that ends in one is no preposition: "at iteration 99" is no run "on 99")
+_ELLIPTIC = re.compile(rf"(?:(?<![A-Za-z])(?:on|with|across|using|over)|用|在)\s*(?P<n>{COUNT})(?!\w|\.\d)", _IC)  # ('… on two.')
 
 
 def _sizes_near(text: str, a: int, b: int, lo: int, hi: int, wide: bool = False) -> list[tuple[int, int, str, int, int]]:

@@ -197,8 +197,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*(?:[x×*]\s*)?GPU\s+"
                              rf"(?:node|machine|server|box|host|instance|workstation)(?![A-Za-z])", _IC)),
     # 'another 8 A100 machine', 'an 8 H100 node', 'one 4 RTX 3090 server': one machine, the count its GPUs
-    ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})\s*"
-                               rf"(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
+    # (s24 the board hyphened to the count: 'an 8-A100 node', 'each 4-V100 box')
+    ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})"
+                               rf"(?:\s*|-)(?:[x×*]\s*)?{_MARK}\s+(?:GPU\s+)?(?:node|machine|server|box|host|instance|workstation)"
                                rf"(?![A-Za-z])", _IC)),
     # N nodes / N台机器 / two-node / 3 single-GPU machines
     # counts-s11 of ours: 'the job uses 2 of our 10 nodes', 'runs on 4 out of the 8 GPUs': those picked of all there are
@@ -210,7 +211,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("nodes", re.compile(rf"(?P<n>{COUNT})(?!-GPU)\s*(?:-|\s)?(?:[x×*]\s*|(?:个|台)\s*(?=(?:nodes?|machines?|hosts?|VMs?)(?![A-Za-z])))?(?:·+\s*)?(?:{_MARK}s?\s+)?(?:GPU\s+)?(?P<sg>single[- ]GPU\s+)?"
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
-                         rf"|(?<![另某])(?P<n2>{COUNT})\s*{_NODE_ZH}", _IC)),  # s21 '另一台服务器' is another, no count
+                         # (s24 '100 个 MPI 节点', '4 个 GPU 节点', '8 个计算节点': the machines' role between)
+                         rf"|(?<![另某])(?P<n2>{COUNT})\s*(?:个\s*(?:MPI|GPU|CPU|计算|训练)\s*(?=节点))?{_NODE_ZH}",
+                         _IC)),  # s21 '另一台服务器' is another, no count
     # 'both nodes have 8 GPUs', 'both of our servers': two machines (weak: a count said outright wins)
     ("both", re.compile(r"(?<![A-Za-z])both\s+(?:of\s+(?:the|our|my|these|those)\s+)?(?:nodes|machines|servers|boxes|hosts|"
                         r"instances|VMs|workstations|computers)(?![A-Za-z])", _IC)),

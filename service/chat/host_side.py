@@ -203,7 +203,12 @@ _WORKERS_SAID = re.compile(
     rf"(?<![A-Za-z]){_LOADER}\s*(?:'s\s*)?(?:的\s*)?(?:num_workers|workers?|worker\s*(?:数|数量|进程数)|进程数)"
     r"\s*(?:is|are|was|=|:|：|为|是|设为|设成|设置为|设置成|设的是|(?:was |is )?set to|of)?\s*(?P<n>\d{1,4})(?![\d.%])|"
     r"(?<![A-Za-z])num_workers\s*(?:(?:从|from)\s*\d{1,4}\s*(?:调到|改到|改成|加到|增加到|提高到|调成|to)|"
-    r"(?:is|are|was|为|是|设为|设成|设置为|设置成|(?:was |is )?set to))\s*(?P<n2>\d{1,4})(?![\d.%])", _IC)
+    r"(?:is|are|was|为|是|设为|设成|设置为|设置成|(?:was |is )?set to|"
+    # s24 'num_workers 设置了 16', 'num_workers 开到 8', 'num_workers 设的 16'
+    r"设置了|设了|设到|设置的|设的|开了|开到|调到了?|用了))\s*(?P<n2>\d{1,4})(?![\d.%])|"
+    # s24 'I set num_workers to 16', 'with num_workers=8' said in a sentence
+    r"(?<![A-Za-z])(?:set|setting|using|used|with)\s+(?:the\s+)?(?:num_workers|dataloader_num_workers)\s*(?:to|=|at)\s*"
+    r"(?P<n3>\d{1,4})(?![\d.%])", _IC)
 
 
 @extractor
@@ -213,7 +218,7 @@ def loader_workers(text: str) -> list[Understood]:
         return []
     hits: list[Understood] = []
     for m in _WORKERS_SAID.finditer(text):
-        group = "n" if m["n"] is not None else "n2"
+        group = next(g for g in ("n", "n2", "n3") if m[g] is not None)
         if _ASKS.search(tx.clause(text, m.start(group))) and not re.search(r"现在|目前|currently|now", tx.clause(
                 text, m.start(group)), _IC):
             continue  # 'should num_workers be 0?' asks

@@ -66,6 +66,8 @@ _TOOL_LINE = re.compile(
     r"^\s*step:\s*\d+|train_runtime|Connecting to host|"
     # PaddlePaddle's metric lines ('iter: 594, …, reader_cost: 0.02042 s, batch_cost: 1.83910 s, …, ips: 521.99')
     r"(?<![\w.])(?:avg_)?(?:reader|batch)_cost:\s*\d|"
+    # (s24 Paddle Fluid's 'Batch time: 15.881043, sample_per_second: 32.239696')
+    r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:|"
     # detectron2 / fast-reid's logger prefix ('[01/09 10:46:29 d2.utils.events]:').
     r"\[\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.]+\]:|^iperf3?:|Accepted connection|Server listening|"
     r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^\s*(?:CA|Switch):\s|"

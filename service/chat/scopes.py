@@ -228,6 +228,38 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
     return spans
 
 
+# s24 another model said to train well: 'intern s1 mini 和 qwen 235B 都能顺利训练', 'Llama-70B trains fine, but our
+# 241B hangs', '7B 跑得好好的，70B 就卡住': the size named before the verdict, in its clause, is another run's
+_TRAINS_FINE = re.compile(
+    r"(?:都|也|就)?\s*(?:能|可以)?\s*(?:顺利|正常|成功)\s*(?:地)?\s*(?:训练|跑|运行|训|跑通|完成|收敛)|"
+    r"(?:都|也|就)\s*(?:没有?(?:这个|此)?问题|没事|(?:很)?正常)|(?:跑|训练?)得(?:好好的|很好|挺好|正常|很顺利|顺利)|"
+    r"(?<![A-Za-z])(?:trains?|trained|training|runs?|ran|running|works?|worked|working)\s+(?:just\s+|perfectly\s+)?"
+    r"(?:fine|ok|okay|well|normally|smoothly|without (?:any )?(?:problems?|issues?|hangs?))(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:(?:is|are|was|were) (?:fine|ok|okay)|(?:has|have|had) no (?:such )?(?:problems?|issues?))(?![A-Za-z])",
+    _IC)
+
+
+_CLAUSE_TURN = re.compile(r"(?<![A-Za-z])(?:but|while|whereas|although|though|yet)(?![A-Za-z])|但是?|可是|不过|而(?!且)",
+                          _IC)
+
+
+def _fine_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int]]:
+    """Spans that name a model said to train well, where a model of another size is named outside them."""
+    sizes = [(h.start, h.value) for h in hits if h.fact == "job.model_params_b"]
+    if len({v for _, v in sizes}) < 2:
+        return []
+    spans = []
+    for m in _TRAINS_FINE.finditer(text):
+        a = tx.clause_bounds(text, m.start())[0]
+        turns = list(_CLAUSE_TURN.finditer(text, a, m.start()))
+        a = turns[-1].end() if turns else a  # 'our 241B hangs but Llama-70B trains fine': from the turn on
+        inside = {v for pos, v in sizes if a <= pos < m.start()}
+        outside = {v for pos, v in sizes if not a <= pos < m.start()}
+        if inside and outside - inside:
+            spans.append((a, m.start()))
+    return spans
+
+
 # Words that bring the question back to the asker's own run after another system was described.
 _OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|我们这(?:个|台|套|边|里)(?:集群|机器)?(?:是|用)|"  # net-s11
                            r"我(?:这边|这里)?(?:测|跑|实测)|我们的|我的|我们在|我们用|我在|我用|"
@@ -325,6 +357,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     past = _superseded(text, hits)
     other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
                                                     for m in _EARLIER_RUN.finditer(text)]
+    fine_models = _fine_model_spans(text, hits)
     speech = _quoted_speech(text)
     kept, refs = [], []
     others: dict[tuple[int, int], int | None] = {}  # one search per clause: where another system was named
@@ -347,7 +380,8 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
             h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
-        theirs = theirs or any(x <= h.start < y for x, y in speech)
+        theirs = theirs or any(x <= h.start < y for x, y in speech) or (
+            h.fact == "job.model_params_b" and any(x <= h.start < y for x, y in fine_models))
         if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached
                                                     or (h.fact in _QUOTABLE and quoted[(a, b)])):
             refs.append(h)

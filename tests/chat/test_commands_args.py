@@ -232,3 +232,25 @@ def test_a_continued_command_line_keeps_its_arguments_and_not_the_sentence_after
     got = _facts(text)
     assert (got["job.nodes"], got["job.gpus_per_node"]) == (2, 1)
     assert got["nccl.allreduce_busbw_gbytes_per_s"] == 9  # '-e 1G' is an argument, not a result
+
+
+# --------------------------------------------------------------------------- s24 other frameworks' launcher names
+@pytest.mark.parametrize(("text", "fact", "value"), [
+    ("python3 of_cnn_train_val.py --gpu_num_per_node=8 --num_nodes=2", "job.gpus_per_node", 8),
+    ("python3 of_cnn_train_val.py --batch_size_per_device=256", "job.micro_batch_size", 256),
+    ("python train.py --per_device_batch_size 16", "job.micro_batch_size", 16),
+    ("colossalai run --nproc_per_node 8 benchmark.py --config 7b", "job.model_params_b", 7.0),
+    ("torchrun train.py --model_size 13B", "job.model_params_b", 13.0),
+    ("torchrun train.py --config llama-70b", "job.model_params_b", 70.0),
+])
+def test_other_frameworks_launcher_names(text: str, fact: str, value: object) -> None:
+    assert _facts(text).get(fact) == value
+
+
+@pytest.mark.parametrize("text", [
+    "torchrun train.py --config configs/llama_7b.yaml",
+    "python train.py --config config.yaml",
+    "python train.py --config $CONFIG",
+])
+def test_a_config_file_is_no_model_size(text: str) -> None:
+    assert "job.model_params_b" not in _facts(text)

@@ -39,3 +39,15 @@ def test_avg_names_read_as_well() -> None:
 ])
 def test_no_step_without_a_batch_cost(line: str) -> None:
     assert "job.step_time_s" not in parse_training_log(line).facts()
+
+
+def test_fluid_batch_time_is_the_step() -> None:
+    line = "Batch time: 15.881043, sample_per_second: 32.239696, py_reader_queue_size: 188"
+    result = parse_training_log(line)
+    assert result.source == "paddle-costs"
+    assert result.facts()["job.step_time_s"] == pytest.approx(15.881)  # five significant digits
+
+
+@pytest.mark.parametrize("line", ["Batch time: 15.88", "batch time: 2.0, loss: 0.3"])
+def test_batch_time_without_its_rate_is_no_paddle_line(line: str) -> None:
+    assert parse_training_log(line).source != "paddle-costs"
