@@ -664,7 +664,7 @@ _RATE_CUES = {
                            _IC),  # net-s11 a test's result: 'ib_write_bw -d mlx5_0 结果平均 11.5 GB/s', 'BW average 是 23.4GB/sec'
     "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
-                        r"upgrade|升级|wired|cabled|链路|直连|(?<![A-Za-z])direct(?:ly)?[- ]connect(?:ed)?(?![A-Za-z])", _IC),
+                        r"upgrade|升级|wired|cabled|链路|直连|(?:单|每个?)口|(?<![A-Za-z])direct(?:ly)?[- ]connect(?:ed)?(?![A-Za-z])", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
                           r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce|"
@@ -2636,6 +2636,24 @@ _CLOUD_PLACE = re.compile(
     r"(?P<ali>cn-(?:hangzhou|shanghai|beijing|shenzhen|zhangjiakou|huhehaote|wulanchabu|chengdu|hongkong|qingdao|"
     r"heyuan|guangzhou|nanjing|fuzhou|wuhan))(?P<ali_zone>-[a-z])?)(?![\w-])", _IC)
 _MACHINE_WORDS = re.compile(r"nodes?|machines?|instances?|servers?|hosts?|VMs?|clusters?|节点|机器|实例|服务器|主机", _IC)
+
+
+# zh-s12b a sequence length said in words: '序列长度 2048', '上下文长度是 8k', 'sequence length of 4096', 'seq len 2048'
+_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len))"
+                           r"\s*(?:is|of|=|:|：|是|为|设为|设置为|设成)?\s*(?P<n>\d{1,6})(?P<k>[kK](?![A-Za-z]))?"
+                           # (two lengths weighed, '序列长度 2048 和 4096 哪个快', are neither the job's)
+                           r"(?![\d.]|\s*(?:[%倍]|[GM]B?\b|个?样本|(?:和|与|跟|还是|或|or|vs\.?|to|到|->|→)\s*\d))", _IC)
+
+
+@extractor
+def sequence_length(text: str) -> list[Understood]:
+    """'序列长度 2048', 'sequence length of 4096', '上下文长度 8k' → job.seq_len (tokens), unless asked or tried."""
+    hits = []
+    for m in _SEQ_LEN_SAID.finditer(text):
+        n = int(m["n"]) * (1024 if m["k"] else 1)
+        if 16 <= n <= 10_000_000 and not _is_question_clause(text, m.start()):
+            hits.append(_hit("job.seq_len", n, m))
+    return hits
 
 
 @extractor

@@ -550,8 +550,11 @@ _SPED_UP = re.compile(r"(?<![A-Za-z])(?:would|could|might|will|should)\s+(?:make
 _WHERE_FACTS = {"job.checkpoint_target", "job.data_source"}
 
 
+_CHANGE_WEIGHED = re.compile(r"(?:考虑|打算|准备|计划|想要?|要不要|是否|有没有必要|值不值得)\s*(?:把|将)")
 # zh-s12b the part a what-if changes, said with 把: '如果把网卡升级到 100G', '要是把 ZeRO3 换成 ZeRO2'
-_CHANGED_PART = re.compile(r"把[^，,。；;？?\n]{1,16}?(?:换成|换到|换为|升级到|升级成|升级为|改成|改为|改到|提升到|升到)")
+_CHANGED_PART = re.compile(r"把[^，,。；;？?\n]{1,16}?(?:换成|换到|换为|升级到|升级成|升级为|改成|改为|改到|提升到|升到)|"
+                           # or the part taken up right after the cue: '如果上 400G 的 IB', '要是换成 RoCE'
+                           r"(?:如果|要是|假如|假设)\s*(?:我们|我)?\s*(?:上|换成|换到|换用|改用|升级到|升级成|用上)(?!\s*\d+\s*(?:台|个|机|节点))")
 
 
 def _changed_part_only(text: str, cue: int, h: Understood, hits: list[Understood]) -> bool:
@@ -577,8 +580,9 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
         sa, sb = tx.sentence_bounds(text, m.start())
         if _DONE.search(text[max(0, m.start() - 6):m.start()]) or text.startswith("了", m.end()):
             continue  # s11 done: '改成了异步训练，…有影响吗': a change made ('了') is the job as it is, asked about
-        if _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb]):
-            cues.append((m.start(), m.end()))
+        if _CONDITIONAL.search(text, a, b) or re.search(r"[?？]|(?:吗|么)\s*$", text[sa:sb]) \
+                or _CHANGE_WEIGHED.search(text, a, m.start()):
+            cues.append((m.start(), m.end()))  # zh-s12b '考虑把千兆交换机换成万兆的，有必要吗': a change weighed
     sped_up = [m.span("act" if m["act"] else "act2") for m in _SPED_UP.finditer(text)]
     out: list[Understood] = []
     planned: list[int] = []  # facts in the scope of a plan to scale to
