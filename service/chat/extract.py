@@ -676,7 +676,7 @@ _RATE_CUES = {
 }
 _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
-                        r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
+                        r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅|单线程|多线程|单流|多流", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
 _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:e?RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
@@ -1344,6 +1344,11 @@ def _streams_of(text: str, h: Understood) -> str | None:
     for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM)):
         if pattern.match(tail):
             return kind  # the streams said right after the figure are its own
+    ca = tx.clause_bounds(text, h.start)[0]
+    before = [(m.end(), kind) for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM))
+              for m in pattern.finditer(text, ca, h.start)]
+    if before:  # zh-s12b '多线程能跑 92Gbps，单线程 30Gbps': the streams said before it in its clause are its own
+        return max(before)[1]
     a, b = max(tx.sentence_bounds(text, h.start)[0], h.start - 30), min(len(text), h.end + 30)
     best: tuple[int, str] | None = None
     for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM)):
@@ -2275,7 +2280,7 @@ def job_shape(text: str) -> list[Understood]:
         t = (m["t"] or m["t2"] or m["t3"]).lower()
         hits.append(_hit("nccl.transport", "ib" if t == "ib" else "socket", m))
     for m in re.finditer(r"NCCL\s*(?:的\s*)?(?:通信|communication|traffic)?\s*(?:is\s*)?(?:still\s*|only\s*|always\s*|actually\s*|"
-                         r"确实\s*|还是\s*|其实\s*)?"
+                         r"确实\s*|还是\s*|其实\s*|也\s*|都\s*|也都\s*|已经\s*)?"
                          # job-s11 transport verbs: 'NCCL 用了 IB', 'NCCL 走的 RDMA', 'NCCL is using RoCE', 'uses plain sockets'
                          r"(?:走的是|走了|走的|走|用的是|用了|用的|使用的是|使用了|使用|用|falls? back to|fell back to|using|uses|used|"
                          r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects)"
