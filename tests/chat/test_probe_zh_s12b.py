@@ -264,6 +264,31 @@ PROBES: list[tuple[str, dict[str, object]]] = [
     ('两台 8 卡 A100，每台有 2 个 100G 的 RoCE 网口', {N: 2, G: 8, V: 100, NC: 2, K: 'roce'}),
     ('网卡 100G，交换机是 400G 的，但是只有一个 100G 上联', {V: 100}),
     ('IB 是 EDR 的，100Gbps', {V: 100, K: 'infiniband'}),
+    ('两台 8 卡 A800，其中一台的网卡只协商到 100G，另一台是 200G', {N: 2, G: 8}),
+    ('GPU 直通的虚拟机，两台，每台 4 卡 V100', {N: 2, G: 4}),
+    ('训练速度 1.5 it/s，8 卡单机；加一台机器之后变成 0.8 it/s', {}),
+    ('多机多卡的时候 loss 正常但是速度慢了 3 倍', {MN: True}),
+    ('万兆光口，两台机器用 DAC 线直连', {V: 10}),
+    ('两台机器都是 ConnectX-5 100G 网卡，但是交换机只有 25G 的口', {V: 25}),
+    ('集群是 RoCE 组网，每台 8 张 200G 网卡，一共 16 台', {K: 'roce', V: 200, NC: 8, N: 16}),
+    ('NCCL_IB_GID_INDEX=3 设置了，还是很慢', {'nic.gid_index': 3}),
+    ('NCCL_NET_GDR_LEVEL=5，NCCL_IB_HCA=mlx5', {}),
+    ('nccl-tests 8 卡单机 busbw 230GB/s，16 卡双机 busbw 45GB/s', {BB: 45}),
+    ('两台机器 ping 延迟在 0.1ms 左右，带宽 10G', {RTT: 0.1, V: 10}),
+    ('跨节点带宽测试只有 800MB/s', {}),
+    ('节点之间是 25Gbps 的以太网，没有 RDMA', {V: 25, K: 'ethernet', R: False}),
+    ('GDR 已开启，NCCL 日志显示 GDRDMA', {GDR: False}),
+    ('单机 8 卡的 MFU 45%，四机 32 卡只有 25%', {N: 4, BN: 1}),
+    ('如果把 TP 从 8 改成 4，通信会不会少一点？', {'job.tp_degree': None}),
+    ('要不要把 NCCL_SOCKET_IFNAME 改成 ib0？现在是 eth0', {}),
+    ('要不要上 NVLink 桥？现在两张 3090 走 PCIe', {G: 2}),
+    ('8 卡 A100 PCIe 版，没有 NVLink，nccl 单机 busbw 只有 20GB/s', {G: 8, 'gpu.nvlink': False, BB: 20}),
+    ('两机四卡（每机两卡），节点间用的 WiFi', {N: 2, G: 2}),
+    ('4 台 Mac Studio 组集群训练，雷电口互联', {N: 4}),
+    ('ZeRO3 下两机通信量很大，网卡打满 25G', {Z: 3, V: 25}),
+    ('训练时 nload 看到网卡流量 9.4Gbit/s，跑满了万兆', {V: 10}),
+    ('nvidia-smi 显示 8 张卡都在 100%，但 nccl 在等', {U: 100}),
+    ('两台 910B 服务器，每台 8 卡，HCCS 互联', {N: 2, G: 8}),
 ]
 
 # Forms these probes found unread or misread, fixed in this session, one list per form
@@ -367,6 +392,17 @@ FIXED: list[tuple[str, dict[str, object]]] = [
     ('每个口 100G，一共 4 个口', {V: 100, NC: 4}),
     ('两台机器的网卡是单口 100G 的', {N: 2, V: 100}),
     ('单口只能跑到 90Gbps', {V: None}),
+    # --- iperf3's streams said before each figure
+    # ('多线程能跑 92Gbps，单线程 30Gbps'): the many-stream figure, no link rate
+    ('iperf3 多线程能跑 92Gbps，单线程 30Gbps', {IP: 92, V: None}),
+    ('iperf3 单线程 30Gbps，多线程 92Gbps', {IP: 92, V: None}),
+    ('iperf3 gets 35 Gbps with a single stream, 90 with -P 8', {IP: 90}),
+    ('iperf3 -P 8 测出来 90Gbps', {IP: 90}),
+    # --- NCCL's transport with 也/都/已经 before the verb ('NCCL 也走了 IB')
+    ('RDMA 已经开了，NCCL 也走了 IB，但是速度还是上不去', {TR: 'ib'}),
+    ('NCCL 都走的 socket', {TR: 'socket'}),
+    ('NCCL 已经用了 IB', {TR: 'ib'}),
+    ('NCCL 也走 IB 吗', {TR: None}),
 ]
 
 # Forms not read yet (a strict xfail flips when they are), one per form
@@ -387,6 +423,8 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     ('NCCL 用不了 IB，走的是 bond0', {TR: 'socket'}),
     # a switch slower than the NICs in one English clause
     ('Our switch is 1GbE while the NICs are 10GbE', {V: 1}),
+    # a figure before and after a change to another cluster ('以前 … 180GB/s，现在换了 H800 集群只有 90GB/s')
+    ('以前用 A100 集群 busbw 有 180GB/s，现在换了 H800 集群只有 90GB/s', {BB: 90, GM: 'H800'}),
 ]
 
 
