@@ -29,7 +29,7 @@ _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovod
              r"python3?\s+\S+\.py|(?:\./)?(?:build/)?(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv|"
              r"broadcast|reduce)_perf(?:_mpi)?|ib_(?:write|read|send)_(?:bw|lat)|iperf3?|ping|ethtool|"
              r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|ifconfig|docker\s+run|kubectl|"
-             r"composer|llamafactory-cli|colossalai\s+run|NCCL_\w+=)")
+             r"composer|llamafactory-cli|colossalai\s+run|fleetrun|NCCL_\w+=)")
 _LINE_COMMAND = re.compile(rf"^[ \t]*(?:\$\s*|#\s*|>\s*)?(?P<cmd>{_LAUNCHER}[^\n]*)$", re.M)
 _BACKTICK = re.compile(r"`(?P<cmd>[^`\n]+)`")
 # A launcher inside a sentence: the command runs to the end of the clause of arguments.
@@ -616,7 +616,13 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
         number = _int(value.strip("\"'")) if value else None
         gres = re.fullmatch(r"gpu(?::[\w.-]+)?:(\d{1,2})", (value or "").strip("\"'")) if key in {"gres", "gpus"} \
             else None
-        if gres and 1 <= int(gres.group(1)) <= 16:
+        listed = re.fullmatch(r"(?:[\w.\-]+,)+[\w.\-]+", (value or "").strip("\"'")) \
+            if key in {"ips", "gpus", "devices"} else None
+        if listed and key == "ips":
+            put("job.nodes", len(listed.group(0).split(",")))  # zh-s12b Paddle's 'fleetrun --ips=10.0.0.1,10.0.0.2'
+        elif listed and all(d.isdigit() for d in listed.group(0).split(",")):
+            put("job.gpus_per_node", len(listed.group(0).split(",")))  # zh-s12b '--gpus=0,1,2,3': each node's devices
+        elif gres and 1 <= int(gres.group(1)) <= 16:
             put("job.gpus_per_node", int(gres.group(1)))  # Slurm '--gres=gpu:8', '--gres=gpu:a100:4': per node
         elif key in _NODES and number:
             put("job.nodes", number)

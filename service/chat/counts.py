@@ -91,7 +91,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                rf"(?!\s*(?:GPU|卡|显卡|rank|进程|网卡|口|{GPU_MARK}|[x×*]))", _IC)),
     ("label-total", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
-    ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
+    ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*"
+                      # zh-s12b the model before each's share: '两台机器，A100 各 8 张', '两台，显存 80G 的 A100 各 8 张'
+                      rf"(?:(?:显存\s*\d{{2,3}}\s*GB?\s*的\s*)?{GPU_MARK}+\s*(?:显卡|GPU)?\s*(?=各|每台))?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
                       # s22 one card each said as 单卡: '双节点单卡', '两机单卡' (one card in all cannot span two machines)
                       rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡)))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
                       # counts-s11: '两台机器各 4 张': each's share said bare, the GPUs named elsewhere

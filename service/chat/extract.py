@@ -664,7 +664,7 @@ _RATE_CUES = {
                            _IC),  # net-s11 a test's result: 'ib_write_bw -d mlx5_0 结果平均 11.5 GB/s', 'BW average 是 23.4GB/sec'
     "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
-                        r"upgrade|升级|wired|cabled|链路", _IC),
+                        r"upgrade|升级|wired|cabled|链路|直连|(?:单|每个?)口|(?<![A-Za-z])direct(?:ly)?[- ]connect(?:ed)?(?![A-Za-z])", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
                           r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
     "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce|"
@@ -676,7 +676,7 @@ _RATE_CUES = {
 }
 _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
-                        r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅", _IC)
+                        r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅|单线程|多线程|单流|多流", _IC)
 _ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
 _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:e?RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
@@ -713,6 +713,18 @@ _NOT_FILLED = re.compile(r"打不满|跑不满|用不满|没(?:有)?(?:跑|用|�
                          r"cannot)\s+(?:be\s+)?(?:saturat\w*|fill\w*|max(?:ed|ing)? out)", _IC)
 _A_TOOL = re.compile(r"iperf|ib_\w+_bw|perftest|nccl[-_ ]?tests?|all_?reduce_perf|busbw|algbw|benchmark|测速|压测", _IC)
 _ANY_LINK_RATE = re.compile(r"1|2\.5|5|10|20|25|40|50|56|100|200|400|800")
+
+
+# zh-s12b a turn to the job's own traffic: 'iperf 测试 9.3G，但是训练时网卡只跑了 2G' — the test is on the other side
+_TURN = re.compile(r"但是?|可是|不过|然而|(?<![A-Za-z])(?:but|however|whereas|yet)(?![A-Za-z])", _IC)
+
+
+def _tool_on_its_side(text: str, pos: int) -> bool:
+    """A test tool named in `pos`'s sentence on its side of a contrast: a figure after 'but … during training' is
+    what training sent, even when the sentence named iperf before the turn."""
+    a, b = tx.sentence_bounds(text, pos)
+    turns = [t.end() for t in _TURN.finditer(text, a, pos)]
+    return bool(_A_TOOL.search(text, turns[-1] if turns else a, b))
 
 
 def _network_named_before(text: str, pos: int) -> bool:
@@ -784,11 +796,16 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             and not _NCCL_TESTS_TOPIC.search(text) and not _RATE_CUES["busbw"].search(tx.sentence(text, m.start())):
         label = "measured"  # net-s11 average: 'the average is 11 Gbits/sec', 'avg 92 Gb/s': a test's figure
     if label == "measured" and _DURING_TRAINING.search(tx.clause(text, m.start())) \
-            and not _A_TOOL.search(tx.sentence(text, m.start())):
+            and not _tool_on_its_side(text, m.start()):
         label = "traffic"  # 'we see about 600 MB/s between nodes during training': what training sends, not a test's figure
     elif label == "rated" and re.search(r"训练(?:时|的时候|过程中|期间|中)[^，,。;；\d]{0,8}?网卡[^，,。;；\d]{0,4}?"
                                         r"(?:只有|才|仅|大概|大约|约|在|跑|能到|到)\s*$", text[max(0, m.start() - 24):m.start()]):
         label = "traffic"  # '训练时网卡只有 2Gbps': the NIC's load while training, not its rating
+    elif label == "rated" and _DURING_TRAINING.search(tx.clause(text, m.start())) and re.search(
+            r"(?:网卡|NICs?|link|interface)\s*(?:only\s*|just\s*)?(?:只跑了?|只用了?|才跑了?|跑了|用了|carr(?:y|ies|ied)|push(?:es|ed)?|"
+            r"sends?|sent|moves?|shows?|uses?|used)\s*(?:only\s*|about\s*|around\s*|~\s*|大概\s*|约\s*)?$",
+            text[max(0, m.start() - 30):m.start()], _IC):
+        label = "traffic"  # zh-s12b '训练时网卡只跑了 2G', 'during training the NIC only carries 2 Gbps': its load
     if re.match(r"\s*(?:size|message|msg|buffer|消息|大小|数据量|的消息)", tail, _IC):
         return None
     if not is_bytes and label in {None, "measured"} and _PROVISIONED.search(text, max(0, m.start() - 10), m.start()) \
@@ -1131,6 +1148,32 @@ def network_rates(text: str) -> list[Understood]:
             speed = {"EDR": 100, "HDR100": 100, "HDR": 200, "NDR200": 200, "NDR": 400, "XDR": 800}[m["gen"]]
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
+    return _switch_against_nic(text, hits)
+
+
+_SWITCH_WORD = re.compile(r"交换机|(?<![A-Za-z])switch(?:es)?(?![A-Za-z])", _IC)
+_NIC_WORD = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|adapters?)(?![A-Za-z])", _IC)
+
+
+def _switch_against_nic(text: str, hits: list[Understood]) -> list[Understood]:
+    """zh-s12b a switch's rate said beside the NICs' ('交换机是千兆的，网卡是万兆的', 'the switch is 100G but the NICs are
+    25G'): a link runs at the slower end, so a slower switch is the link's rate (the NICs' their rating) and a faster
+    one is none of the link's."""
+    speeds = [h for h in hits if h.fact == "nic.speed_gbps" and not h.weak]
+
+    def names(h: Understood, word: re.Pattern[str]) -> bool:
+        return bool(word.search(tx.clause(text, h.start)))
+
+    switch = [h for h in speeds if names(h, _SWITCH_WORD) and not names(h, _NIC_WORD)]
+    nics = [h for h in speeds if names(h, _NIC_WORD) and not names(h, _SWITCH_WORD)]
+    if len(switch) != 1 or not nics or tx.sentence_bounds(text, switch[0].start) != tx.sentence_bounds(text, nics[0].start):
+        return hits
+    sw = switch[0]
+    if all(sw.value >= n.value for n in nics):
+        return [h for h in hits if h is not sw]
+    if all(sw.value < n.value for n in nics):
+        out = [h for h in hits if not any(h is n for n in nics)]
+        return out + [Understood("nic.max_speed_gbps", n.value, n.text, n.start, n.end, n.source) for n in nics]
     return hits
 
 
@@ -1301,6 +1344,11 @@ def _streams_of(text: str, h: Understood) -> str | None:
     for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM)):
         if pattern.match(tail):
             return kind  # the streams said right after the figure are its own
+    ca = tx.clause_bounds(text, h.start)[0]
+    before = [(m.end(), kind) for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM))
+              for m in pattern.finditer(text, ca, h.start)]
+    if before:  # zh-s12b '多线程能跑 92Gbps，单线程 30Gbps': the streams said before it in its clause are its own
+        return max(before)[1]
     a, b = max(tx.sentence_bounds(text, h.start)[0], h.start - 30), min(len(text), h.end + 30)
     best: tuple[int, str] | None = None
     for kind, pattern in (("many", _MANY_STREAMS), ("one", _ONE_STREAM)):
@@ -2223,12 +2271,16 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.transport", "ib", m))
         if m["gdr"]:
             hits.append(_hit("nccl.gdr_disabled", False, m))
-    for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是?|回退到|退回到|fell back to|falls back to)"
+    for m in re.finditer(r"Using network (?P<t>Socket|IB)|NET/(?P<t2>Socket)\s*:\s*Using|(?:走了|走的是?|回退到|退回到|fell back to|falls back to|"
+                         # zh-s12b still on sockets: '日志里还是走 socket', '一直走 socket'
+                         r"(?:还是|一直|都|只能|只|仍然|依然|全部|实际)\s*走)"
                          r"\s*(?P<t3>socket|sockets|TCP)", text, _IC):
+        if m["t3"] and re.match(r"\s*(?:了|的)?\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 6]):
+            continue  # '是不是还是走 socket 吗'
         t = (m["t"] or m["t2"] or m["t3"]).lower()
         hits.append(_hit("nccl.transport", "ib" if t == "ib" else "socket", m))
     for m in re.finditer(r"NCCL\s*(?:的\s*)?(?:通信|communication|traffic)?\s*(?:is\s*)?(?:still\s*|only\s*|always\s*|actually\s*|"
-                         r"确实\s*|还是\s*|其实\s*)?"
+                         r"确实\s*|还是\s*|其实\s*|也\s*|都\s*|也都\s*|已经\s*)?"
                          # job-s11 transport verbs: 'NCCL 用了 IB', 'NCCL 走的 RDMA', 'NCCL is using RoCE', 'uses plain sockets'
                          r"(?:走的是|走了|走的|走|用的是|用了|用的|使用的是|使用了|使用|用|falls? back to|fell back to|using|uses|used|"
                          r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects)"
@@ -2237,6 +2289,8 @@ def job_shape(text: str) -> list[Understood]:
         if re.match(r"\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 4]) or re.search(
                 r"(?:是不是|是否|有没有|(?<![A-Za-z])(?:if|whether|does|did|is))\s*$", text[max(0, m.start() - 10):m.start()], _IC):
             continue  # job-s11 transport verbs: 'NCCL 用了 IB 吗', 'check whether NCCL uses IB' ask, they do not say
+        if _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()):
+            continue  # zh-s12b '怎么让 NCCL 走 IB', '希望 NCCL 走 RoCE', 'force NCCL to use IB': the transport wanted
         hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
     # net-s12b transport said without NCCL's name in an NCCL question: '所有 case 都走 IB', 'every run went over IB'
     if _NCCL_SAID.search(text):
@@ -2250,13 +2304,19 @@ def job_shape(text: str) -> list[Understood]:
             t = m["t"] or m["t2"]
             hits.append(_hit("nccl.transport", "socket" if t.lower().startswith(("socket", "tcp")) else "ib", m))
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
-    for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])",
+    for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])|"
+                         r"用\s*TCP\s*(?=(?:来)?(?:跑的?|进行)?\s*(?:NCCL|训练|分布式|多机|通信))",  # zh-s12b '用 TCP 跑的 NCCL
                          text, _IC):
         rdma_said = any(not re.search(r"没有|没|无|no |without|not ", text[max(0, r.start() - 10):r.start()], _IC)
                         for r in _RDMA_WORDS.finditer(text))
         if not rdma_said:
             hits.append(_hit("nccl.transport", "socket", m, weak=True, inferred=True))
     return hits
+
+
+# zh-s12b NCCL's transport as a wish or a way asked: '怎么让 NCCL 走 IB', '强制 NCCL 用 RDMA', 'how to make NCCL use IB'
+_TRANSPORT_WANTED = re.compile(r"(?:让|使|使得|想|要|希望|强制|指定|怎么|如何|怎样|应该|能不能|可以|想要|"
+                               r"(?<![A-Za-z])(?:make|force|get|let|want|how to|should|can I|could I))\s*(?:it\s*)?$", _IC)
 
 
 # (an NCCL with its version is masked as an entity before the readers run: its figures' words say NCCL as well)
@@ -2581,6 +2641,24 @@ _CLOUD_PLACE = re.compile(
     r"(?P<ali>cn-(?:hangzhou|shanghai|beijing|shenzhen|zhangjiakou|huhehaote|wulanchabu|chengdu|hongkong|qingdao|"
     r"heyuan|guangzhou|nanjing|fuzhou|wuhan))(?P<ali_zone>-[a-z])?)(?![\w-])", _IC)
 _MACHINE_WORDS = re.compile(r"nodes?|machines?|instances?|servers?|hosts?|VMs?|clusters?|节点|机器|实例|服务器|主机", _IC)
+
+
+# zh-s12b a sequence length said in words: '序列长度 2048', '上下文长度是 8k', 'sequence length of 4096', 'seq len 2048'
+_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len))"
+                           r"\s*(?:is|of|=|:|：|是|为|设为|设置为|设成)?\s*(?P<n>\d{1,6})(?P<k>[kK](?![A-Za-z]))?"
+                           # (two lengths weighed, '序列长度 2048 和 4096 哪个快', are neither the job's)
+                           r"(?![\d.]|\s*(?:[%倍]|[GM]B?\b|个?样本|(?:和|与|跟|还是|或|or|vs\.?|to|到|->|→)\s*\d))", _IC)
+
+
+@extractor
+def sequence_length(text: str) -> list[Understood]:
+    """'序列长度 2048', 'sequence length of 4096', '上下文长度 8k' → job.seq_len (tokens), unless asked or tried."""
+    hits = []
+    for m in _SEQ_LEN_SAID.finditer(text):
+        n = int(m["n"]) * (1024 if m["k"] else 1)
+        if 16 <= n <= 10_000_000 and not _is_question_clause(text, m.start()):
+            hits.append(_hit("job.seq_len", n, m))
+    return hits
 
 
 @extractor

@@ -86,9 +86,20 @@ MEASUREMENTS = {"net.iperf3_gbps", "nccl.allreduce_busbw_gbytes_per_s", "net.rdm
 _QUOTABLE = MEASUREMENTS | {"storage.read_gbps"}
 
 
+# zh-s12b a fabric that only names whose setting it is: '没开 RoCE 的 PFC', '没有配 IB 的 SHARP' deny the setting after 的
+_SETTING_OF = re.compile(r"\s*(?:网卡|网络|交换机)?\s*的\s*(?:PFC|ECN|DCQCN|流控|拥塞控制|QoS|巨帧|jumbo|MTU|无损|"
+                         r"lossless|自适应路由|adaptive routing|SHARP|GDR|GPUDirect)", _IC)
+
+
+_SETTING_DENIED = re.compile(r"(?<![A-Za-z])(?:PFC|ECN|DCQCN|GDR|GPUDirect(?: RDMA)?|jumbo frames?|flow control|QoS|SHARP|"
+                             r"adaptive routing)\s*(?:is|are|was|were|has|have)?\s*$", _IC)
+
+
 def is_negated(text: str, start: int, end: int) -> bool:
     """A negation governs text[start:end]: just before it in its clause, or just after ('GDR is not enabled')."""
     a, b = tx.clause_bounds(text, start)
+    if _SETTING_OF.match(text, end):
+        return False  # the fabric is the setting's owner; the negation is the setting's
     before = text[max(a, start - 24):start]
     if re.search(r"with (?:and|or) without\s*(?:the\s+)?$|有没有\s*$|开没开\s*$|开不开\s*$", before, re.IGNORECASE):
         return False  # 'with and without EFA': both runs named, neither denied
@@ -96,6 +107,8 @@ def is_negated(text: str, start: int, end: int) -> bool:
     if listed:  # 'we don't have NVLink or RDMA': the negation of the list's first feature holds for the rest
         before = text[max(a, listed.start() - 24):listed.start()]
     m = _NEGATOR.search(before)
+    if m and _SETTING_DENIED.search(text, max(a, start - 48), start - len(before) + m.start()):
+        return False  # zh-s12b 'PFC is not enabled on the RoCE switch': the setting is denied, the fabric is where
     if m and not _CONTRAST.search(before[m.end():]):
         return not _DENIED.search(before[:m.start()])
     after = _LISTED_AFTER.match(text, end, b)  # 'IB 和 RoCE 都没有': the list's negation comes after its last feature
@@ -571,6 +584,22 @@ _SPED_UP = re.compile(r"(?<![A-Za-z])(?:would|could|might|will|should)\s+(?:make
 _WHERE_FACTS = {"job.checkpoint_target", "job.data_source"}
 
 
+_CHANGE_WEIGHED = re.compile(r"(?:考虑|打算|准备|计划|想要?|要不要|是否|有没有必要|值不值得)\s*(?:把|将)")
+# zh-s12b the part a what-if changes, said with 把: '如果把网卡升级到 100G', '要是把 ZeRO3 换成 ZeRO2'
+_CHANGED_PART = re.compile(r"把[^，,。；;？?\n]{1,16}?(?:换成|换到|换为|升级到|升级成|升级为|改成|改为|改到|提升到|升到)|"
+                           # or the part taken up right after the cue: '如果上 400G 的 IB', '要是换成 RoCE'
+                           r"(?:如果|要是|假如|假设)\s*(?:我们|我)?\s*(?:上|换成|换到|换用|改用|升级到|升级成|用上)(?!\s*\d+\s*(?:台|个|机|节点))")
+
+
+def _changed_part_only(text: str, cue: int, h: Understood, hits: list[Understood]) -> bool:
+    """The what-if's own clause names the part it changes with 把 (… 换成 / 升级到 …), and `h`, in a later clause, is of
+    another kind than what that clause reads: the consequent describes the job the change is made to, as it is."""
+    a, b = tx.clause_bounds(text, cue)
+    if not _CHANGED_PART.search(text, a, b):
+        return False
+    return h.fact not in {x.fact for x in hits if a <= x.start < b}
+
+
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
@@ -585,8 +614,9 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
         sa, sb = tx.sentence_bounds(text, m.start())
         if _DONE.search(text[max(0, m.start() - 6):m.start()]) or text.startswith("了", m.end()):
             continue  # s11 done: '改成了异步训练，…有影响吗': a change made ('了') is the job as it is, asked about
-        if _CONDITIONAL.search(text, a, b) or re.search(r"[?？]", text[sa:sb]):
-            cues.append((m.start(), m.end()))
+        if _CONDITIONAL.search(text, a, b) or re.search(r"[?？]|(?:吗|么)\s*$", text[sa:sb]) \
+                or _CHANGE_WEIGHED.search(text, a, m.start()):
+            cues.append((m.start(), m.end()))  # zh-s12b '考虑把千兆交换机换成万兆的，有必要吗': a change weighed
     sped_up = [m.span("act" if m["act"] else "act2") for m in _SPED_UP.finditer(text)]
     out: list[Understood] = []
     planned: list[int] = []  # facts in the scope of a plan to scale to
@@ -607,6 +637,8 @@ def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
         if not in_cue and asks[(ca, cb)]:
             own = _OWN.search(text[ca:h.start])
             in_cue = own is None
+        if in_cue and not ca <= c_start < cb and _changed_part_only(text, c_start, h, hits):
+            in_cue = False  # zh-s12b '如果把网卡升级到 100G，两台 8 卡 A100 训练 70B 能快多少': the job, under the change
         if in_cue and h.fact in _WHERE_FACTS and any(x <= h.start < y for x, y in sped_up):
             in_cue = False  # s21 'would make checkpoint uploads to S3 much faster': the uploads go to S3 now
         if in_cue and not h.source.startswith("pasted"):

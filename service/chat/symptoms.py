@@ -359,7 +359,9 @@ def gdr_partial(text: str) -> list[Understood]:
 # --------------------------------------------------------------------------- RoCE congestion control and unstable busbw
 _OFF_BEFORE = re.compile(r"(?:no|without|not using|lack of|missing|没有|没|未|无|不开|没开|没配置?|未配置|未开启|"
                          r"没启用|"
-                         r"关(?:掉|闭|了)了?)\s*(?:any\s+|the\s+|configured\s+|配置\s*|开启?\s*)?$", _IC)
+                         r"关(?:掉|闭|了)了?)\s*(?:any\s+|the\s+|configured\s+|配置\s*|开启?\s*)?"
+                         # zh-s12b the setting's owner named between: '没开 RoCE 的 PFC', '没配交换机的 ECN'
+                         r"(?:(?:RoCE(?:\s?v2)?|IB|InfiniBand|网卡|交换机|网络)\s*的\s*)?$", _IC)
 # 'PFC and ECN are both off', 'PFC 和 ECN 都没开': the verb after a pair covers both
 _PAIRED = r"^\s*(?:(?:and|or|/|和|与|、|跟)\s*(?:PFC|ECN|DCQCN)\s*)?(?:both\s+|are\s+both\s+|都\s*|也\s*)?"
 _OFF_AFTER = re.compile(_PAIRED + r"(?:is|was|are|were)?\s*(?:not\s+(?:configured|enabled|set up|on|turned on|"

@@ -295,6 +295,23 @@ _NCCL_ASKED = re.compile(r"(?:让|使|要|想|应该|怎么|如何|强制|指定
                          r"(?<![A-Za-z])(?:make|force|get|let|tell|want|should|how to))\s*$", re.IGNORECASE)
 
 
+# zh-s12b NCCL named in the clause before, the verb's subject left out: 'NCCL 没走 IB，走的是 eth0'
+_ELIDED_USES = re.compile(r"^\s*(?:而是?|但是?|只|却|还是|实际上?|其实)?\s*(?:走的是|走了|走的|用的是|用的|用了)\s*"
+                          r"(?:网卡\s*|网口\s*)?$")
+
+
+def _nccl_elided(text: str, pos: int) -> bool:
+    """The interface at `pos` opens its clause after a use verb with no subject, and the clause before, in the same
+    sentence, is NCCL's (not asked): NCCL is the one that goes over it."""
+    a, _ = tx.clause_bounds(text, pos)
+    sa, _ = tx.sentence_bounds(text, pos)
+    if a <= sa or not _ELIDED_USES.match(text[a:pos]):
+        return False
+    pa, _ = tx.clause_bounds(text, a - 1)
+    before = text[pa:a]
+    return bool(re.search(r"(?<![A-Za-z_])NCCL(?![A-Za-z_])", before)) and not re.search(r"[?？吗]|怎么|如何", before)
+
+
 # net-s12b our own hardware, named after a cloud instance's run: 'On our own local network with GTX 1080 machines',
 # '在我们自己的机房/集群上': the job is on it; an instance type said in the sentences before is the run it is
 # set against
@@ -366,9 +383,9 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
                 if h in works else h for h in hits]
     for e in entities:  # zh-s10 NCCL's interface (s12 'bond0' is read as a NIC too)
         words = text[e.start:e.end]
-        if e.kind in ("name", "nic") and _NCCL_IFACE.fullmatch(words) and (use := _NCCL_USES.search(
-                text, max(tx.clause_bounds(text, e.start)[0], e.start - 30), e.start)) \
-                and not _NCCL_ASKED.search(text, max(0, use.start() - 8), use.start()):
+        if e.kind in ("name", "nic") and _NCCL_IFACE.fullmatch(words) and ((use := _NCCL_USES.search(
+                text, max(tx.clause_bounds(text, e.start)[0], e.start - 30), e.start))
+                and not _NCCL_ASKED.search(text, max(0, use.start() - 8), use.start()) or _nccl_elided(text, e.start)):
             hits.append(Understood("nccl.socket_ifname", words, words, e.start, e.end))
     return hits
 
