@@ -494,7 +494,8 @@ _RATIO_PACE = re.compile(r"速度|吞吐|性能|快|慢|加速|效率|throughput
 _OTHER_MEASURE = re.compile(r"利用率|util|显存|memory|内存|带宽|bandwidth|功耗|power|温度|cost|费用|价格|price", _IC)
 _SLOWER_WORD = re.compile(r"(?<![A-Za-z])(?:slower|slows? down|worse|longer)(?![A-Za-z])|(?:更|变|反而|还)慢|慢了|变长|更长|更久", _IC)
 # a figure wanted or predicted is no measurement: 'should be near-linear', '两机应该快一倍才对', 'expected ~1.9x'
-_TARGET = re.compile(r"(?<![A-Za-z])(?:should|ought to|expect(?:ed|ing)?|ideally|in theory|theoretical(?:ly)?|supposed to|"
+# (en-s12b 'Is it expected that 2 nodes are only 1.5x faster than one node?' asks whether the job's figure is normal)
+_TARGET = re.compile(r"(?<![A-Za-z])(?:should|ought to|(?<!is it )(?<!is this )(?<!is that )expect(?:ed|ing)?|ideally|in theory|theoretical(?:ly)?|supposed to|"
                      r"would (?:be|give|get)|hope|hoping|target|goal)(?![A-Za-z])|应该|应当|理应|本应|理论上|理论值|预期|期望|"
                      r"希望|目标|才对|按理", re.IGNORECASE)
 _THAN_A_TARGET = re.compile(r"比\s*(?:预期|期望|预计|预想|理论|估计|计划|估算)|(?<![A-Za-z])than\s+(?:what\s+)?(?:we\s+|I\s+)?"

@@ -313,7 +313,7 @@ def utilisation(text: str) -> list[Understood]:
                 if best is None or s.end() > best[0] or (s.end() == best[0] and fact.startswith("gpu.mem")):
                     best = (s.end(), fact)
         if best is not None and hits and hits[-1].fact in _LOADS \
-                and max(a, m.start() - 40) + best[0] <= _past_own_subject(text, hits[-1]):
+                and hits[-1].end < max(a, m.start() - 40) + best[0] <= _past_own_subject(text, hits[-1]):
             best = None  # en-s12b '95% GPU utilization, with 2 nodes it drops to 50%': the subject was 95 %'s
         if best is None:
             for fact, subject in _SUBJECTS.items():

@@ -324,6 +324,89 @@ CASES: list[tuple[str, dict[str, object]]] = [
      {SP: 10.0, STEP: 2.0, N: 2}),
     ("It runs at 2.1 it/s on 1 node and 1.4 it/s on 2 nodes.",
      {N: 2, BN: 1, NEG: None}),
+    # --- second batch: doubt, what-ifs, runs compared, Environment blocks, launchers
+    ("We don't use InfiniBand; the nodes talk over 25GbE. 4 nodes x 4 A100.",
+     {KIND: "ethernet", SP: 25.0, N: 4, G: 4}),
+    ("Not sure whether NCCL is using IB or sockets. 2 nodes, HDR 200G.",
+     {TR: None, N: 2, SP: 200.0}),
+    ("I'm not sure if GPUDirect RDMA is working; nvidia-peermem is loaded. 2 nodes x 8 H100, 8x400G NDR.",
+     {N: 2, G: 8, SP: 400.0, NCNT: 8}),
+    ("We haven't enabled RoCE yet, so it's plain TCP on 100G for now.",
+     {SP: 100.0, RDMA: False}),
+    ("Would 200G InfiniBand be enough for 4 nodes of 8 H100 training a 70B model?",
+     {SP: None, N: 4, G: 8, MP: 70.0}),
+    ("Is it expected that 2 nodes are only 1.5x faster than one node on 100G RoCE?",
+     {N: 2, BN: 1, "job.speedup": 1.5, SP: 100.0}),
+    ("Previously with NCCL 2.12 we got 22 GB/s; after upgrading to 2.18 we get 12 GB/s busbw on the "
+     "same 2 nodes.",
+     {BUS: 12.0, N: 2}),
+    ("Last month the job ran at 1.2 s/it; now it's 2.0 s/it on the same 4 nodes.",
+     {STEP: 2.0, N: 4}),
+    ("The vendor claims 400 Gb/s per port, but ib_write_bw gives us 180 Gb/s.",
+     {IBW: 180.0}),
+    ("Expected busbw around 40 GB/s (per the NCCL docs) but we measure 8 GB/s on 2 nodes.",
+     {BUS: 8.0, N: 2}),
+    ("On one node (8x A100) training takes 1.0 s per step; with 2 nodes it takes 1.8 s per step.",
+     {N: 2, BN: 1, STEP: 1.8, STEPB: 1.0, G: 8}),
+    ("single-node: 3.1 it/s, two nodes: 2.2 it/s",
+     {N: 2, BN: 1}),
+    ("tokens/s per GPU: 1 node 3900, 2 nodes 2100, 4 nodes 1200",
+     {N: 4, BN: 1}),
+    ("Our MFU is 45% on 1 node and 22% on 8 nodes.",
+     {N: 8, BN: 1}),
+    ("Environment:\n  - GPUs: 16x H100 80GB (2 nodes)\n  - Network: 8x 400 Gbps InfiniBand NDR per "
+     "node\n  - NCCL 2.19.3, CUDA 12.3\n  - PyTorch 2.2\nProblem: the all-reduce busbw is 120 GB/s, "
+     "expected ~350.",
+     {N: 2, G: 8, SP: 400.0, NCNT: 8, NV: "2.19.3", BUS: 120.0}),
+    ("**System Info**\n- `transformers` version: 4.38.2\n- Platform: "
+     "Linux-5.15.0-1045-aws-x86_64-with-glibc2.31\n- Python version: 3.10.12\n- PyTorch version (GPU?): "
+     "2.1.2+cu121 (True)\n- Using distributed or parallel set-up in script?: yes, 2 nodes, 8 GPUs each",
+     {N: 2, G: 8}),
+    ("### Environment\n* CUDA: 12.1\n* NCCL: 2.18.6\n* Nodes: 2 x p4d.24xlarge\n* EFA: enabled\n\nbusbw "
+     "45 GB/s in all_reduce_perf",
+     {NV: "2.18.6", N: 2, BUS: 45.0, "node.instance_type": "p4d.24xlarge"}),
+    ("nvidia-smi: Driver Version: 525.85.12   CUDA Version: 12.0. 4 nodes with 8x A100 each, 200 Gb/s "
+     "HDR.",
+     {DRV: "525.85.12", N: 4, G: 8, SP: 200.0}),
+    ("NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]mlx5_2:1/RoCE [3]mlx5_3:1/RoCE ; "
+     "OOB eth0:10.0.0.3<0>\nbut busbw is only 20 GB/s on our 2 nodes",
+     {TR: "ib", BUS: 20.0, N: 2}),
+    ("NCCL INFO Channel 00 : 0[0] -> 1[1] via P2P/IPC\nNCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via "
+     "NET/Socket/0\nslow across nodes",
+     {TR: "socket"}),
+    ("Set NCCL_SOCKET_IFNAME=bond0 and NCCL_IB_DISABLE=1; 2 nodes over 2x25G bond",
+     {"nccl.socket_ifname": "bond0", "nccl.ib_disabled": True, N: 2, SP: 25.0, NCNT: 2}),
+    ("We're using 3 nodes, but one of them has only 4 GPUs while the other two have 8.",
+     {N: 3}),
+    ("Batch size 32 per GPU, 16 GPUs, 2 nodes, 10 epochs, 25G network: epoch time 40 min vs 35 min on "
+     "one node",
+     {N: 2, BN: 1, SP: 25.0, G: 8}),
+    ("port 29500 is open, ping 0.1ms, iperf 9.4 Gbit/s between the 2 nodes",
+     {N: 2, IPERF: 9.4, "net.rtt_ms": 0.1}),
+    ("Our cluster has 32 nodes; my job uses 2 nodes with 8 V100s each over 100G EDR.",
+     {N: 2, G: 8, SP: 100.0}),
+    ("GPU util ~100% on single node, ~40% on 2 nodes.",
+     {UTIL: 40.0, N: 2, BN: 1}),
+    ("With 2 nodes the GPU utilization is 45% while with 1 node it is 95%.",
+     {UTIL: 45.0, N: 2, BN: 1}),
+    ("GPU utilization: single node 96%, multi-node 38%.",
+     {UTIL: 38.0}),
+    ("all_reduce_perf 2 nodes: 9.5 GB/s busbw; 1 node: 230 GB/s busbw",
+     {BUS: 9.5, N: 2}),
+    ("Throughput on 2 nodes is 1.6x of 1 node, is that normal for 25GbE?",
+     {"job.speedup": 1.6, BN: 1, N: 2, SP: 25.0}),
+    ("scaling efficiency drops to 55% at 8 nodes",
+     {"job.scaling_efficiency_pct": 55.0, N: 8}),
+    ("The all-reduce takes 250 ms per step out of a 600 ms step on 4 nodes",
+     {N: 4, STEP: 0.6}),
+    ("2x DGX H100, 8x ConnectX-7 400G NDR each, busbw 360 GB/s",
+     {N: 2, G: 8, NCNT: 8, SP: 400.0, BUS: 360.0}),
+    ("Two nodes, each with 4x RTX 6000 Ada and a single 100GbE NIC",
+     {N: 2, G: 4, SP: 100.0, NCNT: 1}),
+    ("Running on SLURM with #SBATCH --nodes=4 --ntasks-per-node=8 --gpus-per-node=8, 200G IB",
+     {N: 4, G: 8, SP: 200.0}),
+    ("mpirun -np 32 -N 8 --hostfile hosts python train.py, HDR 100",
+     {N: 4, G: 8}),
 ]
 
 # Forms not read yet (a strict xfail flips when one is).
@@ -373,6 +456,19 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     # a bare rate after a fabric's brand name ('Slingshot 200G')
     ("Hey, 4 nodes x 8 MI250X, RCCL, Slingshot 200G. busbw 35 GB/s.",
      {N: 4, G: 8, SP: 200.0, BUS: 35.0}),
+    # the job's size as the start of a what-if ('Would moving from 2 to 4 nodes help?')
+    ("Would moving from 2 to 4 nodes help, given we only have 10GbE?",
+     {SP: 10.0, N: 2}),
+    # a backticked setting and a backticked NCCL line in one sentence ('`NCCL_DEBUG=INFO` prints `NCCL INFO ...`')
+    ("`NCCL_DEBUG=INFO` prints `NCCL INFO Using network Socket` on both nodes. We have 2 nodes with "
+     "100GbE Mellanox cards.",
+     {TR: "socket", N: 2, SP: 100.0}),
+    # a busbw above one port's rate while the count of ports is not said ('8 x HDR 200Gb/s', '400G NDR'): kept out
+    ("8 A100 nodes with 4x HDR each; nccl busbw 80 GB/s",
+     {N: 8, BUS: 80.0}),
+    # 'N per node' after the card's bus ('PCIe 4.0 x16 cards, 4 per node')
+    ("We are not using NVLink — the GPUs are PCIe 4.0 x16 cards, 4 per node, 2 nodes.",
+     {"gpu.nvlink": False, G: 4, N: 2}),
 ]
 
 
@@ -488,4 +584,26 @@ def test_the_askers_words_after_a_dash_on_a_log_line() -> None:
     ("8 GPUs give 6x the throughput of a single GPU", {BN: None}),  # one GPU, not one machine
 ])
 def test_a_factor_over_one_machine(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # whether the job's own figure is normal, asked: the figure is the job's
+    ("Is it expected that busbw is only 20 GB/s on 2 nodes?", {BUS: 20.0, N: 2}),
+    ("Is it expected that 2 nodes are only 1.5x faster than one node?", {"job.speedup": 1.5, BN: 1}),
+    ("busbw is 20 GB/s on 2 nodes, is this expected?", {BUS: 20.0}),
+    # a figure expected is still no measurement
+    ("We expected 40 GB/s busbw on 2 nodes.", {BUS: None}),
+    ("we expected 2x the throughput of a single node", {"job.speedup": None}),
+])
+def test_a_figure_asked_whether_expected(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Would 200G InfiniBand be enough for 4 nodes of 8 H100?", {SP: None, KIND: None, N: 4, G: 8}),
+    ("would 100GbE suffice for 2 nodes?", {SP: None, N: 2}),
+    ("We have 100GbE. Would it be enough for 2 nodes?", {SP: 100.0, N: 2}),
+])
+def test_a_fabric_weighed_with_would(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
