@@ -2854,3 +2854,25 @@ def runs_under_settings(text: str, hits: list[Understood]) -> list[Understood]:
     out.extend(Understood("nccl.allreduce_busbw_gbytes_per_s", round(r.gbps / 8, 6), text[r.start:r.end], r.start,
                           r.end) for r in runs if fate[id(r)] == "busbw" and id(r) not in placed)
     return out
+
+# en-s12b a bare count per machine after the GPUs named ('GPUs: A100 80GB, 8 per node', 'the GPUs are H100 PCIe (no
+# NVLink bridge), 2 per node', 'PCIe 4.0 x16 cards, 4 per node'): the GPUs' when they are the last thing named before
+# it (after a NIC, 'ConnectX-6 200G, 2 per node', it is the NICs')
+_BARE_PER_MACHINE = re.compile(r"(?:(?<=[,;(])|(?<=[,;(]\s))(?P<n>[1-9]|1[0-6])\s+(?:per|each|a|in each|on each)\s+"
+                               r"(?:node|machine|server|host|box)(?![A-Za-z])(?!\s*[:=])", _IC)
+_GPU_NAMED = re.compile(r"(?<![A-Za-z])(?:GPUs?|(?:[AHLV]|MI|RTX\s*)\d{2,4}[A-Za-z]*|L40S?|A800|H800|H20)(?![A-Za-z])", _IC)
+_NIC_NAMED = re.compile(r"(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX|CX-?\d|Mellanox|ports?|adapters?|InfiniBand|IB|RoCE|"
+                        r"[HNEF]DR|EFA|(?:Gb|Gbps|GbE|Gb/s|G)(?=[\s,;)]))(?![A-Za-z])", _IC)
+
+
+@extractor
+def gpus_per_machine_bare(text: str) -> list[Understood]:
+    """A count per machine that names no noun of its own is of the GPUs named last before it in its sentence."""
+    hits = []
+    for m in _BARE_PER_MACHINE.finditer(text):
+        a = tx.sentence_bounds(text, m.start())[0]
+        gpus = list(_GPU_NAMED.finditer(text, a, m.start()))
+        if not gpus or any(n.start() > gpus[-1].start() for n in _NIC_NAMED.finditer(text, a, m.start())):
+            continue
+        hits.append(_hit("job.gpus_per_node", int(m["n"]), m, "n"))
+    return hits

@@ -11,7 +11,10 @@ with 2 nodes it drops to 50%', '99% on one node but 35% on 2 nodes'); a count of
 label on a line of its own ('Nodes: 16' with another label on the next line); collectives compared on the same
 machines ('all_gather is much slower than all_reduce on 4 nodes' is no smaller run); a MoE's routing said in words
 ('64 experts, top-2'); the asker's words after a dash on a pasted NCCL line ('... (Recv) — happens on 4 nodes with
-RoCE'). The forms left are strict xfails naming the form.
+RoCE'); a factor over one machine ('throughput is 1.3x of a single node'); whether the job's figure is normal, asked
+('Is it expected that busbw is only 20 GB/s?'); a fabric weighed with 'would' ('Would 200G InfiniBand be enough?'); a
+bare count per machine after the GPUs named ('GPUs: A100 80GB, 8 per node'). The forms left are strict xfails naming
+the form.
 """
 
 from __future__ import annotations
@@ -407,6 +410,8 @@ CASES: list[tuple[str, dict[str, object]]] = [
      {N: 4, G: 8, SP: 200.0}),
     ("mpirun -np 32 -N 8 --hostfile hosts python train.py, HDR 100",
      {N: 4, G: 8}),
+    ("We are not using NVLink — the GPUs are PCIe 4.0 x16 cards, 4 per node, 2 nodes.",
+     {"gpu.nvlink": False, G: 4, N: 2}),
 ]
 
 # Forms not read yet (a strict xfail flips when one is).
@@ -450,7 +455,7 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     # Kubernetes pods as the machines ('2 pods, each pod gets 8 GPUs')
     ("We run on a k8s cluster with 2 pods, each pod gets 8 GPUs, pod network is Calico over 25G",
      {N: 2, G: 8, SP: 25.0}),
-    # a bare rate at a list's end, and 'N per node' after the GPU model ('H100 PCIe ..., 2 per node, 4 nodes, 200G')
+    # a bare rate at a list's end ('H100 PCIe (no NVLink bridge), 2 per node, 4 nodes, 200G')
     ("the GPUs are H100 PCIe (no NVLink bridge), 2 per node, 4 nodes, 200G",
      {G: 2, N: 4, SP: 200.0}),
     # a bare rate after a fabric's brand name ('Slingshot 200G')
@@ -466,9 +471,6 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     # a busbw above one port's rate while the count of ports is not said ('8 x HDR 200Gb/s', '400G NDR'): kept out
     ("8 A100 nodes with 4x HDR each; nccl busbw 80 GB/s",
      {N: 8, BUS: 80.0}),
-    # 'N per node' after the card's bus ('PCIe 4.0 x16 cards, 4 per node')
-    ("We are not using NVLink — the GPUs are PCIe 4.0 x16 cards, 4 per node, 2 nodes.",
-     {"gpu.nvlink": False, G: 4, N: 2}),
 ]
 
 
@@ -606,4 +608,14 @@ def test_a_figure_asked_whether_expected(text: str, expected: dict[str, object])
     ("We have 100GbE. Would it be enough for 2 nodes?", {SP: 100.0, N: 2}),
 ])
 def test_a_fabric_weighed_with_would(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("GPUs: A100 80GB, 8 per node", {G: 8}),
+    ("the GPUs are H100 PCIe (no NVLink bridge), 2 per node, 4 nodes", {G: 2, N: 4}),
+    ("NICs: ConnectX-6 200G, 2 per node", {G: None, NCNT: 2}),  # the NICs named last
+    ("We have Mellanox ConnectX-7 400Gb/s NDR, 8 per node", {G: None}),
+])
+def test_a_bare_count_per_machine_after_the_gpus(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
