@@ -13,8 +13,9 @@ machines ('all_gather is much slower than all_reduce on 4 nodes' is no smaller r
 ('64 experts, top-2'); the asker's words after a dash on a pasted NCCL line ('... (Recv) — happens on 4 nodes with
 RoCE'); a factor over one machine ('throughput is 1.3x of a single node'); whether the job's figure is normal, asked
 ('Is it expected that busbw is only 20 GB/s?'); a fabric weighed with 'would' ('Would 200G InfiniBand be enough?'); a
-bare count per machine after the GPUs named ('GPUs: A100 80GB, 8 per node'). The forms left are strict xfails naming
-the form.
+bare count per machine after the GPUs named ('GPUs: A100 80GB, 8 per node'); a launcher's line with its options ends
+at its line break, the next line is the asker's ('… --master_port=1234 main.py' then 'GPU utilization is about 40%').
+The forms left are strict xfails naming the form.
 """
 
 from __future__ import annotations
@@ -92,6 +93,9 @@ CASES: list[tuple[str, dict[str, object]]] = [
      "Init COMPLETE\nwe only have 10G ethernet between the two boxes",
      {TR: "socket", SP: 10.0, N: 2}),
     # --- torchrun / launchers
+    ("torchrun --nnodes 2 --nproc_per_node 8 --master_addr 10.0.0.1 --master_port 29500 train.py "
+     "--batch_size 32\nthroughput is 1.3x of a single node",
+     {N: 2, G: 8, BN: 1, "job.speedup": 1.3}),
     ("Launching with `torchrun --nnodes=4 --nproc-per-node=8 --rdzv-endpoint=$MASTER:29400 "
      "pretrain.py`. step time goes from 0.9 s on one node to 1.6 s on 4 nodes.",
      {N: 4, G: 8, BN: 1, STEP: 1.6, STEPB: 0.9}),
@@ -104,6 +108,9 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("horovodrun -np 16 -H server1:8,server2:8 python train.py. Horovod timeline shows allreduce taking "
      "300 ms per step.",
      {N: 2, G: 8}),
+    ("python -m torch.distributed.launch --nproc_per_node=4 --nnodes=2 --node_rank=0 "
+     "--master_addr=192.168.0.2 --master_port=1234 main.py\nGPU utilization is about 40%",
+     {N: 2, G: 4, UTIL: 40.0}),
     ("Lightning Trainer(accelerator='gpu', devices=8, num_nodes=4, strategy='fsdp'), 200G IB, MFU ~25%",
      {N: 4, G: 8, SP: 200.0, PAR: "fsdp"}),
     ("ray: ScalingConfig(num_workers=16, use_gpu=True) on 2 nodes with 8 GPUs each. 25 Gbps network. "
@@ -424,18 +431,10 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     ("My cluster: 2 DGX A100, 8 x HDR 200Gb/s ConnectX-6 per node. nccl-tests all_reduce_perf gives 180 "
      "GB/s busbw. Is that expected?",
      {N: 2, G: 8, SP: 200.0, BUS: 180.0}),
-    # a speed-up said as 'throughput is 1.3x of a single node' on the line after a launcher
-    ("torchrun --nnodes 2 --nproc_per_node 8 --master_addr 10.0.0.1 --master_port 29500 train.py "
-     "--batch_size 32\nthroughput is 1.3x of a single node",
-     {N: 2, G: 8, BN: 1, "job.speedup": 1.3}),
     # a command line whose full stop is followed by settings ('--zero_stage 2. hostfile: node1 slots=8 ... 100G IB.')
     ("deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 train.py --zero_stage 2. hostfile: node1 "
      "slots=8, node2 slots=8. 100G IB.",
      {N: 2, G: 8, SP: 100.0, "job.zero_stage": 2}),
-    # a load said on the line after a long launcher line with --node_rank and --master_addr
-    ("python -m torch.distributed.launch --nproc_per_node=4 --nnodes=2 --node_rank=0 "
-     "--master_addr=192.168.0.2 --master_port=1234 main.py\nGPU utilization is about 40%",
-     {N: 2, G: 4, UTIL: 40.0}),
     # two clusters' busbw set side by side ('Our A100 cluster reaches 85 GB/s, the new H100 cluster only 40 GB/s')
     ("Our A100 cluster reaches 85 GB/s, the new H100 cluster only 40 GB/s with NCCL 2.21.5.",
      {BUS: 40.0, NV: "2.21.5"}),
@@ -619,3 +618,21 @@ def test_a_fabric_weighed_with_would(text: str, expected: dict[str, object]) -> 
 ])
 def test_a_bare_count_per_machine_after_the_gpus(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("python -m torch.distributed.launch --nproc_per_node=4 --nnodes=2 --node_rank=0 --master_addr=192.168.0.2 "
+     "--master_port=1234 main.py\nGPU utilization is about 40%", {UTIL: 40.0, N: 2, G: 4}),
+    ("torchrun --nnodes 2 \\\n  --nproc_per_node 8 train.py\nGPU utilization is about 40%", {UTIL: 40.0, N: 2, G: 8}),
+    ("torchrun --nnodes 2 --nproc_per_node 8 --master_addr 10.0.0.1 --master_port 29500 train.py --batch_size 32\n"
+     "throughput is 1.3x of a single node", {"job.speedup": 1.3, BN: 1, N: 2}),
+])
+def test_a_launchers_line_ends_at_its_break(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
+
+
+def test_a_wrapped_sentence_still_joins() -> None:
+    from bwdoctor.chat.text import soften_line_breaks
+
+    assert soften_line_breaks("we run python with\nfour workers") == "we run python with four workers"
+    assert soften_line_breaks("torchrun --nnodes 2 a.py\nis slow") == "torchrun --nnodes 2 a.py\nis slow"
