@@ -109,6 +109,12 @@ def read_commands(text: str) -> Commands:
                             r"reported|gives|gave|outputs|logs|indicates|tells)\b)", body)
             if told and pattern is _LINE_COMMAND:
                 body, b = body[:told.end()].rstrip(), a + len(body[:told.end()].rstrip())
+            ended = _SENTENCE_AFTER.search(body) if pattern is _LINE_COMMAND else None
+            if ended and _looks_like_command(body) and _looks_like_command(body[:ended.start()]) \
+                    and not re.search(r"(?:^|\s)-{1,2}[A-Za-z]|\w=\S", body[ended.end():]):
+                # en-s12b 'accelerate launch … train.py. Network is 25GbE.': a dot and a space end the command, when
+                # no option or setting follows (those still are the command's)
+                body, b = body[:ended.start()], a + ended.start()
             settings = _SETTINGS_THEN_WORDS.match(body) if pattern is _LINE_COMMAND else None
             if settings:  # counts-s11 settings, then words: 'NCCL_MIN_NCHANNELS=16 NCCL_NTHREADS=512, 2 nodes'
                 body, b = body[:settings.end()].rstrip(), a + len(body[:settings.end()].rstrip())
@@ -353,6 +359,8 @@ def _int(value: str | None) -> int | None:
 # counts-s11 settings, then words: settings alone on a line, then a comma or a semicolon and words of a sentence
 _SETTINGS_THEN_WORDS = re.compile(r"(?:[A-Z_][A-Z0-9_]*=(?:[^\s,，;；]|,(?=\S))+\s*)+"
                                   r"(?=[,，;；]\s*[A-Za-z\d\u4e00-\u9fff])")
+# en-s12b a full stop after an argument, then a word: no command has one, so the words after it are prose
+_SENTENCE_AFTER = re.compile(r"(?<=[A-Za-z0-9_)\]])\.\s+(?=[A-Za-z][A-Za-z']*(?:[\s,:]|$))")
 _SLURM = re.compile(r"slurm|sbatch|srun|salloc", re.IGNORECASE)  # counts-s11 slurm
 _SLURM_NODES = re.compile(r"(?<![\w\-])-N\s*=?\s*(?P<n>[1-9]\d{0,3})(?![\w.])")  # counts-s11 slurm
 

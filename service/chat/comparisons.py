@@ -107,7 +107,9 @@ _SLOWER_ON = re.compile(r"(?:(?P<pct>\d+(?:\.\d+)?)\s*%|(?P<k>\d+(?:\.\d+)?)\s*(
 _SETTING = re.compile(r"(?:·{2,}|[A-Za-z][A-Za-z_]*[-_ ]?\d+(?:\.\d+)*(?![\w.])|(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?:=\S+)?|\w+=\w+|"
                       r"(?:ZeRO|DDP|FSDP|Megatron|DeepSpeed|Horovod|Gloo|NCCL|MPI|TCP|RDMA|IB|RoCE|Ring|Tree|NVLS|CollNet|"
                       r"SHARP|GDR|GPUDirect|PyTorch|torch|CUDA|TF32|bf16|fp16|fp32|AMP|Adam|SGD|LAMB|activation checkpointing|"
-                      r"gradient checkpointing|offload|overlap|bucket|stage|tensor parallel|pipeline parallel)(?![A-Za-z])|"
+                      r"gradient checkpointing|offload|overlap|bucket|stage|tensor parallel|pipeline parallel|"
+                      # en-s12b collectives compared: 'all_gather is much slower than all_reduce on 4 nodes'
+                      r"all[_-]?(?:reduce|gather|to[_-]?all)|reduce[_-]?scatter|broadcast|send[_/]?recv)(?![A-Za-z])|"
                       # a setting switched off, or the steps' usual pace: 'slower than without it', '比不开慢 30%',
                       # 'takes 10x longer than usual on our 4-node job'
                       r"不开|不用|不加|关掉|关闭|没开|没用|没加|(?<![A-Za-z])(?:without|w/o|disabled|turned off|usual|normal|"
@@ -377,6 +379,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_versus(text, found))
     found.hits.extend(_said_ratios(text, found))
     found.hits.extend(_per_gpu_ratio(text, found))
+    found.hits.extend(_factor_over_one(text, found))
     found.hits.extend(_speedup_named(text, found))
     found.hits.extend(_scales_up_to(text, found))
     found.hits.extend(_compared_with(text, found))
@@ -491,7 +494,8 @@ _RATIO_PACE = re.compile(r"速度|吞吐|性能|快|慢|加速|效率|throughput
 _OTHER_MEASURE = re.compile(r"利用率|util|显存|memory|内存|带宽|bandwidth|功耗|power|温度|cost|费用|价格|price", _IC)
 _SLOWER_WORD = re.compile(r"(?<![A-Za-z])(?:slower|slows? down|worse|longer)(?![A-Za-z])|(?:更|变|反而|还)慢|慢了|变长|更长|更久", _IC)
 # a figure wanted or predicted is no measurement: 'should be near-linear', '两机应该快一倍才对', 'expected ~1.9x'
-_TARGET = re.compile(r"(?<![A-Za-z])(?:should|ought to|expect(?:ed|ing)?|ideally|in theory|theoretical(?:ly)?|supposed to|"
+# (en-s12b 'Is it expected that 2 nodes are only 1.5x faster than one node?' asks whether the job's figure is normal)
+_TARGET = re.compile(r"(?<![A-Za-z])(?:should|ought to|(?<!is it )(?<!is this )(?<!is that )expect(?:ed|ing)?|ideally|in theory|theoretical(?:ly)?|supposed to|"
                      r"would (?:be|give|get)|hope|hoping|target|goal)(?![A-Za-z])|应该|应当|理应|本应|理论上|理论值|预期|期望|"
                      r"希望|目标|才对|按理", re.IGNORECASE)
 _THAN_A_TARGET = re.compile(r"比\s*(?:预期|期望|预计|预想|理论|估计|计划|估算)|(?<![A-Za-z])than\s+(?:what\s+)?(?:we\s+|I\s+)?"
@@ -1057,6 +1061,35 @@ def _speedup_named(text: str, found: Scaling) -> list[Understood]:
     if len({h.value for h in hits if h.fact == "job.speedup"}) > 1:
         return []  # ('with synthetic data the speed-up is 1.97x, with real data only 1.45x')
     return hits
+
+
+# en-s12b a factor over one machine: 'throughput is 1.3x of a single node', '1.3x the throughput of one node', 'a 1.3x
+# speedup over a single node', '1.3x faster than a single node': that machine is the run compared with, the factor the
+# job's speed-up (not '3x the throughput of a single GPU', nor a factor hoped for or asked)
+_FACTOR_OVER_ONE = re.compile(r"(?<![\w.])(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times)\s+(?:(?:the\s+)?(?:throughput|speed|"
+                              r"performance|speed-?up)\s+)?(?:of|over|compared (?:to|with)|relative to|vs\.?|versus|"
+                              r"(?:faster|quicker|more)\s+than|that of)\s+(?:that of\s+)?(?:the\s+)?(?P<one>(?:a single|single|"
+                              r"one|1)[- ]?(?:node|machine|server|box|host)s?)(?![A-Za-z])", _IC)
+
+
+def _factor_over_one(text: str, found: Scaling) -> list[Understood]:
+    """The speed-up over one machine said as a factor, the larger run left unsaid or said elsewhere."""
+    if any(h.fact in {"job.speedup", "job.baseline_nodes", "job.baseline_gpus"} for h in found.hits):
+        return []
+    for m in _FACTOR_OVER_ONE.finditer(text):
+        k = float(m["k"])
+        clause = tx.clause_bounds(text, m.start())
+        if not 0 < k <= 1024 or _TARGET.search(text, *clause) or _ASKS_FOR.search(text, *clause) \
+                or _NOT_THE_JOB.search(text, clause[0], m.start()) \
+                or _CHANGE_SPEEDUP.search(text, *tx.sentence_bounds(text, m.start())):
+            continue
+        found.baseline_spans.append((m.start("one"), m.end("one")))
+        hits = [Understood("job.speedup", k, m.group(0), m.start(), m.end()),
+                Understood("job.baseline_nodes", 1, m.group(0), m.start("one"), m.end("one"))]
+        if k < 1:
+            hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+        return hits
+    return []
 
 
 _OVER = re.compile(r"\s*(?:over|vs\.?|versus|compared (?:to|with)|relative to|against|than|相比|相对于?|比)\s*", _IC)

@@ -68,7 +68,8 @@ _LABEL_SEP = (r"\s*(?:[:：=]|为|是|(?<![A-Za-z])(?:is|are|of)(?![A-Za-z])|(?:
               r"grew|grows) to)(?![A-Za-z]))?\s*")
 _LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z])(?!\s*(?:per|/|[:：=]|数)))?(?![\d.]*\d)"
               # (counts-s11: a label after it, 'Number of nodes: 2 GPUs per node: 8', is no unit of its)
-              r"(?!\s*(?!(?:GPUs?|gpus?|cards?|GPU\s*数|卡数)\s*(?:per|/|数|[:：=]))"
+              # (en-s12b: the next line of a form is another label, 'Nodes: 16\nFabric: EFA', no unit of its)
+              r"(?![ \t]*(?!(?:GPUs?|gpus?|cards?|GPU\s*数|卡数)\s*(?:per|/|数|[:：=]))"
               r"(?:%|％|[x×*/]|倍|秒|分钟|小时|天|步|轮|次|GPU|卡|(?!(?:and|or|but|with|each|per|in|on)(?![A-Za-z]))[A-Za-z]))")
 _LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实例)\s*(?:的)?\s*(?:总)?(?:数量|个数|台数|数)|(?<!交换机)台数"
                 r"|(?<![A-Za-z])(?:(?:total )?number of (?:nodes|machines|servers|hosts|instances)|(?:node|machine|server|host)"

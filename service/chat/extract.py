@@ -269,9 +269,28 @@ def _swinging_loads(text: str, hits: list[Understood]) -> list[Understood]:
     return sorted(out, key=lambda h: h.start)
 
 
+# en-s10: 'GPU util drops to 30%', 'dropped to ~20%': the level it fell to ('drops by 30%' stays a change)
+_FELL_TO = re.compile(r"(?<![A-Za-z])(?:drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|went down|sinks?|"
+                      r"sank|plummet\w*|tanks?|tanked)\s+(?:down\s+)?to\s*(?:only\s*|just\s*|about\s*|around\s*|~\s*|"
+                      r"approx\.?\s*|roughly\s*)?$", _IC)
+# en-s12b a load's run said after its figure: one machine's, then the job's machines' ('99% on one node but 35% on 2
+# nodes')
+_ON_ONE_MACHINE_AFTER = re.compile(r"\s*(?:on|with|for|using)\s+(?:one|a single|1|a)\s+(?:node|machine|server|box|host)"
+                                   r"(?![A-Za-z])", _IC)
+_ON_MACHINES_AFTER = re.compile(r"\s*(?:on|with|for|across|using)\s+(?:all\s+)?(?:[2-9]|[1-9]\d+|two|three|four|eight|"
+                                r"sixteen)\s+(?:nodes|machines|servers|boxes|hosts)(?![A-Za-z])", _IC)
+# en-s12b the subject said right after a load's figure ('95% GPU utilization', '40% GPU util')
+_OWN_SUBJECT_AFTER = re.compile(r"\s*(?:GPU|CPU)s?\s*(?:utili[sz]ation|util|usage|load)", _IC)
 # job-s12b the GPUs' load named further back in its clause, with whose GPUs between: 'the GPU utilization of each worker
 # node is only about 10%', 'GPU 利用率在每个 worker 节点上都只有 10% 左右'
 _GPU_LOAD_FAR = re.compile(r"(?:GPU|显卡)\s*(?:的)?\s*(?:utili[sz]ation|util|usage|利用率|使用率)(?P<gap>[^\d%.;；。]{4,70})$", _IC)
+
+
+def _past_own_subject(text: str, hit: Understood) -> int:
+    """Where the words after a load's figure stop naming its own subject: in '95% GPU utilization, with 2 nodes it
+    drops to 50%' the 'GPU' after 95 % is that figure's, no other subject before the next figure (en-s12b)."""
+    said = _OWN_SUBJECT_AFTER.match(text, hit.end)
+    return said.end() if said and hit.fact in _LOADS else hit.end
 
 
 @extractor
@@ -293,6 +312,9 @@ def utilisation(text: str) -> list[Understood]:
             for s in subject.finditer(window):
                 if best is None or s.end() > best[0] or (s.end() == best[0] and fact.startswith("gpu.mem")):
                     best = (s.end(), fact)
+        if best is not None and hits and hits[-1].fact in _LOADS \
+                and hits[-1].end < max(a, m.start() - 40) + best[0] <= _past_own_subject(text, hits[-1]):
+            best = None  # en-s12b '95% GPU utilization, with 2 nodes it drops to 50%': the subject was 95 %'s
         if best is None:
             for fact, subject in _SUBJECTS.items():
                 # 'GPU 40%', '80% of GPU memory', '70% of the CPU': the subject just after the figure
@@ -300,12 +322,20 @@ def utilisation(text: str) -> list[Understood]:
                 if said and not re.match(r"s\b|\s*(?:time|hours?|cycles|的?时间|的?耗时)", tail[said.end():], _IC):
                     best = (0, fact)  # 'GPU 40%', '80% of GPU memory'; '65% of the GPU time' is a share of time
                     break
+        if best is None and hits and hits[-1].fact in _LOADS and m.start() - hits[-1].end < 40 \
+                and (one := _ON_ONE_MACHINE_AFTER.match(text, hits[-1].end)) and _ON_MACHINES_AFTER.match(text, m.end()) \
+                and tx.sentence_bounds(text, hits[-1].start) == tx.sentence_bounds(text, m.start()) \
+                and not any(p.search(text, one.end(), m.start()) for p in _SUBJECTS.values()):
+            # en-s12b 'utilization is 99% on one node but 35% on 2 nodes': each figure with its run after it
+            hits.append(_hit(hits[-1].fact, float(m["num"]), m))
+            continue
         if best is None and hits and tx.sentence_bounds(text, hits[-1].start) == tx.sentence_bounds(text, m.start()) \
                 and re.search(r"(?:只有|才|仅|(?<![A-Za-z])only|掉到|降到|跌到|drops? to|dropped to|falls? to|fell to|"
                               r"(?:多|单|两|双)(?:机|节点|卡)|\d+\s*(?:机|台|节点|卡)|on (?:\d+|one|two|a single) (?:nodes?|machines?|GPUs?))"
                               r"\s*(?:的时候|时)?\s*(?:只有|才|仅|是|为|约|大约|大概)?\s*$", text[max(0, m.start() - 14):m.start()], _IC) \
-                and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()) \
-                and not _OTHER_UTIL.search(text, hits[-1].end, m.start()) and not _NOT_UTIL.search(text, hits[-1].end, m.start()):
+                and not any(p.search(text, _past_own_subject(text, hits[-1]), m.start()) for p in _SUBJECTS.values()) \
+                and not _OTHER_UTIL.search(text, hits[-1].end, m.start()) \
+                and not _NOT_UTIL.search(_FELL_TO.sub("", text[hits[-1].end:m.start()])):
             # '单机 GPU 利用率 95%，多机只有 40%'; '… 99%，但是多机扩展效率只有 60%' names another measure in between: the same subject in another run or after a drop
             if _SMALLER_RUN_SAID.search(text, max(hits[-1].end, m.start() - 14), m.start()) and not _SMALLER_RUN_SAID.search(
                     text, max(0, hits[-1].start - 14), hits[-1].start):
@@ -346,9 +376,7 @@ def utilisation(text: str) -> list[Understood]:
         # 'GPU 利用率从 95% 掉到了 40%', 'GPU util went from 90% to 45%': the figure it changed to is the subject's now
         gap = re.sub(r"(?:从|from)\s*\d+(?:\.\d+)?\s*%\s*[^\d%，,。;；]{0,10}?(?:到|to)\s*(?:了)?\s*$", "", gap, flags=_IC)
         # en-s10: 'GPU util drops to 30%', 'dropped to ~20%': the level it fell to ('drops by 30%' stays a change)
-        gap = re.sub(r"(?<![A-Za-z])(?:drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|went down|sinks?|"
-                     r"sank|plummet\w*|tanks?|tanked)\s+(?:down\s+)?to\s*(?:only\s*|just\s*|about\s*|around\s*|~\s*|"
-                     r"approx\.?\s*|roughly\s*)?$", "", gap, flags=_IC)
+        gap = _FELL_TO.sub("", gap)
         if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
             continue
         if re.match(r"\s*(?:的)?\s*(?:扩展|并行|加速|线性|scaling |parallel |linear )?(?:效率|efficien)", tail, _IC):
@@ -761,6 +789,12 @@ _MULT_AFTER = re.compile(r"\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])(?!\s*(?:node
                          r"instances?|GPUs?|台|机|节点|服务器|卡|张卡))", _IC)
 
 
+# en-s12b a count of NICs before the card's model, then the rate ('8x Mellanox ConnectX-7 400G', '2 x CX-6 100G');
+# before an InfiniBand generation it is the link's width ('4xEDR 100Gbps', '4X HDR': four lanes), no count of NICs
+_MULT_BEFORE_NAME = re.compile(r"(?<![\w.])(?P<n>[1-9]|1[0-6])\s*[x×*]\s*(?:Mellanox\s+|NVIDIA\s+)?"
+                               r"(?:ConnectX-?\d[A-Za-z]*(?:\s+Dx)?|CX-?\d[A-Za-z]*)\s+$")
+
+
 # s21 a copy out of a bucket or a storage named as its source ('the bucket, copied with aws s3 cp to a ramdisk'):
 # what the storage delivers (a copy between machines stays a network figure)
 _COPY_FROM_STORAGE = re.compile(r"(?:(?<![A-Za-z])(?:bucket|S3|OSS|GCS|COS|NAS|NFS|Lustre|storage)(?![A-Za-z])|对象存储|存储)"
@@ -1080,6 +1114,10 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.count", int(m["mult"]), m))
         elif after and not is_bytes:
             hits.append(_hit_span("nic.count", int(after["n"]), text, m.start(), after.end()))  # '25G*2 bond'
+        elif kind == "rated" and not is_bytes and (named := _MULT_BEFORE_NAME.search(text, max(0, m.start() - 32),
+                                                                                     m.start())):
+            # en-s12b '8x ConnectX-7 400G', '2x ConnectX-6 200Gb': the count, then the card named
+            hits.append(_hit_span("nic.count", int(named["n"]), text, named.start(), m.end()))
 
         elif m["mult"]:
             gbps *= int(m["mult"])
@@ -2617,7 +2655,16 @@ def config_settings(text: str) -> list[Understood]:
         elif ("topk" in key or "top_k" in key or "per_tok" in key) and 1 <= n <= 64 and (
                 key != "top_k" or re.search(r"expert|moe|router|topk_group", text, _IC)):
             hits += [_hit("job.moe_top_k", n, m), _hit("job.moe", True, m)]
+    if _MOE_WORDS.search(text) and not any(h.fact == "job.moe_top_k" for h in hits):
+        for m in _TOP_K_SAID.finditer(text):  # en-s12b 'MoE with 64 experts, top-2': the experts each token is routed to
+            hits += [_hit("job.moe_top_k", int(m["num"]), m), _hit("job.moe", True, m)]
+            break
     return hits
+
+
+# en-s12b a MoE's routing said in words: 'top-2', 'top2 gating', 'top-1 routing' (never 'top-5 accuracy')
+_MOE_WORDS = re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|experts?|router|routing|gating)(?![A-Za-z])", _IC)
+_TOP_K_SAID = re.compile(r"(?<![\w-])top[- ]?(?P<num>[1-8])(?![\w.])(?!\s*(?:accuracy|acc|error|err|%))", _IC)
 
 
 _CLOUD_NAME = re.compile(r"(?<![A-Za-z])(?:AWS|Amazon Web Services|EC2|GCP|Google Cloud|GCE|Azure|阿里云|Aliyun|Alibaba Cloud|"
@@ -2885,3 +2932,25 @@ def runs_under_settings(text: str, hits: list[Understood]) -> list[Understood]:
     out.extend(Understood("nccl.allreduce_busbw_gbytes_per_s", round(r.gbps / 8, 6), text[r.start:r.end], r.start,
                           r.end) for r in runs if fate[id(r)] == "busbw" and id(r) not in placed)
     return out
+
+# en-s12b a bare count per machine after the GPUs named ('GPUs: A100 80GB, 8 per node', 'the GPUs are H100 PCIe (no
+# NVLink bridge), 2 per node', 'PCIe 4.0 x16 cards, 4 per node'): the GPUs' when they are the last thing named before
+# it (after a NIC, 'ConnectX-6 200G, 2 per node', it is the NICs')
+_BARE_PER_MACHINE = re.compile(r"(?:(?<=[,;(])|(?<=[,;(]\s))(?P<n>[1-9]|1[0-6])\s+(?:per|each|a|in each|on each)\s+"
+                               r"(?:node|machine|server|host|box)(?![A-Za-z])(?!\s*[:=])", _IC)
+_GPU_NAMED = re.compile(r"(?<![A-Za-z])(?:GPUs?|(?:[AHLV]|MI|RTX\s*)\d{2,4}[A-Za-z]*|L40S?|A800|H800|H20)(?![A-Za-z])", _IC)
+_NIC_NAMED = re.compile(r"(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX|CX-?\d|Mellanox|ports?|adapters?|InfiniBand|IB|RoCE|"
+                        r"[HNEF]DR|EFA|(?:Gb|Gbps|GbE|Gb/s|G)(?=[\s,;)]))(?![A-Za-z])", _IC)
+
+
+@extractor
+def gpus_per_machine_bare(text: str) -> list[Understood]:
+    """A count per machine that names no noun of its own is of the GPUs named last before it in its sentence."""
+    hits = []
+    for m in _BARE_PER_MACHINE.finditer(text):
+        a = tx.sentence_bounds(text, m.start())[0]
+        gpus = list(_GPU_NAMED.finditer(text, a, m.start()))
+        if not gpus or any(n.start() > gpus[-1].start() for n in _NIC_NAMED.finditer(text, a, m.start())):
+            continue
+        hits.append(_hit("job.gpus_per_node", int(m["n"]), m, "n"))
+    return hits

@@ -167,6 +167,10 @@ _LOG_LINE = re.compile(r"\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:)?\s*(?:
 # of the asker's (a capital word, then words, no log prefix or ':') is prose for the readers, not NCCL's
 _PROSE_AFTER_LOG = re.compile(r"[.!?]\s+(?P<prose>(?:[A-Z][a-z']*|I)\s+[a-z][\w'/-]*(?:\s+[\w~(][\w'/.,~%()-]*){1,}"
                               r"[^:\n]*$)")
+# en-s12b the asker's words after a dash on the log's line ('… vendor err 129 (Recv) — happens on 4 nodes with RoCE'):
+# an em or en dash only, as NCCL writes ' - ' in its own lines ('busId 1000 - Init COMPLETE')
+_PROSE_AFTER_DASH = re.compile(r"\s[—–]\s*(?P<prose>[A-Za-z][a-z']*\s+[a-z][\w'/-]*(?:\s+[\w~(][\w'/.,~%()-]*){1,}"
+                               r"[^:\n]*$)")
 _FENCE = re.compile(r"```[\w-]*\n(?P<body>.*?)```", re.DOTALL)
 # Lines outside the pasted blocks that set NCCL_* variables for a run: the settings are read from
 # them too (a command line stays in the prose for the word readers). A question ("should I set
@@ -273,7 +277,7 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
         if one_line and not text[s:e].lstrip().startswith(("{", "`")) and not _LOG_LINE.match(text[s:e]):
             continue  # one line of output amid prose ("Megatron log: elapsed … on 4 nodes"): words read it too
         if one_line and _LOG_LINE.match(text[s:e]):  # en-s10: a log line, then the asker's own sentence on that line
-            words = _PROSE_AFTER_LOG.search(text, s, e)
+            words = _PROSE_AFTER_LOG.search(text, s, e) or _PROSE_AFTER_DASH.search(text, s, e)
             e = words.start("prose") if words else e
         for i in range(s, e):
             if prose[i] != "\n":

@@ -56,7 +56,9 @@ _CONTRAST = re.compile(r"but|however|但|不过|而是|instead", _IC)
 
 _REFERENCE = re.compile(
     r"datasheet|data sheet|spec(?:s|ification)?(?:\s+(?:says?|sheet))?\b|theoretical(?:ly)?|nominal(?:ly)?|"
-    r"should (?:be|get|reach|see|give)|expect(?:ed|ing)?|is supposed to|in theory|vendor|official(?:ly)?|"
+    # (en-s12b 'Is it expected that busbw is only 20 GB/s?' asks whether the job's own figure is normal)
+    r"should (?:be|get|reach|see|give)|(?<!is it )(?<!is this )(?<!is that )expect(?:ed|ing)?|is supposed to|in theory|"
+    r"vendor|official(?:ly)?|"
     r"according to|other cluster|another cluster|other machines? (?:gets?|reach)|elsewhere|"
     r"理论|应该(?:有|能|是|达到|跑到)?|应有|应当|本应|本该|ought to|should have|预期|期望|官方|标称值|号称|按理|正常(?:应该|情况下|来说)|别的集群|另一个集群|"
     r"其他集群|其它集群|同事的|文档(?:上|里)?说|a normal value|normal value|typical value|正常值|正常的值|典型值|"
@@ -424,7 +426,9 @@ _WHAT_IF_CUE = re.compile(
     r"(?<![A-Za-z])(?:need|needs|require|requires)\s+(?:an?\s+|the\s+)?(?=(?:IB|InfiniBand|RoCE|RDMA|NVLink|EFA|"
     r"GPUDirect)(?![A-Za-z])[^.;\n]{0,40}?[?？])|"
     r"do (?:i|we) need|should (?:i|we)(?![A-Za-z])(?!\s+(?:expect|see|be|look|worry|care)\b)|"
-    r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)",
+    r"should the \w+ (?:use|get|buy|add|move|set|change|enable|disable|raise|increase|lower)|"
+    # en-s12b a fabric weighed: 'Would 200G InfiniBand be enough for 4 nodes?', 'would 100GbE suffice?'
+    r"(?<![A-Za-z])would(?=\s+[^.;?\n]{1,40}?\s+(?:be\s+(?:enough|sufficient|fast enough|adequate)|suffice)(?![A-Za-z]))",
     _IC)
 # An intention or a plan is a change to weigh, not the job today ('we' before it is no change made): '打算换 IB',
 # '计划下季度升级到 400G', 'we're planning to move to 100GbE', 'thinking about getting InfiniBand', 'we might add NVLink'.

@@ -15,6 +15,11 @@ _CLAUSE_END = re.compile(r"[。！？!?；;\n，,、—–]|\.(?!\d)(?=\s|$)")  
 
 
 _HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")
+# en-s12b a launcher's line with its options ends there: the next line is the asker's ('… --node_rank=0 main.py' then
+# 'GPU utilization is about 40%'), not more arguments
+# (or the last of its lines, '  --nproc_per_node 8 a.py'; a line continued with a backslash goes on)
+_COMMAND_LINE = re.compile(r"(?:\s*(?:\$\s*)?(?:torchrun|python3?|deepspeed|accelerate\s+launch|srun|mpirun|mpiexec|"
+                           r"horovodrun)\s(?=(?:.*\s)?--?[A-Za-z])|\s+--[A-Za-z])(?!.*\\\s*$)")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s|"
                         # s11 labelled lines: a template's 'GPU: 8 x H100', '网络：100G IB', '【问题】', '**Hardware**'
                         r"\s*(?:[【\[]|\*\*)|"
@@ -47,7 +52,7 @@ def soften_line_breaks(text: str) -> str:
             break
         following = lines[i + 1]
         soft = (line.strip() and following.strip() and not _HARD_BREAK.search(line)
-                and not _LIST_ITEM.match(following))
+                and not _LIST_ITEM.match(following) and not _COMMAND_LINE.match(line))
         out.append(" " if soft else "\n")
     return "".join(out)
 
