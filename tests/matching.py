@@ -47,12 +47,13 @@ def fact_problems(out: dict[str, object], expected: dict[str, object], *, total:
 SEVERITY_RANK = {"info": 0, "warning": 1, "critical": 2}
 
 
-def same_value(got: object, want: object) -> bool:
-    """A fact's value as read against the one wanted: booleans by identity, numbers within rounding."""
+def same_value(got: object, want: object, *, within: float = 1e-6, share: float = 0.0) -> bool:
+    """A fact's value as read against the one wanted: booleans by identity, numbers within rounding (or `within`
+    absolute, or a `share` of the value wanted, whichever is wider: a figure the reader rounds or derives)."""
     if isinstance(want, bool) or isinstance(got, bool):
         return got is want
     if isinstance(want, int | float) and isinstance(got, int | float):
-        return abs(float(got) - float(want)) < 1e-6
+        return abs(float(got) - float(want)) <= max(within, share * abs(float(want)))
     return got == want
 
 

@@ -16,9 +16,7 @@ from typing import Any
 import pytest
 
 from bwdoctor.chat import answer_turn
-from bwdoctor.engine import load_engine
-
-_ENGINE = load_engine()
+from tests.matching import same_value
 
 BUSBW, SPEED, P2P, TRANSPORT = ("nccl.allreduce_busbw_gbytes_per_s", "nic.speed_gbps", "nccl.p2p_disabled",
                                 "nccl.transport")
@@ -134,19 +132,12 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
 ]
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return abs(a - b) <= 1e-6 * max(1.0, abs(b))
-    return bool(a == b)
-
 
 @pytest.mark.parametrize(("text", "want", "never"), [pytest.param(*c, id=f"n{i:03d}") for i, c in enumerate(CASES)])
-def test_network_readings_s12b(text: str, want: dict[str, Any], never: dict[str, Any]) -> None:
-    facts = answer_turn(text, engine=_ENGINE)["facts"]
-    wrong = {k: (facts.get(k), v) for k, v in want.items() if k not in facts or not _same(facts[k], v)}
-    misread = {k: facts[k] for k, v in never.items() if k in facts and (v is None or _same(facts[k], v))}
+def test_network_readings_s12b(engine: Any, text: str, want: dict[str, Any], never: dict[str, Any]) -> None:
+    facts = answer_turn(text, engine=engine)["facts"]
+    wrong = {k: (facts.get(k), v) for k, v in want.items() if k not in facts or not same_value(facts[k], v)}
+    misread = {k: facts[k] for k, v in never.items() if k in facts and (v is None or same_value(facts[k], v))}
     assert not wrong and not misread, f"wrong/missed {wrong}; misread {misread}; facts {facts}"
 
 

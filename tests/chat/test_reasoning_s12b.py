@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 
 from bwdoctor.chat import answer_turn
-from bwdoctor.engine import load_engine
+from tests.matching import same_value
 
-_ENGINE = load_engine()
+
+def _close(got: Any, want: Any) -> bool:
+    return same_value(got, want, within=0.011, share=0.01)
+
 
 CASES: list[tuple[str, dict[str, Any], list[str], list[str]]] = [
     # ---------------------------------------------------------------- slower than one machine on a slow link
@@ -160,21 +163,16 @@ CASES: list[tuple[str, dict[str, Any], list[str], list[str]]] = [
 ]
 
 
-def _same(got: Any, want: Any) -> bool:
-    if isinstance(want, float) and isinstance(got, int | float) and not isinstance(got, bool):
-        return abs(got - want) <= max(0.011, abs(want) * 0.01)
-    return bool(got == want)
-
 
 def _id(case: tuple[str, dict[str, Any], list[str], list[str]]) -> str:
     return case[0][:48]
 
 
 @pytest.mark.parametrize(("question", "facts", "reach", "avoid"), CASES, ids=[_id(c) for c in CASES])
-def test_reasoning(question: str, facts: dict[str, Any], reach: list[str], avoid: list[str]) -> None:
-    out = answer_turn(question, engine=_ENGINE)
+def test_reasoning(engine: Any, question: str, facts: dict[str, Any], reach: list[str], avoid: list[str]) -> None:
+    out = answer_turn(question, engine=engine)
     got = out.get("facts", {})
-    problems = [f"{k}: want {v!r}, got {got.get(k)!r}" for k, v in facts.items() if not _same(got.get(k), v)]
+    problems = [f"{k}: want {v!r}, got {got.get(k)!r}" for k, v in facts.items() if not _close(got.get(k), v)]
     findings = out.get("findings", [])
     found = {f["category"] for f in findings}
     firm = {f["category"] for f in findings if f["severity"] in ("warning", "critical")}
@@ -194,8 +192,8 @@ _HEALTHY_LOOKING = [
 
 
 @pytest.mark.parametrize("question", _HEALTHY_LOOKING, ids=[q[:48] for q in _HEALTHY_LOOKING])
-def test_healthy_looking_gets_no_critical(question: str) -> None:
-    severities = {f["severity"] for f in answer_turn(question, engine=_ENGINE).get("findings", [])}
+def test_healthy_looking_gets_no_critical(engine: Any, question: str) -> None:
+    severities = {f["severity"] for f in answer_turn(question, engine=engine).get("findings", [])}
     assert "critical" not in severities
 
 
@@ -216,5 +214,5 @@ _POOR_SCALING = [
 
 
 @pytest.mark.parametrize(("question", "want"), _POOR_SCALING, ids=[q[:48] for q, _ in _POOR_SCALING])
-def test_poor_scaling_said_before_barely(question: str, want: bool | None) -> None:
-    assert answer_turn(question, engine=_ENGINE).get("facts", {}).get("diag.poor_scaling") is want
+def test_poor_scaling_said_before_barely(engine: Any, question: str, want: bool | None) -> None:
+    assert answer_turn(question, engine=engine).get("facts", {}).get("diag.poor_scaling") is want

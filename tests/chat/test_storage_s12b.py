@@ -15,16 +15,14 @@ from typing import Any
 import pytest
 
 from bwdoctor.chat import answer_turn
-from bwdoctor.engine import load_engine
+from tests.matching import same_value
 
-_ENGINE = load_engine()
+
+def _close(got: Any, want: Any) -> bool:
+    return same_value(got, want, within=0.011, share=0.01)
+
 A = None
 
-
-def _same(got: Any, want: Any) -> bool:
-    if isinstance(want, float) and isinstance(got, int | float) and not isinstance(got, bool):
-        return abs(got - want) <= max(0.011, abs(want) * 0.01)
-    return bool(got == want)
 
 
 CASES: list[Any] = [
@@ -209,11 +207,11 @@ CATEGORIES: list[tuple[str, str]] = [
 ]
 
 
-def _problems(question: str, expected: dict[str, Any], not_read: dict[str, Any]) -> list[str]:
-    facts = answer_turn(question, engine=_ENGINE)["facts"]
-    out = [f"{k}: {facts.get(k)!r} != {v!r}" for k, v in expected.items() if not _same(facts.get(k), v)]
+def _problems(engine: Any, question: str, expected: dict[str, Any], not_read: dict[str, Any]) -> list[str]:
+    facts = answer_turn(question, engine=engine)["facts"]
+    out = [f"{k}: {facts.get(k)!r} != {v!r}" for k, v in expected.items() if not _close(facts.get(k), v)]
     out += [f"{k} read as {facts[k]!r}" for k, v in not_read.items()
-            if k in facts and (v is None or _same(facts[k], v))]
+            if k in facts and (v is None or _close(facts[k], v))]
     return out
 
 
@@ -223,11 +221,11 @@ def _id(case: Any) -> str:
 
 
 @pytest.mark.parametrize(("question", "expected", "not_read"), CASES, ids=[_id(c) for c in CASES])
-def test_storage_facts(question: str, expected: dict[str, Any], not_read: dict[str, Any]) -> None:
-    assert _problems(question, expected, not_read) == []
+def test_storage_facts(engine: Any, question: str, expected: dict[str, Any], not_read: dict[str, Any]) -> None:
+    assert _problems(engine, question, expected, not_read) == []
 
 
 @pytest.mark.parametrize(("question", "category"), CATEGORIES, ids=[_id(c) for c in CATEGORIES])
-def test_storage_categories(question: str, category: str) -> None:
-    found = [f["category"] for f in answer_turn(question, engine=_ENGINE).get("findings", [])]
+def test_storage_categories(engine: Any, question: str, category: str) -> None:
+    found = [f["category"] for f in answer_turn(question, engine=engine).get("findings", [])]
     assert category in found
