@@ -260,12 +260,12 @@ def _what_if(engine: Engine, facts: Mapping[str, Any], changes: list[Understood]
     assumed = [ch.fact for ch in changes if ch.inferred]
     rate, fabric = _FABRIC_RATE.get(str(wanted.get("nic.kind")), (0.0, ""))
     current = facts.get("nic.speed_gbps")
-    rated = rate and "nic.speed_gbps" not in wanted and isinstance(current, int | float) and current < rate
+    rated = bool(rate) and "nic.speed_gbps" not in wanted and isinstance(current, int | float) and current < rate
     if rated:
-        wanted["nic.speed_gbps"] = rate
-        if "nic.max_speed_gbps" in facts:
-            wanted["nic.max_speed_gbps"] = rate
-        assumed += ["nic.speed_gbps", "nic.max_speed_gbps"]
+        for key in ("nic.speed_gbps", "nic.max_speed_gbps"):
+            if key == "nic.speed_gbps" or key in facts:  # a rating said stays no lower than the link
+                wanted[key] = rate
+                assumed.append(key)
     w = compute_what_if(engine, facts, wanted, lang, assumed=assumed)
     if rated and w["changes"]:
         w["notes"] = [t("chat.fabric_rate_assumed", lang, rate=f"{rate:g}", fabric=fabric), *w["notes"]]
