@@ -9,7 +9,8 @@ answer_mentions, and no number left unfilled in an answer): an `ask` case goes t
 (`answer_turn`), a `facts` case through `Engine.diagnose`. Prints a line per file and the totals; the
 held-out files (`holdout_*.yaml`) are the figure that says how well tuning generalises.
 `--kinds` counts the shortfalls by kind (a category missing, a fact missed, a misread…) for each
-part, so the held-out files show which layer is weakest without showing a single case.
+part, so the held-out files show which layer is weakest without showing a single case; `--keys`
+counts the fact shortfalls by fact name and kind (which facts the reader fails on, still no case).
 """
 
 from __future__ import annotations
@@ -106,6 +107,12 @@ def kind_of(problem: str) -> str:
     return problem.split(" ", 1)[0]
 
 
+def key_of(problem: str) -> str | None:
+    """The fact name a fact problem is about, or None for any other problem."""
+    m = re.match(r"fact (\S+) ", problem)
+    return f"{m.group(1)} ({kind_of(problem)})" if m else None
+
+
 def run_case(engine: Engine, case: dict[str, Any]) -> list[str]:
     """Run one case and return its problems; a crash is a problem, never the end of the run."""
     try:
@@ -124,12 +131,14 @@ def main() -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--verbose", "-v", action="store_true", help="print every failing case and its problems")
     ap.add_argument("--kinds", action="store_true", help="count the shortfalls by kind for each part")
+    ap.add_argument("--keys", action="store_true", help="count the fact shortfalls by fact name for each part")
     ap.add_argument("--fail-under", type=float, default=None, help="exit 1 when the overall pass rate is lower")
     opts = ap.parse_args()
     files = opts.files or sorted((ROOT / "tests" / "corpus").glob("*.yaml"))
     engine = load_engine()
     totals: dict[str, list[int]] = {"tuning": [0, 0], "held-out": [0, 0]}
     kinds: dict[str, Counter[str]] = {"tuning": Counter(), "held-out": Counter()}
+    keys: dict[str, Counter[str]] = {"tuning": Counter(), "held-out": Counter()}
     for path in files:
         cases = (yaml.safe_load(path.read_text("utf-8")) or {}).get("scenarios", [])
         part = "held-out" if path.name.startswith("holdout") else "tuning"
@@ -138,6 +147,7 @@ def main() -> int:
             problems = run_case(engine, case)
             passed += not problems
             kinds[part].update({kind_of(p) for p in problems})
+            keys[part].update({k for k in map(key_of, problems) if k})
             if problems and opts.verbose:
                 print(f"FAIL {path.name}:{case.get('id')}")
                 for p in problems:
@@ -153,6 +163,10 @@ def main() -> int:
         for part, counter in kinds.items():
             for kind, n in counter.most_common():
                 print(f"{part:10s} cases with {kind:30s} {n:4d}")
+    if opts.keys:
+        for part, counter in keys.items():
+            for key, n in counter.most_common():
+                print(f"{part:10s} {key:60s} {n:4d}")
     rate = 100 * overall[0] / max(overall[1], 1)
     print(f"{'all':40s} {overall[0]:4d}/{overall[1]:<4d} {rate:5.1f} %")
     return 1 if opts.fail_under is not None and rate < opts.fail_under else 0
