@@ -312,6 +312,38 @@ def _superseded(text: str, hits: list[Understood]) -> set[int]:
             if _PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start) and _NOW_SAID.search(
                     text, max(h.end, later.start - 30), later.start):
                 out.add(i)
+    return out | _superseded_setup(text, hits)
+
+
+# A setup of the past told in a sentence of its own, then today's in the next ('Previously on A100 nodes with 8x200G HDR
+# we got 1.9x. Now on H100s with 2x100G RoCE we only get 1.2x.', '之前用 A100 + 200G IB 能到 1.9 倍。现在换成 H100 只有
+# 1.2 倍。'): what the past sentence says and the present one says again, with another value, was the old setup's.
+_PAST_OPENING = re.compile(r"\s*(?:[-*•]\s*)?(?:(?:when|back when|before|earlier|previously|formerly|in the past|last (?:week|month|"
+                           r"time|year)|(?:we|I) used to|(?:on|with) (?:the|our) (?:old|previous|former))(?![A-Za-z])|"
+                           r"(?:以前|之前|原来|原先|过去|上周|上个月|上次|早先|之前的|原来的))", _IC)
+_NOW_OPENING = re.compile(r"\s*(?:[-*•]\s*)?(?:(?:but|and|so)\s+)?(?:(?:now|currently|today|these days|nowadays|this time|after "
+                          r"(?:the|we|moving|switching|upgrading))(?![A-Za-z])|(?:[而但可]是?\s*)?(?:现在|目前|当前|如今|这次|换成|"
+                          r"换到|升级(?:到|后)|迁移到))", _IC)
+# The model is often the same job moved (a size said twice is no new setup); counts of the past are the baseline's, which
+# the comparison readers take from them ('之前是 4 台机器…现在换成 8 台' is 8 nodes against 4).
+_SETUP_FACTS_KEPT = {"job.model_params_b", "job.nodes", "job.gpus_per_node", "job.baseline_nodes", "job.baseline_gpus"}
+
+
+def _superseded_setup(text: str, hits: list[Understood]) -> set[int]:
+    out: set[int] = set()
+    for i, h in enumerate(hits):
+        if h.source.startswith("pasted") or h.fact in _SETUP_FACTS_KEPT:
+            continue
+        sa, sb = tx.sentence_bounds(text, h.start)
+        if not _PAST_OPENING.match(text, sa):
+            continue
+        for later in hits[i + 1:]:
+            if later.fact != h.fact or later.value == h.value or later.start < sb or later.start > sb + 400:
+                continue
+            la = tx.sentence_bounds(text, later.start)[0]
+            if _NOW_OPENING.match(text, la):
+                out.add(i)
+                break
     return out
 
 
@@ -441,7 +473,7 @@ _INTENT_CUE = re.compile(
     r"(?:considering|proposing|planning|thinking (?:of|about)|weighing)|(?:we|I)(?:'re|\s+are|'m|\s+am)\s+considering\s*[:：]|"
     r"proposed (?:change|fix)\s*[:：])|"
     r"(?<![A-Za-z])(?:plan(?:ning|s)? to|thinking (?:about|of)|considering (?=\w+ing)|(?:might|may) (?:add|buy|get|move|"
-    r"switch|upgrade|try)|want(?:s|ed)? to (?:try|buy|add|move|switch|upgrade|get|go)|(?:are|am|is) going to (?:buy|add|"
+    r"switch|upgrade|try)|want(?:s|ed)? to (?:try|buy|add|move|switch|upgrade|get|go)|(?:would|'d) like to (?:try|buy|add|move|switch|upgrade|get|go)|(?:are|am|is) going to (?:buy|add|"
     r"move|switch|upgrade|get))(?![A-Za-z])", _IC)
 # A plan to buy, replace or add hardware proposes a change; a plan to run ('我们打算在海外云上用 p4d.24xlarge 跑多节点',
 # '现在想上 4 台机器') describes the job asked about unless the question also says the job as it is.
@@ -462,7 +494,9 @@ _CONDITIONAL = re.compile(r"[?？]|吗|么|会不会|能不能|能否|是否|可
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
 _WOULD_IT_HELP = re.compile(
     # ('how do we confirm and fix it?' asks for help with the job; it proposes no change)
-    r"(?:^|\b)(?<!how )(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed\w*|faster|fix|work|matter|"
+    # ('speed' is the verb: 'would it speed things up', never the noun of 'ethtool reports Speed: 100000Mb/s')
+    r"(?:^|\b)(?<!how )(?:would|could|will|does|do|can|should)\b[^?]*\b(?:help|improve|speed(?:s|ing)?\s+(?:\w+\s+){0,2}up|"
+    r"speed-?up|faster|fix|work|matter|"
     r"(?<![-_])(?<!all )reduce|cut)\b|(?:会不会|能不能|能否|是否|可不可以|可以)[^。，,]*(?:帮助|有用|提升|加快|变快|快一些|快点|改善|缓解)|"
     r"(?:帮助|有用|提升|加快|变快|改善|缓解)[^。，,]*(?:吗|么)", _IC)
 # What follows 'our'/'我们的' in a would-it-help question is the job as it is.
@@ -592,7 +626,11 @@ _CHANGE_WEIGHED = re.compile(r"(?:考虑|打算|准备|计划|想要?|要不要|
 # zh-s12b the part a what-if changes, said with 把: '如果把网卡升级到 100G', '要是把 ZeRO3 换成 ZeRO2'
 _CHANGED_PART = re.compile(r"把[^，,。；;？?\n]{1,16}?(?:换成|换到|换为|升级到|升级成|升级为|改成|改为|改到|提升到|升到)|"
                            # or the part taken up right after the cue: '如果上 400G 的 IB', '要是换成 RoCE'
-                           r"(?:如果|要是|假如|假设)\s*(?:我们|我)?\s*(?:上|换成|换到|换用|改用|升级到|升级成|用上)(?!\s*\d+\s*(?:台|个|机|节点))")
+                           r"(?:如果|要是|假如|假设)\s*(?:我们|我)?\s*(?:上|换成|换到|换用|改用|升级到|升级成|用上)(?!\s*\d+\s*(?:台|个|机|节点))|"
+                           # the same in English: 'If we moved to 100G RoCE, would 2 nodes of 8xA100 scale?'
+                           r"(?<![A-Za-z])(?:if|suppose|what if)\s+(?:we|I)\s+(?:were to\s+)?(?:mov(?:e|ed)|switch(?:ed)?|"
+                           r"upgrad(?:e|ed)|migrat(?:e|ed)|went|go)\s+(?:the\s+\w+\s+)?to(?![A-Za-z])(?!\s*\d+\s*(?:nodes?|machines?|"
+                           r"servers?|GPUs?))|(?<![A-Za-z])if\s+(?:we|I)\s+replac(?:e|ed)\s+[^,.;?]{1,30}?\s+with(?![A-Za-z])", _IC)
 
 
 def _changed_part_only(text: str, cue: int, h: Understood, hits: list[Understood]) -> bool:
