@@ -293,6 +293,28 @@ def _past_own_subject(text: str, hit: Understood) -> int:
     return said.end() if said and hit.fact in _LOADS else hit.end
 
 
+# s25 the figure in a clause of its own after its subject's: '只有运行内存占用较高，大约 60%（25G）', 'memory usage is
+# high, around 60%': the clause opens on the figure (an 'about' at most), and the one before names one load, no figure
+_FIGURE_OPENS = re.compile(r"\s*(?:大约|大概|约|差不多|接近|达到|有|在|(?<![A-Za-z])(?:about|around|roughly|approximately|"
+                           r"nearly|almost|at)(?![A-Za-z])|~|≈)?\s*$", _IC)
+_LOAD_SAID = re.compile(r"占用|利用率|使用率|用量|(?<![A-Za-z])(?:usage|utili[sz]ation|util|load)(?![A-Za-z])", _IC)
+
+
+def _subject_of_the_clause_before(text: str, a: int, at: int) -> tuple[int, str] | None:
+    """(offset from the window's start, fact) of the one load named in the clause before, or None."""
+    if a == 0 or text[a - 1] not in ",，" or not _FIGURE_OPENS.match(text[a:at]):
+        return None
+    pa = tx.clause_bounds(text, a - 1)[0]
+    before = text[pa:a - 1]
+    if "%" in before or not _LOAD_SAID.search(before):
+        return None
+    found = [(s.end(), fact) for fact, subject in _SUBJECTS.items() for s in subject.finditer(before)]
+    if len({fact for _, fact in found}) != 1:
+        return None
+    end, fact = max(found)
+    return pa + end - max(a, at - 40), fact
+
+
 @extractor
 def utilisation(text: str) -> list[Understood]:
     """'GPU利用率只有40%', 'GPU util hovers around 70%', 'CPU 97%', 'iowait 30%' → *_pct facts."""
@@ -312,6 +334,8 @@ def utilisation(text: str) -> list[Understood]:
             for s in subject.finditer(window):
                 if best is None or s.end() > best[0] or (s.end() == best[0] and fact.startswith("gpu.mem")):
                     best = (s.end(), fact)
+        if best is None:
+            best = _subject_of_the_clause_before(text, a, m.start())
         if best is not None and hits and hits[-1].fact in _LOADS \
                 and hits[-1].end < max(a, m.start() - 40) + best[0] <= _past_own_subject(text, hits[-1]):
             best = None  # en-s12b '95% GPU utilization, with 2 nodes it drops to 50%': the subject was 95 %'s

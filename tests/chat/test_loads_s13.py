@@ -1,0 +1,28 @@
+"""Loads, session 13: a share said in a clause of its own after the clause that names its subject
+('只有运行内存占用较高，大约 60%（25G）', 'Memory usage is high, around 60% (25 GB)').
+Written blind for this battery; None must not be read."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.matching import same_value
+from tests.matching import stated_facts as facts
+
+MEM, GPU, CPU = "mem.used_pct", "gpu.util_pct", "cpu.util_pct"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("训练时 GPU 和 CPU 占用率一直都很低，只有运行内存占用较高，大约 60%（25G）。", {MEM: 60.0}),
+    ("Memory usage is high, around 60% (25 GB). GPU util is low.", {MEM: 60.0}),
+    ("CPU 占用很高，90% 左右，GPU 才 10%", {CPU: 90.0, GPU: 10.0}),
+    # two loads named before: whose figure it is stays unsaid
+    ("GPU and CPU usage are both high, about 90%.", {MEM: None}),
+    # a clause before with a figure of its own keeps its figure; the next share is not taken for the same subject
+    ("显存占用 70%，大约 30 分钟一个 epoch", {"gpu.mem_used_pct": 70.0}),
+])
+def test_a_share_in_the_clause_after_its_subject(text: str, expected: dict[str, object]) -> None:
+    read = facts(text)
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)
