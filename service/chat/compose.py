@@ -50,6 +50,26 @@ def conclusion(findings: list[dict[str, Any]], lang: str, *, under: str | None =
     return [line for line in lines if line is not None]
 
 
+def _data_parallel_lines(facts: Mapping[str, Any], derived: Mapping[str, Any], ring: Any, lang: str) -> list[str]:
+    """What turns one ring all-reduce into the step's data-parallel traffic, each said by its cause: a full shard's
+    extra gathers, a pipeline's share of the gradients, an accumulation's amortising (never 'accumulation' for the
+    others)."""
+    dp, amortised = derived.get("comm.dp_time_s"), derived.get("comm.allreduce_amortised_s")
+    if ring is None or dp is None:
+        return []
+    lines = []
+    pp = facts.get("job.pp_degree") or 1
+    full_shard = facts.get("job.zero_stage") == 3 or (facts.get("job.zero_stage") is None
+                                                      and facts.get("job.parallelism") == "fsdp")
+    if pp > 1 and dp != ring:
+        lines.append(t("chat.dp_pipeline", lang, pp=format_number(pp), dp=format_number(dp)))
+    elif full_shard and dp != ring:
+        lines.append(t("chat.dp_full_shard", lang, dp=format_number(dp)))
+    if amortised is not None and amortised != dp and (facts.get("job.grad_accum_steps") or 1) > 1:
+        lines.append(t("chat.amortised", lang, amortised=format_number(amortised)))
+    return lines
+
+
 def arithmetic(facts: Mapping[str, Any], derived: Mapping[str, Any], lang: str) -> list[str]:
     """The numbers of the user's job: gradient volume, naive sync (H23), ring all-reduce (H17), shares."""
     lines: list[str] = []
@@ -74,9 +94,7 @@ def arithmetic(facts: Mapping[str, Any], derived: Mapping[str, Any], lang: str) 
     if ring is not None and nodes:
         n = int(nodes)
         lines.append(t("chat.ring_allreduce", lang, n=n, ring=format_number(ring)))
-    amortised = derived.get("comm.allreduce_amortised_s")
-    if amortised is not None and ring is not None and amortised != ring:
-        lines.append(t("chat.amortised", lang, amortised=format_number(amortised)))
+    lines += _data_parallel_lines(facts, derived, ring, lang)
     fraction = derived.get("comm.fraction")
     if fraction is not None:
         lines.append(t("chat.comm_fraction", lang, pct=format_number(100 * fraction)))

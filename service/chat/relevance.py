@@ -106,7 +106,8 @@ def soften_assumed(findings: list[dict[str, Any]], assumed: Mapping[str, Underst
         if g.get("severity") == "critical":
             g["severity"] = "warning"
         phrases = [assumption_phrase(assumed[k], lang) for k in used]
-        g["title"] = t("chat.if_assumed", lang, phrases=t("chat.and_list", lang).join(phrases), title=f["title"])
+        g["title"] = t("chat.if_assumed", lang, phrases=t("chat.and_list", lang).join(phrases),
+                       title=_mid_sentence(str(f["title"])))
         out.append(g)
     return sorted(out, key=lambda f: _SEVERITY_RANK.get(str(f.get("severity")), 3))
 
@@ -128,3 +129,20 @@ def drop_unfilled(text: str) -> str:
                 continue
         lines.append(line)
     return "\n".join(lines)
+
+
+def _mid_sentence(title: str) -> str:
+    """A title carried on after 'If …:' starts in lower case ('The gradient sync …' → 'the gradient sync …'), unless its
+    first word is a name or an acronym ('NCCL …', 'GPUs …', 'InfiniBand …')."""
+    first = title.split(" ", 1)[0]
+    if len(first) > 1 and first[0].isupper() and first[1:].islower() and first.lower() in _COMMON_OPENERS:
+        return title[0].lower() + title[1:]
+    return title
+
+
+# The words English titles open with that are no names: only these are put in lower case after 'If …:'.
+_COMMON_OPENERS = {"the", "a", "an", "one", "two", "this", "that", "these", "those", "each", "every", "all", "some",
+                   "most", "your", "gradient", "gradients", "communication", "passive", "traffic", "training", "data",
+                   "checkpoints", "checkpoint", "nodes", "node", "links", "link", "cross-zone", "cross-node", "only",
+                   "no", "more", "less", "too", "at", "with", "without", "on", "over", "between", "sync", "step",
+                   "steps", "ring", "bandwidth", "throughput", "scaling", "sharded", "full", "tensor", "pipeline"}

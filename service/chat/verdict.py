@@ -134,7 +134,11 @@ def _sync_phrase(f: Mapping[str, Any], facts: Mapping[str, Any], lang: str) -> t
     at = {lang: {"at": t("chat.sync_assuming", lang, precision=str(f["assumed"]).upper()) if f.get("assumed")
                  else ""} for lang in SUPPORTED}
     if ring is not None and nodes and nodes > 1:
-        return (float(ring), *_both("sync_ring", at, ring=_n(ring), grad=_n(grad), nodes=int(nodes), link=_n(link)))
+        # a full shard's step moves 1.5x a ring all-reduce: said so, never as 'one sync' of that size
+        full_shard = f.get("comm.dp_time_s") is not None and f.get("comm.allreduce_time_s") is not None \
+            and f["comm.dp_time_s"] > 1.01 * f["comm.allreduce_time_s"] and (facts.get("job.pp_degree") or 1) <= 1
+        return (float(ring), *_both("sync_full_shard" if full_shard else "sync_ring", at, ring=_n(ring), grad=_n(grad),
+                                    nodes=int(nodes), link=_n(link)))
     naive = f.get("comm.sync_time_naive_s")
     if naive is None:
         return None
@@ -229,7 +233,11 @@ def decide(kind: str, facts: Mapping[str, Any], derived: Mapping[str, Any], find
     if network:
         assumed = network[0]
         reason = assumed["title"]
-        if figure:
+        only_precision = set(assumed.get("assumed") or ()) == {"job.precision"}
+        if figure and lead is not None and lead.leans is True and only_precision:
+            # the finding rests only on the precision the figure already says it assumes: the figure is its arithmetic
+            reason = figure
+        elif figure:
             reason = t("chat.figure_then", lang, figure=figure, reason=reason)
         return Verdict(True, _sentence(kind, "likely", reason, lang), figure)
     if lead is not None and lead.leans is True:
