@@ -58,12 +58,15 @@ class LspciResult:
     def acs_enabled(self) -> bool | None:
         return None if not self.acs_lines else self.acs_redirecting > 0
 
-    def facts(self) -> dict[str, Any]:
-        """``pcie.acs_enabled``; for NVIDIA GPUs ``gpu.pcie_gen``/``_width`` (current, lowest) and ``_max``."""
+    def facts(self, *, headless_are_gpus: bool = False) -> dict[str, Any]:
+        """``pcie.acs_enabled``; for NVIDIA GPUs ``gpu.pcie_gen``/``_width`` (current, lowest) and ``_max``.
+
+        ``headless_are_gpus``: link lines pasted without their device header are a GPU's (the caller knows, from the
+        words that introduce the paste, that they are)."""
         out: dict[str, Any] = {}
         if self.acs_enabled is not None:
             out["pcie.acs_enabled"] = self.acs_enabled
-        gpus = [link for link in self.links if link.is_nvidia_gpu]
+        gpus = [link for link in self.links if link.is_nvidia_gpu or (headless_are_gpus and link.device is None)]
         for key, values, pick in (
             ("gpu.pcie_gen", [gen_of(g.sta_gts) for g in gpus if g.sta_gts], min),
             ("gpu.pcie_width", [g.sta_width for g in gpus if g.sta_width], min),
