@@ -305,7 +305,10 @@ _SET_COMMAND = re.compile(r"\s*(?:sudo\s+)?(?:ip\s+link\s+set|ifconfig)\s+(?:dev
 # '… and we get ~9 Gbits/sec')
 _RESULT_SAID = re.compile(r"\s+(?:and\s+|but\s+|which\s+|that\s+)?(?:(?:I|we|it|this|that)\s+)?(?:only\s+)?"
                           r"(?:gives?|gave|shows?|showed|reports?|reported|returns?|returned|yields?|outputs?|got|gets?|get|"
-                          r"sees?|saw|reach(?:es|ed)?|tops out at|maxes out at|peaks at|results? in)\s+"
+                          r"sees?|saw|reach(?:es|ed)?|tops out at|maxes out at|peaks at|results? in|hits?|achieves?|"
+                          # nccl-cmp s13 an arrow to its result: '… -g 8 => busbw 4 GB/s', '… -> 4.2 GB/s'
+                          r"achieved|=>|->|→|⇒)\s+"
+                          r"(?:(?:only|just)\s+)?"
                           r"(?:(?:an?\s+|the\s+)?(?:busbw|algbw|bus bandwidth|bandwidth|throughput|speed)\s+"
                           r"(?:of\s+|is\s+|=\s*|:\s*)?)?"
                           r"(?:only\s+|just\s+|about\s+|around\s+|roughly\s+|approximately\s+|~\s*)?\d+(?:\.\d+)?\s*"

@@ -946,7 +946,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             return "storage"  # net-s11 storage's bandwidth: '存储是 CPFS，带宽 20GB/s': the storage named, then its rate
     if not is_bytes and label == "measured" and (named := list(_BUSBW_NAMED.finditer(
             text, tx.sentence_bounds(text, m.start())[0], m.start()))) and not re.search(
-            r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储|网卡|NIC|link", text[named[-1].end():m.start()], _IC):
+            r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储|网卡|NIC|link", text[named[-1].end():m.start()], _IC) \
+            and not (_NIC_AFTER.match(tail) and re.search(r"(?<![A-Za-z])(?:on|over|via|across|through|with)\s+(?:an?\s+|the\s+|"
+                                                          r"our\s+)?$|(?:用|走|通过)\s*$", text[max(0, m.start() - 12):m.start()], _IC)):
+        # (nccl-cmp s13 '… bus bandwidth 3.5GB/s between two nodes over 100G RoCE': the link it ran over, after the figure)
         return "busbw"  # 'busbw 从 25G 掉到了 10G': the benchmark's figure named, then what it fell to
     if is_bytes:
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
@@ -2850,8 +2853,10 @@ _MACHINES_RUN = re.compile(r"两机|双机|多机|跨机|跨节点|机间|节点
                            r"(?<![A-Za-z])(?:inter[- ]?node|multi[- ]?node)(?![A-Za-z])", _IC)
 _RUN_SPLIT = re.compile(r"[，,;；]|(?<![A-Za-z])(?:but|while|whereas|vs\.?|versus)(?![A-Za-z])|而|但|可是", _IC)
 _BUSBW_FACTS = ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s")
-_NEXT_RUN_FIGURE = re.compile(rf"[^\d。;；\n]{{0,30}}?(?:{_MACHINES_RUN.pattern}|{_ONE_MACHINE_RUN.pattern})[^。;；\n]{{0,16}}?"
-                              r"(?:只有|才|仅有?|有|是|为|(?<![A-Za-z])(?:only|just|is|gets?|drops? to|falls? to))\s*"
+_NEXT_RUN_FIGURE = re.compile(rf"[^\d。;；\n]{{0,30}}?[;；]?[^\d。;；\n]{{0,6}}?(?:{_MACHINES_RUN.pattern}|{_ONE_MACHINE_RUN.pattern})"
+                              r"[^。;；\n]{0,16}?"
+                              r"(?:只有|才|仅有?|有|是|为|(?<![A-Za-z])(?:only|just|is|gets?|drops? to|falls? to)|(?<=it)['’]s)\s*"
+                              r"(?:only\s+|just\s+)?"
                               r"(?:about|around|roughly|约|大约|大概|~)?\s*(?P<num>\d{1,4}(?:\.\d{1,3})?)(?![\d.])", _IC)
 
 
@@ -2873,6 +2878,8 @@ def _busbw_of_the_job(text: str, hits: list[Understood]) -> list[Understood]:
     out = list(hits)
     for h in [h for h in hits if h.fact in _BUSBW_FACTS and not h.weak]:
         sb = tx.sentence_bounds(text, h.start)[1]
+        if sb < len(text) and text[sb - 1:sb + 1].strip()[:1] in {";", "；"}:
+            sb = tx.sentence_bounds(text, sb + 1)[1]  # nccl-cmp s13 '190 GB/s on a single node; across 2 nodes it's 40'
         m = _NEXT_RUN_FIGURE.match(text, h.end, sb)
         if m and not any(o.start <= m.start("num") < o.end for o in out) and _BARE_END.match(text, m.end()):
             out.append(_hit_span(h.fact, float(m["num"]), text, m.start("num"), m.end("num")))
