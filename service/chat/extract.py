@@ -1089,6 +1089,7 @@ def network_rates(text: str) -> list[Understood]:
                                              text[max(text.rfind("\n", 0, m.start()) + 1, m.start() - 40):
                                                   m.end() + 12], _IC):
             continue  # 'NVLink 带宽是 400GB/s', 'PCIe bandwidth is 25 GB/s': a bus inside the machine, no network figure
+        sibling = None
         if kind in {"rated?", "none?"}:
             sibling = _sibling_measurement(text, m.start(), said)
             kind = sibling[0].fact if sibling else "rated" if kind == "rated?" else None
@@ -1141,7 +1142,7 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "measured":
             hits.append(_hit("net.iperf3_gbps", gbps, m))
             said.append((hits[-1], prefix, is_bytes))
-            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) \
+            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) and sibling is None \
                     and not SHARE_OF_THE_RATE.match(text, m.end()):  # s11 share of the rate: short of the link, not it
                 # 'the bandwidth between the machines is 1 Gbps': a link speed as much as a measurement
                 hits.append(_hit("nic.speed_gbps", gbps, m, weak=True))
@@ -1364,7 +1365,10 @@ def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str
     sa, _ = tx.sentence_bounds(text, start)
     ca, cb = tx.clause_bounds(text, start)
     before = [s for s in said if sa <= s[0].start and s[0].end <= start and s[0].end <= ca]
-    if not before or not (_GOES_ON.search(text, ca, start) or _GOES_ON_JUST_BEFORE.search(text, max(ca, start - 16), start)):
+    if not before or not (_GOES_ON.search(text, ca, start) or _GOES_ON_JUST_BEFORE.search(text, max(ca, start - 16), start)
+                          # nccl-cmp s13 streams: 'iperf3 单流 9.4 Gbps，8 个流 23 Gbps': the next run of the same test
+                          or (before[-1][0].fact == "net.iperf3_gbps" and (_MANY_STREAMS.search(text, ca, start)
+                                                                        or _ONE_STREAM.search(text, ca, start)))):
         return None
     return before[-1]
 
@@ -1372,7 +1376,7 @@ def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str
 # iperf's streams: '35 Gbps with a single stream, 90 with -P 8', '单流 12G，多流 94G' — several streams fill the link,
 # so their figure is the link's; one stream's is a lower bound
 _MANY_STREAMS = re.compile(r"-P\s*(?:[2-9]|\d{2,})|(?:[2-9]|\d{2,})\s*(?:parallel\s+)?(?:streams|flows|threads)|parallel streams|"
-                           r"多流|多线程|多个流|并发", _IC)
+                           r"多流|多线程|多个流|并发|(?:[2-9]|\d{2,}|[两三四五六七八九十])\s*(?:个|条|路)?\s*(?:流|线程|并发)", _IC)  # nccl-cmp s13 '8 个流'
 _ONE_STREAM = re.compile(r"-P\s*1(?!\d)|(?:single|one|1)\s*(?:TCP\s+)?(?:stream|flow|thread)|单流|单线程|单个流", _IC)
 _BARE_WITH_STREAMS = re.compile(rf"{_BARE_NUM}\s*(?:with|using|at|on|under|用)\s+(?=(?:{_MANY_STREAMS.pattern}))", _IC)
 
