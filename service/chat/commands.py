@@ -305,7 +305,10 @@ _SET_COMMAND = re.compile(r"\s*(?:sudo\s+)?(?:ip\s+link\s+set|ifconfig)\s+(?:dev
 # '… and we get ~9 Gbits/sec')
 _RESULT_SAID = re.compile(r"\s+(?:and\s+|but\s+|which\s+|that\s+)?(?:(?:I|we|it|this|that)\s+)?(?:only\s+)?"
                           r"(?:gives?|gave|shows?|showed|reports?|reported|returns?|returned|yields?|outputs?|got|gets?|get|"
-                          r"sees?|saw|reach(?:es|ed)?|tops out at|maxes out at|peaks at|results? in)\s+"
+                          r"sees?|saw|reach(?:es|ed)?|tops out at|maxes out at|peaks at|results? in|hits?|achieves?|"
+                          # nccl-cmp s13 an arrow to its result: '… -g 8 => busbw 4 GB/s', '… -> 4.2 GB/s'
+                          r"achieved|=>|->|→|⇒)\s+"
+                          r"(?:(?:only|just)\s+)?"
                           r"(?:(?:an?\s+|the\s+)?(?:busbw|algbw|bus bandwidth|bandwidth|throughput|speed)\s+"
                           r"(?:of\s+|is\s+|=\s*|:\s*)?)?"
                           r"(?:only\s+|just\s+|about\s+|around\s+|roughly\s+|approximately\s+|~\s*)?\d+(?:\.\d+)?\s*"
@@ -326,7 +329,8 @@ def _looks_like_command(body: str) -> bool:
     if len(tokens) <= 1:
         return bool(re.match(r"NCCL_\w+=", body.strip()))
     words = [t for t in tokens[1:] if re.fullmatch(r"[A-Za-z\u4e00-\u9fff]{2,}[,.;:]?", t)]
-    options = [t for t in tokens if t.startswith("-") or "=" in t]
+    # (a lone '=' is no setting: 'all_reduce_perf busbw: 1 node = 180 GB/s, 2 nodes = 18 GB/s' is a sentence)
+    options = [t for t in tokens if t.startswith("-") or "=" in t.strip("=")]
     return bool(options) and len(words) <= max(2, len(tokens) // 3)
 
 

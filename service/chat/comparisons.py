@@ -387,7 +387,51 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_fine_alone(text, found))
     found.hits.extend(_added_to_total(text, found))  # cmp-s10 added to a total
     found.hits.extend(_one_more_machine(text, found))  # counts-s11 one more
+    found.hits.extend(_grown_then_slower(text, found))  # nccl-cmp s13 grown, then slower
     return found
+
+
+# nccl-cmp s13 grown, then slower: 'when I scale out to 2 nodes, throughput actually decreases', 'Scaling to 4 nodes makes
+# training slower', 'Going from 1 to 2 nodes, the speed goes down instead of up', '扩到两机后速度反而下降了', '换成两机训练后
+# 速度不升反降': the run grown to a count of machines (two or more) and its pace said to fall, no figure in between; never
+# a question of what to expect ('should', 'would it …?') nor a benchmark's figure ('busbw drops').
+_GROWN = re.compile(rf"(?<![A-Za-z])(?:(?:going|go|goes|went|moving|move|moved|scaling|scale|scaled|expanding|expanded|"
+                    rf"switching|switched)\s+(?:up\s+|out\s+)?(?:from\s+(?P<f>{COUNT}|one|a single)\s+(?:nodes?\s+|machines?\s+)?)?"
+                    rf"to\s+(?P<n>{COUNT})\s*(?:-\s*)?(?:nodes?|machines?|servers?|hosts?|boxes)(?![A-Za-z])|"
+                    rf"(?:扩到|扩展到|扩容到|加到|增加到|上到|换成|切到|改成|用了|用上|改用)\s*(?P<n2>{COUNT})\s*"
+                    rf"(?:台(?:机器|服务器)?|个?(?:节点|机器|服务器)|机器|服务器|机))", _IC)
+_FALLS_OFF = re.compile(r"(?<![A-Za-z])(?:(?:actually|even)\s+)?(?:decreases?|decreased|drops?|dropped|goes down|went down|"
+                        r"gets? (?:slower|worse)|got (?:slower|worse)|(?:makes?|made)\s+(?:it|training|things|the job|everything)\s+"
+                        r"slower|(?:is|are|was|were|becomes?|became|runs?|ran)\s+(?:even\s+|much\s+|actually\s+)?slower)"
+                        r"(?![A-Za-z])(?!\s+than)|反而(?:更|变得?|还)?(?:慢|下降|降低|降了|减少|变差)|不升反降|不增反降|不快反慢",
+                        _IC)
+_PACE_OF_THE_JOB = re.compile(r"速度|训练|吞吐|性能|throughput|speed|training|it\b|things|everything|the job|performance", _IC)
+
+
+def _grown_then_slower(text: str, found: Scaling) -> list[Understood]:
+    if any(h.fact == "job.negative_scaling" for h in found.hits):
+        return []
+    for m in _GROWN.finditer(text):
+        n = _count(m["n"] or m["n2"])
+        if not n or n < 2:
+            continue
+        a, b = tx.sentence_bounds(text, m.start())
+        fall = _FALLS_OFF.search(text, m.end(), b) or _FALLS_OFF.search(text, a, m.start())
+        if fall is None or re.search(r"\d", text[min(m.end(), fall.start()):max(m.end(), fall.start())]):
+            continue
+        between = text[min(m.start(), fall.start()):max(m.end(), fall.end())]
+        if _TARGET.search(text, a, b) or _NOT_THE_JOB.search(between) or _OTHER_MEASURE.search(between) \
+                or re.search(r"(?<![A-Za-z])(?:will|would|could|might|if)(?![A-Za-z])|会不会|是否|如果|假如", text[a:b], _IC) \
+                or _NOT_RATIO.search(text, max(a, fall.start() - 8), fall.start()) \
+                or not _PACE_OF_THE_JOB.search(between + text[fall.end():min(b, fall.end() + 12)]):
+            continue
+        hits = [Understood("job.negative_scaling", True, between, min(m.start(), fall.start()), max(m.end(), fall.end()))]
+        small = _count("1" if m["f"] and m["f"].lower() in {"one", "a single"} else m["f"]) if m["f"] else None
+        if small and small < n and not any(h.fact == "job.baseline_nodes" for h in found.hits):
+            hits.append(Understood("job.baseline_nodes", small, m.group(0), m.start("f"), m.end("f")))
+            found.baseline_spans.append((m.start("f"), m.end("f")))
+        return hits
+    return []
 
 
 # counts-s11 one more: '单机正常，加了一台机器就变慢了', 'when I add a second node it gets slower', 'adding another node
@@ -575,7 +619,10 @@ _GOING_MULTI = re.compile(r"(?:going|go|goes|went|moving|move|switching|switch|s
                           r"单机(?:扩展|扩)?(?:到|→|->|变成|换成|切到)多(?:机|节点)|上多机|换成多机|(?:改|换|切)(?:成|到)多(?:机|节点)", _IC)
 _GOING_TO = re.compile(rf"(?<![A-Za-z])(?:going|go|goes|went|moving|moved|scaling|scaled|switching|switched|expanding|"
                        rf"expanded)\s+(?:up\s+|out\s+)?to\s+(?P<n>{COUNT})\s*(?:-\s*)?(?:nodes?|machines?|servers?|hosts?)(?![A-Za-z])|"
-                       rf"(?:上到|扩到|扩展到|扩容到|加到|增加到|换成|变成)\s*(?P<n2>{COUNT})\s*(?:台|个)?\s*(?:机器|节点|服务器|机)", _IC)
+                       rf"(?:上到|扩到|扩展到|扩容到|加到|增加到|换成|变成|用了|用上|改用)\s*(?P<n2>{COUNT})\s*(?:台|个)?\s*(?:机器|节点|服务器|机)", _IC)
+# nccl-cmp s13 a pace's unit said once, before its two figures: a rate ('it/s') or the time of a step ('s/it')
+_PACE_NAMED = re.compile(r"(?<![A-Za-z/])(?:(?P<rate>it/s|its/s|iters?/s|iterations?/s)|s/it|sec/it|s/iter|secs?/iter)"
+                         r"(?![A-Za-z/])[^\d,，;；。\n]{0,12}\Z", _IC)
 _RATE_NAMED = re.compile(r"throughput|吞吐|tokens?/s|samples?/s|img/s|images?/s|tok/s|速度|speed|tps|TFLOPS", _IC)
 
 
@@ -617,6 +664,9 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
                 kind = "rate-per-gpu"
         elif re.search(r"[%％]|\d\s*(?:GB|Gb|MB|Mb|x|×|倍)", text[m.start(ga):m.end(gb) + 3]):
             continue
+        elif (named := _PACE_NAMED.search(text, max(a, m.start() - 20), m.start())) is not None:
+            # nccl-cmp s13 unit named before: 'it/s dropped from 2.1 to 0.9', 's/it 从 1.2 变成 3.5': the unit once, first
+            kind = "rate" if named["rate"] else "step"
         elif _RATE_NAMED.search(text, max(a, m.start() - 40), m.start()):
             kind = "rate-per-gpu" if _PER_GPU.search(text, max(a, m.start() - 40), min(b, m.end() + 20)) else "rate"
         else:
@@ -646,7 +696,9 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
                     hits.append(Understood("job.negative_scaling", True, text[m.start():m.end()], m.start(), m.end()))
                 if small[0]:
                     hits += _sizes_of_the_runs(text, small, big, found)
-            continue
+            if not (small[0] and kind == "step"):
+                continue
+            # nccl-cmp s13 step times as the run grew to two: 's/it 从 1.2 变成 3.5，用了两台机器之后' (read on below)
         elif (more := _ONE_MORE.search(text, a, b)) is not None and re.search(r"second|2nd|第二", more.group(0), _IC) \
                 and not any(s[2] == "nodes" and s[0] > 2 for s in run_sizes(text, 0, len(text))):
             # s12 second machine: 'throughput dropped from 5200 tokens/s/GPU to 2100 after we added the second node',
@@ -1431,8 +1483,12 @@ _ECHO = re.compile(r"(?<![\w.·])(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK万](?![A-Za-
 
 
 def _echoed_rate(text: str, start: int, end: int, quantities: list[Quantity]) -> list[Quantity]:
-    """cmp-s10 echoed rate: a bare figure after the sentence's only rate, in its own clause with its own run."""
+    """cmp-s10 echoed rate: a bare figure after the sentence's only rate, in its own clause with its own run (nccl-cmp
+    s13: or after its only duration, in the duration's unit: '3 hours on one box, 5 on two')."""
     rates = [q for q in quantities if q[0] == "rate"]
+    times = [q for q in quantities if q[0] == "time"]
+    if not rates and len(times) == 1 and len(quantities) == 1:
+        return _echoed_time(text, end, times[0])
     if len(rates) != 1 or any(q[0] == "rate-per-gpu" for q in quantities):
         return []
     first = rates[0]
@@ -1452,6 +1508,28 @@ def _echoed_rate(text: str, start: int, end: int, quantities: list[Quantity]) ->
     if a >= mine[1] and run_sizes(text, a, b) and 0.05 <= value / first[1] <= 20:
         return [("rate", value, m.start(), m.end())]
     return []
+
+
+# nccl-cmp s13 echoed time: '3 hours on one box, 5 on two', 'an epoch takes 40 minutes on 1 node, 55 on 2 nodes'
+_ECHO_TIME = re.compile(rf"(?<![\w.·])(?P<num>\d+(?:\.\d+)?)\s+(?:on|with|using|across)\s+(?:the\s+)?(?P<n>{COUNT})"
+                        r"(?:\s*(?:-\s*)?(?:nodes?|machines?|servers?|boxes|box|hosts?))?\s*(?=$|[,.;:!?，。；)]|and\b)", _IC)
+
+
+def _echoed_time(text: str, end: int, first: Quantity) -> list[Quantity]:
+    """A bare figure, then 'on <count>', in the clause after the sentence's only duration: a duration in its unit."""
+    said = re.match(r"\d+(?:\.\d+)?", text[first[2]:first[3]])
+    unit = first[1] / float(said.group(0)) if said and float(said.group(0)) > 0 else 0.0
+    mine = tx.clause_bounds(text, first[2])
+    if not unit or not run_sizes(text, mine[0], mine[1]):
+        return []
+    sizes = run_sizes(text, first[3], end)
+    figures = [f for f in re.finditer(r"(?<![\w.·])\d+(?:\.\d+)?", text[first[3]:end])
+               if not any(s[3] <= first[3] + f.start() < s[4] for s in sizes)]
+    m = _ECHO_TIME.match(text, first[3] + figures[0].start()) if figures else None
+    if m is None or m.start() < mine[1] or not _count(m["n"]):
+        return []
+    value = float(m["num"]) * unit
+    return [("time", value, m.start(), m.end("num"))] if 0.05 <= value / first[1] <= 20 else []
 
 
 def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tuple[float, int, int],

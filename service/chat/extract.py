@@ -970,7 +970,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
             return "storage"  # net-s11 storage's bandwidth: '存储是 CPFS，带宽 20GB/s': the storage named, then its rate
     if not is_bytes and label == "measured" and (named := list(_BUSBW_NAMED.finditer(
             text, tx.sentence_bounds(text, m.start())[0], m.start()))) and not re.search(
-            r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储|网卡|NIC|link", text[named[-1].end():m.start()], _IC):
+            r"iperf|ib_\w+_bw|perftest|storage|NFS|S3|disk|磁盘|存储|网卡|NIC|link", text[named[-1].end():m.start()], _IC) \
+            and not (_NIC_AFTER.match(tail) and re.search(r"(?<![A-Za-z])(?:on|over|via|across|through|with)\s+(?:an?\s+|the\s+|"
+                                                          r"our\s+)?$|(?:用|走|通过)\s*$", text[max(0, m.start() - 12):m.start()], _IC)):
+        # (nccl-cmp s13 '… bus bandwidth 3.5GB/s between two nodes over 100G RoCE': the link it ran over, after the figure)
         return "busbw"  # 'busbw 从 25G 掉到了 10G': the benchmark's figure named, then what it fell to
     if is_bytes:
         if label is None and tx.nearest_cue(text, m.start(), m.end(), {"storage": _RATE_CUES["storage"]}, window=40,
@@ -1110,6 +1113,7 @@ def network_rates(text: str) -> list[Understood]:
                                              text[max(text.rfind("\n", 0, m.start()) + 1, m.start() - 40):
                                                   m.end() + 12], _IC):
             continue  # 'NVLink 带宽是 400GB/s', 'PCIe bandwidth is 25 GB/s': a bus inside the machine, no network figure
+        sibling = None
         if kind in {"rated?", "none?"}:
             sibling = _sibling_measurement(text, m.start(), said)
             kind = sibling[0].fact if sibling else "rated" if kind == "rated?" else None
@@ -1162,7 +1166,7 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "measured":
             hits.append(_hit("net.iperf3_gbps", gbps, m))
             said.append((hits[-1], prefix, is_bytes))
-            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) \
+            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) and sibling is None \
                     and not SHARE_OF_THE_RATE.match(text, m.end()):  # s11 share of the rate: short of the link, not it
                 # 'the bandwidth between the machines is 1 Gbps': a link speed as much as a measurement
                 hits.append(_hit("nic.speed_gbps", gbps, m, weak=True))
@@ -1385,7 +1389,10 @@ def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str
     sa, _ = tx.sentence_bounds(text, start)
     ca, cb = tx.clause_bounds(text, start)
     before = [s for s in said if sa <= s[0].start and s[0].end <= start and s[0].end <= ca]
-    if not before or not (_GOES_ON.search(text, ca, start) or _GOES_ON_JUST_BEFORE.search(text, max(ca, start - 16), start)):
+    if not before or not (_GOES_ON.search(text, ca, start) or _GOES_ON_JUST_BEFORE.search(text, max(ca, start - 16), start)
+                          # nccl-cmp s13 streams: 'iperf3 单流 9.4 Gbps，8 个流 23 Gbps': the next run of the same test
+                          or (before[-1][0].fact == "net.iperf3_gbps" and (_MANY_STREAMS.search(text, ca, start)
+                                                                        or _ONE_STREAM.search(text, ca, start)))):
         return None
     return before[-1]
 
@@ -1393,7 +1400,7 @@ def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str
 # iperf's streams: '35 Gbps with a single stream, 90 with -P 8', '单流 12G，多流 94G' — several streams fill the link,
 # so their figure is the link's; one stream's is a lower bound
 _MANY_STREAMS = re.compile(r"-P\s*(?:[2-9]|\d{2,})|(?:[2-9]|\d{2,})\s*(?:parallel\s+)?(?:streams|flows|threads)|parallel streams|"
-                           r"多流|多线程|多个流|并发", _IC)
+                           r"多流|多线程|多个流|并发|(?:[2-9]|\d{2,}|[两三四五六七八九十])\s*(?:个|条|路)?\s*(?:流|线程|并发)", _IC)  # nccl-cmp s13 '8 个流'
 _ONE_STREAM = re.compile(r"-P\s*1(?!\d)|(?:single|one|1)\s*(?:TCP\s+)?(?:stream|flow|thread)|单流|单线程|单个流", _IC)
 _BARE_WITH_STREAMS = re.compile(rf"{_BARE_NUM}\s*(?:with|using|at|on|under|用)\s+(?=(?:{_MANY_STREAMS.pattern}))", _IC)
 
@@ -2874,8 +2881,10 @@ _MACHINES_RUN = re.compile(r"两机|双机|多机|跨机|跨节点|机间|节点
                            r"(?<![A-Za-z])(?:inter[- ]?node|multi[- ]?node)(?![A-Za-z])", _IC)
 _RUN_SPLIT = re.compile(r"[，,;；]|(?<![A-Za-z])(?:but|while|whereas|vs\.?|versus)(?![A-Za-z])|而|但|可是", _IC)
 _BUSBW_FACTS = ("nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s")
-_NEXT_RUN_FIGURE = re.compile(rf"[^\d。;；\n]{{0,30}}?(?:{_MACHINES_RUN.pattern}|{_ONE_MACHINE_RUN.pattern})[^。;；\n]{{0,16}}?"
-                              r"(?:只有|才|仅有?|有|是|为|(?<![A-Za-z])(?:only|just|is|gets?|drops? to|falls? to))\s*"
+_NEXT_RUN_FIGURE = re.compile(rf"[^\d。;；\n]{{0,30}}?[;；]?[^\d。;；\n]{{0,6}}?(?:{_MACHINES_RUN.pattern}|{_ONE_MACHINE_RUN.pattern})"
+                              r"[^。;；\n]{0,16}?"
+                              r"(?:只有|才|仅有?|有|是|为|(?<![A-Za-z])(?:only|just|is|gets?|drops? to|falls? to)|(?<=it)['’]s)\s*"
+                              r"(?:only\s+|just\s+)?"
                               r"(?:about|around|roughly|约|大约|大概|~)?\s*(?P<num>\d{1,4}(?:\.\d{1,3})?)(?![\d.])", _IC)
 
 
@@ -2897,6 +2906,8 @@ def _busbw_of_the_job(text: str, hits: list[Understood]) -> list[Understood]:
     out = list(hits)
     for h in [h for h in hits if h.fact in _BUSBW_FACTS and not h.weak]:
         sb = tx.sentence_bounds(text, h.start)[1]
+        if sb < len(text) and text[sb - 1:sb + 1].strip()[:1] in {";", "；"}:
+            sb = tx.sentence_bounds(text, sb + 1)[1]  # nccl-cmp s13 '190 GB/s on a single node; across 2 nodes it's 40'
         m = _NEXT_RUN_FIGURE.match(text, h.end, sb)
         if m and not any(o.start <= m.start("num") < o.end for o in out) and _BARE_END.match(text, m.end()):
             out.append(_hit_span(h.fact, float(m["num"]), text, m.start("num"), m.end("num")))

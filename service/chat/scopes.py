@@ -132,7 +132,17 @@ def _switched_off(text: str, start: int, end: int) -> bool:
 def is_reference(text: str, start: int) -> bool:
     """The clause around `start` quotes a reference or expected figure, not a measurement of this job."""
     a, b = _side_of_a_contrast(text, *tx.clause_bounds(text, start), start)
-    return bool(_REFERENCE.search(text[a:b]))
+    return any(not _aside_without(text, a + m.start(), start) for m in _REFERENCE.finditer(text[a:b]))
+
+
+def _aside_without(text: str, at: int, start: int) -> bool:
+    """nccl-cmp s13 aside: the words at `at` are inside brackets that do not hold `start` ('We see ~12 GB/s busbw with 2
+    nodes (should be ~45)': the reference is the aside's, the figure outside is the job's)."""
+    opened = max(text.rfind("(", 0, at), text.rfind("（", 0, at))
+    if opened < 0 or max(text.rfind(")", opened, at), text.rfind("）", opened, at)) >= 0:
+        return False
+    closed = min((i for i in (text.find(")", at), text.find("）", at)) if i >= 0), default=-1)
+    return closed >= 0 and not opened < start < closed
 
 
 # A contrast inside one clause sets a reference apart from the measurement: 'should be around 23 GB/s but we get 8',
@@ -408,7 +418,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     speech = _quoted_speech(text)
     kept, refs = [], []
     others: dict[tuple[int, int], int | None] = {}  # one search per clause: where another system was named
-    quoted: dict[tuple[int, int], bool] = {}
+    quoted: dict[tuple[int, int], list[int]] = {}  # where each clause quotes a reference
     for i, h in enumerate(hits):
         if i in past:
             refs.append(h)
@@ -423,14 +433,15 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         theirs_said = said_at is not None and not (said_at <= h.start and _OWN_RUN_SAID.search(text, said_at, h.start))
         a, b = _side_of_a_contrast(text, a, b, h.start)  # 'expected 23 GB/s but we get 8 GB/s': two sides, one reference
         if (a, b) not in quoted:
-            quoted[(a, b)] = bool(_REFERENCE.search(text, a, b))
+            quoted[(a, b)] = [m.start() for m in _REFERENCE.finditer(text, a, b)]
+        said_so = any(not _aside_without(text, at, h.start) for at in quoted[(a, b)])
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
             h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
         theirs = theirs or any(x <= h.start < y for x, y in speech) or (
             h.fact == "job.model_params_b" and any(x <= h.start < y for x, y in fine_models))
         if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached
-                                                    or (h.fact in _QUOTABLE and quoted[(a, b)])):
+                                                    or (h.fact in _QUOTABLE and said_so)):
             refs.append(h)
         else:
             kept.append(h)
