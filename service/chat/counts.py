@@ -378,8 +378,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                                m.start(), m.end(), source="named"))
     hits.extend(_gpus_listed(text))
     hits.extend(_hostfile_entries(unmasked or text))  # counts-s11 hostfile (s13 by the unmasked words: an address is masked)
-    for n, a, b in elided_node_counts(text):  # s13 elided: 'works on 1 node, slow on 2': two machines, the noun left out
-        hits.append(Understood("job.nodes", n, text[a:b], a, b))
+    for count, a, b in elided_node_counts(text):  # s13 elided: 'works on 1 node, slow on 2': the noun left out
+        hits.append(Understood("job.nodes", count, text[a:b], a, b))
     for m in _USED_PER_NODE.finditer(text):  # s11 used per node: 'using only 4 GPUs per node', '每台只用了 4 张'
         n = parse_number(m["n"] or m["n2"])
         if n and n == int(n) and 1 <= n <= 16:  # (a shape may have read the same words: this reading comes last)
