@@ -203,6 +203,15 @@ def read_commands(text: str) -> Commands:
                 found.facts[key] = "hybrid"  # job-s11 settings apart: 'TP=8 PP=4' are tensor and pipeline, both
             else:
                 _put(found.facts, found.fact_spans, key, value, span)
+    nodes = found.facts.get("job.nodes")
+    if nodes and "job.gpus_per_node" not in found.facts:
+        # s13 settings apart: accelerate's config 'num_machines: 2' … 'num_processes: 16', one line each: 8 a machine
+        for facts, span in read:
+            n = facts.get("_processes")
+            if n and n % nodes == 0 and 1 <= n // nodes <= 16 and not _asked(prose, span[0]) \
+                    and not _not_set(prose, *span):
+                _put(found.facts, found.fact_spans, "job.gpus_per_node", n // nodes, span)
+                break
     return found
 
 
@@ -400,6 +409,11 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
                                                               *(("-N",) if mpi else ())))
     processes = facts.pop("_processes", None) or _int(_option(args, "-np", "-n"))
+    # s13 a launcher's environment: 'LOCAL_WORLD_SIZE=4 WORLD_SIZE=8 torchrun …' (the ranks of a machine, of all)
+    local = re.search(r"(?<![\w])LOCAL_WORLD_SIZE=(\d{1,2})(?![\w.])", body)
+    world = re.search(r"(?<![\w])WORLD_SIZE=(\d{1,5})(?![\w.])", body)
+    per_node = per_node or (int(local.group(1)) if local and int(local.group(1)) else None)
+    processes = processes or (int(world.group(1)) if world and int(world.group(1)) else None)
     hosts = _option(args, "-H", "--host", "--hosts")
     if hosts and re.fullmatch(r"[\w.\-]+(?::\d+)?(?:,[\w.\-]+(?::\d+)?)+", hosts):
         entries = hosts.split(",")
@@ -407,6 +421,15 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
         slots = {e.split(":")[1] for e in entries if ":" in e}
         if len(slots) == 1:
             per_node = per_node or int(slots.pop())
+    # s13 DeepSpeed's '--include localhost:0,1,2,3', '--include node1:0,1@node2:0,1': the hosts, each with its GPUs
+    include = _option(args, "--include", "-i") if re.search(r"(?<![\w-])deepspeed(?![\w-])", body) else None
+    if include and re.fullmatch(r"[\w.\-]+:\d{1,2}(?:,\d{1,2})*(?:@[\w.\-]+:\d{1,2}(?:,\d{1,2})*)*", include):
+        groups = include.split("@")
+        sizes = {len(g.split(":", 1)[1].split(",")) for g in groups}
+        if len(groups) > 1:
+            nodes = nodes or len(groups)
+        if len(sizes) == 1:
+            per_node = per_node or sizes.pop()
     gpus_per_process = _int(_option(args, "-g", "--ngpus")) if _NCCL_TEST.search(body) else None
     if gpus_per_process and not mpi and not nodes and not processes:
         nodes, per_node = 1, gpus_per_process  # 'all_reduce_perf -g 8' alone: one process driving 8 GPUs of a machine

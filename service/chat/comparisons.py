@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bwdoctor.chat import text as tx
-from bwdoctor.chat.counts import COUNT, _count
+from bwdoctor.chat.counts import COUNT, _count, elided_node_counts
 from bwdoctor.chat.entities import GPU_MARK
 from bwdoctor.chat.extract import Understood
 from bwdoctor.chat.symptoms import ODD_STEPS
@@ -388,6 +388,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_added_to_total(text, found))  # cmp-s10 added to a total
     found.hits.extend(_one_more_machine(text, found))  # counts-s11 one more
     found.hits.extend(_grown_then_slower(text, found))  # nccl-cmp s13 grown, then slower
+    found.hits.extend(_range_of_runs(text, found))  # s13 range of runs
     return found
 
 
@@ -431,6 +432,33 @@ def _grown_then_slower(text: str, found: Scaling) -> list[Understood]:
             hits.append(Understood("job.baseline_nodes", small, m.group(0), m.start("f"), m.end("f")))
             found.baseline_spans.append((m.start("f"), m.end("f")))
         return hits
+    return []
+
+
+# s13 range of runs: 'When scaling from 2 to 8 nodes the step time doubles', 'going from 1 to 2 nodes, busbw drops': a
+# run grown from one size to another, what changed said in words no ratio reads; the smaller is the baseline
+_RANGE_OF_RUNS = re.compile(
+    rf"(?<![A-Za-z])(?:scal\w*|go(?:ing|es)?|went|mov(?:e|es|ed|ing)|grow(?:s|ing)?|grew|increas\w*|expand\w*|jump\w*|"
+    rf"switch\w*)\s+(?:up\s+|out\s+)?from\s+(?P<a>{COUNT})\s*(?:-\s*)?(?:nodes?|machines?|servers?|hosts?|GPUs?|cards?)?"
+    rf"\s*(?:to|->|→)\s*(?P<b>{COUNT})\s*(?:-\s*)?(?P<w>nodes?|machines?|servers?|hosts?|GPUs?|cards?)(?![A-Za-z])", _IC)
+
+
+_WHAT_IF_RANGE = re.compile(r"[?？]|(?<![A-Za-z])(?:would|could|should|if|plan(?:s|ning|ned)?|want|wants|will|going to|"
+                            r"consider\w*|thinking|expect\w*|help)(?![A-Za-z])", _IC)
+
+
+def _range_of_runs(text: str, found: Scaling) -> list[Understood]:
+    if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
+        return []
+    for m in _RANGE_OF_RUNS.finditer(text):
+        small, large = _count(m["a"]), _count(m["b"])
+        if not small or not large or small >= large:
+            continue
+        if _WHAT_IF_RANGE.search(tx.sentence(text, m.start())):
+            continue  # 'Would it help to go from 2 nodes to 4 nodes?': a move weighed, the job still on the smaller
+        fact = "job.baseline_gpus" if re.match(r"GPU|card", m["w"], _IC) else "job.baseline_nodes"
+        found.baseline_spans.append((m.start("a"), m.end("a")))
+        return [Understood(fact, small, m.group(0), m.start("a"), m.end("a"))]
     return []
 
 
@@ -1268,7 +1296,8 @@ def _fine_alone(text: str, found: Scaling) -> list[Understood]:
     """A run on one machine said to go well, in a question about a larger one: that machine is the baseline."""
     if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
         return []
-    if not any(n > 1 for n, _, kind, _, _ in run_sizes(text, 0, len(text)) if kind == "nodes"):
+    if not any(n > 1 for n, _, kind, _, _ in run_sizes(text, 0, len(text)) if kind == "nodes") \
+            and not any(n > 1 for n, _, _ in elided_node_counts(text)):  # s13 elided: 'fine on 1 node, slow on 2'
         return []
     for m in _FINE.finditer(text):
         a, b = tx.clause_bounds(text, m.start())

@@ -79,6 +79,8 @@ _LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实�
                 r"|(?<![每单个台一/])(?:节点|机器|服务器|主机)(?=\s*[:：]))")  # counts-s11 ('GPU/节点：8')
 _LABEL_PER = (rf"(?:(?:每(?:台|个节点|节点|机|台机器|台服务器)|单机|单节点)\s*(?:的)?\s*(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:数量|个数|数)"
               r"|(?<![A-Za-z])(?:number of )?(?:GPUs?|gpus?|cards|devices) ?(?:per|/) ?(?:node|machine|server|host)(?![A-Za-z])"
+              # s13 a machine's ranks: 'LOCAL_WORLD_SIZE: 8', 'local_world_size=4', NCCL's 'localRanks 8'
+              r"|(?<![A-Za-z])(?:local[ _-]?world[ _-]?size|localRanks)(?![A-Za-z])"
               r"|(?:GPU|卡|显卡)\s*(?:数)?\s*/\s*(?:节点|机器|台|机))")  # counts-s11 ('GPU/节点：8')
 _LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总)?(?:数量|个数|数)(?!据)|总卡数"
                 r"|(?<![A-Za-z])(?:(?:the )?(?:total )?number of GPUs|total GPUs|GPU count|GPUs in total)(?![A-Za-z])"
@@ -149,6 +151,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("pods", re.compile(rf"(?P<n>{COUNT})\s*(?:个)?\s*(?:worker\s*)?pods?(?![A-Za-z])\s*(?:上)?\s*[,，]?\s*"
                         rf"(?:(?:each\s*)?(?:with|having|has|:)|每个\s*pod\s*(?:上)?|每\s*pod|各)\s*(?:有|用|分配|挂|是|分配了|申请了?)?\s*"
                         rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_ADJ}{_GPU_EN}|{_GPU_ZH})(?:\s*(?P<each>{_EACH}))?", _IC)),
+    # s13 '2 pods (one per node)': pods placed one a machine are the machines
+    ("pods-one-a-node", re.compile(rf"(?P<n>{COUNT})\s*(?:worker\s*)?pods?\s*[(（,，]?\s*(?:one|1|a single)\s+(?:pod\s+)?"
+                                   rf"(?:per|on each|each on its own|a)\s+(?:node|machine|host|server)(?![A-Za-z])", _IC)),
     # two DGX Sparks, our two RDMA-linked DGX Spark boxes: a desktop machine with one GPU each
     ("spark", re.compile(rf"(?P<n>{COUNT})\s*(?:[x×*]|台|个)?\s*(?:[A-Za-z][\w-]{{0,20}}\s+){{0,3}}?DGX[- ]?Sparks?"
                          rf"(?![A-Za-z])", _IC)),
@@ -230,7 +235,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
     # world size 16, world_size=16, WORLD_SIZE: 16: the ranks in all, one a GPU
-    ("world", re.compile(rf"(?<![A-Za-z])world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
+    # (s13 never 'LOCAL_WORLD_SIZE: 8', a machine's ranks: label-per)
+    ("world", re.compile(rf"(?<![A-Za-z])(?<!local_)(?<!local )(?<!local-)world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
     ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
@@ -240,10 +246,11 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
 
 # Shapes that cannot match without a word of their own: looked for only where that word is.
 _NEEDS = {
-    "label-per": re.compile(r"数|per|/", _IC),
+    "label-per": re.compile(r"数|per|/|local", _IC),
     "label-nodes": re.compile(r"数|number|count|num|#|:|：|=", _IC),
     "label-total": re.compile(r"数|number|count|total|:|=", _IC),
     "pods": re.compile(r"pod", _IC),
+    "pods-one-a-node": re.compile(r"pod", _IC),
     "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
     "of-ours": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),  # counts-s11 of ours
     "world": re.compile(r"world", _IC),
@@ -276,8 +283,9 @@ _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|serve
 # only use 4 per node', '每台 8 张卡，我们每台只用了 4 张')
 _USED_PER_NODE = re.compile(
     r"(?<![A-Za-z])(?:use|uses|used|using|run(?:s|ning)? on|ran on|train(?:s|ing)? on)\s+(?:only\s+|just\s+)?"
-    r"(?P<n>\d{1,2}|one|two|four|six|eight)\s+(?:GPUs?\s+|cards?\s+|of them\s+)?(?:per|on each|of each|in each)\s+"
-    r"(?:node|machine|server|host|box)(?![A-Za-z])|"
+    r"(?P<n>\d{1,2}|one|two|four|six|eight)\s+(?:GPUs?\s+|cards?\s+|of them\s+)?(?:(?:per|on each|of each|in each|from each)\s+"
+    r"(?:node|machine|server|host|box)(?![A-Za-z])|(?:on|of|in|from) each(?![A-Za-z])(?!\s+[A-Za-z]))|"  # s13 'only 4 GPUs from each'
+
     r"每台(?:机器|节点|服务器)?\s*(?:都)?\s*(?:只|仅)\s*(?:用了?|使用了?|跑了?)\s*(?P<n2>\d{1,2}|[一两二三四五六七八])\s*(?:张|块)",
     re.IGNORECASE)
 # s11 n of them: machines counted as so many of those named ('Two of these machines', 'NC24ads A100 v4 VMs, 2 of them')
@@ -369,7 +377,9 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits.append(Understood("job.gpus_per_node", len(set(re.findall(r"\d+", m["gpus"]))), text[m.start():m.end()],
                                m.start(), m.end(), source="named"))
     hits.extend(_gpus_listed(text))
-    hits.extend(_hostfile_entries(text))  # counts-s11 hostfile
+    hits.extend(_hostfile_entries(unmasked or text))  # counts-s11 hostfile (s13 by the unmasked words: an address is masked)
+    for count, a, b in elided_node_counts(text):  # s13 elided: 'works on 1 node, slow on 2': the noun left out
+        hits.append(Understood("job.nodes", count, text[a:b], a, b))
     for m in _USED_PER_NODE.finditer(text):  # s11 used per node: 'using only 4 GPUs per node', '每台只用了 4 张'
         n = parse_number(m["n"] or m["n2"])
         if n and n == int(n) and 1 <= n <= 16:  # (a shape may have read the same words: this reading comes last)
@@ -515,7 +525,42 @@ def _gpus_listed(text: str) -> list[Understood]:
 
 # counts-s11 hostfile: a hostfile's entries quoted in a sentence or pasted without a fence ('node1 slots=8 and node2
 # slots=8'): one machine each, holding its slots' GPUs when all agree
-_HOST_SLOTS = re.compile(r"(?<![\w.\-])(?P<host>[A-Za-z][\w.\-]{0,40})\s+(?:max_)?slots\s*=\s*(?P<slots>\d{1,3})(?![\w.])")
+# (s13 a host by its address: '10.0.0.1 slots=4')
+_HOST_SLOTS = re.compile(r"(?<![\w.\-])(?P<host>[A-Za-z][\w.\-]{0,40}|\d{1,3}(?:\.\d{1,3}){3})\s+(?:max_)?slots\s*=\s*"
+                         r"(?P<slots>\d{1,3})(?![\w.])")
+
+
+# s13 elided: a bare count set against a count of machines said just before it in its sentence ('works on 1 node, slow
+# on 2', 'one machine is fine, two are slow', 'with 2 nodes it is fine, with 4 it hangs'): so many machines, the noun
+# left out. The count must end its phrase (no noun, unit or figure after it) and be more than the one before (the
+# larger run is the job's).
+_ELIDED_AFTER = re.compile(
+    rf"(?:,|;|\s(?:but|while|whereas|yet|and|vs\.?|versus))\s+(?:(?:but|and|then|it(?:'s| is| gets| was)?|is|gets|"
+    rf"goes|runs?|ran|works?|slow(?:er|s)?|fast(?:er)?|much|very|really|way|terribly|painfully|hangs?|fails?|"
+    rf"crawls?|drops?|degrades?|only|just)\s+){{0,3}}?(?:(?P<prep>on|with|across|using|over|for|at)\s+)?"
+    rf"(?P<n>{COUNT})"
+    rf"(?=\s*(?:[,.;:!?)\n]|$)|\s+(?:is|are|was|were|gets?|got|takes?|took|runs?|ran|gives?|gave|hangs?|fails?|"
+    rf"crawls?|becomes?|it|they|the|we|I)(?![A-Za-z]))", _IC)
+_NODE_COUNT_SAID = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?)"
+                              rf"(?![A-Za-z])", _IC)
+
+
+def elided_node_counts(text: str) -> list[tuple[int, int, int]]:
+    """(count, start, end) of the machine counts said without their noun after a count of machines."""
+    out: list[tuple[int, int, int]] = []
+    for m in _ELIDED_AFTER.finditer(text):
+        n = _count(m["n"])
+        if not n or n > 512 or (not m["prep"] and not re.match(r"\s+(?:is|are|was|were|gets?|got|takes?|took|runs?|ran|"
+                                                                r"gives?|gave|hangs?|fails?|crawls?|becomes?)", text[m.end():],
+                                                                _IC)):
+            continue  # a bare subject must have its verb: 'two are slow', never 'and 2, ...'
+        a = max(tx.sentence_bounds(text, m.start())[0], m.start() - 80)
+        said = list(_NODE_COUNT_SAID.finditer(text, a, m.start()))
+        before = _count(said[-1]["n"]) if said else None
+        if not before or before >= n:
+            continue  # (a smaller run said after, 'slow on 4 nodes, fine with 2', is a baseline: left to the comparisons)
+        out.append((n, m.start("n"), m.end("n")))
+    return out
 
 
 def _hostfile_entries(text: str) -> list[Understood]:
@@ -729,6 +774,8 @@ _RUN_OVER = re.compile(r"(?<![A-Za-z])(?:train(?:s|ed|ing)?|runs?|ran|running|NC
                        r"spread|DDP|FSDP|Horovod|DeepSpeed|sync(?:s|ed|ing)?|communicat\w*|scales?|scaled|scaling|"
                        r"split)"
                        # sweep-s10 run over: what is run named between ('training VGG11 data-parallel over 16 nodes')
+                       # s13 the GPUs it runs on between: 'Training on H100 NVL 94GB over 2 nodes'
+                       r"(?:\s+(?:on|with|using)\s+[Ｇ·]+)?"
                        r"(?:\s+(?!(?:is|are|was|were|gets?|got|slow\w*|fast\w*|drops?|degrad\w*|breaks?|fails?|poorly|badly|"
                        r"well|fine|down|up|worse|better|much|time|speed|throughput|efficiency|to|from|for|with|at|on|in|by|"
                        r"than|when|beyond|past)(?![\w-]))[A-Za-z·][\w.·-]{0,24}){0,2}"
@@ -744,6 +791,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         if not n or not per or not (g.get("each") or re.search(r"每|各|each", m.group(0), _IC)):
             return None
         return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", per, text, a, b)]
+    if shape == "pods-one-a-node":
+        return [_hit("job.nodes", n, text, a, b, weak=n == 1)] if n else None
     if shape == "spark":
         return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", 1, text, a, b)] if n else None
     if shape == "dgx":

@@ -907,14 +907,16 @@ def _one_machine_when_none_is_named(stated: dict[str, Understood], question: str
     stated["job.nodes"] = Understood("job.nodes", 1, gpus.text, gpus.start, gpus.end, gpus.source, inferred=True)
 
 
-_ONE_SERVER = re.compile(r"(?<![A-Za-z])(?:our|my|this|the|a|one)\s+(?!(?:more|extra|additional|new|added|second)\b)"
+_ONE_SERVER = re.compile(r"(?<![A-Za-z])(?:our|my|this|the|a|one)\s+"
+                         r"(?!(?:more|extra|additional|new|added|second|per)\b)"  # (s13 'one per node': none)
                          r"(?:[\w.-]+\s+){0,3}?(?:server|machine|box|workstation|"
                          r"node)(?![A-Za-z-])(?!\s*(?:\d|[A-Z]\b))|"
                          r"(?:我们|我)的?(?:这台|那台)?(?:服务器|机器|工作站)(?![间之])|"
                          # '服务器是 Tyan B7079 主板，双路 E5…': a sentence that describes the machine
                          r"(?:^|(?<=[，。；！？\n]))\s*(?:这台|该|本)?(?:服务器|机器|工作站|主机)(?:是|为|配置(?:是|为)?|[:：])",
                          re.IGNORECASE)
-_MORE_THAN_ONE = re.compile(r"(?<![A-Za-z])(?:servers|machines|boxes|workstations|nodes|hosts|instances|other|another|"
+_MORE_THAN_ONE = re.compile(r"(?<![A-Za-z])(?:servers|machines|boxes|workstations|nodes|hosts|instances|pods|other|"
+                            r"another|"
                             r"second|peers?|remote|inter-?node|multi-?node|cluster|iperf3?|"
                             r"add(?:s|ed|ing)?|more|ib_\w+_bw|NET/|MASTER_ADDR|nnodes|node_rank|hostfile)(?![A-Za-z])|"
                             r"多机|多台|多节点|跨机|跨节点|机间|节点间|集群|另一台|两台|其他|每台|各台|分布式|"
