@@ -206,6 +206,12 @@ def _other_fabric_affirmed(text: str, h: Understood, hits: list[Understood]) -> 
 
 # Another system described for comparison: its hardware is not this job's ('官方平台是每节点 4*100G RoCE、机内 NVLink').
 _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置|测试结果|数据)|(?<![比跟和与])别人(?:的)?|其他人|"  # s11 ('比别人慢': ranks)
+                           # s26 another party's account: '（官方说他们从单节点到 12 节点 … 16s -> 18s/it）', '（另一位同样
+                           # 配置 … 的是 15s/it）', 'another user with the same setup gets 15 s/it', 'the maintainers report …'
+                           r"官方(?:说|称|表示|给出|回复|的说法)|(?:另|另外)(?:一|1)?(?:位|个人|个用户|名用户)|其他用户|别的用户|"
+                           r"(?<![A-Za-z])(?:another|other) (?:user|person|poster|commenter|team)s?(?![A-Za-z])|someone else|"
+                           r"(?<![A-Za-z])the (?:maintainers?|authors?|developers?|devs) (?:said|say|says|reported?|reports|claim|"
+                           r"claims|claimed|mention(?:ed|s)?|got|get|see|saw)(?![A-Za-z])|"
                            r"the (?:official|reference|paper's|authors') "
                            r"(?:setup|platform|cluster)|(?:their|the README's|the paper's) (?:setup|platform|cluster|numbers)|"
                            r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said|"

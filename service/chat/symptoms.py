@@ -178,8 +178,16 @@ def _two_machines(text: str) -> list[Understood]:
             continue
         a, b = float(m["a"]), float(m["b"])
         if min(a, b) > 0 and max(a, b) / min(a, b) >= 1.5:
-            return [_hit("job.straggler_suspected", True, m, inferred=True)]
+            hits = [_hit("job.straggler_suspected", True, m, inferred=True)]
+            if "%" in m["ua"] and _GPU_LOAD_SAID.search(sentence) and not _CPU_LOAD_SAID.search(sentence):
+                # s26 '节点 0 有 60%，节点 3 只有 20%': the least busy machine's GPUs
+                hits.append(Understood("gpu.util_min_pct", min(a, b), m.group(0), m.start(), m.end()))
+            return hits
     return []
+
+
+_GPU_LOAD_SAID = re.compile(r"GPU\s*(?:的)?\s*(?:利用率|使用率|util\w*|usage|load)|显卡利用率", _IC)
+_CPU_LOAD_SAID = re.compile(r"CPU|内存|memory|显存", _IC)
 
 
 @extractor
@@ -219,9 +227,10 @@ def stragglers(text: str) -> list[Understood]:
     values = [v for _, v in pairs]
     if len(pairs) >= 2 and min(values) > 0 and max(values) / min(values) >= 1.25:
         add(pairs[0][0], inferred=True)
-    if not any(h.value is True for h in hits):
-        hits.extend(_two_machines(text))  # cmp-s10 two machines
-    return hits
+    machines = _two_machines(text)  # cmp-s10 two machines
+    if any(h.value is True for h in hits):
+        machines = [h for h in machines if h.fact != "job.straggler_suspected"]  # the straggler said already
+    return hits + machines
 
 
 # --------------------------------------------------------------------------- synthetic data fast, real data slow

@@ -26,3 +26,13 @@ def test_a_share_in_the_clause_after_its_subject(text: str, expected: dict[str, 
     for key, want in expected.items():
         got = read.get(key)
         assert (got is None) if want is None else same_value(got, want), (key, got, want)
+
+
+@pytest.mark.parametrize(("text", "least"), [
+    ("不同机器的 GPU 利用率差别很大：节点 0 有 60%，节点 3 只有 20%。", 20.0),
+    ("node A at 95% GPU util, node B at 30%", 30.0),
+    ("node A at 95% CPU, node B at 30%", None),  # the CPUs' load is no GPU's
+])
+def test_the_least_busy_machines_gpus(text: str, least: float | None) -> None:
+    got = facts(text).get("gpu.util_min_pct")
+    assert (got is None) if least is None else same_value(got, least), got

@@ -85,3 +85,15 @@ def test_a_wish_for_later() -> None:
 def test_a_step_time_said_with_it() -> None:
     assert _problems("Before, a step took 4.1 s. Now it takes 1.3 s on the same 2 nodes.",
                      {"job.step_time_s": 1.3}) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("8 台 7 秒一个 step，16 台约 14 秒；每台 8 卡 A800。"
+     "（官方说他们从单节点到 12 节点 step 时间基本不变，16s -> 18s/it。）", {"job.step_time_s": 14.0, N: 16}),
+    ("现在微调大约 140s/it，总共 1000 步。（另一位同样配置的是 15s/it，3000 步约 12 小时。）",
+     {"job.step_time_s": 140.0}),
+    ("Our step takes 4.2 s on 2 nodes. Another user with the same setup gets 1.5 s.", {"job.step_time_s": 4.2}),
+    ("We see 3 GB/s busbw; the maintainers said they get 20 GB/s on the same 100G RoCE.", {BUS: 3.0}),
+])
+def test_another_partys_account_is_theirs(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
