@@ -471,6 +471,10 @@ _ONE_MORE = re.compile(
     r"1 more|(?:a|the)\s+2nd)\s+(?:node|machine|server|host|box|instance|VM)(?![A-Za-z])", _IC)
 
 
+# s13 the pace said as the step's time after the machine added: 'When I add a second node, it takes 2700ms'
+_A_DURATION = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|秒|毫秒)(?![A-Za-z/])", _IC)
+
+
 def _one_more_machine(text: str, found: Scaling) -> list[Understood]:
     if any(h.fact == "job.nodes" for h in found.hits):
         return []
@@ -478,7 +482,8 @@ def _one_more_machine(text: str, found: Scaling) -> list[Understood]:
     for m in _ONE_MORE.finditer(text):
         a, b = tx.sentence_bounds(text, m.start())
         if _TARGET.search(tx.clause(text, m.start())) or not (_SLOWER_WORD.search(text, m.end(), b)
-                                                               or _RATIO_PACE.search(text, m.end(), b)):
+                                                               or _RATIO_PACE.search(text, m.end(), b)
+                                                               or _A_DURATION.search(text, m.end(), b)):
             continue
         before = [s for s in run_sizes(text, 0, m.start()) if s[2] == "nodes"]
         after = [s for s in run_sizes(text, m.end(), len(text)) if s[2] == "nodes" and s[0] > 1]

@@ -1761,6 +1761,15 @@ _NOW_DURATION = re.compile(r"(?:现在|目前|当前|如今|(?<![A-Za-z])(?:now|
 _VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|but|while|whereas)\b|而|但|对比|相比|比|，|,", _IC)
 
 
+_GROWN_BEFORE = re.compile(r"(?<![A-Za-z])(?:add(?:ed|ing)?\s+(?:a\s+second|another|one\s+more|a\s+2nd)\s+(?:node|machine|"
+                           r"server|host|box)|(?:on|with|across|using)\s+(?:[2-9]|1\d|two|three|four|eight|sixteen)\s+(?:nodes|"
+                           r"machines|servers|hosts|boxes)|scal(?:e|ed|ing)\s+(?:out|up)|go(?:ing)?\s+multi-?node)(?![A-Za-z])", _IC)
+_IT_TAKES = re.compile(rf"(?<![A-Za-z])(?:it|that|this one|each one)\s+(?:now\s+)?(?:takes?|took|needs?|is|was|goes up to|"
+                       rf"went up to|rises to|jumps to|grows to)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?{_NUM}\s*"
+                       r"(?P<unit>ms|s|sec|secs|seconds?)(?![A-Za-z/])(?!\s+(?:to|for)\s+(?:load|save|read|write|"
+                       r"checkpoint|start|launch|initiali[sz]e|compile|build))", _IC)
+
+
 @extractor
 def step_time(text: str) -> list[Understood]:
     """'3.5 s/it', '2 it/s', '每步9.5秒', 'step time 9.5s on 8 nodes vs 3s on one' → job.step_time_s / _baseline_s."""
@@ -1800,6 +1809,22 @@ def step_time(text: str) -> list[Understood]:
     # "step time 9.5 s on 8 nodes vs 3 s on one": once a sentence talks step times, its other bare
     # durations are step times too (RTTs are claimed by their own extractor and skipped here).
     sentences = {tx.sentence_bounds(text, m.start()) for m, _ in raw}
+    # s13 the step said again with a pronoun in the next sentence: 'A step takes 900ms. When I add a second node, it
+    # takes 2700ms.', 'Before, a step took 4.1 s. Now it takes 1.3 s.'; when that sentence grows the run first, the
+    # step said before was the smaller run's
+    grown_from: set[int] = set()
+    for m in _IT_TAKES.finditer(text):
+        sa = tx.sentence_bounds(text, m.start())[0]
+        if sa > 0 and tx.sentence_bounds(text, sa - 1) in sentences and not claimed[m.start("num")]:
+            value = parse_number(m["num"])
+            unit = {"秒": "s", "毫秒": "ms"}.get(m["unit"], m["unit"].lower())
+            seconds = time_to_seconds(value, unit) if value else None
+            if seconds:
+                if _GROWN_BEFORE.search(text, sa, m.start()):  # 'When I add a second node, it takes 2700ms'
+                    before_s = tx.sentence_bounds(text, sa - 1)
+                    grown_from.update(r.start() for r, _ in raw if tx.sentence_bounds(text, r.start()) == before_s)
+                raw.append((m, seconds))
+                claim(m)
     for m in re.finditer(rf"{_NUM}\s*(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒)(?![A-Za-z/])", text, _IC):
         if tx.sentence_bounds(text, m.start()) in sentences and not claimed[m.start()] and not re.search(
                 r"RTT|ping|latency|延迟|时延", tx.before(text, m.start(), 12), _IC):
@@ -1813,13 +1838,15 @@ def step_time(text: str) -> list[Understood]:
     hits = []
     for m, seconds in raw:
         label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
-        fact = "job.step_time_baseline_s" if label == "baseline" else "job.step_time_s"
+        fact = "job.step_time_baseline_s" if label == "baseline" or m.start() in grown_from else "job.step_time_s"
         # a bare duration in a sentence about steps (forward 357 ms, backward 673 ms) yields to a real step time
         hits.append(_hit(fact, seconds, m, weak=m.start() in bare))
-    for m in re.finditer(r"(?:from|从)\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?\s*(?:to|到|涨到|变成|"
+    for m in re.finditer(r"(?:from|从)\s*(?:~|≈|about\s|around\s|约)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?"
+                         r"\s*(?:to|到|涨到|变成|"
                          r"增加到|升到|变为|降到|降低到|缩短到|减少到|下降到|减到|掉到|"
                          r"(?:dropped|went down|fell|came down|decreased|improved)\s+to)"
-                         r"\s*(?:了\s*)?(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)", text, _IC):
+                         r"\s*(?:了\s*)?(?:~|≈|about\s|around\s|约)?\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)",
+                         text, _IC):
         if not re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC):
             continue
         unit_b = {"秒": "s", "毫秒": "ms"}.get(m["ub"], m["ub"].lower())

@@ -1,0 +1,32 @@
+"""Step times, session 13: the step said again with a pronoun in the next sentence ('Now it takes 1.3 s'), the run grown
+in that sentence first ('When I add a second node, it takes 2700ms': the step said before is the one-node run's), and
+a step time that moved with its figures approximated ('jumps from ~0.8s to ~2.4s once we go multi-node').
+Written blind for this battery; None must not be read."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.matching import same_value
+from tests.matching import stated_facts as facts
+
+STEP, BASE, N, BN, NEG = "job.step_time_s", "job.step_time_baseline_s", "job.nodes", "job.baseline_nodes", \
+    "job.negative_scaling"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Before, a step took 4.1 s. Now it takes 1.3 s on the same 2 nodes.", {STEP: 1.3}),
+    ("A step takes 900ms. When I add a second node, it takes 2700ms.", {STEP: 2.7, BASE: 0.9, N: 2, BN: 1, NEG: True}),
+    ("Each step takes 1.1 s. With 4 nodes it takes 3.9 s.", {STEP: 3.9, BASE: 1.1}),
+    ("step time jumps from ~0.8s to ~2.4s once we go multi-node (2x8 H100, RoCE 4x200G)", {STEP: 2.4, BASE: 0.8}),
+    # a pronoun's time that is not the step's
+    ("A step takes 900ms. Saving a checkpoint is slow: it takes 40 s to save.", {STEP: 0.9}),
+    ("A step takes 900ms. The job starts slowly, it takes 120 s to launch.", {STEP: 0.9}),
+    # no step said before: the pronoun's time is nobody's
+    ("The dataset is on NFS. It takes 3 s.", {STEP: None}),
+])
+def test_the_step_said_again(text: str, expected: dict[str, object]) -> None:
+    read = facts(text)
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)
