@@ -23,11 +23,11 @@ INSTANCE_MARK = "▪"
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
-    r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}D?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})(?:\s?Ada(?:\s?Generation)?(?![A-Za-z]))?"
+    r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?D(?![A-Za-z0-9]))?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})(?:\s?Ada(?:\s?Generation)?(?![A-Za-z]))?"
     r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0D?)(?:\s?(?:Ti|ti|TI))?(?!\s?(?:元|块钱|美元|刀|RMB|rmb|USD|dollars?))(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|）|\)|。|；|\.(?!\d)|\s|$)"
     r"|服务器|机器|主机|工作站|节点|集群|上|的|和|与|或|跑|训练|等|也|都|在|做|[*×]\s?\d)"
     # written in lower case, as people type them ('8 a100s', 'v100-32g'): only the data-centre names of three digits
-    r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"
+    r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s|rtx\s?[2-5]0[5-9]0(?:\s?ti)?)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"
     r"|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
     r"|(?:TITAN|Titan)(?=s?\s+(?:cards?|GPUs?|显卡|卡)|s?\s*[,，、。;；)）]|[卡显])|(?<=[\d张块]\s)Titans?(?![A-Za-z])|(?<=[\d张块])Titans?(?![A-Za-z]))"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL|HGX|DGX))?"
@@ -40,9 +40,12 @@ def _canonical(name: str) -> str:
     'A100' as is."""
     if titan := re.fullmatch(r"titan\s?(xp|x|v|rtx)?", name.strip(), re.IGNORECASE):
         return ("Titan " + {"xp": "Xp", "x": "X", "v": "V", "rtx": "RTX"}[titan.group(1).lower()]) if titan.group(1) else "Titan"
+    if gaudi := re.fullmatch(r"gaudi\s?([123]?)", name.strip(), re.IGNORECASE):
+        return "Gaudi" + gaudi.group(1)  # s13 'Gaudi2', 'gaudi 3'
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
     name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
     name = re.sub(r"(?<=\d)\s?Ti$", " Ti", name)  # '2080Ti', '2080ti' → '2080 Ti'
+    name = re.sub(r"(?<=\d{4}) D$", "D", name)  # s13 nvidia-smi's 'GeForce RTX 4090 D': the 4090D
     name = re.sub(r"\s?ADA(?: ?GENERATION)?$", " Ada", name, flags=_IC)  # 'RTX 6000 Ada Generation': the Ada workstation board
     if re.fullmatch(r"[1-5]0[5-9]0D?(?: Ti)?", name):  # GeForce cards named by number alone
         name = ("GTX " if name.startswith("10") else "RTX ") + name

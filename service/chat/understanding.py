@@ -32,8 +32,10 @@ from bwdoctor.chat.extract import (
     Understood,
     bare_batch_sizes,
     config_settings,
+    drop_auxiliary_models,
     extract_facts,
     instance_type,
+    model_in_path,
     nodes_setting,
     resolve,
     runs_under_settings,
@@ -114,6 +116,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
+    hits = drop_auxiliary_models(unmasked, hits)  # s13 'a 7B student distilled from a 70B teacher': the student's size
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
     hits = runs_under_settings(raw_prose, hits)  # rr-s10 runs under settings
@@ -350,6 +353,9 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             # the name's own facts, at the name's place in the question (not the offsets inside the name)
             hits.extend(Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
                                    h.weak) for h in instance_type(words))
+        elif words.startswith("/") and (in_path := model_in_path(words)):  # s13 '/mnt/model/Llama-2-70b-hf/'
+            hits.append(Understood("job.model_params_b", in_path[0], words[in_path[1]:in_path[2]],
+                                   e.start + in_path[1], e.start + in_path[2]))
         elif words.lower() == "/dev/shm":  # sweep-s10 shm: '/dev/shm 只有 16MB', 'the /dev/shm is only 64MB'
             hits.extend(shm_size_after(text, e.start, e.end))
         elif light_model_name(words, text, e.start):  # 'resnet18 on 2 nodes': little compute per step
