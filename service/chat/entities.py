@@ -28,7 +28,7 @@ _GPU_NAME = (
     r"|服务器|机器|主机|工作站|节点|集群|上|的|和|与|或|跑|训练|等|也|都|在|做|[*×]\s?\d)"
     # written in lower case, as people type them ('8 a100s', 'v100-32g'): only the data-centre names of three digits
     r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s|rtx\s?[2-5]0[5-9]0(?:\s?ti)?)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"
-    r"|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
+    r"|Quadro\s?(?:[PMK]|GV|GP)\d{3,4}|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
     r"|(?:TITAN|Titan)(?=s?\s+(?:cards?|GPUs?|显卡|卡)|s?\s*[,，、。;；)）]|[卡显])|(?<=[\d张块]\s)Titans?(?![A-Za-z])|(?<=[\d张块])Titans?(?![A-Za-z]))"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL|HGX|DGX))?"
     r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?![A-Za-z])(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
@@ -40,6 +40,8 @@ def _canonical(name: str) -> str:
     'A100' as is."""
     if titan := re.fullmatch(r"titan\s?(xp|x|v|rtx)?", name.strip(), re.IGNORECASE):
         return ("Titan " + {"xp": "Xp", "x": "X", "v": "V", "rtx": "RTX"}[titan.group(1).lower()]) if titan.group(1) else "Titan"
+    if quadro := re.fullmatch(r"quadro\s?(\w+)", name.strip(), re.IGNORECASE):
+        return "Quadro " + quadro.group(1).upper()  # s13 'Quadro P6000', 'Quadro GV100'
     if gaudi := re.fullmatch(r"gaudi\s?([123]?)", name.strip(), re.IGNORECASE):
         return "Gaudi" + gaudi.group(1)  # s13 'Gaudi2', 'gaudi 3'
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
@@ -55,8 +57,8 @@ def _canonical(name: str) -> str:
 # (s24 a count glued to the board by a hyphen: 'my 16-V100 benchmark', 'an 8-A100 box')
 _GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=[DH]GX-)|(?<=(?<![\w.\-])\d-)|(?<=(?<![\w.\-])\d\d-)|(?<=(?<![\w.\-])\d\d\d-)|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
-    r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GH200|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
-    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|K40|K20|M40|M60|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan)",
+    r"^(?:Tesla\s+P4(?![0-9])|Quadro|(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GH200|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
+    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|K40|K20|M40|M60|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan))",
     _IC)
 
 # Things that are named with digits but carry no quantity of the job.

@@ -114,6 +114,14 @@ _MODEL_BLOOM = re.compile(r"(?<![A-Za-z0-9])bloomz?[_-](?P<a>\d{1,2})b(?P<b>\d)(
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
 
+# s13 a size in bytes: the low end of a range of message sizes ('8B to 8GB', '8B-4GB'), or one said as a message's
+_BYTES_RANGE = re.compile(r"\s*(?:to|-|~|～|–|through|和|到|至)\s*\d+(?:\.\d+)?\s*[KMGT]i?B(?![A-Za-z])")
+_BYTES_BEFORE = re.compile(r"(?:(?<![A-Za-z])-[be]\s*|(?:message|msg|buffer|packet|payload|chunk|消息|报文)\s*(?:sizes?|大小)?\s*"
+                           r"(?:is|of|=|:|：|是|为|from)?\s*(?:only|just)?\s*)$", _IC)
+# s13 what a figure in 亿 counts when a thing of the data is named right after it ('10亿 个样本', '10 亿行', '百亿级别的 token')
+_DATA_AFTER_YI = re.compile(r"[^，,。.;；!?！？\n]{0,8}?(?:tokens?|tokens|样本|条|行|张|图|字|词|元|次|数据|用户|请求|像素|帧|"
+                            r"images?|samples?|rows?)", _IC)
+
 # Mixture-of-experts models named by their experts ('Mixtral-8x7B'): every expert's weights get gradients, so the size
 # that counts is the total, which the name does not say (shared layers are counted once): the known totals only.
 _EXPERTS_NAMED = re.compile(r"(?<![A-Za-z0-9.])(?P<n>\d{1,2})\s?[x×]\s?(?P<m>\d{1,3})\s?[Bb](?![A-Za-z0-9])")
@@ -142,6 +150,9 @@ def model_size(text: str) -> list[Understood]:
     for m in _MODEL_EN.finditer(text):
         if _overlaps(m, hits) or any(a <= m.start() < b for a, b in places):  # 'us-east-1b' is a zone
             continue
+        if m["scale"] == "B" and (_BYTES_RANGE.match(text, m.end()) or _BYTES_BEFORE.search(text, max(0, m.start() - 30),
+                                                                                         m.start())):
+            continue  # s13 'from 8B to 8GB', '-b 8B -e 4G', 'message size is 1B': bytes, no model
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
@@ -168,13 +179,19 @@ def model_size(text: str) -> list[Understood]:
         bare = not m["num"] or not m["num"][0].isdigit()
         if m["scale"] in {"亿", "十亿"} and bare and not _PARAM_CONTEXT.search(near):
             continue
+        if (data := _DATA_AFTER_YI.match(text, m.end())) and not re.search(r"参数|参|params?", data.group(0), _IC):
+            continue
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
     # '671B MoE, 37B active', '激活参数 37B': a mixture of experts' active share; its gradients are the total's
-    return [h for h in hits if not (re.match(r"\s*(?:params?|parameters?)?\s*(?:active|activated|激活)", text[h.end:h.end + 20], _IC)
-                                    or re.search(r"(?:active|activated|激活)\s*(?:params?|parameters?|参数量?)?\s*(?:is|of|=|:|：|为|是)?\s*$",
-                                                 text[max(0, h.start - 24):h.start], _IC))]
+    # (s13 and a trainable share: 'only 1B are trainable', '160M trainable params', 'the adapters are only 40M params')
+    return [h for h in hits if not (re.match(r"\s*(?:params?|parameters?)?\s*(?:are\s+|is\s+)?(?:active|activated|激活|trainable|"
+                                             r"可训练)", text[h.end:h.end + 24], _IC)
+                                    or re.search(r"(?:active|activated|激活|trainable|可训练)\s*(?:params?|parameters?|参数量?)?\s*"
+                                                 r"(?:is|of|=|:|：|为|是)?\s*$", text[max(0, h.start - 24):h.start], _IC)
+                                    or re.search(r"(?:adapters?|LoRA)\s*(?:weights?|params?|parameters?)?\s*(?:are|is|has|have|:|：|只有|有)?"
+                                                 r"\s*(?:only|just|about|~)?\s*$", text[max(0, h.start - 30):h.start], _IC))]
 
 
 def model_in_path(path: str) -> tuple[float, int, int] | None:

@@ -256,7 +256,7 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
 # 241B hangs', '7B 跑得好好的，70B 就卡住': the size named before the verdict, in its clause, is another run's
 _TRAINS_FINE = re.compile(
     r"(?:都|也|就)?\s*(?:能|可以)?\s*(?:顺利|正常|成功)\s*(?:地)?\s*(?:训练|跑|运行|训|跑通|完成|收敛)|"
-    r"(?:都|也|就)\s*(?:没有?(?:这个|此)?问题|没事|(?:很)?正常)|(?:跑|训练?)得(?:好好的|很好|挺好|正常|很顺利|顺利)|"
+    r"(?:都|也|就)\s*(?:没有?(?:这个|此)?问题|没事|(?:很)?正常)|没有?(?:任何)?(?:这个|此)?问题(?!\s*(?:吗|么|[?？]))|(?:跑|训练?)得(?:好好的|很好|挺好|正常|很顺利|顺利)|"
     r"(?<![A-Za-z])(?:trains?|trained|training|runs?|ran|running|works?|worked|working)\s+(?:just\s+|perfectly\s+)?"
     r"(?:fine|ok|okay|well|normally|smoothly|without (?:any )?(?:problems?|issues?|hangs?))(?![A-Za-z])|"
     r"(?<![A-Za-z])(?:(?:is|are|was|were) (?:fine|ok|okay)|(?:has|have|had) no (?:such )?(?:problems?|issues?))(?![A-Za-z])",
@@ -277,6 +277,7 @@ def _fine_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int]
         a = tx.clause_bounds(text, m.start())[0]
         turns = list(_CLAUSE_TURN.finditer(text, a, m.start()))
         a = turns[-1].end() if turns else a  # 'our 241B hangs but Llama-70B trains fine': from the turn on
+        a = max(a, text.rfind("(", a, m.start()) + 1, text.rfind("（", a, m.start()) + 1)  # s13 '（之前 7B 没问题）'
         inside = {v for pos, v in sizes if a <= pos < m.start()}
         outside = {v for pos, v in sizes if not a <= pos < m.start()}
         if inside and outside - inside:
