@@ -16,7 +16,7 @@ from typing import Any
 #: Where a paste is a DeepSpeed config: one of its own keys, quoted, with a value.
 ROUTE = re.compile(
     r"\"(?:zero_optimization|train_micro_batch_size_per_gpu|gradient_accumulation_steps|train_batch_size)\""
-    r"\s*:"
+    r"\s*:|\"(?:bf16|bfloat16|fp16)\"\s*:\s*\{\s*\"enabled\""  # s13 the precision blocks alone
 )
 
 _STAGE = re.compile(r"\"zero_optimization\"\s*:\s*\{[^{}]*?\"stage\"\s*:\s*\"?(?P<n>[0-3])\b")

@@ -151,6 +151,8 @@ def _table(lines: list[str], result: NvidiaSmiResult) -> None:
         if m := re.search(r"Driver Version:\s*([\d.]+)", line):
             result.driver_version = m.group(1)
         if m := _NAME.match(line):
+            if pending is not None:
+                result.gpus.append(pending)  # a name row whose usage row was cut from the paste: the GPU is still there
             pending = GpuSample(index=int(m["idx"]), name=_clean_name(m["name"]))
             continue
         if pending is not None and (m := _USAGE.search(line)):
@@ -158,6 +160,8 @@ def _table(lines: list[str], result: NvidiaSmiResult) -> None:
             pending.mem_used_mib, pending.mem_total_mib = float(m["used"]), float(m["total"])
             result.gpus.append(pending)
             pending = None
+    if pending is not None:
+        result.gpus.append(pending)
 
 
 def _csv(lines: list[str], result: NvidiaSmiResult) -> None:

@@ -23,12 +23,12 @@ INSTANCE_MARK = "▪"
 # Families and their model numbers; an optional memory size ('-80G', ' 80GB', '(40GB)') and form factor.
 _GPU_NAME = (
     r"(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?"
-    r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}D?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})(?:\s?Ada(?:\s?Generation)?(?![A-Za-z]))?"
+    r"(?:(?:GB|GH|B|H|A|L|V|P|T|K|M)\d{1,3}[A-Z]?(?:(?<=K\d\d)m)?(?:\s?(?:Ti|SUPER))?|(?:RTX\s?)?A[2-6]000|RTX\s?(?:A\d{4}|\d{4}(?:\s?D(?![A-Za-z0-9]))?(?:\s?(?:Ti|ti))?|PRO\s?\d{4})(?:\s?Ada(?:\s?Generation)?(?![A-Za-z]))?"
     r"|GTX\s?\d{3,4}(?:\s?(?:Ti|ti))?|(?:(?<![A-Za-z])|(?<=[1-9][xX×]))(?:[1-5]0[5-9]0D?)(?:\s?(?:Ti|ti|TI))?(?!\s?(?:元|块钱|美元|刀|RMB|rmb|USD|dollars?))(?=\s?(?:Ti\b|GPUs?|cards?|显卡|卡|s\b|,|，|、|（|\(|）|\)|。|；|\.(?!\d)|\s|$)"
     r"|服务器|机器|主机|工作站|节点|集群|上|的|和|与|或|跑|训练|等|也|都|在|做|[*×]\s?\d)"
     # written in lower case, as people type them ('8 a100s', 'v100-32g'): only the data-centre names of three digits
-    r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"
-    r"|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
+    r"|(?<![/\\:])(?:[abhv][1-8]00|a[2-6]000|l40s|rtx\s?[2-5]0[5-9]0(?:\s?ti)?)(?=s?(?![A-Za-z0-9])|[-_ ]\d{2,3}\s?[Gg])"
+    r"|Quadro\s?(?:[PMK]|GV|GP)\d{3,4}|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
     r"|(?:TITAN|Titan)(?=s?\s+(?:cards?|GPUs?|显卡|卡)|s?\s*[,，、。;；)）]|[卡显])|(?<=[\d张块]\s)Titans?(?![A-Za-z])|(?<=[\d张块])Titans?(?![A-Za-z]))"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL|HGX|DGX))?"
     r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?![A-Za-z])(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
@@ -40,9 +40,14 @@ def _canonical(name: str) -> str:
     'A100' as is."""
     if titan := re.fullmatch(r"titan\s?(xp|x|v|rtx)?", name.strip(), re.IGNORECASE):
         return ("Titan " + {"xp": "Xp", "x": "X", "v": "V", "rtx": "RTX"}[titan.group(1).lower()]) if titan.group(1) else "Titan"
+    if quadro := re.fullmatch(r"quadro\s?(\w+)", name.strip(), re.IGNORECASE):
+        return "Quadro " + quadro.group(1).upper()  # s13 'Quadro P6000', 'Quadro GV100'
+    if gaudi := re.fullmatch(r"gaudi\s?([123]?)", name.strip(), re.IGNORECASE):
+        return "Gaudi" + gaudi.group(1)  # s13 'Gaudi2', 'gaudi 3'
     name = re.sub(r"\s+", " ", name).upper().replace("TI", "Ti")
     name = re.sub(r"^(RTX|GTX)\s?(?=\d)", r"\1 ", name)
     name = re.sub(r"(?<=\d)\s?Ti$", " Ti", name)  # '2080Ti', '2080ti' → '2080 Ti'
+    name = re.sub(r"(?<=\d{4}) D$", "D", name)  # s13 nvidia-smi's 'GeForce RTX 4090 D': the 4090D
     name = re.sub(r"\s?ADA(?: ?GENERATION)?$", " Ada", name, flags=_IC)  # 'RTX 6000 Ada Generation': the Ada workstation board
     if re.fullmatch(r"[1-5]0[5-9]0D?(?: Ti)?", name):  # GeForce cards named by number alone
         name = ("GTX " if name.startswith("10") else "RTX ") + name
@@ -52,8 +57,8 @@ def _canonical(name: str) -> str:
 # (s24 a count glued to the board by a hyphen: 'my 16-V100 benchmark', 'an 8-A100 box')
 _GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=[DH]GX-)|(?<=(?<![\w.\-])\d-)|(?<=(?<![\w.\-])\d\d-)|(?<=(?<![\w.\-])\d\d\d-)|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
 _KNOWN_FAMILIES = re.compile(
-    r"^(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GH200|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
-    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|K40|K20|M40|M60|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan)",
+    r"^(?:Tesla\s+P4(?![0-9])|Quadro|(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GH200|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
+    r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|K40|K20|M40|M60|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan))",
     _IC)
 
 # Things that are named with digits but carry no quantity of the job.

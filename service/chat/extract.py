@@ -81,10 +81,12 @@ _IC = re.IGNORECASE
 
 # --------------------------------------------------------------------------- model size
 _MODEL_EN = re.compile(
-    rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s?(?P<scale>B|b|bn|billion|Billion)(?![A-Za-z0-9])"
+    rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s?|-(?=[Bb]illion))(?P<scale>B|b|bn|billion|Billion)(?![A-Za-z0-9])"
     r"(?!\s*(?:tokens?|samples?|images?|rows?|bytes?|words?|/s))")
 _MODEL_EN_BIG = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>T|trillion|M|million)\s*(?:-|\s)?"
+    # s13 an architecture named between ('a 340M BERT model', '125M GPT-style model')
+    r"(?:(?:BERT|RoBERTa|GPT|ViT|T5|LSTM|Transformer|CNN|ResNet|LLaMA|Llama|MoE)[\w-]{0,8}\s+)?"
     r"(?:param(?:eter)?s?|参数|模型|model)", _IC)
 # 'model: 340M', '模型大小 350M', 'a model of 125M': the size named after the model word, in millions
 _MODEL_M_AFTER = re.compile(rf"(?:model|模型)\s*(?:size|大小|规模|参数量?)?\s*(?:is|of|:|：|=|是|为|只有|大概|约)?\s*(?:about|~|约)?\s*"
@@ -105,9 +107,20 @@ _MODEL_GLUED = re.compile(r"(?<![A-Za-z])(?:Qwen|qwen|Llama|llama|LLaMA|Baichuan
 # 'dmoe_760m', 'gpt2-1.5b', 'pythia-410m', 'bert_340M': an architecture's config name with its size after a separator
 _MODEL_CONFIG = re.compile(r"(?<![A-Za-z0-9])(?:d?moe|gpt(?:2|3|-?j|-?neox)?|bert|roberta|t5|mpt|pythia|vit|bloomz?|"
                            r"mixtral|starcoder|codegen|megatron|llama\d?|opt|qwen\d?(?:\.\d)?|gemma\d?)"
-                           r"[_-](?:\w+[_-])?(?P<num>\d{1,4}(?:\.\d+)?)(?P<scale>[mMbB])(?![A-Za-z0-9])", _IC)
+                           r"[_ -](?:\w+[_-])?(?P<num>\d{1,4}(?:\.\d+)?)(?P<scale>[mMbB])(?![A-Za-z0-9])"
+                           r"(?!\s*(?:steps?|samples?|tokens?|images?|iter\w*|rows?|examples?|sentences?|words?|条|步))", _IC)
+# s13 BLOOM's sizes with the decimal after the scale: 'bloom-7b1', 'bloomz-7b1-mt', 'bloom-1b7' (7.1B, 1.7B)
+_MODEL_BLOOM = re.compile(r"(?<![A-Za-z0-9])bloomz?[_-](?P<a>\d{1,2})b(?P<b>\d)(?![A-Za-z0-9])", _IC)
 _PARAM_CONTEXT = re.compile(r"参数|参|模型|规模|级|params?|parameters?|model|LLM|大模型", _IC)
 
+
+# s13 a size in bytes: the low end of a range of message sizes ('8B to 8GB', '8B-4GB'), or one said as a message's
+_BYTES_RANGE = re.compile(r"\s*(?:to|-|~|～|–|through|和|到|至)\s*\d+(?:\.\d+)?\s*[KMGT]i?B(?![A-Za-z])")
+_BYTES_BEFORE = re.compile(r"(?:(?<![A-Za-z])-[be]\s*|(?:message|msg|buffer|packet|payload|chunk|消息|报文)\s*(?:sizes?|大小)?\s*"
+                           r"(?:is|of|=|:|：|是|为|from)?\s*(?:only|just)?\s*)$", _IC)
+# s13 what a figure in 亿 counts when a thing of the data is named right after it ('10亿 个样本', '10 亿行', '百亿级别的 token')
+_DATA_AFTER_YI = re.compile(r"[^，,。.;；!?！？\n]{0,8}?(?:tokens?|tokens|样本|条|行|张|图|字|词|元|次|数据|用户|请求|像素|帧|"
+                            r"images?|samples?|rows?)", _IC)
 
 # Mixture-of-experts models named by their experts ('Mixtral-8x7B'): every expert's weights get gradients, so the size
 # that counts is the total, which the name does not say (shared layers are counted once): the known totals only.
@@ -127,6 +140,8 @@ def model_size(text: str) -> list[Understood]:
         value = params_to_billions(m["num"], "B")
         if value:
             hits.append(_hit_span("job.model_params_b", value, text, m.start("num"), m.end()))
+    for m in _MODEL_BLOOM.finditer(text):
+        hits.append(_hit_span("job.model_params_b", float(f"{m['a']}.{m['b']}"), text, m.start("a"), m.end()))
     for m in _MODEL_CONFIG.finditer(text):
         value = params_to_billions(m["num"], m["scale"].upper())
         if value and not _overlaps(m, hits):
@@ -135,6 +150,9 @@ def model_size(text: str) -> list[Understood]:
     for m in _MODEL_EN.finditer(text):
         if _overlaps(m, hits) or any(a <= m.start() < b for a, b in places):  # 'us-east-1b' is a zone
             continue
+        if m["scale"] == "B" and (_BYTES_RANGE.match(text, m.end()) or _BYTES_BEFORE.search(text, max(0, m.start() - 30),
+                                                                                         m.start())):
+            continue  # s13 'from 8B to 8GB', '-b 8B -e 4G', 'message size is 1B': bytes, no model
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
@@ -161,13 +179,62 @@ def model_size(text: str) -> list[Understood]:
         bare = not m["num"] or not m["num"][0].isdigit()
         if m["scale"] in {"亿", "十亿"} and bare and not _PARAM_CONTEXT.search(near):
             continue
+        if (data := _DATA_AFTER_YI.match(text, m.end())) and not re.search(r"参数|参|params?", data.group(0), _IC):
+            continue
         value = params_to_billions(m["num"], m["scale"])
         if value:
             hits.append(_hit("job.model_params_b", value, m))
     # '671B MoE, 37B active', '激活参数 37B': a mixture of experts' active share; its gradients are the total's
-    return [h for h in hits if not (re.match(r"\s*(?:params?|parameters?)?\s*(?:active|activated|激活)", text[h.end:h.end + 20], _IC)
-                                    or re.search(r"(?:active|activated|激活)\s*(?:params?|parameters?|参数量?)?\s*(?:is|of|=|:|：|为|是)?\s*$",
-                                                 text[max(0, h.start - 24):h.start], _IC))]
+    # (s13 and a trainable share: 'only 1B are trainable', '160M trainable params', 'the adapters are only 40M params')
+    return [h for h in hits if not (re.match(r"\s*(?:params?|parameters?)?\s*(?:are\s+|is\s+)?(?:active|activated|激活|trainable|"
+                                             r"可训练)", text[h.end:h.end + 24], _IC)
+                                    or re.search(r"(?:active|activated|激活|trainable|可训练)\s*(?:params?|parameters?|参数量?)?\s*"
+                                                 r"(?:is|of|=|:|：|为|是)?\s*$", text[max(0, h.start - 24):h.start], _IC)
+                                    or re.search(r"(?:adapters?|LoRA)\s*(?:weights?|params?|parameters?)?\s*(?:are|is|has|have|:|：|只有|有)?"
+                                                 r"\s*(?:only|just|about|~)?\s*$", text[max(0, h.start - 30):h.start], _IC))]
+
+
+def model_in_path(path: str) -> tuple[float, int, int] | None:
+    """s13 a model's directory in a path ('/home/user/ckpt/Qwen2.5-14B-Instruct', '/mnt/model/Llama-2-70b-hf/'): the size
+    its family's name says (value, start, end in `path`); never a bare '70B' (an output folder, '/mnt/output/70B/')."""
+    for m in re.finditer(r"[^/\s]+", path):
+        part = m.group(0)
+        found = [(h.value, h.start, h.end) for h in model_size(part)
+                 if h.text and re.search(r"[A-Za-z]{2}", part[:h.start]) and not h.inferred]
+        if found:
+            value, a, b = found[0]
+            return value, m.start() + a, m.start() + b
+    return None
+
+
+# s13 a model named in an auxiliary role: the teacher distilled from, a reward, critic or reference model, the one whose
+# tokenizer is borrowed, a judge or a draft model; they run forward only, the job's gradients are another model's
+_AUX_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?:teacher|reward|critic|judge|verifier|draft|tokenizer|ref(?:erence)?[_ ]model|"
+                         r"ref|RM|PRM|distill(?:ed|ing)? from|tokenizer (?:of|from))|教师|奖励模型|打分模型|评判模型|裁判模型|"
+                         r"参考模型|蒸馏自|从)\s*(?:model|模型)?\s*(?:is|=|:|：|是|用的是|用的|用了|用|uses?|used|of|from|being|"
+                         r"为)?\s*(?:the|a|an|our)?\s*$", _IC)
+_AUX_AFTER = re.compile(r"\s*(?:model|模型)?\s*[(（]?\s*(?:as\s+(?:the\s+|a\s+|our\s+)?|做|作为|当作?|用作|作)?\s*(?:the\s+)?"
+                        r"(?:(?:teacher|reward|critic|judge|verifier|draft|tokenizer)(?![A-Za-z])|ref(?:erence)?[_ ]model|"
+                        r"RM(?![A-Za-z])|教师|奖励|打分|评判|裁判|参考模型|的\s*tokenizer|的\s*分词器)", _IC)
+_NAME_CHARS = re.compile(r"[\w.\-/:]")
+
+
+def _auxiliary(text: str, h: Understood) -> bool:
+    a, b = h.start, h.end
+    while a > 0 and _NAME_CHARS.match(text[a - 1]):
+        a -= 1
+    while b < len(text) and _NAME_CHARS.match(text[b]) and not text[b] == ":":
+        b += 1
+    return bool(_AUX_BEFORE.search(text, max(0, a - 30), a) or _AUX_AFTER.match(text, b))
+
+
+def drop_auxiliary_models(text: str, hits: list[Understood]) -> list[Understood]:
+    """Sizes of models in an auxiliary role (above) left out where a model of another size is named besides."""
+    sizes = [h for h in hits if h.fact == "job.model_params_b"]
+    aux = [h for h in sizes if _auxiliary(text, h)]
+    if not aux or not {h.value for h in sizes if h not in aux} - {h.value for h in aux}:
+        return hits
+    return [h for h in hits if h not in aux]
 
 
 def _overlaps(m: re.Match[str], hits: list[Understood]) -> bool:
@@ -603,6 +670,8 @@ def precision(text: str) -> list[Understood]:
         key = re.sub(r"[\s\-]", "", m["p"].lower())
         if key in {"8bit", "8位", "32bit", "32位"} and _OPTIMISER_AFTER.match(text, m.end()):
             continue  # job-s11 precision: '8-bit Adam', '8bit 优化器': the optimiser's states, not the gradients
+        if _SWITCHED_OFF_AFTER.match(text, m.end()):
+            continue  # s13 '"fp16": {"enabled": false}', 'fp16: false', 'fp16=False': the setting names a precision not used
         if key in _PRECISION_MAP:
             hits.append(_hit("job.precision", _PRECISION_MAP[key], m))
     # job-s11 precision: mixed precision named without its type ('混合精度训练', 'AMP', 'autocast'): fp16, as the
@@ -614,6 +683,11 @@ def precision(text: str) -> list[Understood]:
                 hits.append(_hit("job.precision", "fp16", m, inferred=True, weak=True))
                 break
     return hits
+
+
+# s13 a precision's switch set off right after its name, as a config or a command line writes it
+_SWITCHED_OFF_AFTER = re.compile(r"[\"']?\s*(?::\s*\{[^{}]{0,40}?[\"']enabled[\"']\s*:\s*|[:=]\s*|\s+)[\"']?(?:false|False|FALSE|no|No)"
+                                 r"(?![A-Za-z])")
 
 
 # job-s11 precision: an optimiser or quantisation named after '8-bit' ('8-bit Adam', '8bit 优化器', '8-bit AdamW (bnb)')

@@ -125,6 +125,10 @@ _OFF_AFTER = re.compile(r"^\s*(?:is\s+|was\s+|are\s+|were\s+|got\s+)?(?:disabled
                         r"^\s*(?:被)?(?:禁用|关闭|关掉|关了|屏蔽)", _IC)
 
 
+# s13 a row of nvidia-smi's table pasted without its header: 'Off' after the GPU's name is its persistence mode, no denial
+_GPU_ROW_AFTER = re.compile(r"[ \t]+(?:On|Off)[ \t]*\|")
+
+
 def _switched_off(text: str, start: int, end: int) -> bool:
     return bool(_OFF_BEFORE.search(text, max(0, start - 24), start) or _OFF_AFTER.search(text[end:end + 24]))
 
@@ -179,6 +183,9 @@ def apply_negation(text: str, hits: list[Understood]) -> list[Understood]:
             continue  # net-s11 '我们用 RoCE，不是 IB': one fabric denied beside another said, no denial of RDMA
         if h.fact in _HARDWARE and _switched_off(text, h.start, h.end):
             continue  # 'running with IB disabled', '把 IB 关掉': a setting turned it off; the hardware is still there
+        if h.fact == "gpu.model" and _GPU_ROW_AFTER.match(text, h.end):
+            out.append(h)  # s13 '|   0  Tesla T4   Off  | 00000000:00:04.0 Off |': nvidia-smi's Persistence-M column
+            continue
         if h.fact in _FLIPPABLE and isinstance(h.value, bool):
             if h.value is True:
                 out.append(Understood(h.fact, False, h.text, h.start, h.end, h.source, h.inferred, h.weak,
@@ -237,7 +244,9 @@ _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|o
 # that names a model of another size describes another team's run, to the end of its sentence.
 # (job-s12b or a smaller model said not to have the problem: '小模型没这个问题，2.6B 模型 micro batch 8 时：…', 'smaller
 # models don't have this issue: with 1.3B …')
-_ANOTHER_RUN = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast)(?![A-Za-z])|相比之下|与之相比|"
+_ANOTHER_RUN = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast|"
+                          # s13 'For reference, a 7B model gets 3000 tokens/s on the same nodes', '作为对比，7B 模型…'
+                          r"for (?:reference|comparison)|as a (?:reference|comparison))(?![A-Za-z])|作为(?:参考|对比)|相比之下|与之相比|"
                           r"而(?=[^，,。]{0,12}(?:模型|\d+\s*[BbMm]))|"
                           r"(?:小|较小的|更小的|其他|别的)模型\s*(?:就|都|也)?\s*(?:没有?(?:这个|这种|此)?问题|没事|正常|很正常|不会)|"
                           r"(?<![A-Za-z])(?:smaller|other) models? (?:(?:do|does)(?: not|n't) have (?:this|the|that|such)|"
@@ -263,7 +272,7 @@ def _other_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int
 # 241B hangs', '7B 跑得好好的，70B 就卡住': the size named before the verdict, in its clause, is another run's
 _TRAINS_FINE = re.compile(
     r"(?:都|也|就)?\s*(?:能|可以)?\s*(?:顺利|正常|成功)\s*(?:地)?\s*(?:训练|跑|运行|训|跑通|完成|收敛)|"
-    r"(?:都|也|就)\s*(?:没有?(?:这个|此)?问题|没事|(?:很)?正常)|(?:跑|训练?)得(?:好好的|很好|挺好|正常|很顺利|顺利)|"
+    r"(?:都|也|就)\s*(?:没有?(?:这个|此)?问题|没事|(?:很)?正常)|没有?(?:任何)?(?:这个|此)?问题(?!\s*(?:吗|么|[?？]))|(?:跑|训练?)得(?:好好的|很好|挺好|正常|很顺利|顺利)|"
     r"(?<![A-Za-z])(?:trains?|trained|training|runs?|ran|running|works?|worked|working)\s+(?:just\s+|perfectly\s+)?"
     r"(?:fine|ok|okay|well|normally|smoothly|without (?:any )?(?:problems?|issues?|hangs?))(?![A-Za-z])|"
     r"(?<![A-Za-z])(?:(?:is|are|was|were) (?:fine|ok|okay)|(?:has|have|had) no (?:such )?(?:problems?|issues?))(?![A-Za-z])",
@@ -284,6 +293,7 @@ def _fine_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int]
         a = tx.clause_bounds(text, m.start())[0]
         turns = list(_CLAUSE_TURN.finditer(text, a, m.start()))
         a = turns[-1].end() if turns else a  # 'our 241B hangs but Llama-70B trains fine': from the turn on
+        a = max(a, text.rfind("(", a, m.start()) + 1, text.rfind("（", a, m.start()) + 1)  # s13 '（之前 7B 没问题）'
         inside = {v for pos, v in sizes if a <= pos < m.start()}
         outside = {v for pos, v in sizes if not a <= pos < m.start()}
         if inside and outside - inside:

@@ -32,8 +32,10 @@ from bwdoctor.chat.extract import (
     Understood,
     bare_batch_sizes,
     config_settings,
+    drop_auxiliary_models,
     extract_facts,
     instance_type,
+    model_in_path,
     nodes_setting,
     resolve,
     runs_under_settings,
@@ -114,6 +116,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
+    hits = drop_auxiliary_models(unmasked, hits)  # s13 'a 7B student distilled from a 70B teacher': the student's size
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
     hits = runs_under_settings(raw_prose, hits)  # rr-s10 runs under settings
@@ -178,7 +181,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _share_of_line_rate(stated, prose)
     _gpus_said_with_the_nodes(stated, hits, prose)
     _job_total_of_machines_like_the_baseline(stated)
-    _gpu_of_the_job(stated, hits)
+    _gpu_of_the_job(stated, hits, unmasked)
     _one_machine_when_none_is_named(stated, question)
     _our_one_server(stated, prose)
     _gpus_the_machine_has(stated)
@@ -350,6 +353,9 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
             # the name's own facts, at the name's place in the question (not the offsets inside the name)
             hits.extend(Understood(h.fact, h.value, h.text, h.start + e.start, h.end + e.start, h.source, h.inferred,
                                    h.weak) for h in instance_type(words))
+        elif words.startswith("/") and (in_path := model_in_path(words)):  # s13 '/mnt/model/Llama-2-70b-hf/'
+            hits.append(Understood("job.model_params_b", in_path[0], words[in_path[1]:in_path[2]],
+                                   e.start + in_path[1], e.start + in_path[2]))
         elif words.lower() == "/dev/shm":  # sweep-s10 shm: '/dev/shm 只有 16MB', 'the /dev/shm is only 64MB'
             hits.extend(shm_size_after(text, e.start, e.end))
         elif light_model_name(words, text, e.start):  # 'resnet18 on 2 nodes': little compute per step
@@ -1109,16 +1115,48 @@ def _total_said_for_the_job(stated: dict[str, Understood], text: str) -> None:
         del stated["job.total_gpus"]
 
 
-def _gpu_of_the_job(stated: dict[str, Understood], hits: list[Understood]) -> None:
+def _gpu_of_the_job(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """Of several GPU models named, the job's is the one its counts are said with ('2 台 8×H800 … H100 的 NVLS busbw
     480 GB/s'), failing that the first named (a setup is described before what it is compared with)."""
     chosen = stated.get("gpu.model")
     models = [h for h in hits if h.fact == "gpu.model" and not h.hypothetical]
     if chosen is None or chosen.source != "words" or len({h.value for h in models}) < 2:
         return
+    # s13 a model left behind or said to work ('moved from V100 to A100', '以前是 V100，现在换成了 A800', 'works on A100
+    # but is slow on our H20 nodes', 'A800 上正常，H20 上很慢') is not the one the job runs on, where another is named
+    kept = [h for h in models if not _gpu_left_or_fine(text, h)]
+    if kept and {h.value for h in kept} != {h.value for h in models}:
+        models = kept
     counts = [stated[k] for k in ("job.gpus_per_node", "job.nodes") if k in stated and stated[k].source == "words"]
     with_counts = [h for h in models if any(c.start <= h.start < c.end for c in counts)]
     stated["gpu.model"] = with_counts[0] if with_counts else min(models, key=lambda h: h.start)
+
+
+_GPU_FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)\s*(?:the\s+|our\s+|an?\s+)?$", re.IGNORECASE)
+_GPU_TO_AFTER = re.compile(r"\s*(?:GPUs?|cards?|nodes?|machines?|servers?|卡|机器)?\s*"
+                           r"(?:(?<![A-Za-z])to(?![A-Za-z])|→|->|换到|换成|升级到|迁移?到|切到|到)",
+                           re.IGNORECASE)
+_GPU_PAST = re.compile(r"(?:以前|之前|原来|原先|过去|"
+                       r"(?<![A-Za-z])(?:previously|used to|before|earlier|formerly|old))[^，,。.;；]{0,12}$",
+                       re.IGNORECASE)
+_GPU_FINE_BEFORE = re.compile(r"(?<![A-Za-z])(?:works?|worked|working|runs?|ran|is fine|was fine|fine|"
+                              r"scales? (?:well|fine))\s+(?:\w+\s+){0,3}?(?:on|with)\s+(?:the\s+|an?\s+|our\s+)?$",
+                              re.IGNORECASE)
+_GPU_FINE_AFTER = re.compile(r"\s*(?:上面|上|机器上|集群上|的机器上?|nodes?|cluster|machines?|boxes|"
+                             r"GPUs?|cards?)?"
+                             r"\s*(?:都|也|就)?\s*(?:(?:是|跑得?|训练)?\s*(?:很)?正常|没问题|很快|"
+                             r"(?:is|was|are|were|works?|worked|runs?|ran)\s+"
+                             r"(?:fine|ok|okay|well|normally|as expected))",
+                             re.IGNORECASE)
+
+
+def _gpu_left_or_fine(text: str, h: Understood) -> bool:
+    a = tx.clause_bounds(text, h.start)[0]
+    before = text[max(a, h.start - 40):h.start]
+    return bool((_GPU_FROM.search(before) and _GPU_TO_AFTER.match(text, h.end))
+                or (_GPU_PAST.search(before) and re.search(r"现在|如今|目前|换成|(?<![A-Za-z])now(?![A-Za-z])",
+                                                           text[h.end:h.end + 60], re.IGNORECASE))
+                or _GPU_FINE_BEFORE.search(before) or _GPU_FINE_AFTER.match(text, h.end))
 
 
 def _only_spans(text: str, spans: list[tuple[int, int]]) -> str:
