@@ -19,6 +19,7 @@ from bwdoctor.chat import text as tx
 from bwdoctor.chat.counts import COUNT, _count, elided_node_counts
 from bwdoctor.chat.entities import GPU_MARK
 from bwdoctor.chat.extract import Understood
+from bwdoctor.chat.scopes import OTHER_CLUSTER
 from bwdoctor.chat.symptoms import ODD_STEPS
 from bwdoctor.chat.units import parse_number, time_to_seconds
 
@@ -52,8 +53,7 @@ _FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|w
                           r"(?:faster|quicker)\s+than\s+(?P<b>[^,.;:!?，。；\n]{1,30})"
                           r"|(?P<a2>[^，。,;；！？?!\n]{1,16}?)比(?P<b2>[^，。,;；！？?!\n]{1,16}?)(?:还|更|要)?(?:快|短)", _IC)
 # '两台反而要 1 小时 45 分钟', '4 卡并行反而接近 3 小时', '反而更慢'
-_ANOTHER_CLUSTER = re.compile(r"另一个集群|别的集群|其他集群|其它集群|旧集群|老集群|原来的集群|之前的集群|"
-                              r"(?<![A-Za-z])(?:another|other|old|previous|our old) cluster", _IC)
+_ANOTHER_CLUSTER = re.compile(rf"{OTHER_CLUSTER}|旧集群|老集群|原来的集群|之前的集群|(?<![A-Za-z])(?:old|previous) cluster", _IC)
 _INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:每(?:个)?\s*(?:step|步|iter|iteration|迭代|epoch|轮)|速度|训练|时间|耗时|用时|"
                       r"(?:step|epoch)\s*(?:time|耗时|时间)?)?\s*(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
 _WORSE_WITH_MORE = re.compile(

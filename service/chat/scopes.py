@@ -211,6 +211,10 @@ def _other_fabric_affirmed(text: str, h: Understood, hits: list[Understood]) -> 
                and not x.weak and not is_negated(text, x.start, x.end) for x in hits)
 
 
+# The words for another cluster than the asker's: one table, used here for another system's hardware and by the
+# comparison readers for a run on another cluster (which add the cluster the asker left: 'our old cluster').
+OTHER_CLUSTER = r"另一个集群|别的集群|其他集群|其它集群|(?<![A-Za-z])(?:another|other) cluster"
+
 # Another system described for comparison: its hardware is not this job's ('官方平台是每节点 4*100G RoCE、机内 NVLink').
 _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置|测试结果|数据)|(?<![比跟和与])别人(?:的)?|其他人|"  # s11 ('比别人慢': ranks)
                            # s26 another party's account: '（官方说他们从单节点到 12 节点 … 16s -> 18s/it）', '（另一位同样
@@ -221,7 +225,7 @@ _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置
                            r"claims|claimed|mention(?:ed|s)?|got|get|see|saw)(?![A-Za-z])|"
                            r"the (?:official|reference|paper's|authors') "
                            r"(?:setup|platform|cluster)|(?:their|the README's|the paper's) (?:setup|platform|cluster|numbers)|"
-                           r"另一个集群|别的集群|其他集群|其它集群|other cluster|another cluster|DGX-?1 is said|"
+                           rf"{OTHER_CLUSTER}|DGX-?1 is said|"
                            # what a README, paper or blog reports is their run, not the asker's
                            r"(?:README|论文|文章|博客|官方文档)\s*(?:里|中|上)?\s*(?:说|写|提到|给出|声称|报告)|"
                            r"(?:according to|per) the (?:README|paper|blog|docs)|"
