@@ -88,7 +88,8 @@ _PADDLE_BATCH = re.compile(r"(?<![\w.])(?:(?:avg_)?batch_cost|batch time(?=\s*:\
                            r"(?:samples?_per_sec(?:ond)?|samples?/s|examples?_per_sec(?:ond)?|ips)\b))"
                            r"\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec)?(?![\w.])",
                            re.IGNORECASE)
-_PADDLE_READER = re.compile(r"(?<![\w.])(?:avg_)?reader_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
+# (PaddleDetection's ppdet.engine says 'data_cost' for the same wait: 'batch_cost: 2.9940 data_cost: 2.7134 ips: …')
+_PADDLE_READER = re.compile(r"(?<![\w.])(?:avg_)?(?:reader|data)_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
                             r"\s*(ms|s|sec)?(?![\w.])", re.IGNORECASE)
 # The share of a step spent communicating as GPT-NeoX's timers print it ('%comms: 85.43695925203818').
 _COMMS_PCT = re.compile(r"%\s*comms?\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)")

@@ -497,6 +497,8 @@ _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size
             "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
             "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
 _ZERO = {"zero_stage"}
+# s27 a MoE's routing set as an option: Megatron's '--moe-router-topk 2', HF configs' 'num_experts_per_tok'
+_MOE_TOP_K = {"moe_router_topk", "moe_top_k", "num_experts_per_tok", "moe_topk"}
 # the data loader's worker processes: PyTorch's examples' '--workers 8', 'num_workers=0', the HF Trainer's
 # '--dataloader_num_workers 4' (a bare 'workers:' key in a config is some other role's: a parameter server's)
 _LOADER_WORKERS = {"num_workers", "dataloader_num_workers", "workers", "num_data_workers", "data_workers"}
@@ -510,7 +512,7 @@ _PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtyp
 _FSDP = {"fsdp", "use_fsdp"}
 _STRATEGY = {"strategy", "distributed_type", "sharding_strategy", "fsdp_sharding_strategy"}
 _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
-          | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE) | _LOADER_WORKERS)
+          | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE) | _LOADER_WORKERS | _MOE_TOP_K)
 
 
 # The argument naming the model a job trains ('--model Qwen2.5-VL-7B-Instruct', '--model_name_or_path
@@ -679,6 +681,9 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
             put("job.dataloader_workers", number if number <= 4096 else None)
         elif key in _DEGREES and number:
             put(_DEGREES[key], number if number <= 512 else None)
+        elif key in _MOE_TOP_K and number:
+            put("job.moe_top_k", number if number <= 64 else None)
+            put("job.moe", True if number <= 64 else None)
         elif key in _MODEL_SHAPE and number:
             put(_MODEL_SHAPE[key], number if number <= 1_000_000 else None)
         elif (key in _ZERO or (key == "stage" and "zero" in name)) and number is not None:

@@ -264,7 +264,9 @@ _SUBJECTS = {
     "mem.used_pct": re.compile(r"(?<!GPU )(?<!显)内存|\bRAM\b|(?<!GPU )memory|\bmem\b", _IC),
 }
 # (job-s11 both ends: '20%-30%', '40%~60%' as much as '20-30%'; '从 95% 到 40%' stays a change)
-_PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:%(?=\s*[-~～–]\s*\d))?\s*(?:-|~|～|到|至|–)\s*(?P<hi>\d+(?:\.\d+)?))?\s*%")
+# ('实际利用率 90+%': at least 90)
+_PERCENT = re.compile(rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s*(?:%(?=\s*[-~～–]\s*\d))?\s*(?:-|~|～|到|至|–)\s*(?P<hi>\d+(?:\.\d+)?))?"
+                      r"\s*\+?\s*%")
 # '带宽利用率只有 45%', 'link utilization 45%': a share of a link, not of a GPU
 _OTHER_UTIL = re.compile(r"(?:带宽|网卡|网络|链路|端口|bandwidth|NIC|network|link|port|PCIe|IB)\s*(?:的)?\s*"
                          r"(?:利用率|使用率|占用率|util\w*|usage)", _IC)
@@ -554,16 +556,31 @@ _USUAL_CUE = re.compile(r"(?:平时|平常|一般|通常|基本|大部分时间|
 _LOADS = ("gpu.util_pct", "cpu.util_pct")
 
 
+# s28 a load's trough said beside its peak ('峰值有 97%，但交替出现 47% 的低谷', 'peaks at 97% but keeps dropping to 47%'):
+# the two ends of a swing, neither its usual level
+_TROUGH_CUE = re.compile(r"(?:低谷|谷值|最低|掉到|降到|跌到|(?<![A-Za-z])(?:drops?|dropping|dropped|dips?|dipping|dipped|falls?|"
+                         r"falling|fell)\s+(?:down\s+)?to|(?<![A-Za-z])(?:troughs?|lows?|minimum|min)(?![A-Za-z]))", _IC)
+_TROUGH_AFTER = re.compile(r"\s*(?:的)?\s*(?:低谷|谷值|谷底)", _IC)
+
+
 def _typical_over_peak(text: str, hits: list[Understood]) -> list[Understood]:
     out = []
+    swing: set[int] = set()
     for h in hits:
         cue = text[max(0, h.start - 24):h.start]
-        if h.fact in _LOADS and _PEAK_CUE.search(cue) and any(
-                o.fact == h.fact and o is not h and _USUAL_CUE.search(text[max(0, o.start - 40):o.start])
-                and abs(o.start - h.start) < 120 for o in hits):
-            continue
+        if h.fact in _LOADS and _PEAK_CUE.search(cue):
+            if any(o.fact == h.fact and o is not h and _USUAL_CUE.search(text[max(0, o.start - 40):o.start])
+                   and abs(o.start - h.start) < 120 for o in hits):
+                continue
+            troughs = [o for o in hits if o.fact == h.fact and o is not h and 0 < o.start - h.end < 60
+                       and tx.sentence_bounds(text, o.start) == tx.sentence_bounds(text, h.start)
+                       and (_TROUGH_CUE.search(text, max(h.end, o.start - 16), o.start) or _TROUGH_AFTER.match(text, o.end))]
+            bare_trough = re.search(r"\d+(?:\.\d+)?\s*%\s*(?:的)?\s*(?:低谷|谷值|谷底)", text[h.end:min(
+                tx.sentence_bounds(text, h.start)[1], h.end + 60)])  # ('…，但交替出现 47% 的低谷': no subject of its own)
+            if troughs or bare_trough:
+                swing.update(id(o) for o in [h, *troughs])
         out.append(h)
-    return out
+    return [h for h in out if id(h) not in swing]
 
 
 # --------------------------------------------------------------------------- communication's share of a step
@@ -1814,6 +1831,9 @@ _PER_N_STEPS = [
     re.compile(rf"(?:every|each|per|每)?\s*{_N_STEPS}\s*(?:take|took|takes|cost|costs|need|needs|需要|用时|耗时|花了?|要|in|"
                rf"用了)?\s*(?:about|around|roughly|approx\.?|约|大约|大概|~|≈)?\s*{_NUM}\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:per|for|every|each|/|每)\s*{_N_STEPS}(?![A-Za-z])", _IC),
+    # s28 a time to train N steps: '30 分钟训练 1000 iter', '30 分钟跑 1000 步', 'it takes 30 minutes to train 1000 iterations'
+    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:(?:才|只)?(?:能)?\s*(?:训练|训|跑)(?:了|完)?|\s+to\s+(?:train|run|do|complete))\s*"
+               rf"{_N_STEPS}(?![A-Za-z])", _IC),
 ]
 _IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)|"
                        rf"每秒(?:钟)?\s*(?:能?跑|大约|大概|约)?\s*{_NB}(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*(?:step|iter\w*|步|次迭代|迭代)", _IC)
@@ -1918,7 +1938,11 @@ def step_time(text: str) -> list[Understood]:
         fact = "job.step_time_baseline_s" if label == "baseline" or m.start() in grown_from else "job.step_time_s"
         # a bare duration in a sentence about steps (forward 357 ms, backward 673 ms) yields to a real step time
         hits.append(_hit(fact, seconds, m, weak=m.start() in bare))
-    for m in re.finditer(r"(?:from|从)\s*(?:~|≈|about\s|around\s|约)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?"
+    if hits and all(h.fact == "job.step_time_baseline_s" for h in hits) and not _STEP_CUES["multi"].search(text):
+        # s28 '单卡 30 分钟训练 1000 iter': one run, and it is on one GPU (or one machine): the job's, no baseline
+        hits = [_hit_span("job.step_time_s", h.value, text, h.start, h.end, weak=h.weak) for h in hits]
+    for m in re.finditer(r"(?:from|从)\s*(?:the\s+original\s+|the\s+previous\s+|原来的|之前的|原先的|原本的)?"
+                         r"(?:~|≈|about\s|around\s|约)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?"
                          r"\s*(?:to|到|涨到|变成|"
                          r"增加到|升到|变为|降到|降低到|缩短到|减少到|下降到|减到|掉到|"
                          r"(?:dropped|went down|fell|came down|decreased|improved)\s+to)"

@@ -771,18 +771,19 @@ class _Block:
 _GPU_LABEL = re.compile(r"(?<![A-Za-z])(?:GPUs?|gpus?|cards?)(?![A-Za-z])|显卡|GPU|(?<![A-Za-z])(?:A100|A800|H100|"
                         r"H800|H20|L40S?|V100|A10G?|A30|A40|A6000|RTX\s?\d{4}|T4)(?![A-Za-z\d])", re.IGNORECASE)
 _NIC_LABEL = re.compile(r"NIC|网卡|HCA|Mellanox|ConnectX|mlx5|switch|交换", re.IGNORECASE)
+_GPU_LINK_FACTS = ("gpu.pcie_gen", "gpu.pcie_width", "gpu.pcie_gen_max", "gpu.pcie_width_max")
 
 
 def _gpu_links_said_by_the_label(pasted: Pasted, blocks: list[_Block]) -> None:
     """lspci link lines pasted without their device header are the GPU's when the words before them say so."""
-    if any(k.startswith("gpu.pcie") for k in pasted.facts):
+    if any(k in _GPU_LINK_FACTS for k in pasted.facts):
         return
     for block in blocks:
         if block.kind != "lspci" or block.role != "job" or not _GPU_LABEL.search(block.label) \
                 or _NIC_LABEL.search(block.label):
             continue
         for key, value in parse_lspci(block.body).facts(headless_are_gpus=True).items():
-            if key.startswith("gpu.pcie") and key not in pasted.facts:
+            if key in _GPU_LINK_FACTS and key not in pasted.facts:
                 pasted.facts[key] = value
                 pasted.sources[key] = "lspci"
 

@@ -342,7 +342,28 @@ def _superseded(text: str, hits: list[Understood]) -> set[int]:
             if _PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start) and _NOW_SAID.search(
                     text, max(h.end, later.start - 30), later.start):
                 out.add(i)
-    return out | _superseded_setup(text, hits)
+    return out | _superseded_setup(text, hits) | _corrected_later(text, hits)
+
+
+# s28 a figure corrected later by the asker ('GPU 利用率基本在 1%。（补充：原来是任务管理器的显示问题，实际利用率 90+%。）', 'GPU
+# util shows 0% … turns out nvidia-smi was wrong, it's actually ~85%'): the value said as the actual one stands
+_ACTUALLY = re.compile(r"(?:实际(?:上)?|其实|真实|实测)\s*(?:的)?\s*[^，,。;；\d]{0,8}$|(?<![A-Za-z])(?:actually|in fact|in reality|"
+                       r"really)(?![A-Za-z])[^,.;\d]{0,16}$", _IC)
+_CORRECTION_OPENS = re.compile(r"补充|更正|纠正|原来是|后来发现|发现是|turns? out|it turned out|update|edit|correction|"
+                               r"my mistake|(?<![A-Za-z])(?:was|is) wrong", _IC)
+
+
+def _corrected_later(text: str, hits: list[Understood]) -> set[int]:
+    out: set[int] = set()
+    for j, later in enumerate(hits):
+        if later.source.startswith("pasted") or not _ACTUALLY.search(text, max(0, later.start - 20), later.start):
+            continue
+        sa = tx.sentence_bounds(text, later.start)[0]
+        if not _CORRECTION_OPENS.search(text, max(0, sa - 40), later.start):
+            continue
+        out.update(i for i, h in enumerate(hits[:j]) if h.fact == later.fact and h.value != later.value
+                   and h.end <= sa and not h.source.startswith("pasted"))
+    return out
 
 
 # A setup of the past told in a sentence of its own, then today's in the next ('Previously on A100 nodes with 8x200G HDR

@@ -36,3 +36,24 @@ def test_a_share_in_the_clause_after_its_subject(text: str, expected: dict[str, 
 def test_the_least_busy_machines_gpus(text: str, least: float | None) -> None:
     got = facts(text).get("gpu.util_min_pct")
     assert (got is None) if least is None else same_value(got, least), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the two ends of a swing are neither the usual level
+    ("训练过程中 GPU 峰值有 97%，但交替出现 47% 的低谷", {GPU: None}),
+    ("GPU util peaks at 97% but keeps dropping to 47%", {GPU: None}),
+    # a usual level said beside the peak stands
+    ("GPU 利用率最高只有 19%，平时基本稳定在 10% 左右", {GPU: 10.0}),
+    # a figure the asker corrects later: the actual one stands
+    ("GPU 利用率基本在 1%，CPU 利用率在 20%。（补充：原来是任务管理器的显示问题，实际利用率 90+%。）",
+     {GPU: 90.0, CPU: 20.0}),
+    ("GPU util shows 0% in the task manager. Update: turns out the task manager was wrong, nvidia-smi actually "
+     "says 85%.", {GPU: 85.0}),
+    # 'actually' with no correction: nothing set aside
+    ("GPU 利用率 30%，实际上是数据读取慢", {GPU: 30.0}),
+])
+def test_a_swing_and_a_correction(text: str, expected: dict[str, object]) -> None:
+    read = facts(text)
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)

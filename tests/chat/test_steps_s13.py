@@ -30,3 +30,31 @@ def test_the_step_said_again(text: str, expected: dict[str, object]) -> None:
     for key, want in expected.items():
         got = read.get(key)
         assert (got is None) if want is None else same_value(got, want), (key, got, want)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1 个 iter 从原来的 1.7s 变为 1.2s", {STEP: 1.2}),
+    ("v100 单卡 30 分钟训练 1000 iter", {STEP: 1.8, BASE: None}),
+    ("it takes 30 minutes to train 1000 iterations on 2 nodes", {STEP: 1.8}),
+    # a baseline said beside a bigger run stays the baseline
+    ("单机 30 分钟训练 1000 iter，两机要 50 分钟", {BASE: 1.8}),
+])
+def test_a_time_for_many_steps_and_a_time_that_moved(text: str, expected: dict[str, object]) -> None:
+    read = facts(text)
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)
+
+
+def test_a_moe_router_top_k_option() -> None:
+    read = facts("pretrain_gpt.py --num-experts 16 --moe-router-topk 2 --expert-model-parallel-size 8")
+    assert read.get("job.moe_top_k") == 2 and read.get("job.moe") is True
+
+
+def test_paddle_detection_data_cost_is_the_wait() -> None:
+    log = ("[07/12 22:31:55] ppdet.engine INFO: Epoch: [0] [ 340/2311] loss: 106.6 batch_cost: 2.9940 data_cost: "
+           "2.7134 ips: 5.3440 images/s\n[07/12 22:33:03] ppdet.engine INFO: Epoch: [0] [ 360/2311] loss: 95.0 "
+           "batch_cost: 3.2062 data_cost: 2.9550 ips: 4.9903 images/s\n")
+    read = facts("模型训练很慢，日志：\n" + log)
+    # 2.7134 of 2.9940 s and 2.9550 of 3.2062 s: about 91 % of each batch waits for data
+    assert 90 <= float(read.get("job.data_wait_pct") or 0) <= 92, read
