@@ -437,10 +437,32 @@ _ADVICE = re.compile(r"(?<![A-Za-z])(?:the )?(?:advice|suggestion|answer|reply) 
                      r"(?:有人|别人|同事|群里|网上|大佬)(?:建议|说|告诉我们?|给的建议是)\s*[:：,，]?|得到的建议是\s*[:：,，]?", _IC)
 
 
+# s28 a reply in the thread, paraphrased after the asker's words: '（维护者：16G 显存可以把 batch_size 设成 12；…）',
+# '（作者回复：…我的是 60 张…）', '(maintainer: on our cluster we get 20 GB/s)', 'Another user added: …': the replier's
+# figures and settings, to the end of the bracket (or of the sentence), unless the reply speaks of the asker's own
+# machines ('你的网卡只有 10G', 'your NIC is 10G').
+_REPLY = re.compile(r"(?:维护者|作者|官方|开发者|管理员|另一位用户|其他用户|有人|楼上|网友)\s*(?:的)?\s*(?:回复|回答|答复|补充|建议|说|解释)?"
+                    r"\s*[:：]|(?<![A-Za-z])(?:the\s+)?(?:maintainers?|authors?|developers?|devs?|another user|a commenter|"
+                    r"someone)\s*(?:replied|answered|added|suggested|said|wrote|commented|explained)?\s*[:：]", _IC)
+_TO_THE_ASKER = re.compile(r"你的|你们的|您的|(?<![A-Za-z])(?:your|you're|you are)(?![A-Za-z])", _IC)
+_CLOSE = {"（": "）", "(": ")", "[": "]", "【": "】"}
+
+
+def _replies(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _REPLY.finditer(text):
+        opener = text[max(0, m.start() - 1):m.start()]
+        close = text.find(_CLOSE[opener], m.end()) if opener in _CLOSE else -1
+        end = close if close >= 0 else tx.sentence_bounds(text, m.end())[1]
+        if not _TO_THE_ASKER.search(text, m.end(), end):
+            spans.append((m.start(), end))
+    return spans
+
+
 def _quoted_speech(text: str) -> list[tuple[int, int]]:
     quoted = [(m.start(), m.end()) for m in _QUOTE.finditer(text)
               if _SPEECH.search(text, max(0, m.start() - 16), m.start())]
-    return quoted + [(m.start(), tx.sentence_bounds(text, m.end())[1]) for m in _ADVICE.finditer(text)]
+    return quoted + [(m.start(), tx.sentence_bounds(text, m.end())[1]) for m in _ADVICE.finditer(text)] + _replies(text)
 
 
 def said_by_others(text: str, pos: int) -> bool:
@@ -542,7 +564,9 @@ _REPLACED_BY = re.compile(r"[^，,。.;；?？!！\n]{0,16}?(?:换成|改成|换
 _CHANGE_VERB = re.compile(r"upgrad(?:e|ing) to|mov(?:e|ing) to|switch(?:ing)? to|go(?:ing)? to|chang(?:e|ing) to|instead|"
                           r"换成|换到|改成|改用|升级到|升级成|升到|上到|切到|切换到|换用|改为", _IC)
 _CONDITIONAL = re.compile(r"[?？]|吗|么|会不会|能不能|能否|是否|可不可以|有没有必要|有必要|值得|would|could|should|will it|"
-                          r"is it worth|worth it|如果|假如|要是|if\b", _IC)
+                          r"is it worth|worth it|如果|假如|要是|if\b|"
+                          # a change said with what it would bring: '换成 100G 会好很多', '改成 ZeRO-2 应该能快一些'
+                          r"(?:会|应该|应该会|可能会|就能|能)\s*(?:好|快|提升|改善|缓解|加快|变快)", _IC)
 # "Would accumulating 8 steps help?" / "用FP8会不会快一些？": whether a change would help.
 _WOULD_IT_HELP = re.compile(
     # ('how do we confirm and fix it?' asks for help with the job; it proposes no change)
@@ -571,7 +595,8 @@ _DONE = re.compile(r"(?:现在|已经|后来|之后|目前|当前|最近|刚|the
 
 # 'with zero0 there is no such problem', '不用 deepspeed 或者用 zero0 就没有这个问题': a setup named only as the one that works
 # is an alternative to the job, not the job's setup.
-_ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就正常|就好了|就不会|都正常|works? (?:fine|well)|runs? (?:fine|well|ok)|"
+_ALTERNATIVE = re.compile(r"就没有?(?:这个|此)?问题|就没问题|就(?:能|可以)?(?:正常|跑通|跑起来|没事)|就好了|就不会|都正常|"
+                          r"works? (?:fine|well)|runs? (?:fine|well|ok)|"
                           r"is fine|no (?:such )?problem|"
                           r"without (?:this|the) (?:problem|issue)|doesn't happen|does not happen|不会出现|"
                           r"(?:is|are)\s+not seen|isn't seen|aren't seen|does not (?:occur|appear)|doesn't (?:occur|appear)|"

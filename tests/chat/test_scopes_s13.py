@@ -93,3 +93,18 @@ def test_a_wish_for_later() -> None:
 ])
 def test_another_partys_account_is_theirs(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("ppyolo 训练极其慢，v100 单卡 30 分钟训练 1000 iter。（维护者：16G 显存可以把 batch_size 设成 12；"
+     "另外如果是 8 卡训练，worker_num 可以开大一点，16 或 24。）", {G: 1, "job.dataloader_workers": None}),
+    ("Our busbw is 3 GB/s on 2 nodes. (maintainer: on our cluster we get 20 GB/s with the same NICs)",
+     {BUS: 3.0, N: 2}),
+    # a reply about the asker's own machines keeps what it says of them; its proposed change stays a change
+    ("训练很慢。（维护者：你的网卡只有 10G，换成 100G 会好很多）", {SP: 10.0}),
+    # a setting that works instead of the job's is the alternative, not the job's
+    ("开了 zero3，存储模型的时候通信卡死。换用 zero2 就能正常工作。（维护者：暂时不支持 zero3。）",
+     {"job.zero_stage": 3}),
+])
+def test_a_reply_in_the_thread_is_the_repliers(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
