@@ -5,6 +5,7 @@ Names and display formats are the fact catalogue's (rules/facts.yaml); only the 
 are the chat's own (service/messages/chat_facts.yaml), as are names for facts the catalogue has no label for.
 """
 
+import re
 from typing import Any
 
 from bwdoctor.chat.units import format_number
@@ -28,5 +29,12 @@ def fact_value(fact: str, value: Any, lang: str) -> str:
 
 
 def describe(fact: str, value: Any, lang: str) -> str:
-    """'NIC negotiated link speed 25 Gb/s' / '网卡协商速率 25 Gb/s'."""
-    return f"{fact_name(fact, lang)} {fact_value(fact, value, lang)}"
+    """'NIC negotiated link speed 25 Gb/s' / '网卡协商速率 25 Gb/s'; a setting named by its variable says its value
+    as one sets it ('NCCL_IB_DISABLE=1', never 'NCCL_IB_DISABLE yes')."""
+    name = fact_name(fact, lang)
+    if isinstance(value, bool) and _VARIABLE.fullmatch(name):
+        return f"{name}={int(value)}"
+    return f"{name} {fact_value(fact, value, lang)}"
+
+
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")

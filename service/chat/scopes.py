@@ -45,6 +45,10 @@ _LISTED_AFTER = re.compile(r"(?:\s*(?:,|，|、|/|or|and|和|或者?|及|与|跟
 # 'it's not that we don't have IB', '并不是没有 IB': a negation denied is no negation
 _DENIED = re.compile(r"(?:并不是|不是|并非|not that|isn't that|it's not that|it is not that)\s*$", _IC)
 _POST_NEGATION = re.compile(
+    # s27 a relative clause that denies it: 'InfiniBand that these boxes don't have', 'RDMA which our nodes lack'
+    r"^\s*(?:that|which)\s+(?:(?:these|those|the|our|my|its|their)\s+)?(?:\w+\s+)?(?:don't|do not|doesn't|does not|didn't|"
+    r"did not|never)\s+(?:have|support|has)(?![A-Za-z])|^\s*(?:that|which)\s+(?:(?:these|those|the|our|my)\s+)?(?:\w+\s+)?"
+    r"lacks?(?![A-Za-z])|"
     r"^\s*(?:is|are|was|were)?\s*(?:not|n't)\s*(?:enabled|used|available|supported|active|on|working|present|"
     r"installed|detected|found)|^\s*(?:is\s+|was\s+)?(?:disabled|unavailable|off|missing|not found|absent)"
     r"|^\s*(?:也|都|也都)?\s*(?:没开|没有开|未开启|未启用|没启用|没生效|不可用|关闭|被禁用|禁用|没有|都没有|不支持)"
@@ -114,7 +118,7 @@ def is_negated(text: str, start: int, end: int) -> bool:
     if m and not _CONTRAST.search(before[m.end():]):
         return not _DENIED.search(before[:m.start()])
     after = _LISTED_AFTER.match(text, end, b)  # 'IB 和 RoCE 都没有': the list's negation comes after its last feature
-    return bool(_POST_NEGATION.search(text[after.end() if after else end:min(b, (after.end() if after else end) + 24)]))
+    return bool(_POST_NEGATION.search(text[after.end() if after else end:min(b, (after.end() if after else end) + 40)]))
 
 
 # Hardware a setting can turn off without removing it: 'IB disabled' is NCCL_IB_DISABLE, not a node without InfiniBand.

@@ -108,3 +108,16 @@ def test_another_partys_account_is_theirs(text: str, expected: dict[str, object]
 ])
 def test_a_reply_in_the_thread_is_the_repliers(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
+
+
+def test_a_relative_clause_that_denies_the_fabric() -> None:
+    read = facts("Should I try NCCL_IB_DISABLE=1, in case NCCL is looking for InfiniBand that these boxes don't have?")
+    assert read.get("nic.kind") is None
+
+
+def test_a_setting_named_by_its_variable_is_said_as_one_sets_it() -> None:
+    from bwdoctor.chat.labels import describe
+
+    assert describe("nccl.ib_disabled", True, "en") == "NCCL_IB_DISABLE=1"
+    assert describe("nccl.ib_disabled", False, "zh") == "NCCL_IB_DISABLE=0"
+    assert describe("nic.speed_gbps", 25.0, "en").endswith("25 Gb/s")
