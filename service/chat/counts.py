@@ -323,8 +323,18 @@ def _clause_of(text: str, m: re.Match[str]) -> tuple[int, int]:
 _ACROSS_A_PASTE = re.compile(r"[ ]{12,}")
 
 
-# counts-zh-s13 list item: a count after another and a list's mark ('8、8、4 张卡', '8/8/4 卡', '8,8,4 GPUs')
-_LIST_ITEM = re.compile(r"(?<![\d.])\d{1,3}\s*(?:、|/|,(?!\s))\s*\Z")
+# counts-zh-s13 list item: a count after others and a list's mark ('8、8、4 张卡', '8/8/4 卡', '8,8,4 GPUs'); a rising
+# series ('用 2、4、8 张卡分别训练') is runs of growing size, its last the largest run, and stays read
+_LIST_ITEM = re.compile(r"(?<![\d.])(?:\d{1,3}\s*(?:、|/|,(?!\s))\s*){1,8}\Z")
+
+
+def _one_of_a_list(text: str, m: re.Match[str]) -> bool:
+    said = _LIST_ITEM.search(text, max(0, m.start() - 40), m.start())
+    if not said:
+        return False
+    items = [int(x) for x in re.findall(r"\d{1,3}", said.group(0))] + [_count(re.match(COUNT, m.group(0)).group(0)) or 0
+                                                                      if re.match(COUNT, m.group(0)) else 0]
+    return not all(a < b for a, b in zip(items, items[1:], strict=False))
 
 
 # 'one' before a modal or a verb of its own is the pronoun ('one should launch more servers', 'one can run 8 workers')
@@ -366,7 +376,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                 continue
             if re.search(r"devices?", m.group(0), re.IGNORECASE) and _NIC_TOOLS.search(text, *_clause_of(text, m)):
                 continue  # s11 NIC devices: 'ibv_devices lists 4 devices' counts RDMA devices, not GPUs
-            if _LIST_ITEM.search(text, max(0, m.start() - 8), m.start()) and shape in {"gpus", "nodes", "per-node3", "zh"}:
+            if shape in {"gpus", "nodes", "per-node3", "zh"} and _one_of_a_list(text, m):
                 continue  # counts-zh-s13 '每台分别有 8、8、4 张卡': the last of a list of counts, no count of all
             if _ONE_THE_PRONOUN.match(m.group(0)):
                 continue  # net-s12b: 'so one should launch more server instances': 'one' is anyone, no count
