@@ -56,6 +56,31 @@ _FASTER_THAN = re.compile(r"(?P<a>[^,.;:!?，。；\n]{1,30}?)\s+(?:is|are|was|w
 _ANOTHER_CLUSTER = re.compile(rf"{OTHER_CLUSTER}|旧集群|老集群|原来的集群|之前的集群|(?<![A-Za-z])(?:old|previous) cluster", _IC)
 _INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:每(?:个)?\s*(?:step|步|iter|iteration|迭代|epoch|轮)|速度|训练|时间|耗时|用时|"
                       r"(?:step|epoch)\s*(?:time|耗时|时间)?)?\s*(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
+# counts-zh-s13 fell instead: '速度不升反降', '速度没有提升，反而下降了', '吞吐却降低了': the pace fell where more machines
+# should have raised it (the pace named before it: '显存反而下降' or '时间反而降低' is no slower run)
+_INSTEAD_FELL = re.compile(r"不(?:升|增|涨)反(?:降|减)|不快反慢|(?:反而|竟然|居然|却|倒)\s*(?:还)?\s*(?:下降|降低|降了|变少|减少|掉了)")
+_PACE_BEFORE = re.compile(r"速度|吞吐|性能|it/s|samples?/s|tokens?/s|tok/s|样本数|效率|MFU|TFLOPS", _IC)
+_NOT_PACE_BEFORE = re.compile(r"时间|耗时|用时|显存|内存|loss|损失|占用|延迟|利用率", _IC)
+# counts-zh-s13 time times: '双机训练耗时是单机的 2 倍', '两台的总时间是一台的 1.5 倍': the larger run takes longer for the same work
+_TIME_TIMES = re.compile(r"(?:耗时|训练时间|总时间|总耗时|用时|一个\s*epoch\s*(?:的)?(?:时间|耗时)?)\s*(?:是|为|变成了?|达到了?|居然是|竟然是)\s*"
+                         r"(?P<obj>[^，。,;；！？?!\n]{1,12}?)的\s*(?P<k>\d+(?:\.\d+)?|[两二三四五六七八九十])\s*(?:多)?倍")
+_SMALL_FASTER = re.compile(r"(?:单机|单节点|单台|一台(?:机器)?|1\s*台(?:机器)?|1\s*机)(?:\s*(?:上|的|跑|训练|单卡|多卡|\d{1,2}\s*卡))*"
+                           r"\s*(?:反而|倒是|倒|竟然|居然)(?:还)?(?:更|要)?快")
+_ASKING = re.compile(r"是否|会不会|吗|(?<![什怎])么|能否|可能|要不要|如果|假如")
+_WHY = re.compile(r"为什么|为啥|怎么|咋|(?<![A-Za-z])why(?![A-Za-z])", _IC)
+
+
+def _asked(text: str, a: int, b: int) -> bool:
+    """counts-zh-s13: whether the words from a to the end of their clause ask whether it is so ('双机是否会变慢？'); a
+    why-question asks about what happened ('为什么双机变慢了？' says it did)."""
+    clause = tx.clause_bounds(text, a)
+    end = max(b, clause[1])
+    if _ASKING.search(text, a, end):
+        return True
+    mark = re.compile(r"[?？]").search(text, a, min(len(text), end + 1))
+    return bool(mark) and not _WHY.search(text, tx.sentence_bounds(text, a)[0], mark.start())
+
+
 _WORSE_WITH_MORE = re.compile(
     r"(?:gets?|got|getting|becomes?|grows?)\s+(?:even\s+)?(?:worse|slower|longer)\s+(?:with|for)\s+(?:every|each)\s+"
     r"(?:node|machine|server|GPU|worker)|(?:the more|more) (?:nodes|machines|GPUs|servers)[^.。]{0,30}(?:slower|worse|"
@@ -63,7 +88,9 @@ _WORSE_WITH_MORE = re.compile(
     r"(?:机器|节点|卡|GPU)越(?:多|加)[^。]{0,16}?(?:越慢|反而慢|越长|越大|越久|反而越长|反而越慢)|"
     r"加(?:了)?(?:机器|节点|卡)(?:以后|之后|后)?(?:反而|却)?(?:更|变)慢|"
     # '加了一台机器之后速度反而下降了', '增加到两个节点后吞吐却降低了'
-    r"(?:加|增加|添加|多加|扩)(?:了|上|到)?\s*(?:第?[一两二三四五六七八九十\d]{1,2}|几)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU)"
+    # (counts-zh-s13 '扩到两机就慢了一倍', '加到4台反而更慢', '扩展到 4 个节点后速度反而下降': the machines by 台 or 机 alone)
+    r"(?:加|增加|添加|多加|扩展|扩容|扩)(?:了|上|到|至)?\s*(?:(?:第?[一两二三四五六七八九十\d]{1,2}|几)?\s*(?:台|个|张|块)?\s*"
+    r"(?:机器|节点|服务器|卡|GPU)|(?:第?[一两二三四五六七八九十\d]{1,2}|几)\s*(?:台|机(?![器房架柜])))"
     r"[^。；;\n]{0,12}?(?:反而|却|竟然|居然|就)[^。；;\n，,]{0,8}?(?:慢|下降|降低|变长|更长|更久|掉|变差|减少)|"  # counts-s11 就
     # 'after adding a second node the throughput dropped', 'adding more GPUs made it slower'
     r"(?:after|when|once|since)\s+(?:I\s+|we\s+)?add(?:ing|ed)?\s+(?:a\s+|an\s+|another\s+|one more\s+|more\s+|a second\s+|"
@@ -268,6 +295,31 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             continue  # s12 '之前在另一个集群上跑得很好，现在 2 台 … 反而慢了': slower than another cluster, not than fewer machines
         if re.search(_SMALL, sentence, _IC) or re.search(r"多机|两机|双机|多节点|两台|2\s*台", sentence):
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _INSTEAD_FELL.finditer(text):  # counts-zh-s13 fell instead
+        a = tx.sentence_bounds(text, m.start())[0]
+        clause = tx.clause_bounds(text, m.start())
+        sentence = tx.sentence(text, m.start())
+        if not (m.group(0).startswith("不") or _PACE_BEFORE.search(text, max(a, m.start() - 30), m.start())) \
+                or _NOT_PACE_BEFORE.search(text, clause[0], m.start()) or _ANOTHER_CLUSTER.search(sentence) \
+                or _asked(text, m.end(), clause[1]):
+            continue
+        if re.search(_SMALL, sentence, _IC) or _LARGER_RUN.search(sentence) or any(
+                n > 1 for n, _, kind, _, _ in run_sizes(sentence, 0, len(sentence)) if kind == "nodes"):
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _SMALL_FASTER.finditer(text):  # counts-zh-s13 the smaller faster: '…训练非常慢，单机 4 卡反而更快'
+        sentence = tx.sentence(text, m.start())
+        if not _asked(text, m.end(), m.end()) and (_LARGER_RUN.search(text) or any(
+                n > 1 for n, _, kind, _, _ in run_sizes(text, 0, len(text)) if kind == "nodes")) \
+                and not _ANOTHER_CLUSTER.search(sentence):
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _TIME_TIMES.finditer(text):  # counts-zh-s13 time times
+        k = parse_number(m["k"]) or 0
+        a = tx.sentence_bounds(text, m.start())[0]
+        larger = [s for s in run_sizes(text, max(a, m.start() - 30), m.start()) if s[2] == "nodes" and s[0] > 1] \
+            or _LARGER_RUN.search(text, max(a, m.start() - 30), m.start())
+        if k > 1 and larger and (_RUN_SINGLE.search(m["obj"]) or _run_size(m["obj"])) \
+                and not _asked(text, m.end(), m.end()):
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _WORSE_WITH_MORE.finditer(text):
         if _TARGET.search(tx.clause(text, m.start())) or _TARGET.search(tx.clause(text, m.end() - 1)) or re.match(
                 r"\s*(?:will|would|could|might|is it going to|are we going to)(?![A-Za-z])", tx.clause(text, m.start()), _IC):
@@ -385,8 +437,10 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_compared_with(text, found))
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
+    found.hits.extend(_fine_then_slower(text, found))  # counts-zh-s13 fine then slower
     found.hits.extend(_added_to_total(text, found))  # cmp-s10 added to a total
     found.hits.extend(_one_more_machine(text, found))  # counts-s11 one more
+    found.hits.extend(_longer_after_one_more(text, found))  # counts-zh-s13 longer after one more
     found.hits.extend(_grown_then_slower(text, found))  # nccl-cmp s13 grown, then slower
     found.hits.extend(_range_of_runs(text, found))  # s13 range of runs
     return found
@@ -473,6 +527,29 @@ _ONE_MORE = re.compile(
 
 # s13 the pace said as the step's time after the machine added: 'When I add a second node, it takes 2700ms'
 _A_DURATION = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|秒|毫秒)(?![A-Za-z/])", _IC)
+
+
+_PACE_OF = re.compile(r"(epoch|step|iter|迭代|轮|batch)", _IC)
+
+
+def _longer_after_one_more(text: str, found: Scaling) -> list[Understood]:
+    """counts-zh-s13 longer after one more: '一台 8 卡的机器上每个 epoch 2 小时。加了第二台机器以后，一个 epoch 要 3 小时多': the
+    same measure of time, before a machine was added and after, grew."""
+    if any(h.fact == "job.negative_scaling" for h in found.hits):
+        return []
+    for m in _ONE_MORE.finditer(text):
+        a = max(text.rfind("\n\n", 0, m.start()) + 1, m.start() - 200)
+        b = tx.sentence_bounds(text, m.end())[1]
+        before = [q for q in _quantities(text, a, m.start())[0] if q[0] == "time"]
+        after = [q for q in _quantities(text, m.end(), b)[0] if q[0] == "time"]
+        if not before or not after or _TARGET.search(text, m.end(), b) or _asked(text, after[0][3], after[0][3]):
+            continue
+        then, now = before[-1], after[0]
+        pace_then = _PACE_OF.findall(text[max(a, then[2] - 20):then[2]].lower())
+        pace_now = _PACE_OF.findall(text[max(m.end(), now[2] - 20):now[2]].lower())
+        if pace_then and pace_now and pace_then[-1] == pace_now[-1] and now[1] > then[1] * 1.1:
+            return [Understood("job.negative_scaling", True, text[then[2]:now[3]], then[2], now[3])]
+    return []
 
 
 def _one_more_machine(text: str, found: Scaling) -> list[Understood]:
@@ -1221,13 +1298,18 @@ _ASKS_FOR = re.compile(r"(?<![A-Za-z])(?:what|how much|how many|which|would|coul
 # '与单机相比，双机训练速度下降了 40%', '相比单机，两机的吞吐反而降低了', 'compared to a single node, throughput on 2 nodes
 # dropped': a smaller run named as the reference, and the pace of the larger run said to fall against it.
 _COMPARED = re.compile(r"(?:与|和|跟|同)(?P<obj>[^，。,;；！？?!\n]{1,16}?)(?:相比|比较|对比|比起来)(?:之下)?|"
-                       r"(?:相比于?|相较于?|比起|对比|较之)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?=[，,]|\s*(?:而言|来说|的话)|\s+)|"
+                       r"(?:相比于?|相较于?|比起|对比|较之)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?=[，,]|\s*(?:而言|来说|的话)|"
+                       # (counts-zh-s13 '相比 4 卡，': the count's unit after a space is still the run's)
+                       r"\s+(?!(?:张|块)?\s*(?:卡|台|机|节点|GPU|nodes?(?![A-Za-z])|GPUs?(?![A-Za-z]))))|"
                        r"(?<![A-Za-z])(?:compared (?:to|with)|relative to|versus|vs\.?|against)\s+(?:running\s+)?(?:on\s+|with\s+|"
                        r"using\s+)?(?P<obj3>[^,.;:!?，。；：\n]{1,30}?)(?=[,，]|\s+(?:the|our|my|it|we|training|throughput|"
                        r"speed|step|epoch)\b)", _IC)
 _DECLINE = re.compile(r"(?:下降|降低|减少|掉|变慢|更慢|慢|减半|缩水)(?:了)?\s*(?:大约|约|近|将近|差不多)?\s*(?:(?P<p>\d+(?:\.\d+)?)\s*%)?|"
                       r"(?<![A-Za-z])(?:drops?|dropped|falls?|fell|decreas\w*|goes down|went down|lower|worse|slower|"
                       r"halved|halves)(?![A-Za-z])(?:\s+(?:by\s+)?(?:about\s+|around\s+|~\s*)?(?P<p2>\d+(?:\.\d+)?)\s*%)?", _IC)
+
+
+_GAIN = re.compile(r"提升|提高|加速|快了|变快|涨了|增加了|(?<![A-Za-z])(?:faster|speed-?up|gain)(?![A-Za-z])", _IC)
 
 
 def _compared_with(text: str, found: Scaling) -> list[Understood]:
@@ -1249,6 +1331,13 @@ def _compared_with(text: str, found: Scaling) -> list[Understood]:
                      and not _OTHER_MEASURE.search(tx.clause(text, d.start())) and not _TARGET.search(text, a, b)), None)
         if fall is None or not (_PACE.search(text, a, b) or re.search(r"slower|慢", fall.group(0), _IC)) \
                 or per_gpu_pace(text, fall.start()):
+            # counts-zh-s13 compared with: '相比 4 卡，8 卡只提升了 20%', '和单卡相比，双卡几乎没有加速': the smaller run named as
+            # the reference of a larger one's pace is its baseline, whichever way the pace went
+            if fall is None and not said & {"job.baseline_nodes", "job.baseline_gpus"} and _GAIN.search(text, m.end(), b) \
+                    and not _TARGET.search(text, a, b) and not _asked(text, m.end(), b):
+                fact = "job.baseline_gpus" if ref[1] == "gpus" else "job.baseline_nodes"
+                found.baseline_spans.append((m.start(group), m.end(group)))
+                return [Understood(fact, ref[0], m[group], m.start(group), m.end(group))]
             continue
         words = text[m.start():fall.end()]
         if "job.negative_scaling" not in said:
@@ -1291,10 +1380,42 @@ def _standalone(text: str, found: Scaling) -> list[Understood]:
 
 
 # '同样的代码在单台 8 卡上用 MirroredStrategy 就很快', 'on a single node it runs fine': a smaller run said to go well
-_FINE = re.compile(r"(?:(?:很|挺|非常|比较|就|都|跑得|速度)(?:快|正常)|正常)(?![^，。,;；]*(?:吗|么|\?|？))|没(?:有|什么|啥)?问题|"
+_FINE = re.compile(r"(?:(?:很|挺|非常|比较|就|都|跑得|速度)(?:快|正常)|正常|(?:跑得|跑的)?好好的)(?![^，。,;；]*(?:吗|么|\?|？))|没(?:有|什么|啥)?问题|"
                    r"(?<![\w-])(?:runs?|ran|works?|worked|trains?|trained|is|was|goes|went)\s+(?:\w+\s+)?"
                    r"(?:fine|fast|well|quickly|normally|great|ok|okay)(?![\w-])", _IC)
 _NOT_FINE = re.compile(r"不|没|未|也慢|not|n't|never|no\b", _IC)
+
+
+# counts-zh-s13 fine then slower: '单机正常，双机变慢', '单机 8 卡没问题，两台就慢了很多', 'one node is fine, two nodes got
+# slower': the larger run said to have become slower than the one machine said to go well (a bare '很慢' is its pace, not a
+# comparison, and stays unread)
+_BECAME_SLOWER = re.compile(r"(?:就|却|反而|都|也)?\s*(?:变得?|更|反而)\s*(?:特别|非常|很|十分|更|好)?慢|慢了(?!吗|么)|慢(?:了)?(?:很多|不少|一倍|好多|得多|一截)|"
+                            r"(?<![A-Za-z])(?:got|gets|became|becomes|is|was)\s+(?:much\s+|a lot\s+)?slower(?![A-Za-z])", _IC)
+_LARGER_RUN = re.compile(r"多机|多节点|多台|双机|两机|双节点|跨机|跨节点|(?<![A-Za-z])(?:multi-?node|multiple (?:nodes|machines)|"
+                         r"distributed)(?![A-Za-z])", _IC)
+
+
+def _fine_then_slower(text: str, found: Scaling) -> list[Understood]:
+    if any(h.fact == "job.negative_scaling" for h in found.hits):
+        return []
+    for m in _FINE.finditer(text):
+        a = tx.clause_bounds(text, m.start())[0]
+        ones = [s for s in run_sizes(text, a, m.start()) if s[2] == "nodes"]
+        if len(ones) != 1 or ones[0][0] != 1 or _NOT_FINE.search(text, ones[0][4], m.start()) \
+                or _NOT_FINE.search(m.group(0)) and not re.fullmatch(r"没(?:有|什么|啥)?问题", m.group(0)):
+            continue  # ('单机没问题' is fine said with a negation of its own)
+        rest = text[m.end():tx.sentence_bounds(text, m.start())[1]]
+        for slower in _BECAME_SLOWER.finditer(rest):
+            before = rest[max(0, slower.start() - 16):slower.start()]
+            at = m.end() + slower.start()
+            if _NOT_FINE.search(before[-3:]) or _TARGET.search(before) or _ASKING.search(before[-6:]) \
+                    or _asked(text, at, at + len(slower.group(0))):
+                continue  # ('单机正常，双机是否会变慢？': a question of what to expect)
+            size = [s for s in run_sizes(before, 0, len(before)) if s[2] == "nodes" and s[0] > 1]
+            if size or _LARGER_RUN.search(before):
+                return [Understood("job.negative_scaling", True, text[ones[0][3]:at + len(slower.group(0))], ones[0][3],
+                                   at + len(slower.group(0)))]
+    return []
 
 
 def _fine_alone(text: str, found: Scaling) -> list[Understood]:

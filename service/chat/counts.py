@@ -34,11 +34,13 @@ _IC = re.IGNORECASE
 _CN = "零〇一二两俩三四五六七八九十百千"
 # A count: bounded runs so a string of numerals costs linear time, never a backtracking search. '第一张' is an
 # ordinal (which one), never how many.
-COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])(?<!第\s)\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])(?<!第\s)[{_CN}]{{1,4}}(?![{_CN}])"
+COUNT = (rf"(?:(?<![A-Za-z\d.,{_CN}第])(?<!第\s)\d{{1,5}}(?!\d)(?![.,]\d)|(?<![{_CN}第])(?<!第\s)[{_CN}]{{1,5}}(?![{_CN}])"
          rf"|双(?=\s*(?:卡|机|台|节点|GPU|路|网卡|口|{GPU_MARK}))|(?<![A-Za-z])(?:a pair of|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
          r"sixteen|thirty-two|dual|quad)(?![A-Za-z]))")
 # '8 台交换机', '两台 leaf 交换机': machines of the network, not of the job
 _NOT_A_NODE = r"(?!\s*(?:[A-Za-z][\w-]*\s*)?(?:交换机|switch|路由器|防火墙|存储|NAS|显示器|打印机))"
+# counts-zh-s13 '交换机 2 台，服务器 6 台': a count said after a switch (or another box of the network) counts those boxes
+_NOT_AFTER_A_SWITCH = r"(?<!交换机)(?<!交换机\s)(?<!交换机：)(?<!交换机:)(?<!路由器)(?<!路由器\s)(?<!switch\s)(?<!switches\s)"
 _NODE_ZH = (rf"(?:台{_NOT_A_NODE}|个节点|节点|个?机器|个?服务器|个?主机|机(?![器房架柜]))"
             r"(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?")
 _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
@@ -87,6 +89,11 @@ _LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总
                 r"|(?<![\w-])(?<!\d\s)GPUs(?=\s*[:=]))")
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
+    # counts-zh-s13 groups: '4 台 4 卡 + 1 台 8 卡', '2 台 8 卡和 2 台 4 卡': machines of two kinds, summed (their GPUs each
+    # one count only where both kinds agree)
+    ("groups", re.compile(rf"(?P<n>{COUNT})\s*(?:台|个节点|节点|机)\s*(?:机器|服务器)?\s*(?P<m>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)"
+                          rf"(?:\s*{_MARK})?\s*(?:\+|＋|加)\s*(?P<n2>{COUNT})\s*(?:台|个节点|节点|机)\s*"
+                          rf"(?:机器|服务器)?\s*(?P<m2>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)")),
     ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     ("label-nodes", re.compile(rf"{_LABEL_NODES}{_LABEL_SEP}(?P<n>{COUNT}){_LABEL_END}", _IC)),
     # '节点 2 个', '机器 4 台', '服务器共 3 台': the machines, the count after the word
@@ -94,13 +101,16 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                rf"(?!\s*(?:GPU|卡|显卡|rank|进程|网卡|口|{GPU_MARK}|[x×*]))", _IC)),
     ("label-total", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
-    ("zh", re.compile(rf"(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*"
+    ("zh", re.compile(rf"{_NOT_AFTER_A_SWITCH}(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*"
                       # zh-s12b the model before each's share: '两台机器，A100 各 8 张', '两台，显存 80G 的 A100 各 8 张'
                       rf"(?:(?:显存\s*\d{{2,3}}\s*GB?\s*的\s*)?{GPU_MARK}+\s*(?:显卡|GPU)?\s*(?=各|每台))?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
                       # s22 one card each said as 单卡: '双节点单卡', '两机单卡' (one card in all cannot span two machines)
-                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡)))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
+                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?:x(?P<m2>\d{{1,2}})(?!\d)|(?:[x×*]\s*)?(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡))))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
                       # counts-s11: '两台机器各 4 张': each's share said bare, the GPUs named elsewhere
                       r"|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
+    # counts-zh-s13 '多机多卡（2x8）', '多节点 (4*8) 训练': a multi-machine run, then machines times GPUs in brackets
+    ("multi-paren", re.compile(r"(?:多机(?:多卡)?|多节点|多台(?:机器)?|跨机|(?<![A-Za-z])multi-?node(?![A-Za-z]))\s*(?:训练)?\s*[(（]\s*"
+                               r"(?P<n>\d{1,3})\s*[x×*]\s*(?P<m>\d{1,2})\s*(?:卡|GPUs?)?\s*[)）]", _IC)),
     # 8卡*4台 / 8卡 x 4台
     ("zh-rev", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_ZH}\s*[x×*]\s*(?P<n>{COUNT})\s*(?:台|个节点|节点|机)")),
     # counts-s11: '8卡×2', '8 GPUs x 2': a machine's GPUs, times the machines (never a memory, a rate or more GPUs after)
@@ -148,8 +158,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                               rf"(?:机器|服务器|节点|{_NODE_EN})\s*[x×*]\s*(?P<n>\d{{1,3}})(?![\d.])", _IC)),
     # 2 pods with 8 GPUs each, 4 个 pod，每个 pod 4 卡: a training pod holding several GPUs is one machine's share (the
     # GPUs of each must be said, so '4 Pod 4 Cards' stays four processes)
-    ("pods", re.compile(rf"(?P<n>{COUNT})\s*(?:个)?\s*(?:worker\s*)?pods?(?![A-Za-z])\s*(?:上)?\s*[,，]?\s*"
-                        rf"(?:(?:each\s*)?(?:with|having|has|:)|每个\s*pod\s*(?:上)?|每\s*pod|各)\s*(?:有|用|分配|挂|是|分配了|申请了?)?\s*"
+    # (counts-zh-s13 'volcano 起了 4 个 worker，每个 worker 8 卡': a worker of a training operator is a pod, its GPUs each)
+    ("pods", re.compile(rf"(?P<n>{COUNT})\s*(?:个)?\s*(?:(?:worker\s*)?pods?|(?P<wk>workers?))(?![A-Za-z])\s*(?:上)?\s*[,，]?\s*"
+                        rf"(?:(?:each\s*)?(?:with|having|has|:)|每个\s*pod\s*(?:上)?|每\s*pod|(?(wk)每个\s*workers?\s*(?:上)?|(?!))|各)\s*(?:有|用|分配|挂|是|分配了|申请了?)?\s*"
                         rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_ADJ}{_GPU_EN}|{_GPU_ZH})(?:\s*(?P<each>{_EACH}))?", _IC)),
     # s13 '2 pods (one per node)': pods placed one a machine are the machines
     ("pods-one-a-node", re.compile(rf"(?P<n>{COUNT})\s*(?:worker\s*)?pods?\s*[(（,，]?\s*(?:one|1|a single)\s+(?:pod\s+)?"
@@ -168,11 +179,16 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
                          rf"distributed (?:over|across)|from|分布在|分在|分到|跨|在|\(|（)\s*(?:the\s*)?(?P<n>{COUNT})\s*"
                          rf"(?:{_ADJ}{_NODE_EN}|{_NODE_ZH})", _IC)),
+    # counts-zh-s13 bare total: '（A100）一共 16 张，分在两台机器上', '共 32 块，分布在 4 个节点': the GPUs in all said by their
+    # measure word alone (the board named before), spread over the machines after
+    ("total", re.compile(rf"(?:一共|总共|共计|合计|共|总计)\s*(?:有|是)?\s*(?P<m>{COUNT})\s*(?:张|块)\s*[，,、]?\s*"
+                         rf"(?:分布在|分在|分到|分散在|放在|插在|在)\s*(?P<n>{COUNT})\s*{_NODE_ZH}")),
     # 4 Pod 4 Cards 2 Machine: GPUs then machines, side by side: a total over those machines
     ("gpus-nodes", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_EN}\s*,?\s*(?P<n>{COUNT})\s*{_NODE_EN}(?![A-Za-z])", _IC)),
     # 'V100*8', 'A800*8*80G', 'H100 x 8': a machine's GPUs, the count after the model
     # 'A100 8 张', 'H800 八块': the model, then how many of it (a bare count: a machine's, or a total a machine count divides)
-    ("mark-count", re.compile(rf"{_MARK}\s*(?P<m>{COUNT})\s*(?:张|块)(?!\s*(?:的)?\s*(?:网卡|网口|NIC|HCA|IB|RoCE|盘|硬盘|SSD))")),
+    # (counts-zh-s13 'GPU 8 张', '显卡 4 块': the GPUs named by the word, then how many)
+    ("mark-count", re.compile(rf"(?:{_MARK}|(?<![A-Za-z])GPU|显卡|(?<![\u4e00-\u9fffA-Za-z])卡)\s*(?P<m>{COUNT})\s*(?:张|块)(?!\s*(?:的)?\s*(?:网卡|网口|NIC|HCA|IB|RoCE|盘|硬盘|SSD))")),
     # 'an A100-40G*8 node', 'H100 x 8 server', 'A800*8 机器': one machine holding them (a plural, '… x 8 nodes', or
     # '… x 8 台' counts machines)
     ("mark-times-node", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:node|machine|server|box|host|"
@@ -189,7 +205,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 8 GPUs per node, 每台8卡, 每台机器 8 张 A100, each node has 8 GPUs, 8 cards each
     # counts-s11: '8 of them per node'
     ("per-node2", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_ADJ}{_GPU_EN}|of them)\s*(?:{_EACH})(?![A-Za-z])", _IC)),
-    ("per-node3", re.compile(rf"(?:每台|每个节点|每节点|每机|单台|每个\s*(?:node|server|host|机器|服务器)(?![A-Za-z]))\s*(?:机器|服务器|节点)?\s*(?:上)?\s*(?:有|装|配|配了|插了|是)?\s*"
+    ("per-node3", re.compile(rf"(?:每台|每个节点|每节点|每机|单台|每个\s*(?:node|server|host|机器|服务器)(?![A-Za-z])"
+                             # counts-zh-s13 '主节点和从节点各 8 张', '两边机器上各 4 张': each machine named before its share
+                             rf"|(?:(?<=节点)|(?<=机器)|(?<=服务器)|(?<=主机))\s*(?:上)?\s*(?:都)?各)\s*(?:机器|服务器|节点)?\s*(?:上)?\s*(?:有|装|配|配了|插了|是)?\s*"
                              rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:{_GPU_ZH}|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     ("per-node4", re.compile(rf"(?:each|every|per) (?:node|machine|server|box|host)\s*(?:has|have|with|having|contains|"
                              rf"is equipped with|:)\s*(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}{_GPU_EN}", _IC)),
@@ -220,7 +238,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                          rf"{_ADJ}{_NODE_EN}"
                          r"(?![A-Za-z])"
                          # (s24 '100 个 MPI 节点', '4 个 GPU 节点', '8 个计算节点': the machines' role between)
-                         rf"|(?<![另某])(?P<n2>{COUNT})\s*(?:个\s*(?:MPI|GPU|CPU|计算|训练)\s*(?=节点))?{_NODE_ZH}",
+                         # (counts-zh-s13 '4 个 worker 节点', '3 个从节点': the machines' role between; '交换机 2 台' the
+                         # network's machines, no count of the job's)
+                         rf"|(?<![另某]){_NOT_AFTER_A_SWITCH}(?P<n2>{COUNT})\s*(?:个\s*(?:MPI|GPU|CPU|计算|训练|[Ww]orker|从|工作|主)\s*(?=节点))?{_NODE_ZH}",
                          _IC)),  # s21 '另一台服务器' is another, no count
     # 'both nodes have 8 GPUs', 'both of our servers': two machines (weak: a count said outright wins)
     ("both", re.compile(r"(?<![A-Za-z])both\s+(?:of\s+(?:the|our|my|these|those)\s+)?(?:nodes|machines|servers|boxes|hosts|"
@@ -249,7 +269,7 @@ _NEEDS = {
     "label-per": re.compile(r"数|per|/|local", _IC),
     "label-nodes": re.compile(r"数|number|count|num|#|:|：|=", _IC),
     "label-total": re.compile(r"数|number|count|total|:|=", _IC),
-    "pods": re.compile(r"pod", _IC),
+    "pods": re.compile(r"pod|worker", _IC),
     "pods-one-a-node": re.compile(r"pod", _IC),
     "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
     "of-ours": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),  # counts-s11 of ours
@@ -285,8 +305,9 @@ _USED_PER_NODE = re.compile(
     r"(?<![A-Za-z])(?:use|uses|used|using|run(?:s|ning)? on|ran on|train(?:s|ing)? on)\s+(?:only\s+|just\s+)?"
     r"(?P<n>\d{1,2}|one|two|four|six|eight)\s+(?:GPUs?\s+|cards?\s+|of them\s+)?(?:(?:per|on each|of each|in each|from each)\s+"
     r"(?:node|machine|server|host|box)(?![A-Za-z])|(?:on|of|in|from) each(?![A-Za-z])(?!\s+[A-Za-z]))|"  # s13 'only 4 GPUs from each'
-
-    r"每台(?:机器|节点|服务器)?\s*(?:都)?\s*(?:只|仅)\s*(?:用了?|使用了?|跑了?)\s*(?P<n2>\d{1,2}|[一两二三四五六七八])\s*(?:张|块)",
+    r"每台(?:机器|节点|服务器)?\s*(?:都)?\s*(?:只|仅)\s*(?:用了?|使用了?|跑了?)\s*(?P<n2>\d{1,2}|[一两二三四五六七八])\s*(?:张|块)|"
+    # counts-zh-s13 '每台机器 8 张卡，我们只用了其中 4 张': some of each machine's GPUs (each machine said before it)
+    r"(?:只|仅)\s*(?:用了?|使用了?|跑了?|启用了?)\s*其中(?:的)?\s*(?P<n3>\d{1,2}|[一两二三四五六七八])\s*(?:张|块)",
     re.IGNORECASE)
 # s11 n of them: machines counted as so many of those named ('Two of these machines', 'NC24ads A100 v4 VMs, 2 of them')
 _SOME_OF_THE_MACHINES = re.compile(
@@ -307,6 +328,20 @@ def _clause_of(text: str, m: re.Match[str]) -> tuple[int, int]:
 # A pasted block is blanked to spaces of the same length: a count and a noun on either side of one
 # ('print_batch_step=3', a log line, then '显卡使用情况…') are no phrase of the asker's.
 _ACROSS_A_PASTE = re.compile(r"[ ]{12,}")
+
+
+# counts-zh-s13 list item: a count after others and a list's mark ('8、8、4 张卡', '8/8/4 卡', '8,8,4 GPUs'); a rising
+# series ('用 2、4、8 张卡分别训练') is runs of growing size, its last the largest run, and stays read
+_LIST_ITEM = re.compile(r"(?<![\d.])(?:\d{1,3}\s*(?:、|/|,(?!\s))\s*){1,8}\Z")
+
+
+def _one_of_a_list(text: str, m: re.Match[str]) -> bool:
+    said = _LIST_ITEM.search(text, max(0, m.start() - 40), m.start())
+    if not said:
+        return False
+    items = [int(x) for x in re.findall(r"\d{1,3}", said.group(0))] + [_count(re.match(COUNT, m.group(0)).group(0)) or 0
+                                                                      if re.match(COUNT, m.group(0)) else 0]
+    return not all(a < b for a, b in zip(items, items[1:], strict=False))
 
 
 # 'one' before a modal or a verb of its own is the pronoun ('one should launch more servers', 'one can run 8 workers')
@@ -335,7 +370,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     machine_only: list[Understood] = []  # '8-GPU VMs': a machine's GPUs without a machine count
     full = False  # '4 nodes with 4 GPUs each': both counts in one shape
     single: list[Understood] = []  # '单机 8 卡', 'one node with 4x 1080 Ti'
-    loose: list[tuple[Understood, Understood]] = []  # '2 nodes with 8 GPUs': per node, or in all?
+    loose: list[tuple[Understood, Understood, str]] = []  # '2 nodes with 8 GPUs': per node, or in all?
     shaped = False  # '2 nodes with 1 RTX 2080 each': machines and their GPUs, both said, more than one machine
     for shape, pattern in _SHAPES:
         if shape in _NEEDS and not _NEEDS[shape].search(text):
@@ -348,6 +383,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                 continue
             if re.search(r"devices?", m.group(0), re.IGNORECASE) and _NIC_TOOLS.search(text, *_clause_of(text, m)):
                 continue  # s11 NIC devices: 'ibv_devices lists 4 devices' counts RDMA devices, not GPUs
+            if shape in {"gpus", "nodes", "per-node3", "zh"} and _one_of_a_list(text, m):
+                continue  # counts-zh-s13 '每台分别有 8、8、4 张卡': the last of a list of counts, no count of all
             if _ONE_THE_PRONOUN.match(m.group(0)):
                 continue  # net-s12b: 'so one should launch more server instances': 'one' is anyone, no count
             insort(taken, (m.start(), m.end()))
@@ -361,16 +398,28 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
             elif any(h.fact == "job.nodes" and h.value > 1 and not h.weak for h in got) and any(
                     h.fact == "job.gpus_per_node" and not h.weak for h in got):
                 shaped = True
-            if shape == "en" and got[0].value > 1 and not m.groupdict().get("each") \
-                    and not (m["each0"] or "").startswith("each"):
-                loose.append((got[0], got[1]))
+            # (counts-zh-s13 '双节点 8 卡（每个节点 4 卡）': the Chinese shape is loose the same way, when not said each)
+            if shape in {"en", "zh"} and got[0].value > 1 and not m.groupdict().get("each") \
+                    and not (m.groupdict().get("each0") or "").startswith("each"):
+                loose.append((got[0], got[1], shape))
     # '2 machines with 8 GPUs (each machine has 4 GPUs)': a machine's share said on its own divides the loose count too
     alone = {x.value for x in single} | {x.value for x in machine_only if x.fact == "job.gpus_per_node" and not x.weak}
     where = {id(h): i for i, h in enumerate(hits)}  # by identity, so each look-up is constant time
-    for nodes, per in loose:
+    each_alone = {x.value for x in machine_only if x.fact == "job.gpus_per_node" and not x.weak}
+    for nodes, per, said in loose:
         # '2 nodes with 8 GPUs is slower than one node with 4x 1080 Ti': eight in all, four a machine
-        if nodes.value > 1 and per.value % nodes.value == 0 and per.value // nodes.value in alone:
+        # (counts-zh-s13: '双节点 8 卡（每个节点 4 卡）' by each machine's share only; '两台 8 卡，一台 4 卡' is two kinds)
+        if nodes.value > 1 and per.value % nodes.value == 0 and per.value // nodes.value in (
+                each_alone if said == "zh" else alone):
             hits[where[id(per)]] = Understood(per.fact, per.value // nodes.value, per.text, per.start, per.end)
+    for group in (h for h in named if h.source == "one-by-one"):
+        # counts-zh-s13 '一台机器上 8 张卡、另一台 4 张卡': machines of different sizes have no one count of GPUs each
+        each = [h for h in hits if h.fact == "job.gpus_per_node" and group.start <= h.start and h.end <= group.end]
+        if len({h.value for h in each}) > 1:
+            hits = [h for h in hits if h not in each]
+    within = [(h.start, h.end) for h in named if h.source == "master-workers"]
+    if within:  # counts-zh-s13: the workers counted inside 'a master node and 3 worker nodes' are a part, not the job's
+        hits = [h for h in hits if h.fact != "job.nodes" or not any(a <= h.start and h.end <= b for a, b in within)]
     hits.extend(named)
     for m in _GPUS_NAMED.finditer(text):  # '只用每台的 GPU0', 'we only use GPU0 and GPU1': the GPUs the job runs on
         # (never 'it only uses GPU0', 'NCCL 只用了 GPU0': a symptom, not a choice)
@@ -381,7 +430,9 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     for count, a, b in elided_node_counts(text):  # s13 elided: 'works on 1 node, slow on 2': the noun left out
         hits.append(Understood("job.nodes", count, text[a:b], a, b))
     for m in _USED_PER_NODE.finditer(text):  # s11 used per node: 'using only 4 GPUs per node', '每台只用了 4 张'
-        n = parse_number(m["n"] or m["n2"])
+        if m["n3"] and not re.search(r"每台|每个节点|每节点|每机|每个机器|单机|单台", text[tx.sentence_bounds(text, m.start())[0]:m.start()]):
+            continue  # counts-zh-s13 ('一共 16 张卡，只用了其中 4 张': some of all the GPUs, not of each machine's)
+        n = parse_number(m["n"] or m["n2"] or m["n3"])
         if n and n == int(n) and 1 <= n <= 16:  # (a shape may have read the same words: this reading comes last)
             hits.append(Understood("job.gpus_per_node", int(n), m.group(0), m.start(), m.end()))
     for m in _SOME_OF_THE_MACHINES.finditer(text):  # s11 n of them: 'two of these machines', 'A100 VMs, 2 of them'
@@ -405,8 +456,54 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         # '4 nodes with 4 GPUs each (with 8-GPU VMs it is horrible)': the job's whole shape outranks an aside
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
+    hits = _parts_of_the_machines(text, hits)  # counts-zh-s13 parts
     return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
         text, _drop_side_runs(text, _drop_added(text, hits)), unmasked))))
+
+
+# counts-zh-s13 parts: '用 8 台机器训练，其中 2 台是 A100，6 台是 V100', '4 个节点里有 1 个特别慢': the machines counted
+# after 其中 (or 里/中 有) are some of those counted before, not the job's
+_PARTS = re.compile(r"其中|(?:里|中)(?:面)?\s*(?:有|的)")
+
+
+_PICKED_OF = re.compile(r"(?:用|使用|跑|占|申请|分配|拿|选|挑|启用|调度)(?:了|到)?\s*\Z")
+
+
+def _parts_of_the_machines(text: str, hits: list[Understood]) -> list[Understood]:
+    nodes = [h for h in hits if h.fact == "job.nodes" and not h.weak]
+    if len(nodes) < 2:
+        return hits
+    drop = set()
+    for m in _PARTS.finditer(text):
+        if _PICKED_OF.search(text, max(0, m.start() - 8), m.start()):
+            continue  # ('集群 16 台，这次只用了其中 4 台': those picked are the job's)
+        a, b = tx.sentence_bounds(text, m.start())
+        whole = [h for h in nodes if a <= h.start and h.end <= m.start()]
+        if not whole:
+            continue
+        most = max(h.value for h in whole)
+        drop |= {id(h) for h in nodes if m.end() <= h.start < b and h.value < most}
+    return _kinds_of_the_machines(text, [h for h in hits if id(h) not in drop])
+
+
+def _kinds_of_the_machines(text: str, hits: list[Understood]) -> list[Understood]:
+    """counts-zh-s13 kinds: '三台服务器，两台 8 卡，一台 4 卡', '3 台机器，一台 4 张，另外两台各 2 张': machines counted in all,
+    then by kind, the kinds' machines adding up to all; the kinds are no machine counts of the job's, and kinds with
+    different GPUs have no one count of GPUs each."""
+    for whole in [h for h in hits if h.fact == "job.nodes" and not h.weak and h.value > 1]:
+        b = tx.sentence_bounds(text, whole.start)[1]
+        kinds: dict[tuple[int, int], dict[str, Understood]] = {}
+        for h in hits:
+            if whole.end <= h.start < b and h.fact in {"job.nodes", "job.gpus_per_node"}:
+                kinds.setdefault((h.start, h.end), {})[h.fact] = h
+        pairs = [k for k in kinds.values() if len(k) == 2]
+        if len(pairs) < 2 or sum(k["job.nodes"].value for k in pairs) != whole.value:
+            continue
+        drop = {id(k["job.nodes"]) for k in pairs}
+        if len({k["job.gpus_per_node"].value for k in pairs}) > 1:
+            drop |= {id(k["job.gpus_per_node"]) for k in pairs}
+        return [h for h in hits if id(h) not in drop]
+    return hits
 
 
 # A machine added or taken away ('加了一台机器以后', '每加一台机器', 'added one more node', 'adding another node'): how
@@ -429,7 +526,8 @@ def _drop_added(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 # the verb that picks the machines a job runs on: '这次只用了 2 台', 'only used 2 nodes', 'this run uses 4 machines'
-_PICKED_NODES = re.compile(r"(?:只用了?|仅用了?|只跑了?|只在|用了|只开了?|(?<![A-Za-z])(?:only|just)\s+(?:uses?|used|using|ran on|runs? on|"
+# (counts-zh-s13 the job named before its machines: '集群 32 台，本次任务 8 台 × 8 卡', '这次训练用 4 台')
+_PICKED_NODES = re.compile(r"(?:只用了?|仅用了?|只跑了?|只在|用了|只开了?|(?:本次|这次|此次|当前|我的|我们的)\s*(?:任务|训练|作业|实验)\s*(?:用|使用|跑|申请)?了?|(?<![A-Za-z])(?:only|just)\s+(?:uses?|used|using|ran on|runs? on|"
                            r"running on|on)|(?<![A-Za-z])(?:this|the|my|our) (?:job|run|training) (?:uses|used|runs on|ran on|is on|"
                            r"spans))\s*(?:其中\s*)?(?:的\s*)?$", _IC)
 
@@ -618,7 +716,7 @@ _CLUSTER_LABEL = re.compile(r"(?:cluster|集群|group|组|pod)[\w-]{0,8}\s*[:：
 # '一台在 Google Cloud、一台在 AWS', 'one box on GCP and one on AWS': machines counted one by one
 # … and by what each holds ('一台 8 卡 H100，另外一台 8 卡 A100'; one of them must be 'another': '一台 8 卡 … 一台 8 卡' may be
 # one machine said twice)
-_ONE_BY_ONE_ZH = re.compile(rf"(?P<other>另|另外|还有|再)?一(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:也|都)?\s*"
+_ONE_BY_ONE_ZH = re.compile(rf"(?P<other>另|另外|还有|再|(?<=[和与跟])|(?<=[和与跟]\s))?(?:一|(?<![\u4e00-\u9fff])这)(?:台|个节点|个机器)(?:机器|服务器|节点|主机|实例)?\s*(?:上)?\s*[:：]?\s*(?:也|都)?\s*"
                             rf"(?:在|放在|位于|部署在|跑在|是|"  # counts-s11: '另一台也是 8 张 4090'
                             rf"(?P<gpus>(?:有|装|配|装了|配了|插了|是)?\s*{COUNT}\s*(?:张|块)?\s*(?:卡|GPU|显卡|{GPU_MARK})))", _IC)
 _ONE_BY_ONE_EN = re.compile(
@@ -635,8 +733,12 @@ _LETTERED = re.compile(r"(?:(?<![A-Za-z])(?:machines?|nodes?|servers?|hosts?|box
                        r"(?P<names>(?-i:[A-Z])(?:\s*(?:,|、|，|/)\s*(?:(?:machine|node|server|host)\s+)?(?-i:[A-Z]))*"
                        r"\s*(?:,?\s*(?:and|&)\s+|和|与|及|、|/)\s*(?:(?:machine|node|server|host)\s+)?(?-i:[A-Z]))"
                        r"(?![A-Za-z0-9])", _IC)
-_MASTER_AND_WORKERS = re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*master(?:s)?\s*(?:\+|,|，|、|and|和|加|plus)\s*"
-                                 rf"(?P<w>{COUNT})\s*(?:个)?\s*workers?(?![A-Za-z])", _IC)
+_MASTER_AND_WORKERS = re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:master(?:s)?|主)\s*(?:节点|node)?\s*(?:\+|,|，|、|and|和|加|plus|(?<=主)\s)\s*"
+                                 rf"(?P<w>{COUNT})\s*(?:个)?\s*(?:workers?|从)(?![A-Za-z])\s*(?:节点|nodes?)?"
+                                 # counts-zh-s13 '主节点和从节点各 8 张', '主节点 + 从节点': one of each, uncounted, their
+                                 # GPUs said each (weak: a count said outright wins)
+                                 r"|(?P<pair>(?:主节点|master\s*节点|master\s*node)\s*(?:\+|、|和|与|跟|及|以及|加|and|/)\s*"
+                                 r"(?:从节点|worker\s*节点|worker\s*node|slave\s*节点|slave\s*node))(?=\s*(?:上)?\s*(?:各|都|分别|每台|每个))", _IC)
 
 
 def _indices(m: re.Match[str]) -> list[int] | None:
@@ -685,24 +787,69 @@ def _named_machines(text: str) -> list[Understood]:
         letters = set(re.findall(r"(?<![A-Za-z])[A-Z](?![A-Za-z])", m["names"]))
         if len(letters) >= 2:
             hits.append(_hit("job.nodes", len(letters), text, m.start(), m.end(), weak=True))
+    hits.extend(_numbered_zh(text))  # counts-zh-s13 numbered: '节点1 8 卡，节点2 8 卡'
     for m in _MASTER_AND_WORKERS.finditer(text):  # s12 'a PyTorchJob with 1 master and 3 workers': its pods, a machine each
+        if m["pair"]:
+            hits.append(_hit("job.nodes", 2, text, m.start(), m.end(), weak=True))
+            continue
         masters, workers = _count(m["m"]), _count(m["w"])
         if masters and workers and masters <= 2 and 1 <= workers <= 256:
-            hits.append(_hit("job.nodes", masters + workers, text, m.start(), m.end(), weak=True))
+            # (counts-zh-s13: '一个 master 节点加 3 个 worker 节点': machines said, the workers' count no total of its own)
+            said = bool(re.search(r"节点|nodes?(?![A-Za-z])", m.group(0), _IC))
+            hits.append(Understood("job.nodes", masters + workers, m.group(0), m.start(), m.end(), weak=not said,
+                                   source="master-workers" if said else "words"))
     for group in _one_by_one(text):
-        hits.append(_hit("job.nodes", len(group), text, group[0][0], group[-1][1]))
+        a, b = group[0][0], group[-1][1]
+        hits.append(Understood("job.nodes", len(group), text[a:b], a, b, source="one-by-one"))
     for m in _ONE_BY_ONE_EN.finditer(text):
         hits.append(_hit("job.nodes", 2, text, m.start(), m.end()))
     return hits
+
+
+# counts-zh-s13 numbered: machines named by a Chinese word and an index, one by one over the question ('节点1 8 卡，节点2
+# 8 卡', '机器 1 和机器 2', '服务器1、服务器2、服务器3'); an index never a count ('节点 2 台', '节点数 2', '第 2 台') nor an
+# ordinal picked out of more ('节点 3 和节点 7 很慢' leaves gaps: two of the machines, not how many)
+_NUMBERED_ZH = re.compile(r"(?<![第每单各\w])(?P<w>节点|机器|服务器|主机)\s?(?P<i>\d{1,2})(?![\d.])"
+                          r"(?!\s*(?:台|个|张|块|卡|G|%|号|倍|秒|小时|分钟|次|以上|以下|上的第))"
+                          # 'node1 节点 … node2 节点', 'node1 上 8 卡，node2 上 8 卡' (glued: 'node 3' may be a count)
+                          r"|(?<![\w.-])(?P<we>node|server|host|worker)(?P<ie>\d{1,2})(?![\w.-])(?=\s*(?:节点|机器|服务器|主机|上|和|、|，|,))"
+                          # '机器 A 有 8 张卡，机器 B 有 8 张卡': machines named by a letter one by one
+                          r"|(?<![第每单各\w])(?P<wl>节点|机器|服务器|主机)\s?(?P<il>(?-i:[A-H]))(?![A-Za-z0-9])"
+                          # '第 1 台机器 8 卡，第 2 台机器 8 卡', '第一台 … 第二台': machines counted by their ordinals
+                          r"|第\s?(?P<io>\d{1,2}|[一二三四五六七八九十])\s?(?P<wo>台|个节点|个机器|个服务器|节点)", _IC)
+
+
+def _numbered_zh(text: str) -> list[Understood]:
+    if not re.search(r"[\u4e00-\u9fff]", text):
+        return []
+    by_word: dict[str, list[re.Match[str]]] = {}
+    for m in _NUMBERED_ZH.finditer(text):
+        by_word.setdefault((m["w"] or m["we"] or (m["wl"] + "·" if m["wl"] else "第" + m["wo"][-1])).lower(), []).append(m)
+    out: list[Understood] = []
+    for found in by_word.values():
+        idx = sorted({ord(m["il"]) - ord("A") + 1 if m["il"] else _count(m["io"]) or 0 if m["io"] else int(m["i"] or m["ie"])
+                      for m in found})
+        if len(idx) >= 2 and idx[0] in (0, 1) and idx == list(range(idx[0], idx[-1] + 1)):
+            out.append(_hit("job.nodes", len(idx), text, found[0].start(), found[-1].end(), weak=True))
+    return out
 
 
 def _one_by_one(text: str) -> list[list[tuple[int, int]]]:
     """Sentences that count two or more machines one by one ('一台在 GCP、一台在 AWS'), with where each is said."""
     by_sentence: dict[int, list[re.Match[str]]] = {}
     for m in _ONE_BY_ONE_ZH.finditer(text):
-        by_sentence.setdefault(tx.sentence_bounds(text, m.start())[0], []).append(m)
+        # (counts-zh-s13 '一台：双卡 3090；另一台：双卡 3090': a semicolon parts the machines listed, not the sentence)
+        stop = max(text.rfind(c, 0, m.start()) for c in "。！？!?\n")
+        by_sentence.setdefault(stop, []).append(m)
+    # (counts-zh-s13 '一台 8 卡 3090 和一台 8 卡 3090': joined by 和, two; '一台8卡一台4卡': machines of two sizes are two)
     return [[(m.start(), m.end()) for m in v] for v in by_sentence.values()
-            if len(v) >= 2 and any(not m["gpus"] or m["other"] for m in v)]
+            if len(v) >= 2 and any(not m["gpus"] or m["other"] is not None for m in v)
+            or len(v) >= 2 and len({_gpus_said(m["gpus"]) for m in v}) > 1]
+
+
+def _gpus_said(words: str | None) -> int | None:
+    said = re.search(COUNT, words or "")
+    return _count(said.group(0)) if said else None
 
 
 # the verb that picks the GPUs a job runs on: '各用 1 张', '只开了 4 张卡', '仅启用 2 张', 'only enabled 4 GPUs'
@@ -765,7 +912,7 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 # counts-s11: the new shapes say both counts
-_FULL_SHAPES = {"gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
+_FULL_SHAPES = {"multi-paren", "gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
                 "total", "gpus-nodes", "pods"}
 
 
@@ -787,7 +934,14 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     n = _count(g.get("n") or g.get("n2"))
     per = _count(g.get("m") or g.get("m2"))
     out: list[Understood] = []
+    if shape == "groups":  # counts-zh-s13 groups
+        n1, n2, m1, m2 = _count(g["n"]), _count(g["n2"]), _count(g["m"]), _count(g["m2"])
+        if not (n1 and n2 and m1 and m2):
+            return None
+        return [_hit("job.nodes", n1 + n2, text, a, b)] + ([_hit("job.gpus_per_node", m1, text, a, b)] if m1 == m2 else [])
     if shape == "pods":
+        if g.get("wk") and re.search(r"master|主", text[max(0, a - 30):a], _IC):
+            return None  # counts-zh-s13: '1 个 master + 3 个 worker': the workers are some of the pods (_MASTER_AND_WORKERS)
         if not n or not per or not (g.get("each") or re.search(r"每|各|each", m.group(0), _IC)):
             return None
         return [_hit("job.nodes", n, text, a, b, weak=n == 1), _hit("job.gpus_per_node", per, text, a, b)]
@@ -819,13 +973,15 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             if n and per and n * per == int(g["t"]) else None
     if shape == "zh" and g.get("bare") and not (g.get("each") and _GPU_NAMED.search(text)):  # counts-s11
         return None
-    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node", "m-per-x-n", "gpus-times", "n-m-node-zh",
+    if shape in {"zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "multi-paren", "n-m-node", "m-per-x-n", "gpus-times", "n-m-node-zh",
                  "m-node-x-n"}:  # counts-s11
         if not n or not per:
             return None
-        if shape == "zh" and not g.get("each") and g["nw"].startswith("机") and per >= n and per % n == 0:
+        # (counts-zh-s13 '2机*8卡', '4节点x8卡': machines times each's GPUs, never a total)
+        times = shape == "zh" and re.search(r"[x×*]", text[m.end("nw"):m.start("m2") if g.get("m2") else m.start("m")])
+        if shape == "zh" and not g.get("each") and not times and g["nw"].startswith("机") and per >= n and per % n == 0:
             per //= n  # 2机16卡: sixteen in all
-        elif shape in {"zh", "en"} and not g.get("each") and not (g.get("each0") or "").startswith("each") \
+        elif shape in {"zh", "en"} and not g.get("each") and not times and not (g.get("each0") or "").startswith("each") \
                 and per > 8 and per % n == 0:
             per //= n  # '2 nodes with 16 GPUs': a machine holds 8
         
