@@ -39,7 +39,12 @@ _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?
                      rf"{_ARG}*[/=.:_\-\d]{_ARG}*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
-                  r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|"
+                  r"\s*(?:=|:|：|->|→|=>|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
+                  # python's environment: 'os.environ["NCCL_IB_DISABLE"] = "1"', 'os.environ.setdefault("NCCL_…", "x")'
+                  r"[\"']\s*\]\s*=|[\"']\s*,\s*(?=[\"'])|"
+                  # said in words with 'is': 'NCCL_SOCKET_IFNAME is eth1', 'NCCL_IB_DISABLE is 1' (a device, a number)
+                  r"\s+(?:is|was)\s+(?=(?:(?:eth|ens|enp|eno|ib|bond|em|en|net|mlx5_)\w*|\d{1,3})(?![\w.])))"
+                  r"\s*(?P<value>\"[^\"]*\"|'[^']*'|"
                   # a comma-separated value stops before another variable ('--export=ALL,NCCL_A=ib0,NCCL_B=1')
                   r"[^\s,，。;；`\"'?？!！()（）]+(?:,(?![A-Za-z_]\w*=)[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
 
@@ -48,6 +53,15 @@ _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
                      # job-s11 set verbs: 'NCCL_SOCKET_IFNAME 设置的是 bond0', '指定为 ens3', '配置为 mlx5_0'
                      r"(?:设成了?|设为|设置为|设置成|设置的是|设置了|设定为|配置成|配置为|配置的是|指定为|指定成|指定的是|指定了|"
                      r"改成了?|改为|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
+
+
+# Several settings given one value: 'set GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME both to enp4s0',
+# 'NCCL_SOCKET_IFNAME 和 GLOO_SOCKET_IFNAME 都设成了 eth0' (a verb of setting: 'NCCL_A, NCCL_B=1' gives 1 to one)
+_SETTING_NAME = r"(?:NCCL|GLOO|TP|UCX)_[A-Z0-9_]+"
+_ENV_SHARED = re.compile(rf"(?P<names>{_SETTING_NAME}(?:\s*(?:,|，|、|/|and|&|和|与|以及)\s*{_SETTING_NAME})+)\s*"
+                         r"(?:(?:are|were|both|all|都|均|全部|也)\s*)*"
+                         r"(?:(?:(?:are|were)\s+)?(?:both\s+|all\s+)?(?:set\s+)?to|设成了?|设为|设置为|设置成|设置的是|指定为|改成了?|改为)"
+                         r"\s*`?(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
 
 
 # A setting named after its value: 'the default `eth0` (always given an IP) is used for NCCL_SOCKET_IFNAME'.
@@ -163,6 +177,13 @@ def read_commands(text: str) -> Commands:
         if m["name"] not in found.env:
             found.env[m["name"]] = m["value"]
             read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
+    for m in _ENV_SHARED.finditer(text):  # 'NCCL_SOCKET_IFNAME 和 GLOO_SOCKET_IFNAME 都设成了 eth0'
+        if re.search(r"应该|要不要|是否|需不需要|是不是|能不能|should", text[max(0, m.start() - 16):m.end()], re.I):
+            continue
+        for name in re.findall(_SETTING_NAME, m["names"]):
+            if name not in found.env:
+                found.env[name] = m["value"]
+                read.append((_env_facts(name, m["value"]), (m.start(), m.end())))
     for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
         if re.search(r"应该|要不要|是否|需不需要|是不是|能不能", m.group(0)) or re.match(r"\s*(?:吗|么|呢|[?？])",
                                                                                       text[m.end():]):
@@ -396,6 +417,9 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
                                                               *(("-N",) if mpi else ())))
     processes = facts.pop("_processes", None) or _int(_option(args, "-np", "-n"))
+    if re.match(r"\s*(?:sudo\s+)?(?:docker|podman|nvidia-docker)\s+run\b", body) and re.search(
+            r"\s--net(?:work)?(?:=|\s+)host(?![\w-])", body):
+        facts["net.pod_overlay"] = False  # 'docker run --net=host …': the container uses the host's network stack
     hosts = _option(args, "-H", "--host", "--hosts")
     if hosts and re.fullmatch(r"[\w.\-]+(?::\d+)?(?:,[\w.\-]+(?::\d+)?)+", hosts):
         entries = hosts.split(",")
@@ -756,6 +780,10 @@ _RUN_WANTED = re.compile(r"should|expect\w*|would|could|theor\w*|spec|datasheet|
                          re.IGNORECASE)
 
 
+_WITHOUT_IT = re.compile(r"(?<![A-Za-z])(?:without|w/o)\s+(?:it|that|this|them|the setting)(?![A-Za-z])|"
+                         r"不加(?:的话|就|则)|不设(?:的话|就|则)|去掉(?:的话|之后|以后|后|就)", re.IGNORECASE)
+
+
 @dataclass
 class SettingRun:
     start: int  # the figure
@@ -792,8 +820,10 @@ def setting_runs(text: str) -> list[SettingRun]:
     plain = [m for m in rates if all(r.start != m.start() for r in runs)
              and not _RUN_WANTED.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 30), m.start())
              and not _RUN_NOT_A_RUN.match(text, m.end())]
+    # (or beside the run without it, however that went: 'with NCCL_IB_DISABLE=1 it runs at 1 GB/s, without it it hangs')
+    without = bool(runs) and bool(_WITHOUT_IT.search(text, runs[0].end, tx.sentence_bounds(text, runs[0].end)[1]))
     compared = len({r.setting for r in runs}) >= 2 or (len(runs) == 1 and runs[0].setting.startswith("nccl_")
-                                                        and bool(plain))
+                                                        and (bool(plain) or without))
     for r in runs:
         r.compared = compared
     return runs

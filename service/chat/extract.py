@@ -661,7 +661,7 @@ _RATE = re.compile(
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|"
     r"[GM]B per sec(?:ond)?|[GM]b(?:its?)? per sec(?:ond)?|"  # s21 'Read throughput is 1.20 GB per second' (a log's words)
     r"G|M)(?![A-Za-z/])")
-_NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|口|端口|交换机|NICs?|nics?|links?|ports?|"
+_NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|[单双四]端?口|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"management (?:ports?|network|interfaces?|NICs?)|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|bond(?:ed|ing)?|互联|带宽网卡|接口|网线|"
@@ -705,7 +705,7 @@ _RATE_CUES = {
 _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅|单线程|多线程|单流|多流", _IC)
-_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
+_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|(?<![千万])百兆|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
 _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:e?RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
@@ -826,6 +826,12 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     tail = text[after.end() if after else m.end():][:16]
     is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
+    turn = _TURN.search(text, max(0, m.start() - 50), m.start())
+    if label == "measured" and turn and re.search(r"NVLink|NVSwitch|PCIe|HBM|显存带宽|内存带宽", text[max(0, turn.start() - 50):
+                                                                                                 turn.start()], _IC):
+        # the link inside the machine measured before a 'but', the one between them after it: 'NVLink gives 300 GB/s but
+        # between the nodes we only have 25Gbps' (the cue past the 'but' is the other link's)
+        label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50, barrier=_TURN)
     if label is None and _AVERAGE_SAID.search(text, max(0, m.start() - 30), m.start()) \
             and not _NCCL_TESTS_TOPIC.search(text) and not _RATE_CUES["busbw"].search(tx.sentence(text, m.start())):
         label = "measured"  # net-s11 average: 'the average is 11 Gbits/sec', 'avg 92 Gb/s': a test's figure
@@ -1164,7 +1170,7 @@ def network_rates(text: str) -> list[Understood]:
     iperf = [(h, _streams_of(text, h)) for h in hits if h.fact == "net.iperf3_gbps"]
     if any(kind == "many" for _, kind in iperf) and any(kind == "one" for _, kind in iperf):
         hits = [h for h in hits if not (h.fact == "net.iperf3_gbps" and _streams_of(text, h) == "one")]
-    for m in re.finditer(r"(?<![千万])百兆(?P<net>网|网络|网卡|网口|以太网|交换机|局域网|口)?", text):
+    for m in re.finditer(r"(?<![千万])百兆(?:的)?(?P<net>网|网络|网卡|网口|以太网|交换机|局域网|口)?", text):
         if m["net"] or re.search(r"网络|网卡|网口|以太网|交换机|局域网", tx.sentence(text, m.start())):
             hits.append(_hit("nic.speed_gbps", 0.1, m))  # zh-s10 百兆: Fast Ethernet, 100 Mb/s
     for m in re.finditer(r"(?P<dual>双|两个|2\s*[x×*]\s*)?(?P<w>千兆|万兆|(?<![A-Za-z0-9-])(?:ten[- ])?gigabit(?=\s*(?:ethernet|"
@@ -2117,6 +2123,10 @@ def job_shape(text: str) -> list[Understood]:
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("job.grad_accum_steps", int(n), m))
+    for m in re.finditer(rf"(?<![A-Za-z_])(?:GAS|gas)\s*[=:：]\s*{_NUM}(?![\d.])", text):  # 'gas=8, mbs=2': DeepSpeed's abbreviation
+        n = parse_number(m["num"])
+        if n and n == int(n) and n >= 1:
+            hits.append(_hit("job.grad_accum_steps", int(n), m))
     for m in re.finditer(rf"{_NUM}\s*(?:步|steps?|次|个micro-?batch|micro-?batch(?:es)?)\s*(?:的)?\s*(?:梯度)?"
                          r"(?:累积|累加|accumulation|of (?:gradient )?accumulation)", text, _IC):
         n = parse_number(m["num"])
@@ -2127,7 +2137,9 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总的?\s*batch"  # job-s11 总的
                          r"(?:\s*size)?|全局批大小|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
-                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be)?\s*"
+                         r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?batch[_ ]size|"
+                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be|"
+                         r"设的是?|设成了?|设为|设置为|设置成|设置的是|开到|用的是?)?\s*"
                          rf"{_NUM}(?!\s*[*×x]\s*\d)", text, _IC):
         n = parse_number(m["num"])
         if re.match(r"\s*(?:[KMB]|k|千|万|百万)?\s*(?:tokens?|toks?|个?\s*token)", text[m.end():m.end() + 12], _IC):
@@ -2135,17 +2147,33 @@ def job_shape(text: str) -> list[Understood]:
         if n and n == int(n):
             hits.append(_hit("job.global_batch_size", int(n), m))
     for fact, words in (("job.tp_degree", r"tensor[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|TP(?:[-_ ]?size)?|tp_size|"
-                                         r"张量并行(?:度|数)?"),
+                                         r"(?:张量|tensor)\s*并行(?:度|数)?"),
                         ("job.pp_degree", r"pipeline[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|PP(?:[-_ ]?size)?|"
-                                         r"pp_size|流水线?并行(?:度|数)?"),  # job-s11 流水并行
+                                         r"pp_size|(?:流水线?|pipeline)\s*并行(?:度|数)?"),  # job-s11 流水并行
                         ("job.ep_degree", r"expert[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|EP(?:[-_ ]?size)?|"
                                          r"ep_size|专家并行(?:度|数)?")):
         # job-s11 degree said: 'PP 度为 4', '张量并行度设置为 4', 'TP 用的是 8' as much as 'TP=8'
         for m in re.finditer(rf"(?<![A-Za-z])(?:{words})(?:\s*(?:度|数|大小|degree))?\s*(?:=|:|：|of|为|是|设为|设成|设置为|"
-                             rf"设置成|设置的是|用的是|用的|开到|开了|set to)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)", text, _IC):
+                             rf"设置成|设置的是|用的是|用的|开到|开了|set to)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)"
+                             r"(?!\s*[x×*]\s*\d)", text, _IC):  # 'TP x PP = 4 x 2': a product of degrees, read below
             n = int(m["num"])
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))
+    # degrees named as a product, then their figures in that order: 'TP x PP = 4 x 2', 'TP×PP×DP = 8×4×2'
+    _names = {"tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
+    for m in re.finditer(r"(?<![A-Za-z])(?P<names>(?:TP|PP|DP|EP|CP|SP)(?:\s*[x×*]\s*(?:TP|PP|DP|EP|CP|SP))+)\s*(?:=|:|：|is|are)\s*"
+                         r"(?P<nums>\d{1,3}(?:\s*[x×*]\s*\d{1,3})+)(?![\d.])", text, _IC):
+        names, nums = re.split(r"\s*[x×*]\s*", m["names"].lower()), re.split(r"\s*[x×*]\s*", m["nums"])
+        if len(names) == len(nums):
+            for name, num in zip(names, nums, strict=True):
+                if name in _names and 1 <= int(num) <= 512 and not any(h.fact == _names[name] for h in hits):
+                    hits.append(_hit(_names[name], int(num), m))
+    # degrees glued in a run's name: 'tp4pp2', 'TP8-PP2', 'dp4_tp2_pp2', 'llama70b_tp8pp4' (each letter pair then its degree)
+    for m in re.finditer(r"(?<![A-Za-z])(?:dp\d{1,3}[-_]?)?tp(?P<tp>\d{1,3})[-_]?pp(?P<pp>\d{1,3})(?![\d.])(?![A-Za-z]{2})",
+                         text, _IC):
+        for fact, group in (("job.tp_degree", "tp"), ("job.pp_degree", "pp")):
+            if 1 <= int(m[group]) <= 512 and not any(h.fact == fact for h in hits):
+                hits.append(_hit_span(fact, int(m[group]), text, m.start(group) - 2, m.end(group)))
     # job-s11 stages: 'pipeline parallel with 4 stages', '4-stage pipeline', '流水线切成 4 段': the pipeline's degree
     for m in re.finditer(r"(?:pipeline|流水线|PP)[^，,。.;；\n\d]{0,24}?(?<![\w.])(?P<num>\d{1,3})\s*(?:个)?\s*(?:[- ]?stages?|段|级|"
                          r"个?\s*stage)(?![A-Za-z])|(?<![\w.])(?P<n2>\d{1,3})[- ]stage\s+pipeline", text, _IC):
@@ -2377,7 +2405,9 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
                                      r"turn\w* on)\s*(?:the\s*)?P2P|(?:打开|开启|启用|开了|开)(?:了)?\s*P2P|"
                                      r"P2P\s*(?:被)?(?:打开|开启|启用)", _IC), False),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
-    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|"
+    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|802\.3ad|"
+                              # a bond's mode said after its (masked) name: 'bond0 (mode 4) of 2x 25GbE'
+                              r"(?<=·)\s*[(（]\s*mode\s*[0-6]\s*[)）]|"
                               r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
     ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行|DeepEP|"
                            r"DeepSeek[- ]?(?:V2|V3|R1)(?:\.\d)?|Mixtral|Qwen\d?(?:\.\d)?-\d+B-A\d+B|all-?to-?all dispatch|"

@@ -70,6 +70,8 @@ _TOOL_LINE = re.compile(
     r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:|"
     # detectron2 / fast-reid's logger prefix ('[01/09 10:46:29 d2.utils.events]:').
     r"\[\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.]+\]:|^iperf3?:|Accepted connection|Server listening|"
+    # mmcv / mmengine's metric line without its logger prefix ('Epoch [1][50/1000] lr: …, time: 2.1, data_time: 1.8')
+    r"(?<![\w.])time:\s*\d[^\n]*?(?<![\w.])data_time:\s*\d|(?<![\w.])data_time:\s*\d[^\n]*?(?<![\w.])time:\s*\d|"
     r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^\s*(?:CA|Switch):\s|"
     r"^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
@@ -162,7 +164,9 @@ def _tool_line(line: str) -> bool:
 # A line NCCL printed, alone on its line ('  NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0''): all of
 # it is NCCL's, none the asker's, so the words must not read it ('RDMA Disabled' is not 'no RDMA').
 _LOG_LINE = re.compile(r"\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:)?\s*(?:[\w.\-]+:\d+:\d+\s+\[\d+\]\s+)?"
-                       r"NCCL (?:INFO|WARN)\b")
+                       r"NCCL (?:INFO|WARN)\b|"
+                       # mmcv / mmengine's metric line ('Epoch [1][50/1000] lr: …, time: 2.105, data_time: 1.802')
+                       r"\s*(?:Epoch|Iter)\s*(?:\(\w+\))?\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bdata_time:\s*\d")
 # en-s10: 'NCCL WARN NET/IB : No device found. Training on 2 nodes is super slow.': after the message's end, a sentence
 # of the asker's (a capital word, then words, no log prefix or ':') is prose for the readers, not NCCL's
 _PROSE_AFTER_LOG = re.compile(r"[.!?]\s+(?P<prose>(?:[A-Z][a-z']*|I)\s+[a-z][\w'/-]*(?:\s+[\w~(][\w'/.,~%()-]*){1,}"
@@ -604,6 +608,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
+                              r"^\s*PCIe Generation\s*$|"
                               r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB|"
                               + GPU_MONITOR_ROUTE.pattern, re.M), _nvidia_smi),
     ("nic-monitor", NET_MONITOR_ROUTE, _net_monitor),
@@ -666,6 +671,10 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
         inline = _INLINE.fullmatch(body.strip())
         bodies.append(unlabel(fence["body"] if fence else inline["body"] if inline else body))
     blocks = _blocks(text, prose, spans, bodies)
+    for b in blocks:  # grepped lspci link lines the words say are a GPU's ('lspci -vvv on the GPU:', 'GPU 的 LnkSta：')
+        if b.kind == "lspci" and _GPU_LINK_LABEL.search(b.label) and not _NIC_LINK_LABEL.search(b.label) \
+                and not _LSPCI_HEADER.search(b.body):
+            b.body = _GPU_NAMED_HEADER + b.body
     body = "\n".join(b.body for b in blocks if b.role == "job")
     settings = _setting_lines(text, spans)
     for kind, pattern, parser in _ROUTES:
@@ -764,6 +773,15 @@ class _Block:
     label: str
     kind: str | None
     role: str = "job"
+
+
+# lspci's link lines pasted without their device line: a GPU's when the words that label them name a GPU and no NIC
+_LSPCI_HEADER = re.compile(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\s", re.M)
+_GPU_LINK_LABEL = re.compile(r"GPU|显卡|(?<![A-Za-z])(?:[AHLV]100|H[28]00|A[48]00|RTX\s?\d{4}|[AL]40S?|3D controller)"
+                             r"(?![A-Za-z])", re.IGNORECASE)
+_NIC_LINK_LABEL = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX\S*|CX-?\d|mlx5\w*|Mellanox|"
+                             r"Ethernet controller|Infiniband controller|NVMe|switch)(?![A-Za-z])", re.IGNORECASE)
+_GPU_NAMED_HEADER = "00:00.0 3D controller: NVIDIA Corporation GPU (named in the words)\n"
 
 
 def _kind_of(body: str) -> str | None:
