@@ -39,7 +39,7 @@ _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?
                      rf"{_ARG}*[/=.:_\-\d]{_ARG}*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
-                  r"\s*(?:=|:|：|->|→|=>|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
+                  r"\s*(?:=|:|：|->|→|=>|为|设为|设置为|设成|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
                   # python's environment: 'os.environ["NCCL_IB_DISABLE"] = "1"', 'os.environ.setdefault("NCCL_…", "x")'
                   r"[\"']\s*\]\s*=|[\"']\s*,\s*(?=[\"'])|"
                   # said in words with 'is': 'NCCL_SOCKET_IFNAME is eth1', 'NCCL_IB_DISABLE is 1' (a device, a number)
@@ -52,7 +52,7 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
                      # job-s11 set verbs: 'NCCL_SOCKET_IFNAME 设置的是 bond0', '指定为 ens3', '配置为 mlx5_0'
                      r"(?:设成了?|设为|设置为|设置成|设置的是|设置了|设定为|配置成|配置为|配置的是|指定为|指定成|指定的是|指定了|"
-                     r"改成了?|改为|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
+                     r"改成了?|改为|设的是?|用的是|指定的|设置的)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
 
 
 # Several settings given one value: 'set GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME both to enp4s0',
@@ -67,7 +67,12 @@ _ENV_SHARED = re.compile(rf"(?P<names>{_SETTING_NAME}(?:\s*(?:,|，|、|/|and|&|
 # A setting named after its value: 'the default `eth0` (always given an IP) is used for NCCL_SOCKET_IFNAME'.
 _ENV_REVERSED = re.compile(r"(?<![\w])`?(?P<value>(?:eth|ens|enp|eno|ib|bond|net)\d[\w.\-]{0,12})`?[^.。;；\n]{0,60}?"
                            r"(?:is|was|are|gets?)\s+(?:used|set|picked|chosen)\s+(?:for|as)\s+(?:the\s+)?"
-                           r"(?P<name>NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME)", re.IGNORECASE)
+                           r"(?P<name>NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME)|"
+                           # 'we pinned NCCL to eth1 via NCCL_SOCKET_IFNAME', 'NCCL is forced onto ib0 with …'
+                           r"(?:(?:pinned|bound|restricted|forced|limited|told)\s+NCCL|NCCL\s+(?:is|was)\s+(?:pinned|bound|"
+                           r"restricted|forced|limited|set))\s+(?:on)?to\s+"
+                           r"(?:use\s+)?`?(?P<value2>(?:eth|ens|enp|eno|ib|bond|net)\d[\w.\-]{0,12})`?\s+(?:via|with|using|"
+                           r"through|by)\s+(?:the\s+)?`?(?P<name2>NCCL_SOCKET_IFNAME)", re.IGNORECASE)
 
 
 @dataclass
@@ -174,9 +179,10 @@ def read_commands(text: str) -> Commands:
                 spans.append((m.start(), m.end()))
                 read.append((facts, (m.start(), m.end())))
     for m in _ENV_REVERSED.finditer(text):  # 'the default `eth0` … is used for NCCL_SOCKET_IFNAME'
-        if m["name"] not in found.env:
-            found.env[m["name"]] = m["value"]
-            read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
+        name, value = (m["name"] or m["name2"]).upper(), m["value"] or m["value2"]
+        if name not in found.env:
+            found.env[name] = value
+            read.append((_env_facts(name, value), (m.start(), m.end())))
     for m in _ENV_SHARED.finditer(text):  # 'NCCL_SOCKET_IFNAME 和 GLOO_SOCKET_IFNAME 都设成了 eth0'
         if re.search(r"应该|要不要|是否|需不需要|是不是|能不能|should", text[max(0, m.start() - 16):m.end()], re.I):
             continue
@@ -417,6 +423,11 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
                                                               *(("-N",) if mpi else ())))
     processes = facts.pop("_processes", None) or _int(_option(args, "-np", "-n"))
+    if re.search(r"--ps_hosts|--job_name[= ]+[\"']?ps(?![\w-])", body):
+        facts["job.comm_pattern"] = "parameter_server"  # TF1's flags: a parameter-server job's processes
+    if re.match(r"\s*(?:sudo\s+)?ib_(?:write|read|send)_(?:bw|lat)\b", body) and (
+            gid := re.search(r"\s(?:-x|--gid-index)[= ](\d{1,3})(?![\w.])", body)):
+        facts["nic.gid_index"] = int(gid[1])  # perftest's '-x 3': the RoCE GID index the test ran on
     if re.match(r"\s*(?:sudo\s+)?(?:docker|podman|nvidia-docker)\s+run\b", body) and re.search(
             r"\s--net(?:work)?(?:=|\s+)host(?![\w-])", body):
         facts["net.pod_overlay"] = False  # 'docker run --net=host …': the container uses the host's network stack
@@ -492,7 +503,12 @@ _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size
             "tp_size": "job.tp_degree", "pipeline_model_parallel_size": "job.pp_degree",
             "pipeline_parallel_size": "job.pp_degree", "pp_size": "job.pp_degree",
             "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
-            "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
+            "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree",
+            # Megatron's first name for tensor parallelism and DeepSpeed's ('--model-parallel-size 2', 'mp_size 4');
+            # a config's bare keys ('tensor_parallel: 8', 'pipeline_parallel: 2')
+            "model_parallel_size": "job.tp_degree", "mp_size": "job.tp_degree", "tensor_parallel": "job.tp_degree",
+            "pipeline_parallel": "job.pp_degree", "tensor_parallel_degree": "job.tp_degree",
+            "pipeline_parallel_degree": "job.pp_degree"}
 _ZERO = {"zero_stage"}
 # the data loader's worker processes: PyTorch's examples' '--workers 8', 'num_workers=0', the HF Trainer's
 # '--dataloader_num_workers 4' (a bare 'workers:' key in a config is some other role's: a parameter server's)
@@ -727,6 +743,9 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
         devices = value.strip().strip("\"'")
         listed = re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices)
         return {"job.gpus_per_node": len(devices.split(","))} if listed else {}
+    if name == "NCCL_NET":  # 'NCCL_NET=Socket' / 'NCCL_NET=IB': the network NCCL is told to use
+        net = value.strip().strip("\"'").lower()
+        return {"nccl.transport": "socket"} if net == "socket" else {"nccl.transport": "ib"} if net == "ib" else {}
     if name == "NCCL_VERSION":  # job-s11 version set: a container's 'NCCL_VERSION=2.19.3-1' names the NCCL it ships
         version = re.match(r"[\"']?v?(2\.\d{1,2}(?:\.\d{1,2})?)(?![\d])", value.strip())
         return {"nccl.version": version[1]} if version else {}

@@ -657,6 +657,8 @@ _RATE = re.compile(
     rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER}){_RATE_RANGE}(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"(?<=\d)GE(?![A-Za-z])|"  # net-s11 '100GE', '25GE 网口': Huawei's and Chinese vendors' way of writing GbE
+    # a port's rate written in bytes by mistake ('100GB NICs', 'one 10GB port'): no NIC runs at 80 or 800 Gb/s per 'GB'
+    r"GB(?=\s*(?:NICs?|nics?|网卡|网口|ports?|以太网|[Ee]thernet|network cards?|adapters?)(?![A-Za-z]))|"
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|Mb|"
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|"
     r"[GM]B per sec(?:ond)?|[GM]b(?:its?)? per sec(?:ond)?|"  # s21 'Read throughput is 1.20 GB per second' (a log's words)
@@ -824,7 +826,7 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     unit = m["unit"]
     after = _MULT_AFTER.match(text, m.end())  # '25G*2 bond', '100G×2 网卡': the figure, then how many
     tail = text[after.end() if after else m.end():][:16]
-    is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
+    is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit)) and unit != "GB"
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
     turn = _TURN.search(text, max(0, m.start() - 50), m.start())
     if label == "measured" and turn and re.search(r"NVLink|NVSwitch|PCIe|HBM|显存带宽|内存带宽", text[max(0, turn.start() - 50):
@@ -1112,7 +1114,7 @@ def network_rates(text: str) -> list[Understood]:
         prefix = "G" if re.match(r"G|gb|Gig", unit, _IC) and not unit.startswith(("M", "m")) else unit[0]
         if unit.lower().startswith("t"):
             prefix = "T"
-        is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
+        is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit)) and unit != "GB"  # (a bare 'GB' before a NIC's word: bits)
         gbps = rate_to_gbps(value, prefix, is_bytes)
         after = _MULT_AFTER.match(text, m.end()) if not m["mult"] and kind == "rated" else None
         if m["mult"] and kind == "rated":
@@ -2136,7 +2138,7 @@ def job_shape(text: str) -> list[Understood]:
                          r"gradient accumulation|grad accum\w*)", text, _IC):
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总的?\s*batch"  # job-s11 总的
-                         r"(?:\s*size)?|全局批大小|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
+                         r"(?:\s*size)?|全局批(?:次|量)?大小|全局批次|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
                          r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?batch[_ ]size|"
                          r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be|"
                          r"设的是?|设成了?|设为|设置为|设置成|设置的是|开到|用的是?)?\s*"
@@ -2159,11 +2161,11 @@ def job_shape(text: str) -> list[Understood]:
             n = int(m["num"])
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))
-    # degrees named as a product, then their figures in that order: 'TP x PP = 4 x 2', 'TP×PP×DP = 8×4×2'
+    # degrees named as a product, then their figures in that order: 'TP x PP = 4 x 2', 'TP×PP×DP = 8×4×2', 'TP/PP/DP = 8/2/4'
     _names = {"tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
-    for m in re.finditer(r"(?<![A-Za-z])(?P<names>(?:TP|PP|DP|EP|CP|SP)(?:\s*[x×*]\s*(?:TP|PP|DP|EP|CP|SP))+)\s*(?:=|:|：|is|are)\s*"
-                         r"(?P<nums>\d{1,3}(?:\s*[x×*]\s*\d{1,3})+)(?![\d.])", text, _IC):
-        names, nums = re.split(r"\s*[x×*]\s*", m["names"].lower()), re.split(r"\s*[x×*]\s*", m["nums"])
+    for m in re.finditer(r"(?<![A-Za-z])(?P<names>(?:TP|PP|DP|EP|CP|SP)(?:\s*[x×*/]\s*(?:TP|PP|DP|EP|CP|SP))+)\s*(?:=|:|：|is|are)\s*"
+                         r"(?P<nums>\d{1,3}(?:\s*[x×*/]\s*\d{1,3})+)(?![\d.])", text, _IC):
+        names, nums = re.split(r"\s*[x×*/]\s*", m["names"].lower()), re.split(r"\s*[x×*/]\s*", m["nums"])
         if len(names) == len(nums):
             for name, num in zip(names, nums, strict=True):
                 if name in _names and 1 <= int(num) <= 512 and not any(h.fact == _names[name] for h in hits):
@@ -2236,7 +2238,8 @@ def job_shape(text: str) -> list[Understood]:
                          r"(?<![A-Za-z])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))(?=[^。.;；\n]{0,24}?workers?(?![A-Za-z]))|"
                          r"workers?(?![A-Za-z])[^。.;；\n]{0,24}?(?<![A-Za-z(])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))|"
                          r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])|"
-                         r"ParameterServerStrategy",  # job-s11 ps strategy: TensorFlow's tf.distribute strategy for it
+                         r"ParameterServerStrategy|"  # job-s11 ps strategy: TensorFlow's tf.distribute strategy for it
+                         r"(?<![A-Za-z])ps_hosts(?![A-Za-z])|job_name[= ]+[\"']?ps(?![A-Za-z])",  # TF1's flags of a PS job
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with|执行|做|跑|run(?:s|ning)?|perform(?:s|ing)?|doing)"
@@ -2247,6 +2250,8 @@ def job_shape(text: str) -> list[Understood]:
                          r"mini-?batch)|每(?:个|一)?\s*(?:step|iteration|iter|迭代|步|batch)\s*(?:都|之后|后)?\s*(?:要)?\s*"
                          r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|"
                          r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])|"
+                         # TensorFlow's all-reduce strategies, Horovod (an all-reduce library), TF1's PS flags are below
+                         r"(?:MultiWorker)?MirroredStrategy|CollectiveAllReduceStrategy|(?<![A-Za-z])(?:Horovod|horovodrun)(?![A-Za-z])|"
                          # net-s12b a ring of the job's machines: 'ring 里最慢的那个节点', 'the slowest node in the ring'
                          r"(?<![A-Za-z])ring\s*(?:里|中|上|里面|当中)\s*(?:的)?\s*(?:最慢|最弱|每个|所有|任何一个)(?:的)?\s*(?:那个|那台|一个)?\s*"
                          r"(?:节点|机器|rank|GPU|卡|链路)|(?<![A-Za-z])(?:slowest|weakest)\s+(?:node|machine|rank|GPU|link|member|"
@@ -2295,14 +2300,19 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
     # job-s11 gid said: 'gid index 用的 3', 'GID index 设置为 3', 'RoCE GID index is 3': NCCL_IB_GID_INDEX in words
     for m in re.finditer(r"(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)\s*(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
-                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])", text, _IC):
-        if int(m["n"]) <= 255 and not _is_question_clause(text, m.start()):
-            hits.append(_hit("nic.gid_index", int(m["n"]), m))
+                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])|"
+                         # 'using GID 3 (RoCE v2)', '用 GID 3': the index said bare after a verb of use (not 'GID 0: fe80::…')
+                         r"(?:using|use|uses|used|with|用|用的是)\s+(?:the\s+)?GID\s*(?P<n2>\d{1,3})(?![\d.:/,、]|\s*(?:/|or|and|或|和)\s*\d)",
+                         text, _IC):
+        if int(m["n"] or m["n2"]) <= 255 and not _is_question_clause(text, m.start()):
+            hits.append(_hit("nic.gid_index", int(m["n"] or m["n2"]), m))
     for m in re.finditer(r"NET/IB\s*:\s*No device found", text):  # NCCL found no RDMA device: it runs on sockets
         hits.append(_hit("nccl.transport", "socket", m))
     for m in re.finditer(r"NET/IB\s*:\s*Using\s*\[", text):
         hits.append(_hit("nccl.transport", "ib", m))
     for m in re.finditer(r"(?:via|over|through|on|走)\s*(?:the\s+)?NET/(?P<via>IB|Socket)|"
+                         r"(?:goes|going|runs?|running|falls? back to|fell back to|uses?|using|走的?是?)\s*(?:over\s+|via\s+|on\s+)?"
+                         r"(?:the\s+)?(?P<ipoib>IPoIB)(?![A-Za-z])|"
                          r"(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
         if (m["via"] or "").lower() == "ib" and _NOT_IN_USE_BEFORE.search(text, max(0, m.start() - 24), m.start()):

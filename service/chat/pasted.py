@@ -608,7 +608,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
-                              r"^\s*PCIe Generation\s*$|"
+                              r"^\s*(?:PCIe Generation|Link Width)\s*$|"
                               r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB|"
                               + GPU_MONITOR_ROUTE.pattern, re.M), _nvidia_smi),
     ("nic-monitor", NET_MONITOR_ROUTE, _net_monitor),
@@ -672,8 +672,10 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
         bodies.append(unlabel(fence["body"] if fence else inline["body"] if inline else body))
     blocks = _blocks(text, prose, spans, bodies)
     for b in blocks:  # grepped lspci link lines the words say are a GPU's ('lspci -vvv on the GPU:', 'GPU 的 LnkSta：')
-        if b.kind == "lspci" and _GPU_LINK_LABEL.search(b.label) and not _NIC_LINK_LABEL.search(b.label) \
-                and not _LSPCI_HEADER.search(b.body):
+        # (or by the question's words when they name a GPU and no NIC anywhere)
+        named = b.label if _GPU_LINK_LABEL.search(b.label) else prose
+        if b.kind == "lspci" and _GPU_LINK_LABEL.search(named) and not _NIC_LINK_LABEL.search(named) \
+                and not _NIC_LINK_LABEL.search(b.label) and not _LSPCI_HEADER.search(b.body):
             b.body = _GPU_NAMED_HEADER + b.body
     body = "\n".join(b.body for b in blocks if b.role == "job")
     settings = _setting_lines(text, spans)

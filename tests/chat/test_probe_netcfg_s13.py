@@ -20,7 +20,13 @@ name the GPU ('lspci -vvv on the GPU:'); 'tp4pp2' (no longer a port name 'pp2'),
 slow', 'Loading data from the disk is the bottleneck'); 'data_time 0.8s of 1.0s' (the loader's share of the step);
 an mmcv metric line pasted amid prose; 'docker run --net=host' (no pod overlay); a load said as a range in the
 larger run ('With 2 nodes: 40-50%'); 'NVLink gives 300 GB/s but between the nodes we only have 25Gbps' (the link
-between the nodes, not a measurement). The forms left are strict xfails.
+between the nodes, not a measurement). Then: 'NCCL_SOCKET_IFNAME为ens3', 'NCCL_SOCKET_IFNAME 指定的 eth0', 'we pinned
+NCCL to eth1 via NCCL_SOCKET_IFNAME', 'NCCL_NET=Socket'; nvidia-smi -q's 'Link Width' block alone; lspci's lines when
+the question names a GPU and no NIC; 'TP/PP/DP = 8/2/4'; TF1's '--ps_hosts' (a parameter server), TensorFlow's
+MultiWorkerMirroredStrategy and Horovod (an all-reduce); '--model-parallel-size 2', 'mp_size 4' and a config's
+'tensor_parallel: 8'; '全局批次大小 1024'; perftest's '-x 3' and 'using GID 3' (the GID index; not 'GID 0/1/2/3'
+listed); 'NCCL goes over IPoIB' (sockets); '100GB NICs' (a port's rate in bits, written in bytes by mistake).
+The forms left are strict xfails.
 """
 
 from __future__ import annotations
@@ -719,6 +725,158 @@ CASES: list[tuple[str, dict[str, object]]] = [
     # r40-bs-epochs-not-batch
     ('trained for 90 epochs with lr 0.1 on 2 nodes',
      {'job.global_batch_size': ('not', 90), 'job.micro_batch_size': ('not', 90)}),
+    # s01-link-width-only
+    ('nvidia-smi -q | grep -A 3 "Link Width" on one of the A100s:\n        Link Width\n       '
+     '     Max                               : 16x\n            Current                       '
+     '    : 8x\nis x8 a problem?',
+     {'gpu.pcie_width': 8}),
+    # s02-lspci-s-gpu-prose
+    ('sudo lspci -vvv -s 3b:00.0 | grep Lnk\n        LnkCap: Port #0, Speed 16GT/s, Width x16,'
+     ' ASPM not supported\n        LnkSta: Speed 16GT/s, Width x4 (downgraded)\nThe GPU seems '
+     'to be slower than the others in the box, training on this card is slow.',
+     {'gpu.pcie_width': 4, 'gpu.pcie_gen': 4}),
+    # s03-lspci-nic-prose
+    ('lspci -vvv -s 5e:00.0 | grep Lnk   (the ConnectX-6)\n        LnkCap: Port #0, Speed 16GT/s,'
+     ' Width x16\n        LnkSta: Speed 8GT/s (downgraded), Width x16',
+     {'gpu.pcie_gen': ('not', 3)}),
+    # s04-zh-gen-prose
+    ('4090 插在 PCIe 3.0 x4 的槽上，训练很慢',
+     {'gpu.pcie_gen': 3, 'gpu.pcie_width': 4}),
+    # s05-gts-prose
+    ('the GPU link is running at 2.5 GT/s even under load',
+     {'gpu.pcie_gen': 1}),
+    # s06-nccl-net-socket
+    ("we run with NCCL_NET=Socket because IB doesn't work, 2 nodes",
+     {'nccl.transport': 'socket'}),
+    # s07-using-network-ibext
+    ('n1:1:1 [0] NCCL INFO Using network IBext_v8\nn1:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB '
+     '[1]mlx5_1:1/IB ; OOB ib0:10.1.0.1<0>\nbusbw 40 GB/s on 4 nodes',
+     {'nccl.transport': 'ib'}),
+    # s08-zh-zou-roce
+    ('确认 NCCL 走的是 RoCE，不是 socket，2 机 A800',
+     {'nccl.transport': 'ib'}),
+    # s09-zh-socket-words
+    ('NCCL 走的 socket，没有走 IB，训练很慢',
+     {'nccl.transport': 'socket'}),
+    # s10-en-falls-back-tcp
+    ('NCCL falls back to TCP on the second node',
+     {'nccl.transport': ('not', 'ib')}),
+    # s11-ifname-zh-no-space
+    ('我设置了NCCL_SOCKET_IFNAME为ens3，还是很慢',
+     {'nccl.socket_ifname': 'ens3'}),
+    # s12-ifname-zhiding-de
+    ('NCCL_SOCKET_IFNAME 指定的 eth0，IB 也关了',
+     {'nccl.socket_ifname': 'eth0'}),
+    # s13-pinned
+    ('We pinned NCCL to eth1 via NCCL_SOCKET_IFNAME.',
+     {'nccl.socket_ifname': 'eth1'}),
+    # s14-ib-disable-wei
+    ('NCCL_IB_DISABLE为1，走的以太网',
+     {'nccl.ib_disabled': True}),
+    # s15-via-net-ib-gdr-zh
+    ('日志：\nNCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/IB/0/GDRDMA\nNCCL INFO Channel '
+     '01/0 : 8[0] -> 0[0] [receive] via NET/IB/1/GDRDMA\n4 台机器，busbw 只有 50GB/s',
+     {'nccl.transport': 'ib', 'nccl.gdr_disabled': False}),
+    # s16-pp-words
+    ('Megatron with pipeline parallel size 4 and tensor parallel size 8',
+     {'job.pp_degree': 4, 'job.tp_degree': 8}),
+    # s17-tp-equals-zh
+    ('tp 设置为 2，pp 设置为 4，一共 8 张卡',
+     {'job.tp_degree': 2, 'job.pp_degree': 4}),
+    # s18-tp-pp-dp-slash
+    ('TP/PP/DP = 8/2/4',
+     {'job.tp_degree': 8, 'job.pp_degree': 2}),
+    # s19-mbs-gbs-zh
+    ('micro_batch_size=1，global_batch_size=128，8 机',
+     {'job.micro_batch_size': 1, 'job.global_batch_size': 128}),
+    # t01-tf-ps-hosts
+    ('python train.py --ps_hosts=10.0.0.1:2222 --worker_hosts=10.0.0.2:2222,10.0.0.3:2222 --job_name=worker '
+     '--task_index=0, very slow',
+     {'job.comm_pattern': 'parameter_server'}),
+    # t02-mwms
+    ('tf.distribute.MultiWorkerMirroredStrategy over 2 workers is much slower than expected',
+     {'job.comm_pattern': 'allreduce'}),
+    # t03-paddle-ps
+    ('PaddlePaddle fleet 参数服务器模式，2 个 pserver 4 个 trainer，训练很慢',
+     {'job.comm_pattern': 'parameter_server'}),
+    # t04-grads-allreduced
+    ('gradients are averaged with NCCL all_reduce after every backward, 2 nodes x 8 V100',
+     {'job.comm_pattern': 'allreduce'}),
+    # t05-mp-size
+    ('DeepSpeed with mp_size 4 across 2 nodes',
+     {'job.tp_degree': 4}),
+    # t06-model-parallel-size
+    ('--model-parallel-size 2 --num-layers 24 on 4 nodes',
+     {'job.tp_degree': 2}),
+    # t07-tp8-pp2-space
+    ('running TP8 PP2 on 4 nodes of H800',
+     {'job.tp_degree': 8, 'job.pp_degree': 2}),
+    # t08-8-way-tp-4-way-pp
+    ('8-way tensor parallelism and 4-way pipeline parallelism',
+     {'job.tp_degree': 8, 'job.pp_degree': 4}),
+    # t09-yaml-tp
+    ('parallel:\n  tensor_parallel: 8\n  pipeline_parallel: 2',
+     {'job.tp_degree': 8, 'job.pp_degree': 2}),
+    # t10-accum-grad-batches
+    ('Trainer(accumulate_grad_batches=4, devices=8, num_nodes=2)',
+     {'job.grad_accum_steps': 4, 'job.nodes': 2}),
+    # t12-zh-quanju-pici
+    ('全局批次大小 1024，每张卡 micro batch 为 4',
+     {'job.global_batch_size': 1024, 'job.micro_batch_size': 4}),
+    # t13-batch-per-gpu-comment
+    ('batch_size: 32  # per GPU\nnum_workers: 8',
+     {'job.micro_batch_size': 32}),
+    # t14-gid-perftest
+    ('ib_write_bw -d mlx5_0 -x 3 --report_gbits gives 92 Gb/s between the two hosts',
+     {'nic.gid_index': 3}),
+    # t15-gid-zh-suoyin
+    ('RoCE 的 gid 索引是 3',
+     {'nic.gid_index': 3}),
+    # t16-gid-space
+    ('using GID 3 (RoCE v2) on mlx5_0',
+     {'nic.gid_index': 3}),
+    # t17-ib-alone
+    ('two nodes connected by IB, 8 A100 each, allreduce is slow',
+     {'nic.kind': 'infiniband'}),
+    # t18-ipoib
+    ('NCCL goes over IPoIB (ib0) instead of verbs',
+     {'nic.kind': 'infiniband', 'nccl.transport': 'socket'}),
+    # t19-efa
+    ('p4d instances with EFA, 4 nodes',
+     {'nic.kind': 'ethernet', 'nic.rdma': True}),
+    # t20-swarm-overlay
+    ('the containers talk over a docker swarm overlay network',
+     {'net.pod_overlay': True}),
+    # t21-k8s-no-hostnet
+    ('PyTorchJob on Kubernetes, the pods are not using hostNetwork',
+     {'net.pod_overlay': True}),
+    # t22-zh-pod-network
+    ('k8s 集群里 pod 走的是容器网络（flannel），没有 RDMA',
+     {'net.pod_overlay': True}),
+    # t23-nic-count-mlx-list
+    ('ibdev2netdev shows mlx5_0 … mlx5_7 all Up, 8 rails per node',
+     {'nic.count': 8}),
+    # t24-roce-v2-kind
+    ('RoCEv2 100G between nodes, PFC enabled',
+     {'nic.kind': 'roce', 'nic.speed_gbps': 100}),
+    # t25-speed-gb-typo
+    ('the servers have 100GB NICs (Mellanox) but busbw is 5 GB/s',
+     {'nic.speed_gbps': 100}),
+    # t26-speed-10g-iperf
+    ('10G network, iperf3 shows 9.41 Gbits/sec between the nodes',
+     {'nic.speed_gbps': 10, 'net.iperf3_gbps': 9.41}),
+    # t27-zh-speed-shice
+    ('网卡 100G，实测 iperf 只有 30G',
+     {'nic.speed_gbps': 100, 'net.iperf3_gbps': 30}),
+    # t28-util-ours-vs-baseline
+    ('GPU utilization is around 30% on 2 nodes, it was ~95% on a single node',
+     {'gpu.util_pct': 30}),
+    # t29-zh-util-jump
+    ('GPU 利用率一会儿 100% 一会儿 0%',
+     {'gpu.util_pct': ('not', 100)}),
+    # t30-zh-cpu-busy
+    ('CPU 打满了，GPU 利用率 30%',
+     {'gpu.util_pct': 30, 'cpu.util_pct': 95}),
 ]
 
 # Forms not read yet (a strict xfail flips when one is).
@@ -733,6 +891,9 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     # r39-batch-prose-zh
     ('batch_size 设置的是 32，每卡',
      {'job.micro_batch_size': 32}),
+    # t11-batch-product
+    ('global batch size 256 (32 per GPU x 8 GPUs)',
+     {'job.global_batch_size': 256, 'job.micro_batch_size': 32}),
 ]
 
 
