@@ -556,7 +556,10 @@ _PROSE_OPTION = re.compile(rf"(?<![\w\-])--(?:{_alternation(_NAMES | _MODEL_ARG)
 _CONFIG_SETTING = re.compile(
     rf"(?<![\w\-.])[\"']?(?P<key>(?:[A-Za-z_]\w*\.)*(?:{_alternation(_NAMES - {'nodes'})}|zero_optimization\.stage))"
     r"(?:[\"']?\s*[:=]\s*[\"']?(?P<value>\d[\w.\-]*(?<![.\-])(?![\w\-]|\.\w)|true|false|True|False|[A-Za-z][\w\-]*\d[\w\-]*)|"
-    r"[ \t]+(?P<spaced>\d+)(?!\w|\.\d))(?!\s*[*×x/+]\s*\d)",
+    # (or a Chinese verb of setting between: 'per_device_train_batch_size 设的 4', 'gradient_accumulation_steps 设成 8')
+    r"(?:[ \t]+|[ \t]*(?:设的是?|设成了?|设为|设置为|设置成|设置的是|改成了?|改为|开到)[ \t]*)"
+    r"(?P<spaced>\d+)(?!\w|\.\d))"
+    r"(?!\s*[*×x/+]\s*\d)",
     re.IGNORECASE)
 # A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.
 _CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])|"

@@ -1103,6 +1103,8 @@ def network_rates(text: str) -> list[Understood]:
             continue
         if kind == "rated" and _storage_port(text, m.start()):
             kind = "storage"  # 'the NAS has a single 10GbE uplink': the storage server's port, not the nodes' NIC
+        if kind == "rated" and _management_port(text, m.start(), m.end()):
+            continue  # 'NICs: 2x100G + 1x1G management': the management port carries no training traffic
         if m["hi"]:
             if kind == "rated" or re.search(r"(?:从|from)\s*$", text[max(0, m.start() - 6):m.start()], _IC):
                 value = parse_number(m["hi"])  # '从 20 到 6GB/s' is a change, not a range; a rating is its top
@@ -1181,6 +1183,8 @@ def network_rates(text: str) -> list[Understood]:
         if re.search(r"\d\s*-?\s*$", text[max(0, m.start() - 4):m.start()]):
             continue  # '10 GigE', '40 gigabit ethernet': the number's rate (read above)
         gbps = 1 if m["w"] == "千兆" or m["w"].lower().startswith("gig") else 10
+        if _management_port(text, m.start(), m.end()):
+            continue  # '另外一个千兆管理口': the management port's rate
         if _storage_port(text, m.start()):
             hits.append(_hit("storage.read_gbps", gbps * (2 if m["dual"] else 1), m))
             continue  # 'NFS 服务器只有一个万兆口': the storage server's port caps the reads, not the nodes' NIC
@@ -1195,6 +1199,18 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
     return _switch_against_nic(text, hits)
+
+
+# a management (out-of-band) port named right after or before a rate ('1x1G management', '一个千兆管理口', 'the BMC port is
+# 1G', 'mgmt: 1GbE'): not the NIC the training runs over
+_MGMT = r"(?:management|mgmt|管理|BMC|IPMI|iDRAC|iLO|带外|OOB)"
+_MGMT_AFTER = re.compile(rf"\s*(?:的)?\s*(?:(?:ethernet|Ethernet|以太网|NICs?|ports?|网口|网卡|RJ-?45|电口)\s*)?[(（]?\s*{_MGMT}", _IC)
+_MGMT_BEFORE = re.compile(rf"{_MGMT}\s*(?:网口|网卡|口|网络|网|ports?|NICs?|networks?|interfaces?|LAN)?\s*(?:is|are|:|：|为|是|用的是|用)?"
+                          r"\s*(?:only\s+|just\s+|a\s+|an\s+|one\s+|一个\s*|只有\s*)*$", _IC)
+
+
+def _management_port(text: str, start: int, end: int) -> bool:
+    return bool(_MGMT_AFTER.match(text, end) or _MGMT_BEFORE.search(text, max(0, start - 30), start))
 
 
 _SWITCH_WORD = re.compile(r"交换机|(?<![A-Za-z])switch(?:es)?(?![A-Za-z])", _IC)
@@ -2292,7 +2308,7 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"(?<![A-Za-z_])(?:IB|InfiniBand)(?: transport)?\s*(?:is |was |are |were |has been |got )?"
                          r"(?:disabled|turned off|switched off)(?![A-Za-z])|(?<![A-Za-z])(?:disabled|turned off|switched off)\s+"
                          r"(?:the\s+)?(?:IB|InfiniBand)(?![A-Za-z_])|(?:禁用|关闭|关掉|禁掉)(?:了)?\s*(?:NCCL\s*的?\s*)?(?:IB|InfiniBand)"
-                         r"(?![A-Za-z_])|(?<![A-Za-z_])(?:IB|InfiniBand)\s*(?:被|已|已经)?(?:禁用|关闭|关掉|禁掉)", text, _IC):
+                         r"(?![A-Za-z_])|(?<![A-Za-z_])(?:IB|InfiniBand)\s*(?:被(?:我们|我|手动)?|已|已经)?\s*(?:禁用|关闭|关掉|禁掉)", text, _IC):
         if not _is_question_clause(text, m.start()) and not re.search(
                 r"(?:try|tried|trying|test|testing|如果|if|试|尝试|测试)", tx.before(text, m.start(), 24), _IC):
             hits.append(_hit("nccl.ib_disabled", True, m))

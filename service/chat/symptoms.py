@@ -1212,7 +1212,10 @@ _LOADING = (r"(?:数据加载|加载数据|数据读取|读取数据|读数据|�
             # 'loading of batches', 'the IO speed', 'disk I/O' (a file or a disk's reads, not the network's)
             r"loading\s+of\s+(?:the\s+)?(?:data|batches|samples|images)|"
             r"(?<![Nn]etwork )(?<!NIC )(?<!网络)(?:the\s+)?(?:disk\s+|file\s+|data\s+)?"
-            r"(?<![Nn]etwork )(?<!NIC )(?<!网络)I/?O\s+(?:speed|throughput|reads?)|disk\s+I/?O|磁盘\s*IO)")
+            r"(?<![Nn]etwork )(?<!NIC )(?<!网络)I/?O\s+(?:speed|throughput|reads?)|disk\s+I/?O|磁盘\s*IO|"
+            # a bare IO said slow: 'IO 太慢了', 'IO 跟不上' (not the network's: '网络 IO')
+            r"(?<![A-Za-z])(?<!网络)(?<!网络 )(?<!网卡)(?<!网卡 )I/?O"
+            r"(?=\s*(?:太|很|特别|非常|比较|有点)?慢|\s*跟不上))")
 _LOADING_SLOW = re.compile(
     # (where from, between: 'loading data from the disk is the bottleneck')
     rf"{_LOADING}(?:\s+(?:from|off)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?(?=\s+is\b))?"

@@ -25,8 +25,11 @@ NCCL to eth1 via NCCL_SOCKET_IFNAME', 'NCCL_NET=Socket'; nvidia-smi -q's 'Link W
 the question names a GPU and no NIC; 'TP/PP/DP = 8/2/4'; TF1's '--ps_hosts' (a parameter server), TensorFlow's
 MultiWorkerMirroredStrategy and Horovod (an all-reduce); '--model-parallel-size 2', 'mp_size 4' and a config's
 'tensor_parallel: 8'; '全局批次大小 1024'; perftest's '-x 3' and 'using GID 3' (the GID index; not 'GID 0/1/2/3'
-listed); 'NCCL goes over IPoIB' (sockets); '100GB NICs' (a port's rate in bits, written in bytes by mistake).
-The forms left are strict xfails.
+listed); 'NCCL goes over IPoIB' (sockets); '100GB NICs' (a port's rate in bits, written in bytes by mistake). Then: a
+management port's rate ('NICs: 2x100G + 1x1G management', '另外一个千兆管理口') is not the training NIC's; 'one 200G NIC
+per GPU' counts no NICs of the node; '8 ports of 400G per node'; 'per_device_train_batch_size 设的 4', 'batch_size
+设置的是 32' (a config key with a Chinese verb of setting); 'IB 被我们禁用了'; 'IO 太慢了'; '数据加载耗时 0.8s，整个
+step 1.0s'. The forms left are strict xfails.
 """
 
 from __future__ import annotations
@@ -722,6 +725,9 @@ CASES: list[tuple[str, dict[str, object]]] = [
     # r38-mbs-prose
     ('micro batch size 2, global batch size 512, seq length 4096',
      {'job.micro_batch_size': 2, 'job.global_batch_size': 512}),
+    # r39-batch-prose-zh
+    ('batch_size 设置的是 32，每卡',
+     {'job.micro_batch_size': 32}),
     # r40-bs-epochs-not-batch
     ('trained for 90 epochs with lr 0.1 on 2 nodes',
      {'job.global_batch_size': ('not', 90), 'job.micro_batch_size': ('not', 90)}),
@@ -877,6 +883,127 @@ CASES: list[tuple[str, dict[str, object]]] = [
     # t30-zh-cpu-busy
     ('CPU 打满了，GPU 利用率 30%',
      {'gpu.util_pct': 30, 'cpu.util_pct': 95}),
+    # u01-total-of-four
+    ('network is 400Gb/s in total per node (4x100G RoCE)',
+     {'nic.speed_gbps': 100, 'nic.count': 4}),
+    # u02-bond-total
+    ('2 x 25Gb/s bonded = 50G per server',
+     {'nic.speed_gbps': 25, 'nic.count': 2, 'nic.bonded': True}),
+    # u03-tbps-aggregate
+    ('each node has 3.2 Tbps of network (8x400G)',
+     {'nic.speed_gbps': 400, 'nic.count': 8}),
+    # u04-zh-bond-total
+    ('两张 100G 网卡做了 bond，总共 200G',
+     {'nic.speed_gbps': 100, 'nic.count': 2, 'nic.bonded': True}),
+    # u05-ethtool-below
+    ('ethtool shows Speed: 10000Mb/s although it is a 25G card',
+     {'nic.speed_gbps': 10}),
+    # u06-fdr
+    ('ibstat: Rate: 56 (4X FDR) on both nodes',
+     {'nic.speed_gbps': 56, 'nic.kind': 'infiniband', 'nic.count': ('not', 4)}),
+    # u07-mgmt-plus
+    ('NICs: 2x100G + 1x1G management per node',
+     {'nic.speed_gbps': 100, 'nic.count': 2}),
+    # u08-zh-mgmt
+    ('每台机器 2 张 100G 网卡跑训练，另外一个千兆管理口',
+     {'nic.speed_gbps': 100, 'nic.count': 2}),
+    # u09-ports-via-cards
+    ('8 ports of 400G per node (4 dual-port cards)',
+     {'nic.speed_gbps': 400, 'nic.count': 8}),
+    # u10-gpus-vs-nic-count
+    ('8x H100 and 8x CX7 400G per node, 2 nodes',
+     {'nic.count': 8, 'nic.speed_gbps': 400, 'job.gpus_per_node': 8}),
+    # u11-zh-8-ka-1-wangka
+    ('8 卡 A100 只有 1 张 100G 网卡',
+     {'nic.count': 1, 'nic.speed_gbps': 100, 'job.gpus_per_node': 8}),
+    # u12-iperf-25-on-100
+    ('iperf3 between the hosts: 23.5 Gbits/sec on a 100G link',
+     {'nic.speed_gbps': 100, 'net.iperf3_gbps': 23.5}),
+    # u13-zh-jiaohuanji-40
+    ('交换机是 40G 的，服务器网卡是 10G 的',
+     {'nic.speed_gbps': 10}),
+    # u14-nic-and-storage
+    ('training NIC 25GbE, storage NIC 10GbE',
+     {'nic.speed_gbps': 25}),
+    # u15-dgx-h100
+    ('2x DGX H100 with 8x ConnectX-7 NDR each',
+     {'nic.count': 8, 'nic.kind': 'infiniband'}),
+    # u16-roce-2star100
+    ('RoCE 2*100G 每台，4 台 A800',
+     {'nic.count': 2, 'nic.speed_gbps': 100, 'nic.kind': 'roce'}),
+    # u17-speed-as-busbw-not
+    ('busbw 22 GB/s on 2 nodes with 200G HDR',
+     {'nic.speed_gbps': 200}),
+    # u18-expected-speed
+    ('we expected 100 Gbps but the NIC negotiated 40 Gbps',
+     {'nic.speed_gbps': 40}),
+    # u19-zh-shengji
+    ('网卡从 25G 升级到了 100G，速度没变化',
+     {'nic.speed_gbps': 100}),
+    # u20-gbps-per-gpu
+    ('one 200G NIC per GPU, 8 per node',
+     {'nic.speed_gbps': 200, 'nic.count': ('not', 1)}),
+    # v01-zh-dataloader-pingjing
+    ('排查下来 dataloader 是瓶颈，GPU 经常空转',
+     {'job.data_loading_slow': True}),
+    # v02-zh-io-man
+    ('IO 太慢了，数据在 NFS 上，8 卡都吃不满',
+     {'job.data_loading_slow': True}),
+    # v03-zh-jiazai-haoshi
+    ('数据加载耗时 0.8s，整个 step 1.0s',
+     {'job.data_wait_pct': 80}),
+    # v04-zh-yuchuli-man
+    ('数据预处理太慢，CPU 100%，GPU 利用率 20%',
+     {'job.data_loading_slow': True, 'cpu.util_pct': 100, 'gpu.util_pct': 20}),
+    # v05-zh-not-data
+    ('数据加载不是瓶颈，data_time 很小，主要是通信慢',
+     {'job.data_loading_slow': False}),
+    # v06-en-not-dataloader
+    ('the dataloader is not the bottleneck (data_time ~ 0.002s)',
+     {'job.data_loading_slow': False}),
+    # v07-zh-batch-mixed
+    ('per_device_train_batch_size 设的 4，gradient_accumulation_steps 设的 8，两机 16 卡',
+     {'job.micro_batch_size': 4, 'job.grad_accum_steps': 8}),
+    # v08-zh-gbs-mbs-prose
+    ('gbs 1024，mbs 2，tp 4，pp 2',
+     {'job.global_batch_size': 1024, 'job.micro_batch_size': 2, 'job.tp_degree': 4, 'job.pp_degree': 2}),
+    # v09-zh-overlay-hostnet-false
+    ('pod 的 hostNetwork 是 false，走的 calico',
+     {'net.pod_overlay': True}),
+    # v10-zh-hostnet-true
+    ('pod 已经开了 hostNetwork: true，RoCE 网卡也挂进去了',
+     {'net.pod_overlay': False}),
+    # v11-zh-util-other-node
+    ('主节点 GPU 利用率 90% 多，从节点只有 40%',
+     {'gpu.util_pct': ('not', 90)}),
+    # v12-zh-cpu-then-gpu
+    ('top 看 CPU 占用 800%（8 个核满了），nvidia-smi 里 GPU 利用率 60%',
+     {'gpu.util_pct': 60}),
+    # v13-zh-ifname-env-list
+    ('环境变量如下：\nNCCL_DEBUG=INFO\nNCCL_SOCKET_IFNAME=bond0\nNCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2,mlx5_3\n'
+     'NCCL_IB_GID_INDEX=3\n两机 16 卡 A800 训练很慢',
+     {'nccl.socket_ifname': 'bond0', 'nic.count': 4, 'nic.gid_index': 3, 'job.nodes': 2}),
+    # v14-zh-tp-pp-prose
+    ('张量并行 8，流水并行 2，数据并行 4，一共 64 卡',
+     {'job.tp_degree': 8, 'job.pp_degree': 2}),
+    # v15-zh-comm-ps
+    ('我们用的是 ps-worker 架构，worker 8 个，ps 2 个',
+     {'job.comm_pattern': 'parameter_server'}),
+    # v16-zh-rdma-nic-kind
+    ('机器之间是 200G RoCE 网络，每台 8 张卡',
+     {'nic.kind': 'roce', 'nic.speed_gbps': 200}),
+    # v17-zh-ib-kind
+    ('节点间用 IB 互联，HDR 200G',
+     {'nic.kind': 'infiniband', 'nic.speed_gbps': 200}),
+    # v18-zh-eth-kind
+    ('机器间就是普通的以太网，25G，没有 RDMA',
+     {'nic.kind': 'ethernet', 'nic.speed_gbps': 25, 'nic.rdma': False}),
+    # v19-zh-pcie-x8
+    ('nvidia-smi 显示 PCIe 只跑在 Gen4 x8，正常应该是 x16',
+     {'gpu.pcie_gen': 4, 'gpu.pcie_width': 8}),
+    # v20-zh-ib-disable-words
+    ('IB 被我们禁用了，因为 RoCE 配置有问题',
+     {'nccl.ib_disabled': True}),
 ]
 
 # Forms not read yet (a strict xfail flips when one is).
@@ -888,9 +1015,6 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     ('nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.width.current --format=csv\npcie.link.gen.current,'
      ' pcie.link.width.current\n3, 8\n3, 8',
      {'gpu.pcie_gen': 3, 'gpu.pcie_width': 8}),
-    # r39-batch-prose-zh
-    ('batch_size 设置的是 32，每卡',
-     {'job.micro_batch_size': 32}),
     # t11-batch-product
     ('global batch size 256 (32 per GPU x 8 GPUs)',
      {'job.global_batch_size': 256, 'job.micro_batch_size': 32}),
