@@ -1078,6 +1078,9 @@ def network_rates(text: str) -> list[Understood]:
     """
     hits = []
     rates = list(_RATE.finditer(text))
+    # a management port beside another link is not the training NIC ('2x100G + 1x1G management'); alone, it is the
+    # link there is ('两台机器只有一个 1G 管理口相连')
+    other_link = any(not _management_port(text, r.start(), r.end()) for r in rates)
     said: list[tuple[Understood, str, bool]] = []  # measurements with a unit: the hit, its prefix, bytes or bits
     for m in rates:
         value = parse_number(m["num"])
@@ -1103,7 +1106,7 @@ def network_rates(text: str) -> list[Understood]:
             continue
         if kind == "rated" and _storage_port(text, m.start()):
             kind = "storage"  # 'the NAS has a single 10GbE uplink': the storage server's port, not the nodes' NIC
-        if kind == "rated" and _management_port(text, m.start(), m.end()):
+        if kind == "rated" and other_link and _management_port(text, m.start(), m.end()):
             continue  # 'NICs: 2x100G + 1x1G management': the management port carries no training traffic
         if m["hi"]:
             if kind == "rated" or re.search(r"(?:从|from)\s*$", text[max(0, m.start() - 6):m.start()], _IC):
@@ -1183,8 +1186,8 @@ def network_rates(text: str) -> list[Understood]:
         if re.search(r"\d\s*-?\s*$", text[max(0, m.start() - 4):m.start()]):
             continue  # '10 GigE', '40 gigabit ethernet': the number's rate (read above)
         gbps = 1 if m["w"] == "千兆" or m["w"].lower().startswith("gig") else 10
-        if _management_port(text, m.start(), m.end()):
-            continue  # '另外一个千兆管理口': the management port's rate
+        if other_link and _management_port(text, m.start(), m.end()):
+            continue  # '另外一个千兆管理口': the management port's rate, beside the training NIC's
         if _storage_port(text, m.start()):
             hits.append(_hit("storage.read_gbps", gbps * (2 if m["dual"] else 1), m))
             continue  # 'NFS 服务器只有一个万兆口': the storage server's port caps the reads, not the nodes' NIC
@@ -1581,6 +1584,9 @@ def nic_kind(text: str) -> list[Understood]:
             figure = re.search(r"[\d.]*\s*$", text[max(0, m.start() - 8):m.start()])  # '100GbE': from its figure
             if _storage_port(text, m.start() - (len(figure.group(0)) if figure else 0)):
                 continue  # 'NFS 服务器只有一个万兆口': the storage server's port says nothing of the nodes' fabric
+            if _management_port(text, m.start(), m.end()) and any(
+                    not _management_port(text, r.start(), r.end()) for r in _RATE.finditer(text)):
+                continue  # '2 张 100G 网卡跑训练，另外一个千兆管理口': the management port's Ethernet, not the training NIC's
             hits.append(_hit("nic.kind", "ethernet", m, inferred=True, weak=True))
             hits.append(_hit("nic.rdma", False, m, inferred=True, weak=True))
     return hits
@@ -2329,6 +2335,11 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"(?:via|over|through|on|走)\s*(?:the\s+)?NET/(?P<via>IB|Socket)|"
                          r"(?:goes|going|runs?|running|falls? back to|fell back to|uses?|using|走的?是?)\s*(?:over\s+|via\s+|on\s+)?"
                          r"(?:the\s+)?(?P<ipoib>IPoIB)(?![A-Za-z])|"
+                         # 'NCCL is on TCP sockets here', 'NCCL was using plain TCP'
+                         r"NCCL\s+(?:is|was)\s+(?:still\s+|only\s+|just\s+)?(?:on|over|using)\s+(?:plain\s+)?TCP(?:/IP)?"
+                         r"(?:\s+sockets?)?(?![A-Za-z])|"
+                         # '看日志是 socket 通信', '走的是 TCP socket 传输' (not '不是 socket 通信')
+                         r"(?<![不没])(?:是|走的?是?|用的?是?)\s*(?:TCP\s*)?(?-i:[Ss]ocket)\s*(?:通信|传输)|"
                          r"(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
         if (m["via"] or "").lower() == "ib" and _NOT_IN_USE_BEFORE.search(text, max(0, m.start() - 24), m.start()):

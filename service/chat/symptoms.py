@@ -929,6 +929,10 @@ _ONE_NIC_EN = re.compile(
     r"(?:NICs?|interfaces?|HCAs?|ports?|rails?|devices?|adapters?)\s+"
     r"(?:is|are|was|were|gets?|got|shows?|showed|carries|carried)\s+(?:being\s+)?(?:used|active|busy|traffic|"
     r"carrying)|"
+    # 'the traffic only shows on mlx5_0', 'traffic goes only over one port' (its interface masked as '······')
+    r"(?<![A-Za-z])traffic\s+(?:only\s+(?:shows?|showed|appears?|goes|went|flows?)\s+(?:up\s+)?|"
+    r"(?:shows?|showed|appears?|goes|went|flows?|is)\s+(?:up\s+)?only\s+)(?:on|over|through)\s+"
+    r"(?:one\s+(?:NIC|HCA|port|interface|rail)(?![A-Za-z])|·{3,}|(?:eth|ens|enp|mlx5_|ib)\w+)|"
     # 'the other three NICs sit idle', 'the remaining 7 HCAs stay idle'
     r"(?:the\s+)?(?:other|remaining|rest of the)\s+(?:\w+\s+)?(?:NICs|interfaces|HCAs|ports|rails)"
     r"(?:\s+of\s+\w+\s+\w+)?\s+"

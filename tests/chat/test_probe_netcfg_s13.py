@@ -29,7 +29,8 @@ listed); 'NCCL goes over IPoIB' (sockets); '100GB NICs' (a port's rate in bits, 
 management port's rate ('NICs: 2x100G + 1x1G management', '另外一个千兆管理口') is not the training NIC's; 'one 200G NIC
 per GPU' counts no NICs of the node; '8 ports of 400G per node'; 'per_device_train_batch_size 设的 4', 'batch_size
 设置的是 32' (a config key with a Chinese verb of setting); 'IB 被我们禁用了'; 'IO 太慢了'; '数据加载耗时 0.8s，整个
-step 1.0s'. The forms left are strict xfails.
+step 1.0s'; 'NCCL is on TCP sockets', '看日志是 socket 通信' (the socket transport); 'the traffic only shows on mlx5_0'
+(one NIC used). The forms left are strict xfails.
 """
 
 from __future__ import annotations
@@ -943,6 +944,12 @@ CASES: list[tuple[str, dict[str, object]]] = [
     # u20-gbps-per-gpu
     ('one 200G NIC per GPU, 8 per node',
      {'nic.speed_gbps': 200, 'nic.count': ('not', 1)}),
+    # u21-mgmt-only-link
+    ('两台机器只有一个 1G 管理口相连',
+     {'nic.speed_gbps': 1}),
+    # u22-mgmt-not-kind
+    ('每台机器 2 张 100G 网卡跑训练，另外一个千兆管理口',
+     {'nic.speed_gbps': 100, 'nic.count': 2, 'nic.kind': ('not', 'ethernet')}),
     # v01-zh-dataloader-pingjing
     ('排查下来 dataloader 是瓶颈，GPU 经常空转',
      {'job.data_loading_slow': True}),
@@ -1004,6 +1011,49 @@ CASES: list[tuple[str, dict[str, object]]] = [
     # v20-zh-ib-disable-words
     ('IB 被我们禁用了，因为 RoCE 配置有问题',
      {'nccl.ib_disabled': True}),
+    # w01-nccl-on-tcp
+    ('NCCL is on TCP sockets here, no RDMA, 2 nodes',
+     {'nccl.transport': 'socket'}),
+    # w02-zh-nccl-tcp
+    ('NCCL 用的 TCP 通信，没走 RDMA',
+     {'nccl.transport': 'socket'}),
+    # w03-zh-socket-tongxin
+    ('看日志是 socket 通信，不是 IB',
+     {'nccl.transport': 'socket'}),
+    # w04-traffic-eth0
+    ('the NCCL traffic goes through eth0 instead of ib0',
+     {'nccl.transport': ('not', 'ib')}),
+    # w05-uses-sockets
+    ('NCCL uses sockets even though ibv_devices lists mlx5_0',
+     {'nccl.transport': 'socket'}),
+    # w06-zh-tcp-kind
+    ('机器之间用的是普通的 TCP 网络，10G',
+     {'nic.kind': 'ethernet', 'nic.speed_gbps': 10}),
+    # w07-ib-switch
+    ('两台机器接在同一台 IB 交换机上，100G EDR',
+     {'nic.kind': 'infiniband', 'nic.speed_gbps': 100}),
+    # w08-roce-lossless
+    ('RoCE v2 lossless network with PFC, 100Gb ConnectX-5',
+     {'nic.kind': 'roce', 'nic.speed_gbps': 100}),
+    # w09-mellanox-ethernet
+    ('Mellanox ConnectX-5 25GbE NICs, no RoCE configured',
+     {'nic.speed_gbps': 25, 'nic.kind': ('not', 'roce')}),
+    # w10-gdr-disabled-words
+    ('GPUDirect RDMA is not enabled (no nvidia-peermem), NCCL uses NET/IB',
+     {'nccl.transport': 'ib', 'nccl.gdr_disabled': True}),
+    # w11-gdr-zh
+    ('GDR 没有开，nvidia_peermem 没加载，走的 IB',
+     {'nccl.gdr_disabled': True}),
+    # w12-p2p-disabled-zh
+    ('4 张 4090 必须设置 NCCL_P2P_DISABLE=1 才能跑',
+     {'nccl.p2p_disabled': True}),
+    # w13-nic-path-topo
+    ('nvidia-smi topo -m\n        GPU0    GPU1    NIC0    CPU Affinity\nGPU0     X      SYS   '
+     '  SYS     0-31\nGPU1    SYS      X      PHB     32-63\nNIC0    SYS     PHB      X',
+     {'gpu.nic_path': 'sys'}),
+    # w14-one-nic-used-en
+    ('we have 8 HCAs but the traffic only shows on mlx5_0',
+     {'net.one_nic_used': True}),
 ]
 
 # Forms not read yet (a strict xfail flips when one is).
@@ -1018,6 +1068,9 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     # t11-batch-product
     ('global batch size 256 (32 per GPU x 8 GPUs)',
      {'job.global_batch_size': 256, 'job.micro_batch_size': 32}),
+    # w15-tp-pp-in-table
+    ('| TP | PP | DP | step time |\n|----|----|----|-----------|\n| 8  | 2  | 4  | 12.3 s    |',
+     {'job.tp_degree': 8, 'job.pp_degree': 2}),
 ]
 
 
