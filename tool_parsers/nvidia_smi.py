@@ -298,7 +298,8 @@ def parse_nvidia_smi(text: str) -> NvidiaSmiResult:
     _table(lines, result)
     if not result.gpus:
         _csv(lines, result)
-    if not result.gpus and any(k in text for k in ("GPU Link Info", "Product Name", "Attached GPUs")):
+    if not result.gpus and any(k in text for k in ("GPU Link Info", "PCIe Generation", "Link Width",
+                                                           "Product Name", "Attached GPUs")):
         _query(lines, result)
     for reader in (_dmon, _gpustat, _nvtop):
         if not result.gpus:

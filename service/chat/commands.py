@@ -39,7 +39,12 @@ _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?
                      rf"{_ARG}*[/=.:_\-\d]{_ARG}*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
-                  r"\s*(?:=|:|：|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*)\s*(?P<value>\"[^\"]*\"|'[^']*'|"
+                  r"\s*(?:=|:|：|->|→|=>|为|设为|设置为|设成|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
+                  # python's environment: 'os.environ["NCCL_IB_DISABLE"] = "1"', 'os.environ.setdefault("NCCL_…", "x")'
+                  r"[\"']\s*\]\s*=|[\"']\s*,\s*(?=[\"'])|"
+                  # said in words with 'is': 'NCCL_SOCKET_IFNAME is eth1', 'NCCL_IB_DISABLE is 1' (a device, a number)
+                  r"\s+(?:is|was)\s+(?=(?:(?:eth|ens|enp|eno|ib|bond|em|en|net|mlx5_)\w*|\d{1,3})(?![\w.])))"
+                  r"\s*(?P<value>\"[^\"]*\"|'[^']*'|"
                   # a comma-separated value stops before another variable ('--export=ALL,NCCL_A=ib0,NCCL_B=1')
                   r"[^\s,，。;；`\"'?？!！()（）]+(?:,(?![A-Za-z_]\w*=)[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
 
@@ -47,13 +52,27 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
                      # job-s11 set verbs: 'NCCL_SOCKET_IFNAME 设置的是 bond0', '指定为 ens3', '配置为 mlx5_0'
                      r"(?:设成了?|设为|设置为|设置成|设置的是|设置了|设定为|配置成|配置为|配置的是|指定为|指定成|指定的是|指定了|"
-                     r"改成了?|改为|设的是|用的是)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
+                     r"改成了?|改为|设的是?|用的是|指定的|设置的)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
+
+
+# Several settings given one value: 'set GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME both to enp4s0',
+# 'NCCL_SOCKET_IFNAME 和 GLOO_SOCKET_IFNAME 都设成了 eth0' (a verb of setting: 'NCCL_A, NCCL_B=1' gives 1 to one)
+_SETTING_NAME = r"(?:NCCL|GLOO|TP|UCX)_[A-Z0-9_]+"
+_ENV_SHARED = re.compile(rf"(?P<names>{_SETTING_NAME}(?:\s*(?:,|，|、|/|and|&|和|与|以及)\s*{_SETTING_NAME})+)\s*"
+                         r"(?:(?:are|were|both|all|都|均|全部|也)\s*)*"
+                         r"(?:(?:(?:are|were)\s+)?(?:both\s+|all\s+)?(?:set\s+)?to|设成了?|设为|设置为|设置成|设置的是|指定为|改成了?|改为)"
+                         r"\s*`?(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
 
 
 # A setting named after its value: 'the default `eth0` (always given an IP) is used for NCCL_SOCKET_IFNAME'.
 _ENV_REVERSED = re.compile(r"(?<![\w])`?(?P<value>(?:eth|ens|enp|eno|ib|bond|net)\d[\w.\-]{0,12})`?[^.。;；\n]{0,60}?"
                            r"(?:is|was|are|gets?)\s+(?:used|set|picked|chosen)\s+(?:for|as)\s+(?:the\s+)?"
-                           r"(?P<name>NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME)", re.IGNORECASE)
+                           r"(?P<name>NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME)|"
+                           # 'we pinned NCCL to eth1 via NCCL_SOCKET_IFNAME', 'NCCL is forced onto ib0 with …'
+                           r"(?:(?:pinned|bound|restricted|forced|limited|told)\s+NCCL|NCCL\s+(?:is|was)\s+(?:pinned|bound|"
+                           r"restricted|forced|limited|set))\s+(?:on)?to\s+"
+                           r"(?:use\s+)?`?(?P<value2>(?:eth|ens|enp|eno|ib|bond|net)\d[\w.\-]{0,12})`?\s+(?:via|with|using|"
+                           r"through|by)\s+(?:the\s+)?`?(?P<name2>NCCL_SOCKET_IFNAME)", re.IGNORECASE)
 
 
 @dataclass
@@ -160,9 +179,17 @@ def read_commands(text: str) -> Commands:
                 spans.append((m.start(), m.end()))
                 read.append((facts, (m.start(), m.end())))
     for m in _ENV_REVERSED.finditer(text):  # 'the default `eth0` … is used for NCCL_SOCKET_IFNAME'
-        if m["name"] not in found.env:
-            found.env[m["name"]] = m["value"]
-            read.append((_env_facts(m["name"], m["value"]), (m.start(), m.end())))
+        name, value = (m["name"] or m["name2"]).upper(), m["value"] or m["value2"]
+        if name not in found.env:
+            found.env[name] = value
+            read.append((_env_facts(name, value), (m.start(), m.end())))
+    for m in _ENV_SHARED.finditer(text):  # 'NCCL_SOCKET_IFNAME 和 GLOO_SOCKET_IFNAME 都设成了 eth0'
+        if re.search(r"应该|要不要|是否|需不需要|是不是|能不能|should", text[max(0, m.start() - 16):m.end()], re.I):
+            continue
+        for name in re.findall(_SETTING_NAME, m["names"]):
+            if name not in found.env:
+                found.env[name] = m["value"]
+                read.append((_env_facts(name, m["value"]), (m.start(), m.end())))
     for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
         if re.search(r"应该|要不要|是否|需不需要|是不是|能不能", m.group(0)) or re.match(r"\s*(?:吗|么|呢|[?？])",
                                                                                       text[m.end():]):
@@ -414,6 +441,14 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     world = re.search(r"(?<![\w])WORLD_SIZE=(\d{1,5})(?![\w.])", body)
     per_node = per_node or (int(local.group(1)) if local and int(local.group(1)) else None)
     processes = processes or (int(world.group(1)) if world and int(world.group(1)) else None)
+    if re.search(r"--ps_hosts|--job_name[= ]+[\"']?ps(?![\w-])", body):
+        facts["job.comm_pattern"] = "parameter_server"  # TF1's flags: a parameter-server job's processes
+    if re.match(r"\s*(?:sudo\s+)?ib_(?:write|read|send)_(?:bw|lat)\b", body) and (
+            gid := re.search(r"\s(?:-x|--gid-index)[= ](\d{1,3})(?![\w.])", body)):
+        facts["nic.gid_index"] = int(gid[1])  # perftest's '-x 3': the RoCE GID index the test ran on
+    if re.match(r"\s*(?:sudo\s+)?(?:docker|podman|nvidia-docker)\s+run\b", body) and re.search(
+            r"\s--net(?:work)?(?:=|\s+)host(?![\w-])", body):
+        facts["net.pod_overlay"] = False  # 'docker run --net=host …': the container uses the host's network stack
     hosts = _option(args, "-H", "--host", "--hosts")
     if hosts and re.fullmatch(r"[\w.\-]+(?::\d+)?(?:,[\w.\-]+(?::\d+)?)+", hosts):
         entries = hosts.split(",")
@@ -495,7 +530,12 @@ _DEGREES = {"tensor_model_parallel_size": "job.tp_degree", "tensor_parallel_size
             "tp_size": "job.tp_degree", "pipeline_model_parallel_size": "job.pp_degree",
             "pipeline_parallel_size": "job.pp_degree", "pp_size": "job.pp_degree",
             "expert_model_parallel_size": "job.ep_degree", "expert_parallel_size": "job.ep_degree",
-            "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
+            "ep_size": "job.ep_degree", "tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree",
+            # Megatron's first name for tensor parallelism and DeepSpeed's ('--model-parallel-size 2', 'mp_size 4');
+            # a config's bare keys ('tensor_parallel: 8', 'pipeline_parallel: 2')
+            "model_parallel_size": "job.tp_degree", "mp_size": "job.tp_degree", "tensor_parallel": "job.tp_degree",
+            "pipeline_parallel": "job.pp_degree", "tensor_parallel_degree": "job.tp_degree",
+            "pipeline_parallel_degree": "job.pp_degree"}
 _ZERO = {"zero_stage"}
 # s27 a MoE's routing set as an option: Megatron's '--moe-router-topk 2', HF configs' 'num_experts_per_tok'
 _MOE_TOP_K = {"moe_router_topk", "moe_top_k", "num_experts_per_tok", "moe_topk"}
@@ -545,7 +585,10 @@ _PROSE_OPTION = re.compile(rf"(?<![\w\-])--(?:{_alternation(_NAMES | _MODEL_ARG)
 _CONFIG_SETTING = re.compile(
     rf"(?<![\w\-.])[\"']?(?P<key>(?:[A-Za-z_]\w*\.)*(?:{_alternation(_NAMES - {'nodes'})}|zero_optimization\.stage))"
     r"(?:[\"']?\s*[:=]\s*[\"']?(?P<value>\d[\w.\-]*(?<![.\-])(?![\w\-]|\.\w)|true|false|True|False|[A-Za-z][\w\-]*\d[\w\-]*)|"
-    r"[ \t]+(?P<spaced>\d+)(?!\w|\.\d))(?!\s*[*×x/+]\s*\d)",
+    # (or a Chinese verb of setting between: 'per_device_train_batch_size 设的 4', 'gradient_accumulation_steps 设成 8')
+    r"(?:[ \t]+|[ \t]*(?:设的是?|设成了?|设为|设置为|设置成|设置的是|改成了?|改为|开到)[ \t]*)"
+    r"(?P<spaced>\d+)(?!\w|\.\d))"
+    r"(?!\s*[*×x/+]\s*\d)",
     re.IGNORECASE)
 # A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.
 _CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])|"
@@ -735,6 +778,9 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
         devices = value.strip().strip("\"'")
         listed = re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices)
         return {"job.gpus_per_node": len(devices.split(","))} if listed else {}
+    if name == "NCCL_NET":  # 'NCCL_NET=Socket' / 'NCCL_NET=IB': the network NCCL is told to use
+        net = value.strip().strip("\"'").lower()
+        return {"nccl.transport": "socket"} if net == "socket" else {"nccl.transport": "ib"} if net == "ib" else {}
     if name == "NCCL_VERSION":  # job-s11 version set: a container's 'NCCL_VERSION=2.19.3-1' names the NCCL it ships
         version = re.match(r"[\"']?v?(2\.\d{1,2}(?:\.\d{1,2})?)(?![\d])", value.strip())
         return {"nccl.version": version[1]} if version else {}
@@ -788,6 +834,10 @@ _RUN_WANTED = re.compile(r"should|expect\w*|would|could|theor\w*|spec|datasheet|
                          re.IGNORECASE)
 
 
+_WITHOUT_IT = re.compile(r"(?<![A-Za-z])(?:without|w/o)\s+(?:it|that|this|them|the setting)(?![A-Za-z])|"
+                         r"不加(?:的话|就|则)|不设(?:的话|就|则)|去掉(?:的话|之后|以后|后|就)", re.IGNORECASE)
+
+
 @dataclass
 class SettingRun:
     start: int  # the figure
@@ -824,8 +874,10 @@ def setting_runs(text: str) -> list[SettingRun]:
     plain = [m for m in rates if all(r.start != m.start() for r in runs)
              and not _RUN_WANTED.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 30), m.start())
              and not _RUN_NOT_A_RUN.match(text, m.end())]
+    # (or beside the run without it, however that went: 'with NCCL_IB_DISABLE=1 it runs at 1 GB/s, without it it hangs')
+    without = bool(runs) and bool(_WITHOUT_IT.search(text, runs[0].end, tx.sentence_bounds(text, runs[0].end)[1]))
     compared = len({r.setting for r in runs}) >= 2 or (len(runs) == 1 and runs[0].setting.startswith("nccl_")
-                                                        and bool(plain))
+                                                        and (bool(plain) or without))
     for r in runs:
         r.compared = compared
     return runs

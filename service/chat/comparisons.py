@@ -78,7 +78,7 @@ def _asked(text: str, a: int, b: int) -> bool:
     if _ASKING.search(text, a, end):
         return True
     mark = re.compile(r"[?？]").search(text, a, min(len(text), end + 1))
-    return bool(mark) and not _WHY.search(text, tx.sentence_bounds(text, a)[0], mark.start())
+    return mark is not None and not _WHY.search(text, tx.sentence_bounds(text, a)[0], mark.start())
 
 
 _WORSE_WITH_MORE = re.compile(
@@ -870,7 +870,8 @@ _NOT_GPU_LOAD = re.compile(r"CPU|网卡|带宽|bandwidth|NIC|IB|内存|memory|�
 # the measure a share is of: the GPUs' load, or something else ('Memory-Usage', '显存', 'bandwidth')
 _MEASURE_WORD = re.compile(_UTIL.pattern + r"|(?<![A-Za-z])(?:Memory-Usage|memory|bandwidth|CPU|NIC|efficiency|MFU|"
                            r"loss|accuracy|acc)(?![A-Za-z])|显存|内存|带宽|效率|网卡|CPU", _IC)
-_PCT_FIGURE = re.compile(r"(?<![\d.])(?P<p>\d{1,3}(?:\.\d+)?)\s*%")
+# (a range is one figure, its middle: 'With 2 nodes: 40-50%')
+_PCT_FIGURE = re.compile(r"(?<![\d.])(?:(?P<lo>\d{1,3}(?:\.\d+)?)\s*%?\s*(?:-|~|～|–|到|至)\s*)?(?P<p>\d{1,3}(?:\.\d+)?)\s*%")
 _LOAD_MOVE = re.compile(r"(?:from|从)\s*(?P<lead>[^\d%，,。；;\n]{0,10}?)(?P<a>\d{1,3}(?:\.\d+)?)\s*%\s*[^\d%，,。；;\n]{0,12}?"
                         r"(?:to|到|降到|掉到|变成|变为|降至)\s*(?:了\s*)?(?:只有\s*)?(?P<b>\d{1,3}(?:\.\d+)?)\s*%", _IC)
 _ONE_RUN = re.compile(r"单机|单节点|单台|(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|host|box)(?![A-Za-z])", _IC)
@@ -920,7 +921,8 @@ def _loads_compared(text: str, found: Scaling) -> list[Understood]:
         if r1 is None or r2 is None or r1 == r2:
             continue
         job = m1 if (r1 == 0 or (r2 != 0 and r1 > r2)) else m2
-        hits.append(Understood("gpu.util_pct", float(job["p"]), job.group(0), job.start(), job.end()))
+        value = (float(job["lo"]) + float(job["p"])) / 2 if job["lo"] else float(job["p"])
+        hits.append(Understood("gpu.util_pct", value, job.group(0), job.start(), job.end()))
     return hits
 
 

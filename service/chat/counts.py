@@ -339,8 +339,8 @@ def _one_of_a_list(text: str, m: re.Match[str]) -> bool:
     said = _LIST_ITEM.search(text, max(0, m.start() - 40), m.start())
     if not said:
         return False
-    items = [int(x) for x in re.findall(r"\d{1,3}", said.group(0))] + [_count(re.match(COUNT, m.group(0)).group(0)) or 0
-                                                                      if re.match(COUNT, m.group(0)) else 0]
+    lead = re.match(COUNT, m.group(0))
+    items = [int(x) for x in re.findall(r"\d{1,3}", said.group(0))] + [(_count(lead.group(0)) or 0) if lead else 0]
     return not all(a < b for a, b in zip(items, items[1:], strict=False))
 
 
@@ -1248,6 +1248,8 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
         if _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]):
             continue  # '其他 3 张网卡没流量', 'only one NIC was used': some of the NICs, not how many there are
+        if _PER_GPU_AFTER.match(masked, m.end()):
+            continue  # 'one 200G NIC per GPU': NICs for each GPU, not for the node
         if re.match(r"\s*的话", masked[m.end():]) or re.search(r"(?:如果|要是|假如|若|(?<![A-Za-z])if)\s*$",
                                                               masked[max(0, m.start() - 6):m.start()], _IC):
             continue  # '双口的话有没有做 bond': a case asked about
@@ -1266,6 +1268,13 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
         hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     for m in _PORTED_CARD.finditer(masked):  # 'a dual-port 10Gbit card': its two ports (weak: a card, not a count)
         hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end(), weak=True))
+    for m in _RATED_PORTS.finditer(masked):  # 'two 100GbE ports bonded', '2 个 25G 口做了 bond': ports of a rate, counted
+        n = _count(m["n"] or m["n2"])
+        if n and 1 <= n <= 16 and not _SWITCH_SAID.search(tx.sentence(masked, m.start())) \
+                and not _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]) \
+                and not _BUSY_NICS.match(masked, m.end()) and not any(h.start <= m.start() < h.end for h in hits):
+            hits.append(Understood("nic.count", n * _groups_holding(masked, m.start()), unmasked[m.start():m.end()],
+                                   m.start(), m.end()))
     for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them (a NIC's rating, not '31 Gbps x 2' measured)
         hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     for pattern in (_N_RAIL, _NIC_THEN_PER_NODE):  # net-s11 '8-rail 400G', 'NICs are … 400G, 8 per node'
@@ -1279,6 +1288,18 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     return hits
 
 
+_PER_GPU_AFTER = re.compile(r"\s*(?:per|for each|for every|each)\s+(?:GPU|card|accelerator)(?![A-Za-z])|\s*(?:对应)?每(?:张|块)?(?:卡|GPU)",
+                            _IC)
+# a NIC's ports counted before their rate ('two 100GbE ports', '2x 25G links', '两个 25G 口'); a switch's ports are not
+# the node's
+_RATED_PORTS = re.compile(
+    rf"(?P<n>{COUNT})\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:个|条|根)?\s{{0,3}}\d+(?:\.\d+)?\s?(?:GbE|GigE|GE|Gb/s|Gbps|Gbit|Gb|G)"
+    r"\s{0,3}(?:(?:Ethernet|RoCE(?:\s?v2)?|IB|InfiniBand|QSFP\d*|SFP\+?|SFP28|optical|光)\s{0,3})?"
+    r"(?:ports?|links?|端口|网口|光口|口)(?![A-Za-z])|"
+    # the ports counted, then their rate: '8 ports of 400G per node', '2 links of 100GbE'
+    rf"(?P<n2>{COUNT})\s{{0,3}}(?:ports?|links?)\s+of\s+\d+(?:\.\d+)?\s?(?:GbE|GigE|GE|Gb/s|Gbps|Gbit|Gb|G)(?![A-Za-z/])",
+    _IC)
+_SWITCH_SAID = re.compile(r"交换机|(?<![A-Za-z])switch(?:es)?(?![A-Za-z])", _IC)
 # net-s11 rails and NICs counted after their rate
 _N_RAIL = re.compile(r"(?<![\d.])(?P<n>[1-9]|1[0-6])[- ]rails?(?![A-Za-z])", _IC)
 _NIC_THEN_PER_NODE = re.compile(

@@ -65,7 +65,8 @@ _KNOWN_FAMILIES = re.compile(
 _OTHER_NAMES = [
     # NIC models, devices, ports and interfaces: ConnectX-6, CX7, mlx5_0:1, BlueField-3, eth0, ens8f0np0, bond0, ib0
     r"NVL\d+|NVSwitch\s?v?\d",
-    r"(?<![A-Za-z])(?:eth|ens|enp|eno|em|p\d?p|rdma|efa|hsn|net|veth|docker|br)\d+\w*(?![\w])",
+    # (not glued to a figure before it: 'tp4pp2' names the degrees of a run, not a port p1p1)
+    r"(?<![A-Za-z0-9])(?:eth|ens|enp|eno|em|p\d?p|rdma|efa|hsn|net|veth|docker|br)\d+\w*(?![\w])",
     r"nvidia-nccl-cu\d+\s*(?:==|=)?\s*v?\d+(?:\.\d+)+|NCCL\s*(?:version|版本|ver\.?)\s*(?:is|为|是)?\s*[:：]?\s*v?\d+(?:\.\d+)+[\w.+\-]*",
     # packages: libnccl2_2.4.8-1+cuda10.0_amd64.deb, libnccl2=2.7.3-1+cuda10.1, libnccl-dev 2.18.3; NCCL's version code
     # as torch prints it (NCCL 2708 is 2.7.8, 21805 is 2.18.5)

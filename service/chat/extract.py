@@ -772,11 +772,13 @@ _RATE = re.compile(
     rf"{_NB}(?:(?P<mult>\d+)\s*[x×*]\s*)?(?P<num>{NUMBER}){_RATE_RANGE}(?:\s?(?:\+|多|余))?\s*-?\s*(?P<unit>"
     r"GbE|GBE|gbe|GigE|[Gg]ig(?:abit)?(?:\s*[Ee]thernet)?|G(?:bit|b)?\s*(?:Ethernet|ethernet|以太网)|"
     r"(?<=\d)GE(?![A-Za-z])|"  # net-s11 '100GE', '25GE 网口': Huawei's and Chinese vendors' way of writing GbE
+    # a port's rate written in bytes by mistake ('100GB NICs', 'one 10GB port'): no NIC runs at 80 or 800 Gb/s per 'GB'
+    r"GB(?=\s*(?:NICs?|nics?|网卡|网口|ports?|以太网|[Ee]thernet|network cards?|adapters?)(?![A-Za-z]))|"
     r"[GMT]bits?/sec|[GMT]bits?/s|[GMT]b/sec|[GMT]b/s|[GMT]bps|gbps|mbps|gb/s|mb/s|[GMT]bit|Gb|Mb|"
     r"[GM]Bytes/sec|[GM]Bytes/s|[GM]B/s|[GM]Bps|[GM]B/sec|[GM]/s|"
     r"[GM]B per sec(?:ond)?|[GM]b(?:its?)? per sec(?:ond)?|"  # s21 'Read throughput is 1.20 GB per second' (a log's words)
     r"G|M)(?![A-Za-z/])")
-_NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|口|端口|交换机|NICs?|nics?|links?|ports?|"
+_NIC_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|网络|网口|以太网|光口|光模块|管理口|管理网口?|[单双四]端?口|口|端口|交换机|NICs?|nics?|links?|ports?|"
                         r"management (?:ports?|network|interfaces?|NICs?)|"
                         r"networking|network|interconnect|ethernet|Ethernet|fabric|switch|IB|InfiniBand|infiniband|"
                         r"RoCE|RDMA|EFA|HDR|NDR|EDR|FDR|QDR|XDR|uplink|interfaces?|adapters?|cards?|cables?|bond(?:ed|ing)?|互联|带宽网卡|接口|网线|"
@@ -820,7 +822,7 @@ _RATE_CUES = {
 _MEASURING = re.compile(r"iperf|perf|ib_\w+_bw|(?<![A-Za-z])(?:see|saw|sees)(?![A-Za-z])|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|get |gets|gives|gave|got|"
                         r"yields|delivers|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|only|只有|仅|单线程|多线程|单流|多流", _IC)
-_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
+_ETHERNET_WORDS = re.compile(r"GbE|GigE|以太网|ethernet|(?<![千万])百兆|千兆|万兆|TCP|(?<=\d)(?-i:GE)(?![A-Za-z])", _IC)  # net-s11 GE
 _RDMA_WORDS = re.compile(r"(?<![A-Za-z])(?:e?RDMA|RoCE|InfiniBand|EFA|GPUDirect|HDR|NDR|ibverbs)(?![A-Za-z])|"
                          r"(?<![A-Za-z_/])IB(?![A-Za-z_])", _IC)
 
@@ -939,8 +941,14 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     unit = m["unit"]
     after = _MULT_AFTER.match(text, m.end())  # '25G*2 bond', '100G×2 网卡': the figure, then how many
     tail = text[after.end() if after else m.end():][:16]
-    is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
+    is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit)) and unit != "GB"
     label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50)
+    turn = _TURN.search(text, max(0, m.start() - 50), m.start())
+    if label == "measured" and turn and re.search(r"NVLink|NVSwitch|PCIe|HBM|显存带宽|内存带宽", text[max(0, turn.start() - 50):
+                                                                                                 turn.start()], _IC):
+        # the link inside the machine measured before a 'but', the one between them after it: 'NVLink gives 300 GB/s but
+        # between the nodes we only have 25Gbps' (the cue past the 'but' is the other link's)
+        label = tx.nearest_cue(cue_text or text, m.start(), m.end(), _RATE_CUES, window=50, barrier=_TURN)
     if label is None and _AVERAGE_SAID.search(text, max(0, m.start() - 30), m.start()) \
             and not _NCCL_TESTS_TOPIC.search(text) and not _RATE_CUES["busbw"].search(tx.sentence(text, m.start())):
         label = "measured"  # net-s11 average: 'the average is 11 Gbits/sec', 'avg 92 Gb/s': a test's figure
@@ -1188,6 +1196,9 @@ def network_rates(text: str) -> list[Understood]:
     """
     hits = []
     rates = list(_RATE.finditer(text))
+    # a management port beside another link is not the training NIC ('2x100G + 1x1G management'); alone, it is the
+    # link there is ('两台机器只有一个 1G 管理口相连')
+    other_link = any(not _management_port(text, r.start(), r.end()) for r in rates)
     said: list[tuple[Understood, str, bool]] = []  # measurements with a unit: the hit, its prefix, bytes or bits
     for m in rates:
         value = parse_number(m["num"])
@@ -1214,6 +1225,8 @@ def network_rates(text: str) -> list[Understood]:
             continue
         if kind == "rated" and _storage_port(text, m.start()):
             kind = "storage"  # 'the NAS has a single 10GbE uplink': the storage server's port, not the nodes' NIC
+        if kind == "rated" and other_link and _management_port(text, m.start(), m.end()):
+            continue  # 'NICs: 2x100G + 1x1G management': the management port carries no training traffic
         if m["hi"]:
             if kind == "rated" or re.search(r"(?:从|from)\s*$", text[max(0, m.start() - 6):m.start()], _IC):
                 value = parse_number(m["hi"])  # '从 20 到 6GB/s' is a change, not a range; a rating is its top
@@ -1225,7 +1238,7 @@ def network_rates(text: str) -> list[Understood]:
         prefix = "G" if re.match(r"G|gb|Gig", unit, _IC) and not unit.startswith(("M", "m")) else unit[0]
         if unit.lower().startswith("t"):
             prefix = "T"
-        is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit))
+        is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit)) and unit != "GB"  # (a bare 'GB' before a NIC's word: bits)
         gbps = rate_to_gbps(value, prefix, is_bytes)
         after = _MULT_AFTER.match(text, m.end()) if not m["mult"] and kind == "rated" else None
         if m["mult"] and kind == "rated":
@@ -1283,7 +1296,7 @@ def network_rates(text: str) -> list[Understood]:
     iperf = [(h, _streams_of(text, h)) for h in hits if h.fact == "net.iperf3_gbps"]
     if any(kind == "many" for _, kind in iperf) and any(kind == "one" for _, kind in iperf):
         hits = [h for h in hits if not (h.fact == "net.iperf3_gbps" and _streams_of(text, h) == "one")]
-    for m in re.finditer(r"(?<![千万])百兆(?P<net>网|网络|网卡|网口|以太网|交换机|局域网|口)?", text):
+    for m in re.finditer(r"(?<![千万])百兆(?:的)?(?P<net>网|网络|网卡|网口|以太网|交换机|局域网|口)?", text):
         if m["net"] or re.search(r"网络|网卡|网口|以太网|交换机|局域网", tx.sentence(text, m.start())):
             hits.append(_hit("nic.speed_gbps", 0.1, m))  # zh-s10 百兆: Fast Ethernet, 100 Mb/s
     for m in re.finditer(r"(?P<dual>双|两个|2\s*[x×*]\s*)?(?P<w>千兆|万兆|(?<![A-Za-z0-9-])(?:ten[- ])?gigabit(?=\s*(?:ethernet|"
@@ -1292,6 +1305,8 @@ def network_rates(text: str) -> list[Understood]:
         if re.search(r"\d\s*-?\s*$", text[max(0, m.start() - 4):m.start()]):
             continue  # '10 GigE', '40 gigabit ethernet': the number's rate (read above)
         gbps = 1 if m["w"] == "千兆" or m["w"].lower().startswith("gig") else 10
+        if other_link and _management_port(text, m.start(), m.end()):
+            continue  # '另外一个千兆管理口': the management port's rate, beside the training NIC's
         if _storage_port(text, m.start()):
             hits.append(_hit("storage.read_gbps", gbps * (2 if m["dual"] else 1), m))
             continue  # 'NFS 服务器只有一个万兆口': the storage server's port caps the reads, not the nodes' NIC
@@ -1306,6 +1321,18 @@ def network_rates(text: str) -> list[Understood]:
             hits.append(_hit("nic.speed_gbps", speed, m, weak=True))
             hits.append(_hit("nic.max_speed_gbps", speed, m, weak=True))  # the generation's rating
     return _switch_against_nic(text, hits)
+
+
+# a management (out-of-band) port named right after or before a rate ('1x1G management', '一个千兆管理口', 'the BMC port is
+# 1G', 'mgmt: 1GbE'): not the NIC the training runs over
+_MGMT = r"(?:management|mgmt|管理|BMC|IPMI|iDRAC|iLO|带外|OOB)"
+_MGMT_AFTER = re.compile(rf"\s*(?:的)?\s*(?:(?:ethernet|Ethernet|以太网|NICs?|ports?|网口|网卡|RJ-?45|电口)\s*)?[(（]?\s*{_MGMT}", _IC)
+_MGMT_BEFORE = re.compile(rf"{_MGMT}\s*(?:网口|网卡|口|网络|网|ports?|NICs?|networks?|interfaces?|LAN)?\s*(?:is|are|:|：|为|是|用的是|用)?"
+                          r"\s*(?:only\s+|just\s+|a\s+|an\s+|one\s+|一个\s*|只有\s*)*$", _IC)
+
+
+def _management_port(text: str, start: int, end: int) -> bool:
+    return bool(_MGMT_AFTER.match(text, end) or _MGMT_BEFORE.search(text, max(0, start - 30), start))
 
 
 _SWITCH_WORD = re.compile(r"交换机|(?<![A-Za-z])switch(?:es)?(?![A-Za-z])", _IC)
@@ -1679,6 +1706,9 @@ def nic_kind(text: str) -> list[Understood]:
             figure = re.search(r"[\d.]*\s*$", text[max(0, m.start() - 8):m.start()])  # '100GbE': from its figure
             if _storage_port(text, m.start() - (len(figure.group(0)) if figure else 0)):
                 continue  # 'NFS 服务器只有一个万兆口': the storage server's port says nothing of the nodes' fabric
+            if _management_port(text, m.start(), m.end()) and any(
+                    not _management_port(text, r.start(), r.end()) for r in _RATE.finditer(text)):
+                continue  # '2 张 100G 网卡跑训练，另外一个千兆管理口': the management port's Ethernet, not the training NIC's
             hits.append(_hit("nic.kind", "ethernet", m, inferred=True, weak=True))
             hits.append(_hit("nic.rdma", False, m, inferred=True, weak=True))
     return hits
@@ -2276,6 +2306,10 @@ def job_shape(text: str) -> list[Understood]:
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("job.grad_accum_steps", int(n), m))
+    for m in re.finditer(rf"(?<![A-Za-z_])(?:GAS|gas)\s*[=:：]\s*{_NUM}(?![\d.])", text):  # 'gas=8, mbs=2': DeepSpeed's abbreviation
+        n = parse_number(m["num"])
+        if n and n == int(n) and n >= 1:
+            hits.append(_hit("job.grad_accum_steps", int(n), m))
     for m in re.finditer(rf"{_NUM}\s*(?:步|steps?|次|个micro-?batch|micro-?batch(?:es)?)\s*(?:的)?\s*(?:梯度)?"
                          r"(?:累积|累加|accumulation|of (?:gradient )?accumulation)", text, _IC):
         n = parse_number(m["num"])
@@ -2285,8 +2319,10 @@ def job_shape(text: str) -> list[Understood]:
                          r"gradient accumulation|grad accum\w*)", text, _IC):
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总的?\s*batch"  # job-s11 总的
-                         r"(?:\s*size)?|全局批大小|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
-                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be)?\s*"
+                         r"(?:\s*size)?|全局批(?:次|量)?大小|全局批次|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
+                         r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?batch[_ ]size|"
+                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be|"
+                         r"设的是?|设成了?|设为|设置为|设置成|设置的是|开到|用的是?)?\s*"
                          rf"{_NUM}(?!\s*[*×x]\s*\d)", text, _IC):
         n = parse_number(m["num"])
         if re.match(r"\s*(?:[KMB]|k|千|万|百万)?\s*(?:tokens?|toks?|个?\s*token)", text[m.end():m.end() + 12], _IC):
@@ -2294,17 +2330,33 @@ def job_shape(text: str) -> list[Understood]:
         if n and n == int(n):
             hits.append(_hit("job.global_batch_size", int(n), m))
     for fact, words in (("job.tp_degree", r"tensor[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|TP(?:[-_ ]?size)?|tp_size|"
-                                         r"张量并行(?:度|数)?"),
+                                         r"(?:张量|tensor)\s*并行(?:度|数)?"),
                         ("job.pp_degree", r"pipeline[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|PP(?:[-_ ]?size)?|"
-                                         r"pp_size|流水线?并行(?:度|数)?"),  # job-s11 流水并行
+                                         r"pp_size|(?:流水线?|pipeline)\s*并行(?:度|数)?"),  # job-s11 流水并行
                         ("job.ep_degree", r"expert[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|EP(?:[-_ ]?size)?|"
                                          r"ep_size|专家并行(?:度|数)?")):
         # job-s11 degree said: 'PP 度为 4', '张量并行度设置为 4', 'TP 用的是 8' as much as 'TP=8'
         for m in re.finditer(rf"(?<![A-Za-z])(?:{words})(?:\s*(?:度|数|大小|degree))?\s*(?:=|:|：|of|为|是|设为|设成|设置为|"
-                             rf"设置成|设置的是|用的是|用的|开到|开了|set to)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)", text, _IC):
+                             rf"设置成|设置的是|用的是|用的|开到|开了|set to)?\s*(?P<num>\d{{1,3}})(?!\d|\.\d)"
+                             r"(?!\s*[x×*]\s*\d)", text, _IC):  # 'TP x PP = 4 x 2': a product of degrees, read below
             n = int(m["num"])
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))
+    # degrees named as a product, then their figures in that order: 'TP x PP = 4 x 2', 'TP×PP×DP = 8×4×2', 'TP/PP/DP = 8/2/4'
+    _names = {"tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
+    for m in re.finditer(r"(?<![A-Za-z])(?P<names>(?:TP|PP|DP|EP|CP|SP)(?:\s*[x×*/]\s*(?:TP|PP|DP|EP|CP|SP))+)\s*(?:=|:|：|is|are)\s*"
+                         r"(?P<nums>\d{1,3}(?:\s*[x×*/]\s*\d{1,3})+)(?![\d.])", text, _IC):
+        names, nums = re.split(r"\s*[x×*/]\s*", m["names"].lower()), re.split(r"\s*[x×*/]\s*", m["nums"])
+        if len(names) == len(nums):
+            for name, num in zip(names, nums, strict=True):
+                if name in _names and 1 <= int(num) <= 512 and not any(h.fact == _names[name] for h in hits):
+                    hits.append(_hit(_names[name], int(num), m))
+    # degrees glued in a run's name: 'tp4pp2', 'TP8-PP2', 'dp4_tp2_pp2', 'llama70b_tp8pp4' (each letter pair then its degree)
+    for m in re.finditer(r"(?<![A-Za-z])(?:dp\d{1,3}[-_]?)?tp(?P<tp>\d{1,3})[-_]?pp(?P<pp>\d{1,3})(?![\d.])(?![A-Za-z]{2})",
+                         text, _IC):
+        for fact, group in (("job.tp_degree", "tp"), ("job.pp_degree", "pp")):
+            if 1 <= int(m[group]) <= 512 and not any(h.fact == fact for h in hits):
+                hits.append(_hit_span(fact, int(m[group]), text, m.start(group) - 2, m.end(group)))
     # job-s11 stages: 'pipeline parallel with 4 stages', '4-stage pipeline', '流水线切成 4 段': the pipeline's degree
     for m in re.finditer(r"(?:pipeline|流水线|PP)[^，,。.;；\n\d]{0,24}?(?<![\w.])(?P<num>\d{1,3})\s*(?:个)?\s*(?:[- ]?stages?|段|级|"
                          r"个?\s*stage)(?![A-Za-z])|(?<![\w.])(?P<n2>\d{1,3})[- ]stage\s+pipeline", text, _IC):
@@ -2367,7 +2419,8 @@ def job_shape(text: str) -> list[Understood]:
                          r"(?<![A-Za-z])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))(?=[^。.;；\n]{0,24}?workers?(?![A-Za-z]))|"
                          r"workers?(?![A-Za-z])[^。.;；\n]{0,24}?(?<![A-Za-z(])ps(?![A-Za-z])(?!\s*(?:aux|ef|-))|"
                          r"ps[-/]worker|BytePS|kv-?store|(?<![A-Za-z])dist_(?:sync|async|device_sync)(?:_device)?(?![A-Za-z])|"
-                         r"ParameterServerStrategy",  # job-s11 ps strategy: TensorFlow's tf.distribute strategy for it
+                         r"ParameterServerStrategy|"  # job-s11 ps strategy: TensorFlow's tf.distribute strategy for it
+                         r"(?<![A-Za-z])ps_hosts(?![A-Za-z])|job_name[= ]+[\"']?ps(?![A-Za-z])",  # TF1's flags of a PS job
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"(?:use|using|用的是|采用|走的是|based on|via|with|执行|做|跑|run(?:s|ning)?|perform(?:s|ing)?|doing)"
@@ -2378,6 +2431,8 @@ def job_shape(text: str) -> list[Understood]:
                          r"mini-?batch)|每(?:个|一)?\s*(?:step|iteration|iter|迭代|步|batch)\s*(?:都|之后|后)?\s*(?:要)?\s*"
                          r"(?:做|执行|跑|进行)?\s*(?:一次)?\s*all[- _]?reduce|"
                          r"(?:MPI|Horovod|NCCL)\s*(?:的|'s)?\s*ring(?![A-Za-z])|"
+                         # TensorFlow's all-reduce strategies, Horovod (an all-reduce library), TF1's PS flags are below
+                         r"(?:MultiWorker)?MirroredStrategy|CollectiveAllReduceStrategy|(?<![A-Za-z])(?:Horovod|horovodrun)(?![A-Za-z])|"
                          # net-s12b a ring of the job's machines: 'ring 里最慢的那个节点', 'the slowest node in the ring'
                          r"(?<![A-Za-z])ring\s*(?:里|中|上|里面|当中)\s*(?:的)?\s*(?:最慢|最弱|每个|所有|任何一个)(?:的)?\s*(?:那个|那台|一个)?\s*"
                          r"(?:节点|机器|rank|GPU|卡|链路)|(?<![A-Za-z])(?:slowest|weakest)\s+(?:node|machine|rank|GPU|link|member|"
@@ -2418,7 +2473,7 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"(?<![A-Za-z_])(?:IB|InfiniBand)(?: transport)?\s*(?:is |was |are |were |has been |got )?"
                          r"(?:disabled|turned off|switched off)(?![A-Za-z])|(?<![A-Za-z])(?:disabled|turned off|switched off)\s+"
                          r"(?:the\s+)?(?:IB|InfiniBand)(?![A-Za-z_])|(?:禁用|关闭|关掉|禁掉)(?:了)?\s*(?:NCCL\s*的?\s*)?(?:IB|InfiniBand)"
-                         r"(?![A-Za-z_])|(?<![A-Za-z_])(?:IB|InfiniBand)\s*(?:被|已|已经)?(?:禁用|关闭|关掉|禁掉)", text, _IC):
+                         r"(?![A-Za-z_])|(?<![A-Za-z_])(?:IB|InfiniBand)\s*(?:被(?:我们|我|手动)?|已|已经)?\s*(?:禁用|关闭|关掉|禁掉)", text, _IC):
         if not _is_question_clause(text, m.start()) and not re.search(
                 r"(?:try|tried|trying|test|testing|如果|if|试|尝试|测试)", tx.before(text, m.start(), 24), _IC):
             hits.append(_hit("nccl.ib_disabled", True, m))
@@ -2426,14 +2481,24 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
     # job-s11 gid said: 'gid index 用的 3', 'GID index 设置为 3', 'RoCE GID index is 3': NCCL_IB_GID_INDEX in words
     for m in re.finditer(r"(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)\s*(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
-                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])", text, _IC):
-        if int(m["n"]) <= 255 and not _is_question_clause(text, m.start()):
-            hits.append(_hit("nic.gid_index", int(m["n"]), m))
+                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])|"
+                         # 'using GID 3 (RoCE v2)', '用 GID 3': the index said bare after a verb of use (not 'GID 0: fe80::…')
+                         r"(?:using|use|uses|used|with|用|用的是)\s+(?:the\s+)?GID\s*(?P<n2>\d{1,3})(?![\d.:/,、]|\s*(?:/|or|and|或|和)\s*\d)",
+                         text, _IC):
+        if int(m["n"] or m["n2"]) <= 255 and not _is_question_clause(text, m.start()):
+            hits.append(_hit("nic.gid_index", int(m["n"] or m["n2"]), m))
     for m in re.finditer(r"NET/IB\s*:\s*No device found", text):  # NCCL found no RDMA device: it runs on sockets
         hits.append(_hit("nccl.transport", "socket", m))
     for m in re.finditer(r"NET/IB\s*:\s*Using\s*\[", text):
         hits.append(_hit("nccl.transport", "ib", m))
     for m in re.finditer(r"(?:via|over|through|on|走)\s*(?:the\s+)?NET/(?P<via>IB|Socket)|"
+                         r"(?:goes|going|runs?|running|falls? back to|fell back to|uses?|using|走的?是?)\s*(?:over\s+|via\s+|on\s+)?"
+                         r"(?:the\s+)?(?P<ipoib>IPoIB)(?![A-Za-z])|"
+                         # 'NCCL is on TCP sockets here', 'NCCL was using plain TCP'
+                         r"NCCL\s+(?:is|was)\s+(?:still\s+|only\s+|just\s+)?(?:on|over|using)\s+(?:plain\s+)?TCP(?:/IP)?"
+                         r"(?:\s+sockets?)?(?![A-Za-z])|"
+                         # '看日志是 socket 通信', '走的是 TCP socket 传输' (not '不是 socket 通信')
+                         r"(?<![不没])(?:是|走的?是?|用的?是?)\s*(?:TCP\s*)?(?-i:[Ss]ocket)\s*(?:通信|传输)|"
                          r"(?:runs?|running|goes|going|communicat\w*|talks?)\s+(?:over|via|through|on)\s+"
                          r"(?:plain\s+)?(?:TCP\s+)?(?P<sock>sockets?)", text, _IC):
         if (m["via"] or "").lower() == "ib" and _NOT_IN_USE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
@@ -2536,7 +2601,9 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
                                      r"turn\w* on)\s*(?:the\s*)?P2P|(?:打开|开启|启用|开了|开)(?:了)?\s*P2P|"
                                      r"P2P\s*(?:被)?(?:打开|开启|启用)", _IC), False),
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
-    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|"
+    ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|802\.3ad|"
+                              # a bond's mode said after its (masked) name: 'bond0 (mode 4) of 2x 25GbE'
+                              r"(?<=·)\s*[(（]\s*mode\s*[0-6]\s*[)）]|"
                               r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
     ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行|DeepEP|"
                            r"DeepSeek[- ]?(?:V2|V3|R1)(?:\.\d)?|Mixtral|Qwen\d?(?:\.\d)?-\d+B-A\d+B|all-?to-?all dispatch|"

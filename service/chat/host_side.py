@@ -80,6 +80,20 @@ _DATA_SHARE_FORMS = [
 ]
 
 
+# a loader's time out of the step's: 'data_time 0.8s of 1.0s step time', 'data time is 800 ms out of a 1.0 s step',
+# 'data_time 0.3 / 0.5' (the loader's share of the step)
+_DATA_TIME_OF_STEP = re.compile(
+    r"(?<![A-Za-z])(?:data[_ ]time|data[ _](?:loading|load|wait)(?:[ _]time)?|数据(?:加载|读取)?\s*(?:时间|耗时))"
+    r"\s*(?:is|was|=|:|：|约|为|是|大概|大约)?\s*(?:about\s+|around\s+|~\s*)?"
+    r"(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|s|sec|secs|seconds|秒)?\s*"
+    r"(?:of|out of|/)\s*(?:a|an|the|each|every|its)?\s*(?:total\s+)?(?:(?:step|iter|iteration)[_ ]time\s*(?:of\s*)?)?"
+    r"(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|s|sec|secs|seconds|秒)?(?![\w.])|"
+    # '数据加载耗时 0.8s，整个 step 1.0s', '数据读取 0.5 秒，一个迭代 2 秒'
+    r"数据(?:加载|读取)?\s*(?:时间|耗时)?\s*(?:约|为|是|大概|大约)?\s*(?P<za>\d+(?:\.\d+)?)\s*(?P<zua>ms|s|秒)\s*[，,]\s*"
+    r"(?:整个|一个|每个?|每一?)?\s*(?:step|iter|iteration|迭代|步)\s*(?:总共|一共|共|总)?\s*(?:耗时|是|为|要|需要)?\s*"
+    r"(?P<zb>\d+(?:\.\d+)?)\s*(?P<zub>ms|s|秒)(?![\w.])", _IC)
+
+
 def _share_value(said: str) -> float | None:
     said = said.strip().lower()
     if said.endswith("%"):
@@ -104,6 +118,14 @@ def data_wait_share(text: str) -> list[Understood]:
                     or any(h.start <= m.start("pct") < h.end for h in hits):
                 continue
             hits.append(_hit_span("job.data_wait_pct", pct, text, m.start("pct"), m.end("pct")))
+    for m in _DATA_TIME_OF_STEP.finditer(text):
+        scale = {"ms": 0.001}
+        ua, ub = m["ua"] or m["zua"], m["ub"] or m["zub"]
+        a = float(m["a"] or m["za"]) * scale.get((ua or ub or "s").lower(), 1.0)
+        b = float(m["b"] or m["zb"]) * scale.get((ub or ua or "s").lower(), 1.0)
+        if 0 < a < b and not _ASKS.search(tx.clause(text, m.start())) \
+                and not any(h.start <= m.start() < h.end for h in hits):
+            hits.append(_hit_span("job.data_wait_pct", round(100 * a / b, 1), text, m.start(), m.end()))
     for pattern in _DATA_SHARE_FORMS:
         for m in pattern.finditer(text):
             value = _share_value(m["share"])

@@ -70,6 +70,8 @@ _TOOL_LINE = re.compile(
     r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:|"
     # detectron2 / fast-reid's logger prefix ('[01/09 10:46:29 d2.utils.events]:').
     r"\[\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.]+\]:|^iperf3?:|Accepted connection|Server listening|"
+    # mmcv / mmengine's metric line without its logger prefix ('Epoch [1][50/1000] lr: …, time: 2.1, data_time: 1.8')
+    r"(?<![\w.])time:\s*\d[^\n]*?(?<![\w.])data_time:\s*\d|(?<![\w.])data_time:\s*\d[^\n]*?(?<![\w.])time:\s*\d|"
     r"^\s*CA '|^\s*Port \d+:|==\(.*\)==>|^\s*(?:CA|Switch):\s|"
     r"^\s*(?:State|Physical state|Rate|Link layer|Base lid|SM lid|Port GUID):|"
     r"^\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|^\s*GPU\d+\s+(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS)\b|^\s*GPU0\s+GPU1|"
@@ -162,7 +164,9 @@ def _tool_line(line: str) -> bool:
 # A line NCCL printed, alone on its line ('  NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0''): all of
 # it is NCCL's, none the asker's, so the words must not read it ('RDMA Disabled' is not 'no RDMA').
 _LOG_LINE = re.compile(r"\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\[rank\d+\]:)?\s*(?:[\w.\-]+:\d+:\d+\s+\[\d+\]\s+)?"
-                       r"NCCL (?:INFO|WARN)\b")
+                       r"NCCL (?:INFO|WARN)\b|"
+                       # mmcv / mmengine's metric line ('Epoch [1][50/1000] lr: …, time: 2.105, data_time: 1.802')
+                       r"\s*(?:Epoch|Iter)\s*(?:\(\w+\))?\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bdata_time:\s*\d")
 # en-s10: 'NCCL WARN NET/IB : No device found. Training on 2 nodes is super slow.': after the message's end, a sentence
 # of the asker's (a capital word, then words, no log prefix or ':') is prose for the readers, not NCCL's
 _PROSE_AFTER_LOG = re.compile(r"[.!?]\s+(?P<prose>(?:[A-Z][a-z']*|I)\s+[a-z][\w'/-]*(?:\s+[\w~(][\w'/.,~%()-]*){1,}"
@@ -604,6 +608,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                               r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),
     ("lspci", re.compile(r"ACSCtl:|LnkSta:|LnkCap:"), _lspci),
     ("nvidia-smi", re.compile(r"NVIDIA-SMI|GPU-Util|utilization\.gpu|pcie\.link|GPU Link Info|Attached GPUs|"
+                              r"^\s*(?:PCIe Generation|Link Width)\s*$|"
                               r"^\s*GPU0\s+(?:GPU1|NIC0|CPU Affinity)|\d+MiB\s*/\s*\d+MiB|"
                               + GPU_MONITOR_ROUTE.pattern, re.M), _nvidia_smi),
     ("nic-monitor", NET_MONITOR_ROUTE, _net_monitor),
@@ -687,7 +692,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
             for item in notes:
                 pasted.add(item)
             pasted.partial = pasted.partial or partial
-    _gpu_links_said_by_the_label(pasted, blocks)
+    _gpu_links_said_by_the_words(pasted, blocks, prose)
     _set_aside(pasted, blocks)
     _drop_unset(pasted, body, prose)
     _other_collective_named(pasted, text, spans)
@@ -767,20 +772,25 @@ class _Block:
     role: str = "job"
 
 
-# 'lspci -vvv shows for the GPU:', '显卡的 lspci：', 'the A100's link status': words that say whose link lines follow
-_GPU_LABEL = re.compile(r"(?<![A-Za-z])(?:GPUs?|gpus?|cards?)(?![A-Za-z])|显卡|GPU|(?<![A-Za-z])(?:A100|A800|H100|"
-                        r"H800|H20|L40S?|V100|A10G?|A30|A40|A6000|RTX\s?\d{4}|T4)(?![A-Za-z\d])", re.IGNORECASE)
-_NIC_LABEL = re.compile(r"NIC|网卡|HCA|Mellanox|ConnectX|mlx5|switch|交换", re.IGNORECASE)
+# lspci's link lines pasted without their device line ('lspci -vvv on the GPU:', 'GPU 的 LnkSta：'): a GPU's when the
+# words that label them name a GPU and no NIC, or, with a label naming neither, when the question's words name a GPU
+# and no NIC anywhere
+_LSPCI_HEADER = re.compile(r"^(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\s", re.M)
+_GPU_LINK_LABEL = re.compile(r"GPU|显卡|(?<![A-Za-z])(?:[AHLV]100|H[28]00|A[48]00|H20|A10G?|A30|A6000|T4|RTX\s?\d{4}|"
+                             r"[AL]40S?|3D controller|cards?)(?![A-Za-z\d])", re.IGNORECASE)
+_NIC_LINK_LABEL = re.compile(r"网卡|交换|(?<![A-Za-z])(?:NICs?|HCAs?|ConnectX\S*|CX-?\d|mlx5\w*|Mellanox|"
+                             r"Ethernet controller|Infiniband controller|NVMe|switch)(?![A-Za-z])", re.IGNORECASE)
 _GPU_LINK_FACTS = ("gpu.pcie_gen", "gpu.pcie_width", "gpu.pcie_gen_max", "gpu.pcie_width_max")
 
 
-def _gpu_links_said_by_the_label(pasted: Pasted, blocks: list[_Block]) -> None:
-    """lspci link lines pasted without their device header are the GPU's when the words before them say so."""
+def _gpu_links_said_by_the_words(pasted: Pasted, blocks: list[_Block], prose: str) -> None:
     if any(k in _GPU_LINK_FACTS for k in pasted.facts):
         return
     for block in blocks:
-        if block.kind != "lspci" or block.role != "job" or not _GPU_LABEL.search(block.label) \
-                or _NIC_LABEL.search(block.label):
+        if block.kind != "lspci" or block.role != "job" or _LSPCI_HEADER.search(block.body):
+            continue
+        named = block.label if _GPU_LINK_LABEL.search(block.label) else prose
+        if not _GPU_LINK_LABEL.search(named) or _NIC_LINK_LABEL.search(named) or _NIC_LINK_LABEL.search(block.label):
             continue
         for key, value in parse_lspci(block.body).facts(headless_are_gpus=True).items():
             if key in _GPU_LINK_FACTS and key not in pasted.facts:

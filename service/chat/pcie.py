@@ -17,7 +17,10 @@ from bwdoctor.chat.extract import Understood
 _IC = re.IGNORECASE
 
 # a sentence about a PCIe link: only there is 'Gen3' or 'x8' a link's generation or width
-_PCIE_SAID = re.compile(r"PCI-?e|PCI Express|Link (?:Gen|Width)|LnkSta|LnkCap|GT/s|lspci|链路(?:代数|宽度)", _IC)
+# (a width beside a generation is a PCIe link's in any sentence: 'running at x8 Gen3 instead of x16 Gen4', 'Gen4 x16')
+_PCIE_SAID = re.compile(r"PCI-?e|PCI Express|Link (?:Gen|Width)|LnkSta|LnkCap|GT/s|lspci|链路(?:代数|宽度)|"
+                        r"(?<![A-Za-z0-9])[x×]\s?\d{1,2}\s*(?:@\s*)?Gen\s?[1-6](?![\d.])|"
+                        r"(?<![A-Za-z0-9])Gen\s?[1-6]\s*(?:@\s*)?[x×]\s?\d{1,2}(?![\d.])", _IC)
 
 # the GPU's link, not a NIC's: a sentence that names a NIC and no GPU is about the NIC's slot
 # ('网卡插在 x4 PCI Express 2 的槽上', 'the QSFP port is two PCIe x4 controllers')

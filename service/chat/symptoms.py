@@ -938,6 +938,10 @@ _ONE_NIC_EN = re.compile(
     r"(?:NICs?|interfaces?|HCAs?|ports?|rails?|devices?|adapters?)\s+"
     r"(?:is|are|was|were|gets?|got|shows?|showed|carries|carried)\s+(?:being\s+)?(?:used|active|busy|traffic|"
     r"carrying)|"
+    # 'the traffic only shows on mlx5_0', 'traffic goes only over one port' (its interface masked as '······')
+    r"(?<![A-Za-z])traffic\s+(?:only\s+(?:shows?|showed|appears?|goes|went|flows?)\s+(?:up\s+)?|"
+    r"(?:shows?|showed|appears?|goes|went|flows?|is)\s+(?:up\s+)?only\s+)(?:on|over|through)\s+"
+    r"(?:one\s+(?:NIC|HCA|port|interface|rail)(?![A-Za-z])|·{3,}|(?:eth|ens|enp|mlx5_|ib)\w+)|"
     # 'the other three NICs sit idle', 'the remaining 7 HCAs stay idle'
     r"(?:the\s+)?(?:other|remaining|rest of the)\s+(?:\w+\s+)?(?:NICs|interfaces|HCAs|ports|rails)"
     r"(?:\s+of\s+\w+\s+\w+)?\s+"
@@ -1217,12 +1221,28 @@ _LOADING = (r"(?:数据加载|加载数据|数据读取|读取数据|读数据|�
             r"(?:图片|图像|视频|JPEG|jpeg)\s*解码|(?:JPEG|image|video)\s+decoding|"  # st-s11 decoding
             r"dataloader|DataLoader|"
             r"data\s*loader|data[- ]?loading|loading\s+(?:the\s+)?data|input\s+pipeline|data\s+pipeline|"
-            r"reading\s+(?:the\s+)?data|data\s+reading)")
+            r"reading\s+(?:the\s+)?data|data\s+reading|"
+            # 'loading of batches', 'the IO speed', 'disk I/O' (a file or a disk's reads, not the network's)
+            r"loading\s+of\s+(?:the\s+)?(?:data|batches|samples|images)|"
+            r"(?<![Nn]etwork )(?<!NIC )(?<!网络)(?:the\s+)?(?:disk\s+|file\s+|data\s+)?"
+            r"(?<![Nn]etwork )(?<!NIC )(?<!网络)I/?O\s+(?:speed|throughput|reads?)|disk\s+I/?O|磁盘\s*IO|"
+            # a bare IO said slow: 'IO 太慢了', 'IO 跟不上' (not the network's: '网络 IO')
+            r"(?<![A-Za-z])(?<!网络)(?<!网络 )(?<!网卡)(?<!网卡 )I/?O"
+            r"(?=\s*(?:太|很|特别|非常|比较|有点)?慢|\s*跟不上))")
 _LOADING_SLOW = re.compile(
-    rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is|was|seems(?:\s+to\s+be)?|looks(?:\s+like)?|became|是|成了|成为|就是)?\s*"
+    # (where from, between: 'loading data from the disk is the bottleneck')
+    rf"{_LOADING}(?:\s+(?:from|off)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?(?=\s+is\b))?"
+    rf"\s*(?:的)?\s*(?:速度)?\s*(?:is|was|seems(?:\s+to\s+be)?|looks(?:\s+like)?|became|是|成了|成为|就是)?\s*"
     r"(?:(?:the|a|our|我们的)\s*)?(?:(?:main|real|明显的?|主要)\s*)?(?:bottleneck|瓶颈)|"
     rf"{_LOADING}\s*(?:速度)?\s*(?:\S{{0,4}}?)(?:跟不上|太慢|很慢|特别慢|非常慢|慢得离谱|喂不饱|拖后腿)|"
-    rf"{_LOADING}\s+(?:is|was|are)\s+(?:very\s+|really\s+|too\s+|extremely\s+|so\s+)?slow|"
+    # a bare 慢 right after the loading words: 'GPU 利用率忽高忽低，数据读取慢', '数据加载比较慢'
+    rf"{_LOADING}\s*(?:速度)?\s*(?:比较|有点|有些|偏|较)?慢(?![慢])|"
+    rf"{_LOADING}\s+(?:is|was|are)\s+(?:very\s+|really\s+|too\s+|extremely\s+|so\s+|quite\s+|pretty\s+)?slow|"
+    # the loader as the subject of its verb: 'the Dataloader loads data very slowly', 'the DataLoader keeps stalling'
+    r"(?:data\s*loader|DataLoader|dataloader)s?\s+(?:loads?|reads?|fetch(?:es)?|returns?|yields?)\s+(?:the\s+)?"
+    r"(?:data|batches|samples|images)?\s*(?:very\s+|really\s+|too\s+|extremely\s+|so\s+|quite\s+)?slow(?:ly)?|"
+    r"(?:data\s*loader|DataLoader|dataloader)s?\s+(?:keeps?\s+|often\s+|always\s+|constantly\s+)?stall(?:s|ing|ed)?|"
+    r"(?:数据|图片|样本|文件)(?:读|加载|读取)(?:得|的)\s*(?:很|太|特别|非常|比较|有点|有些)?慢|"
     rf"{_LOADING}\s+(?:can't|cannot|can not|couldn't|doesn't|does not|isn't|is not)\s+keep(?:ing)?\s+up|"
     # s21 the data read into memory said slow: '数据放在 Lustre 上，不管是读到 CPU 还是读到 GPU 显存都很慢'
     r"(?<![解])读(?:取)?(?:到|进)\s*(?:CPU|GPU|内存|显存|主机内存)[^，。,;；]{0,16}?(?:都|也)?(?:很慢|太慢|特别慢|非常慢)|"

@@ -17,10 +17,22 @@ LINKS = ("        LnkCap: Port #0, Speed 16GT/s, Width x16, ASPM not supported\n
     ("lspci -vvv shows for the GPU:\n", {"gpu.pcie_width": 8, "gpu.pcie_width_max": 16, "gpu.pcie_gen": 1}),
     ("显卡的 lspci -vvv 输出：\n", {"gpu.pcie_width": 8, "gpu.pcie_gen_max": 4}),
     ("lspci -vvv on the ConnectX NIC:\n", {"gpu.pcie_width": None}),
-    ("lspci -vvv | grep Lnk\n", {"gpu.pcie_width": None}),  # whose link it is stays unsaid
+    # a label naming neither: the question's words decide (a GPU named and no NIC anywhere)
+    ("lspci -vvv | grep Lnk\n", {"gpu.pcie_width": 8}),
 ])
 def test_headless_link_lines_are_the_gpus_when_the_label_says(label: str, expected: dict[str, object]) -> None:
     read = facts(label + LINKS + "8 x A100 PCIe in one server, training is slower than expected")
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("training is slower than expected", {"gpu.pcie_width": None}),  # nobody named: whose link it is stays unsaid
+    ("8 x A100 and a ConnectX-6 per node, training is slow", {"gpu.pcie_width": None}),  # a NIC named too
+])
+def test_headless_link_lines_nobody_claims(words: str, expected: dict[str, object]) -> None:
+    read = facts("lspci -vvv | grep Lnk\n" + LINKS + words)
     for key, want in expected.items():
         got = read.get(key)
         assert (got is None) if want is None else same_value(got, want), (key, got, want)
