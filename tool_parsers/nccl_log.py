@@ -48,6 +48,10 @@ from bwdoctor_parsers.notes import Note, make
 _USING_NETWORK = re.compile(r"INFO Using (?:internal )?[Nn]etwork ([^'\"`‘’“”\s][^'\"`‘’“”]*?)\s*(?:['\"`‘’“”]|$)")
 _NET_PLUGIN_NAME = re.compile(r"(?:Initialized|Assigned) NET plugin (\S+)")
 _NET_SOCKET = re.compile(r"NET/Socket\s*:\s*Using\s+(.*)$")
+# NCCL 2.3 and older list the socket interfaces one a line: 'NET : Using interface eth1:9.73.128.149<0>', then
+# 'NET/Socket : 2 interfaces found' (the socket transport's own count)
+_OLD_NET_IFACE = re.compile(r"NET\s*:\s*Using interface\s+([A-Za-z][\w.\-]*):")
+_OLD_SOCKET_FOUND = re.compile(r"NET/Socket\s*:\s*\d+\s+interfaces?\s+found")
 _NET_IB = re.compile(r"NET/IB\s*:\s*Using\s+(.*)$")
 _BOOTSTRAP = re.compile(r"Bootstrap\s*:\s*Using\s+(.*)$")
 # "[0]mlx5_0:1/IB"; NCCL ≥ 2.23 may add a rail / plane id ("[0]mlx5_0:1:0/RoCE", "[1]mlx5_1:1::1/IB").
@@ -60,6 +64,7 @@ _VIA_LOCAL = re.compile(r"via (P2P|SHM|CollNet|NVLS)\b(?:/([\w ]+))?")
 _ENV = re.compile(r"(NCCL_[A-Z0-9_]+) set (?:by environment )?to (\S+?)\.?\s*$")
 _GDR_HCA = re.compile(r"GPU Direct RDMA (Disabled|Enabled) for (?:GPU [^/]*/ )?HCA\s*(\d+)?\s*'?([\w.\-]*)'?",
                       re.IGNORECASE)
+_NO_DEVICE_FOUND = re.compile(r"NET/IB\s*:\s*No device found")
 _NO_IB_DEVICE = re.compile(r"NET/IB\s*:\s*No device found|Failed to (?:open libibverbs|initialize NET plugin IB)",
                            re.IGNORECASE)
 _VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
@@ -100,6 +105,7 @@ class NcclLogResult:
     ib_disabled: bool | None = None
     ib_device_count: int = 0  # devices in "NET/IB : Using [0]… [7]…" (the highest index + 1: logs elide the middle)
     ib_unavailable: bool = False  # "NET/IB : No device found", libibverbs missing, IB plugin failed
+    no_rdma_device: bool = False  # "NET/IB : No device found": verbs saw no RDMA device at all (not a library missing)
     gdr_disabled: bool = False  # some "GPU Direct RDMA Disabled for HCA" line
     gdr_disabled_hcas: list[str] = field(default_factory=list)
     gdr_enabled_hcas: list[str] = field(default_factory=list)
@@ -213,6 +219,8 @@ class NcclLogResult:
             out["nccl.net_plugin_missing"] = missing
         if self.ofi_provider == "efa":
             out["nic.efa"] = True
+        if self.no_rdma_device and not self.ib_devices and not self.plugin_loaded and self.transport == "socket":
+            out["nic.rdma"] = False  # no RDMA device where NCCL runs (none fitted, or none passed into the container)
         if "NVL" in self.graph_intra:
             out["gpu.nvlink"] = True
         if self.ib_device_count > 1 and "NCCL_IB_HCA" not in self.env:
@@ -309,6 +317,10 @@ def parse_nccl_log(text: str) -> NcclLogResult:
         if m := _NET_SOCKET.search(line):
             for name in _IFACE.findall(m.group(1)):
                 _add(result.socket_ifnames, name)
+        if m := _OLD_NET_IFACE.search(line):
+            _add(result.socket_ifnames, m.group(1))
+        if _OLD_SOCKET_FOUND.search(line) and result.transport is None:
+            result.transport, result.network_name = "socket", "Socket"
         if m := _BOOTSTRAP.search(line):
             for name in _IFACE.findall(m.group(1)):
                 _add(result.bootstrap_ifnames, name)
@@ -321,6 +333,7 @@ def parse_nccl_log(text: str) -> NcclLogResult:
             result.ib_device_count = max([result.ib_device_count, *(i + 1 for i in indices)])
         if _NO_IB_DEVICE.search(line):
             result.ib_unavailable = True
+            result.no_rdma_device = result.no_rdma_device or bool(_NO_DEVICE_FOUND.search(line))
             result.evidence.append(line.strip())
         _connections(line, result, via_kinds)
         if m := _ENV.search(line):

@@ -88,9 +88,12 @@ _PADDLE_BATCH = re.compile(r"(?<![\w.])(?:(?:avg_)?batch_cost|batch time(?=\s*:\
                            r"(?:samples?_per_sec(?:ond)?|samples?/s|examples?_per_sec(?:ond)?|ips)\b))"
                            r"\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec)?(?![\w.])",
                            re.IGNORECASE)
-# (PaddleDetection's ppdet.engine says 'data_cost' for the same wait: 'batch_cost: 2.9940 data_cost: 2.7134 ips: …')
-_PADDLE_READER = re.compile(r"(?<![\w.])(?:avg_)?(?:reader|data)_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
+_PADDLE_READER = re.compile(r"(?<![\w.])(?:avg_)?reader_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)"
                             r"\s*(ms|s|sec)?(?![\w.])", re.IGNORECASE)
+# PaddleDetection's ppdet.engine says 'data_cost' for the same wait ('batch_cost: 2.9940 data_cost: 2.7134 ips: …'),
+# read when the line has no reader_cost of its own
+_PADDLE_DATA_COST = re.compile(r"(?<![\w.])data_cost\s*[:=]\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)\s*"
+                               r"(ms|s|sec)?(?![\w.])", re.IGNORECASE)
 # The share of a step spent communicating as GPT-NeoX's timers print it ('%comms: 85.43695925203818').
 _COMMS_PCT = re.compile(r"%\s*comms?\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)")
 # PyTorch's examples (imagenet/main.py, and the many scripts copied from it) print AverageMeters as 'value (average)':
@@ -402,7 +405,7 @@ def _paddle_costs(lines: list[str]) -> list[tuple[float, float | None]]:
         value = _float(batch.group(1)) if batch else None
         if batch is None or value is None or value <= 0:
             continue
-        reader = _PADDLE_READER.search(line)
+        reader = _PADDLE_READER.search(line) or _PADDLE_DATA_COST.search(line)
         wait = _float(reader.group(1)) if reader else None
         out.append((_seconds(value, batch.group(2)),
                     _seconds(wait, reader.group(2)) if reader and wait is not None else None))

@@ -693,6 +693,11 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
                 pasted.add(item)
             pasted.partial = pasted.partial or partial
     _gpu_links_said_by_the_words(pasted, blocks, prose)
+    if pasted.facts.get("nic.rdma") is False and pasted.sources.get("nic.rdma") == "nccl-log" \
+            and _IN_A_CONTAINER.search(text):
+        # 'NET/IB : No device found' inside a container says the devices were not passed in, not that the hosts lack
+        # them ('同样的脚本在宿主机上直接跑没问题，一进容器 NCCL 就打 No device found')
+        del pasted.facts["nic.rdma"]
     _set_aside(pasted, blocks)
     _drop_unset(pasted, body, prose)
     _other_collective_named(pasted, text, spans)
@@ -770,6 +775,10 @@ class _Block:
     label: str
     kind: str | None
     role: str = "job"
+
+
+_IN_A_CONTAINER = re.compile(r"docker|podman|container|容器|(?<![A-Za-z])pods?(?![A-Za-z])|kubernetes|k8s|enroot|pyxis|"
+                             r"singularity|apptainer", re.IGNORECASE)
 
 
 # lspci's link lines pasted without their device line ('lspci -vvv on the GPU:', 'GPU 的 LnkSta：'): a GPU's when the

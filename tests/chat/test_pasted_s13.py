@@ -59,3 +59,16 @@ def test_a_tool_pasted_beside_the_words(text: str, expected: dict[str, object]) 
     read = facts(text)
     for key, want in expected.items():
         assert same_value(read.get(key), want), (key, read.get(key), want)
+
+
+@pytest.mark.parametrize(("words", "rdma"), [
+    ("DDP hangs on the non-master node. NCCL log on that node:\n", False),
+    # inside a container the devices may simply not be passed in: no verdict on the hosts
+    ("The same script runs on the hosts; inside the docker container NCCL says:\n", None),
+])
+def test_no_rdma_device_found(words: str, rdma: bool | None) -> None:
+    log = ("ibis:13595:13595 [3] NCCL INFO Bootstrap : Using [0]enp96s0f0:10.1.80.120<0>\n"
+           "ibis:13595:13595 [3] NCCL INFO NET/IB : No device found.\n"
+           "ibis:13595:13595 [3] NCCL INFO NET/Socket : Using [0]enp96s0f0:10.1.80.120<0>\n"
+           "ibis:13595:13595 [3] NCCL INFO Using network Socket\n")
+    assert facts(words + log).get("nic.rdma") is rdma

@@ -38,8 +38,9 @@ def test_nccl_2_28_names_its_plugins_differently(recorded):
     # "Bootstrap: Using", "NET/Plugin: Could not find: libnccl-net.so", "NET/IB : Using [RO]; OOB" without a
     # device, "Failed to initialize NET plugin IB", "Initialized/Assigned NET plugin Socket".
     result = parse_nccl_log(recorded("nccl_debug_2_28_socket_1gpu_torchrun.log"))
+    # ('NET/IB : No device found': no RDMA device where NCCL runs)
     assert result.all_facts() == {"nccl.transport": "socket", "nccl.socket_ifname": "eth0", "nccl.version": "2.28.9",
-                                  "nccl.net_plugin_missing": True}
+                                  "nccl.net_plugin_missing": True, "nic.rdma": False}
     assert result.bootstrap_ifnames == ["eth0"] and result.ib_devices == [] and result.ib_unavailable
 
 
@@ -70,7 +71,7 @@ def test_aws_ofi_nccl_on_the_tcp_provider_is_no_efa(recorded):
 def test_old_nccl_no_plugin_no_ib_device_falls_back_to_socket(recorded):
     result = parse_nccl_log(recorded("nccl_debug_no_plugin_no_ib_lo_nccl352.log"))
     assert result.all_facts() == {"nccl.transport": "socket", "nccl.socket_ifname": "lo", "nccl.version": "2.4.8",
-                                  "nccl.net_plugin_missing": True}
+                                  "nccl.net_plugin_missing": True, "nic.rdma": False}
     assert result.ib_unavailable
 
 
@@ -171,3 +172,20 @@ def test_the_rdma_nics_nccl_opens_are_counted_from_the_highest_index() -> None:
     assert parse_nccl_log(log).all_facts()["nic.count"] == 8
     pinned = log + "NCCL INFO NCCL_IB_HCA set by environment to mlx5_0\n"
     assert "nic.count" not in parse_nccl_log(pinned).all_facts()
+
+
+def test_nccl_2_3_lists_its_socket_interfaces_one_a_line() -> None:
+    # NCCL 2.3 and older: 'NET : Using interface …' a line, then the socket transport's count of them
+    result = parse_nccl_log("NCCL INFO NET : Using interface lo:127.0.0.1<0>\n"
+                            "NCCL INFO NET : Using interface eth1:9.73.128.149<0>\n"
+                            "NCCL INFO NET/Socket : 2 interfaces found\n"
+                            "NCCL version 2.3.7+cuda9.0\n")
+    facts = result.all_facts()
+    assert facts["nccl.transport"] == "socket" and facts["nccl.socket_ifname"] == "lo"
+
+
+def test_no_device_found_with_ib_in_use_says_nothing_of_rdma() -> None:
+    # one rank saw no device, the run still used IB: no verdict on the hardware
+    result = parse_nccl_log("NCCL INFO NET/IB : No device found.\nNCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0\n"
+                            "NCCL INFO Using network IB\n")
+    assert "nic.rdma" not in result.all_facts()

@@ -51,3 +51,10 @@ def test_fluid_batch_time_is_the_step() -> None:
 @pytest.mark.parametrize("line", ["Batch time: 15.88", "batch time: 2.0, loss: 0.3"])
 def test_batch_time_without_its_rate_is_no_paddle_line(line: str) -> None:
     assert parse_training_log(line).source != "paddle-costs"
+
+
+def test_paddle_detection_data_cost_is_the_wait_when_no_reader_cost_is_printed() -> None:
+    line = ("[07/12 22:31:55] ppdet.engine INFO: Epoch: [0] [ 340/2311] loss: 106.6 eta: 54 days, 5:33:41 batch_cost: "
+            "2.9940 data_cost: 2.7134 ips: 5.3440 images/s\n")
+    facts = parse_training_log(line * 3).facts()
+    assert facts["job.data_wait_pct"] == pytest.approx(90.63, abs=0.01)
