@@ -29,8 +29,9 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def unaccounted(prose: str, used: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """The numbers of `prose` outside every used span, with the clause they sit in."""
+def unaccounted(prose: str, used: list[tuple[int, int]], original: str | None = None) -> list[dict[str, Any]]:
+    """The numbers of `prose` outside every used span, with the clause they sit in, quoted from `original` (the
+    question as typed, of which `prose` is a masked copy of the same length) so that no mask reaches the reply."""
     covered = _merged(used)
     starts = [a for a, _ in covered]
     out = []
@@ -39,7 +40,8 @@ def unaccounted(prose: str, used: list[tuple[int, int]]) -> list[dict[str, Any]]
         if i >= 0 and m.start() < covered[i][1]:
             continue
         a, b = tx.clause_bounds(prose, m.start())
-        context = prose[max(a, m.start() - 30):min(b, m.end() + 30)].strip(" ，,。.;；\n")
+        source = original if original is not None and len(original) == len(prose) else prose
+        context = source[max(a, m.start() - 30):min(b, m.end() + 30)].strip(" ，,。.;；\n")
         out.append({"text": m.group(0), "start": m.start(), "end": m.end(),
                     "context": re.sub(r"\s+", " ", context)})
     return out

@@ -105,8 +105,11 @@ def arithmetic(facts: Mapping[str, Any], derived: Mapping[str, Any], lang: str) 
                        rated=format_number(facts.get("nic.speed_gbps"))))
     slow = derived.get("job.step_slowdown")
     if slow is not None:
-        lines.append(t("chat.step_slowdown", lang, step=format_number(facts.get("job.step_time_s")),
-                       base=format_number(facts.get("job.step_time_baseline_s")), slow=format_number(slow)))
+        runs = derived.get("job.baseline_multi_nodes")  # the baseline spans machines of its own: say how many
+        lines.append(t("chat.step_slowdown_runs" if runs else "chat.step_slowdown", lang,
+                       step=format_number(facts.get("job.step_time_s")), nodes=format_number(facts.get("job.nodes")),
+                       base=format_number(facts.get("job.step_time_baseline_s")), base_nodes=format_number(runs),
+                       slow=format_number(slow)))
     if not lines:
         return []
     return [t("chat.the_numbers", lang)] + lines

@@ -134,6 +134,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _largest_run_is_the_job(hits, prose)
     hits = _load_of_the_smaller_run(prose, hits)
     stated = resolve([h for h in hits if not h.hypothetical])
+    _instance_figures_of_the_job(stated, hits)
     proposed = resolve([h for h in hits if h.hypothetical])
     for key, value in commands.facts.items():
         a, b = commands.fact_spans[key]
@@ -207,7 +208,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     references = [_original_words(u, question) for u in references]
     stated, conflicts = reconcile(stated)
     used = [(h.start, h.end) for h in hits] + [(h.start, h.end) for h in stated.values()]
-    not_understood = unaccounted(prose, used)
+    not_understood = unaccounted(prose, used, question)
     accounted = sorted(used + pasted.spans + commands.spans + [(e.start, e.end) for e in entities]
                        + [(n["start"], n["end"]) for n in not_understood])
     topics = knowledge_topics(prose)
@@ -1286,6 +1287,22 @@ def _job_total_of_machines_like_the_baseline(stated: dict[str, Understood]) -> N
 _INSTANCE_WORDS = re.compile(r"instance|实例|specification|spec sheet|规格|云主机|cloud", re.IGNORECASE)
 _MEASURING = re.compile(r"iperf|perf|实测|测|跑|打到|能到|达到|measur|shows?|showed|report|getting|got|achiev|reach|"
                         r"throughput|吞吐|observ|看到|显示|tops out|maxes out|peak|nload|iftop", re.IGNORECASE)
+
+
+_OF_AN_INSTANCE = ("node.instance_bandwidth_gbps", "job.gpus_per_node", "gpu.model")
+
+
+def _instance_figures_of_the_job(stated: dict[str, Understood], hits: list[Understood]) -> None:
+    """What a cloud instance type implies (its bandwidth cap, GPUs, GPU model) holds for the type the job runs on, not
+    for another named beside it ('on a single g5.8xlarge …; it works on a single p4d.24xlarge too')."""
+    job = stated.get("node.instance_type")
+    if job is None:
+        return
+    named = {(h.start, h.end) for h in hits if h.fact == "node.instance_type"} - {(job.start, job.end)}
+    for key in _OF_AN_INSTANCE:
+        u = stated.get(key)
+        if u is not None and u.inferred and u.weak and (u.start, u.end) in named:
+            del stated[key]
 
 
 def _instance_caps(text: str, hits: list[Understood], entities: list[Entity]) -> list[Understood]:

@@ -179,8 +179,10 @@ def deciding_figures(facts: Mapping[str, Any], derived: Mapping[str, Any], engin
                                  rated=_n(facts["nic.speed_gbps"]))))
     slow = derived.get("job.step_slowdown")
     if slow is not None:
+        runs = derived.get("job.baseline_multi_nodes")
         out.append(Figure(True if slow >= 1.5 else False if slow <= 1.1 else None,
-                          *_both("step_slowdown_figure", slow=_n(slow), step=_n(step), base=_n(base))))
+                          *_both("step_slowdown_runs_figure" if runs else "step_slowdown_figure", slow=_n(slow),
+                                 step=_n(step), base=_n(base), nodes=_n(facts.get("job.nodes")), base_nodes=_n(runs))))
     scaling = derived.get("job.scaling_efficiency_pct")
     if scaling is not None:
         out.append(Figure(True if scaling < 60 else False if scaling >= 85 else None,

@@ -356,6 +356,9 @@ FORMULAS: tuple[Formula, ...] = (
         ("nccl.busbw_gbps", "nic.line_rate_gbps"),
         _ratio("nccl.busbw_gbps", "nic.line_rate_gbps", 100),
     ),
+    # the baseline's machines when the baseline run itself spans several (16 nodes against 8, not against one)
+    Formula("job.baseline_multi_nodes", ("job.baseline_nodes",),
+            lambda f: f["job.baseline_nodes"] if f["job.baseline_nodes"] > 1 else None),
     Formula(
         "job.step_slowdown",
         ("job.step_time_s", "job.step_time_baseline_s"),

@@ -10,7 +10,8 @@ from bwdoctor.engine.cost import format_spec_problem
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_.]*)(?::([^}]*))?\}")
 # `[[ … ]]`: a part of a text shown only when every fact it names is known ("[[; one sync of
-# {comm.grad_gbytes} GB takes {comm.sync_time_naive_s} s]]" needs the precision), dropped otherwise.
+# {comm.grad_gbytes} GB takes {comm.sync_time_naive_s} s]]" needs the precision), dropped otherwise;
+# `[[ … || … ]]` says the second part instead ("than on [[{job.baseline_multi_nodes} nodes||one]]").
 OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
 
 
@@ -31,11 +32,12 @@ def format_value(value: Any) -> str:
 
 def fill(template: str, values: Mapping[str, Any]) -> str:
     """The template with its placeholders filled; an optional `[[ … ]]` part is kept only when every
-    fact it names is known, and a placeholder of an unknown fact elsewhere shows as '?'."""
+    fact it names is known (else its `|| …` part, if it has one), and a placeholder of an unknown fact
+    elsewhere shows as '?'."""
 
     def optional(match: re.Match[str]) -> str:
-        inner = match.group(1)
-        return inner if all(name in values for name, _ in _PLACEHOLDER.findall(inner)) else ""
+        inner, _, otherwise = match.group(1).partition("||")
+        return inner if all(name in values for name, _ in _PLACEHOLDER.findall(inner)) else otherwise
 
     template = OPTIONAL.sub(optional, template)
 

@@ -72,3 +72,20 @@ def test_no_rdma_device_found(words: str, rdma: bool | None) -> None:
            "ibis:13595:13595 [3] NCCL INFO NET/Socket : Using [0]enp96s0f0:10.1.80.120<0>\n"
            "ibis:13595:13595 [3] NCCL INFO Using network Socket\n")
     assert facts(words + log).get("nic.rdma") is rdma
+
+
+def test_numbers_not_understood_are_quoted_as_typed_never_masked() -> None:
+    from bwdoctor.chat import understand
+
+    u = understand("Rank 0 Group 0 Pid 127 on worker-0 device 0 [0x00] NVIDIA A10G, odd number 4242 here")
+    contexts = " ".join(n["context"] for n in u.not_understood)
+    assert "A10G" in contexts or "4242" in contexts
+    assert "·" not in contexts and "Ｇ" not in contexts and "▪" not in contexts
+
+
+def test_another_instance_named_beside_the_job_lends_it_nothing() -> None:
+    read = facts("nccl-tests on a single g5.8xlarge reports Avg bus bandwidth = 0. It works on a single p4d.24xlarge "
+                 "too; only the single g5.8xlarge shows this.")
+    assert read.get("node.instance_type") == "g5.8xlarge"
+    assert read.get("node.instance_bandwidth_gbps") is None  # p4d's 400 Gb/s is not the g5's
+    assert read.get("gpu.model") == "A10G"
