@@ -39,7 +39,9 @@ _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?
                      rf"{_ARG}*[/=.:_\-\d]{_ARG}*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
                   r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
-                  r"\s*(?:=|:|：|->|→|=>|为|设为|设置为|设成|\s+(?:is\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
+                  r"\s*(?:=|:|：|->|→|=>|为|设为|设置为|设成|"
+                  # s13 thread 'Turns out NCCL_SOCKET_IFNAME was set to eth0'
+                  r"\s+(?:(?:is|was|are|were|got|has been|had been)\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
                   # python's environment: 'os.environ["NCCL_IB_DISABLE"] = "1"', 'os.environ.setdefault("NCCL_…", "x")'
                   r"[\"']\s*\]\s*=|[\"']\s*,\s*(?=[\"'])|"
                   # said in words with 'is': 'NCCL_SOCKET_IFNAME is eth1', 'NCCL_IB_DISABLE is 1' (a device, a number)

@@ -233,6 +233,12 @@ _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置
                            # what a README, paper or blog reports is their run, not the asker's
                            r"(?:README|论文|文章|博客|官方文档)\s*(?:里|中|上)?\s*(?:说|写|提到|给出|声称|报告)|"
                            r"(?:according to|per) the (?:README|paper|blog|docs)|"
+                           # s13 thread: '作为参考，官方在 8 台 A100 上是 1.2s/it', 'A user
+                           # on the forum with 2 nodes of 8 H100 got 3x our throughput'
+                           r"官方(?:在|用)(?!的)|"
+                           r"(?<![A-Za-z])(?:a|one|some) (?:user|person|poster|commenter|guy)s? (?:on|in|from) (?:the |this )?"
+                           r"(?:forum|thread|issue|discussion|discord|slack|community)|"
+                           r"someone (?:on|in) (?:the |this )?(?:forum|thread|issue|discussion)|"
                            r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)|"
                            # reported speech: '看到有人说 V100 要 100Gbps 才够', 'someone said P100 needs 25-50Gbps'
                            r"(?:看到|听)?有人说|网上(?:有人)?说|someone (?:said|says|mentioned|suggested|wrote)|"
@@ -360,14 +366,30 @@ _CORRECTION_OPENS = re.compile(r"补充|更正|纠正|原来是|后来发现|发
 def _corrected_later(text: str, hits: list[Understood]) -> set[int]:
     out: set[int] = set()
     for j, later in enumerate(hits):
-        if later.source.startswith("pasted") or not _ACTUALLY.search(text, max(0, later.start - 20), later.start):
+        if later.source.startswith("pasted") or later.hypothetical:
             continue
         sa = tx.sentence_bounds(text, later.start)[0]
-        if not _CORRECTION_OPENS.search(text, max(0, sa - 40), later.start):
+        if _ACTUALLY.search(text, max(0, later.start - 20), later.start):
+            if not _CORRECTION_OPENS.search(text, max(0, sa - 40), later.start):
+                continue
+        elif not _SAID_WRONG.search(text, max(0, sa - 40), later.start) or _DENIED_VALUE.search(
+                text, max(sa, later.start - 10), later.start):
             continue
         out.update(i for i, h in enumerate(hits[:j]) if h.fact == later.fact and h.value != later.value
                    and h.end <= sa and not h.source.startswith("pasted"))
+        sb = tx.sentence_bounds(text, later.start)[1]
+        # '是 4 台机器，不是 2 台', 'it's 25G, not 100G': the value the correction denies goes too
+        out.update(i for i, h in enumerate(hits) if i > j and h.fact == later.fact and h.value != later.value
+                   and h.start < sb and _DENIED_VALUE.search(text, max(later.end, h.start - 10), h.start))
     return out
+
+
+# s13 thread: the asker's own correction, said as one ('更正一下：是 4 台机器，不是 2 台。', '补充：刚才说错了，网卡是 25G 不是 100G',
+# 'Edit: correction, each server has 8 GPUs', 'sorry, I meant 4 nodes'): the value it gives replaces the one said before
+_SAID_WRONG = re.compile(r"说错了?|写错了?|搞错了?|打错了?|记错了?|更正|纠正|"
+                         r"(?<![A-Za-z])(?:correction|my mistake|my bad|typo|I meant|(?:I|we) misread|should (?:read|say)|"
+                         r"mis-?typed|I was wrong)(?![A-Za-z])", _IC)
+_DENIED_VALUE = re.compile(r"(?:不是|而不是|并非|(?<![A-Za-z])(?:not|rather than|instead of))\s*(?:the\s+)?$", _IC)
 
 
 # A setup of the past told in a sentence of its own, then today's in the next ('Previously on A100 nodes with 8x200G HDR
@@ -445,28 +467,108 @@ _ADVICE = re.compile(r"(?<![A-Za-z])(?:the )?(?:advice|suggestion|answer|reply) 
 # '（作者回复：…我的是 60 张…）', '(maintainer: on our cluster we get 20 GB/s)', 'Another user added: …': the replier's
 # figures and settings, to the end of the bracket (or of the sentence), unless the reply speaks of the asker's own
 # machines ('你的网卡只有 10G', 'your NIC is 10G').
-_REPLY = re.compile(r"(?:维护者|作者|官方|开发者|管理员|另一位用户|其他用户|有人|楼上|网友)\s*(?:的)?\s*(?:回复|回答|答复|补充|建议|说|解释)?"
-                    r"\s*[:：]|(?<![A-Za-z])(?:the\s+)?(?:maintainers?|authors?|developers?|devs?|another user|a commenter|"
-                    r"someone)\s*(?:replied|answered|added|suggested|said|wrote|commented|explained)?\s*[:：]", _IC)
-_TO_THE_ASKER = re.compile(r"你的|你们的|您的|(?<![A-Za-z])(?:your|you're|you are)(?![A-Za-z])", _IC)
+# (the asker's own answer to a reply is theirs: '回复维护者：我们是 2 台 8 卡', 'Reply to maintainer: we have 2 nodes')
+_REPLY = re.compile(r"(?<!回复)(?<!回答)(?<!答复)(?<!问)(?:维护者|作者|官方|开发者|管理员|另一位用户|其他用户|有人|楼上|网友)\s*(?:的)?\s*"
+                    r"(?:回复|回答|答复|补充|建议|说|解释)?"
+                    r"\s*[:：]|(?<![A-Za-z])(?<!to )(?<!to the )(?<!for )(?<!for the )(?:the\s+)?(?:maintainers?|authors?|developers?|devs?|another user|a commenter|"
+                    r"someone|official)\s*(?:replied|answered|added|suggested|said|wrote|commented|explained|"
+                    # s13 thread: a reply by its label ('Official answer:', '**Maintainer comment**:', 'Maintainer reply: …')
+                    r"(?:answer|reply|response|comment|note)s?)?\s*(?:\*\*)?\s*[:：]|"
+                    r"(?<![A-Za-z])(?:reply|response|answer|comment) (?:from|by) (?:the |a |an |another )?(?:maintainers?|"
+                    r"authors?|developers?|devs?|users?|commenters?|posters?)\s*(?:\*\*)?\s*[:：]", _IC)
+# s13 thread: a reply told in the asker's words, its speaker and verb with no colon ('维护者说他们 16 台机器也是 10GB/s',
+# '维护者建议换 zero2', '其他用户反馈 4 台 H800 step 1.5s', 'Maintainer suggested ZeRO-2 with 2 nodes', '@sjeaugey mentioned
+# that on DGX-2 …'): what the asker says of their own machines there ('维护者说我们的网卡只有 25G', 'the maintainer said our
+# NICs …') is theirs, so such a span names neither the asker nor 'you'
+_REPORTED_REPLY = re.compile(
+    r"(?:维护者|作者|官方|开发者|管理员|另一位用户|另一个用户|另外一位(?:用户|网友)?|其他用户|别的用户|楼上|网友)\s*(?:的)?\s*"
+    r"(?:回复说|回复|回答|答复|说|表示|提到|建议|认为|反馈)(?![:：])|"
+    r"(?<![\w@])@[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff-]{1,38}\s*(?:(?:也|还)?(?:说|提到|回复|表示|建议)|(?:said|says|mentioned|"
+    r"replied|wrote|suggested|commented|reported|noted)(?![A-Za-z]))|"
+    r"(?<![A-Za-z])(?:the\s+)?(?:maintainers?|authors?|developers?|devs|a commenter|another (?:user|commenter|poster)|"
+    r"other (?:users|commenters|posters)|someone(?: else)?)\s+(?:suggested|recommended|replied|answered|said|"
+    r"says|mentioned|wrote|commented|reported|noted)(?![A-Za-z])", _IC)
+_ASKER_IN_REPORT = re.compile(r"我们|我的|我这|咱们|(?<![A-Za-z])(?:we|our|ours|my|I|me|us)(?![A-Za-z'])", _IC)
+# s13 thread: another party's aside in brackets ('(another poster on 8 H100 sees 1.2 s/it)', '（另一位同样配置的是 15s/it）')
+_OTHER_ASIDE = re.compile(r"(?<=[（(])\s*(?:(?:another|other|a) (?:user|person|poster|commenter)s?|someone else|"
+                          r"另一位|另一个(?:用户|人)|另外一位|其他用户|别的用户|楼上|网友)", _IC)
+# a clause that turns back to the asker ends a reply said without brackets ('维护者说他们 16 台也是 10GB/s，而我们 …')
+_BACK_TO_THE_ASKER = re.compile(r"[，,;；]\s*(?:而|但是?|可是|不过)\s*(?:我们|我这边|我这里)|[,;]\s*(?:but|while|whereas)\s+"
+                                r"(?:we|our|ours|my)(?![A-Za-z])|[，,;；]\s*我们这边|[,;]\s*ours(?![A-Za-z])", _IC)
+_TO_THE_ASKER = re.compile(r"你的|你们的|您的|你这|你们(?=\s*(?:每|这|那|集群|机器|节点|网卡|服务器|只|用的|是))|"
+                           r"(?<![A-Za-z])(?:your|you're|you are|you have|you only have)(?![A-Za-z])", _IC)
 _CLOSE = {"（": "）", "(": ")", "[": "]", "【": "】"}
 
 
+def _reply_end(text: str, m: re.Match[str]) -> int:
+    opener = text[max(0, m.start() - 1):m.start()]
+    if opener not in _CLOSE:
+        opened = max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start()))
+        if opened >= 0 and m.start() - opened <= 2 and not text[opened + 1:m.start()].strip():
+            opener = text[opened]
+    close = text.find(_CLOSE[opener], m.end()) if opener in _CLOSE else -1
+    if close >= 0:
+        return close
+    end = tx.sentence_bounds(text, m.end())[1]
+    back = _BACK_TO_THE_ASKER.search(text, m.end(), end)
+    return back.start() if back else end
+
+
 def _replies(text: str) -> list[tuple[int, int]]:
-    spans = []
-    for m in _REPLY.finditer(text):
-        opener = text[max(0, m.start() - 1):m.start()]
-        close = text.find(_CLOSE[opener], m.end()) if opener in _CLOSE else -1
-        end = close if close >= 0 else tx.sentence_bounds(text, m.end())[1]
-        if not _TO_THE_ASKER.search(text, m.end(), end):
-            spans.append((m.start(), end))
-    return spans
+    spans: list[tuple[int, int]] = []
+    for pattern, asker in ((_REPLY, (_TO_THE_ASKER,)), (_REPORTED_REPLY, (_TO_THE_ASKER, _ASKER_IN_REPORT)),
+                           (_OTHER_ASIDE, (_TO_THE_ASKER,))):
+        for m in pattern.finditer(text):
+            spans += _without_the_askers_clauses(text, m.start(), m.end(), _reply_end(text, m), asker)
+    return spans + _quote_lines(text)
+
+
+def _without_the_askers_clauses(text: str, start: int, said: int, end: int,
+                                asker: tuple[re.Pattern[str], ...]) -> list[tuple[int, int]]:
+    """The reply [start, end) less its clauses that speak of the asker's machines ('（维护者：你们每台只有一张 25G 网卡，瓶颈在
+    这。）', '(maintainer: your NICs are only 25G, so …)'): those are the asker's facts, the rest the replier's."""
+    if not any(p.search(text, said, end) for p in asker):
+        return [(start, end)]
+    out, a = [], start
+    while a < end:
+        b = min(tx.clause_bounds(text, max(a, said))[1], end)
+        if b <= a:
+            break
+        if not any(p.search(text, max(a, said), b) for p in asker):
+            out.append((a, b))
+        a = b
+    return out
+
+
+# s13 thread: a reply quoted as markdown, line by line ('> On our cluster we get 22 GB/s busbw with 4 nodes of 8 A100.');
+# a shell prompt is no quote ('> ofed_info -s', '> lsmod | grep nv_peer')
+_QUOTE_LINE = re.compile(r"^[ \t]*>[ \t]?(?P<body>[^\n]*)", re.M)
+_SHELL_PROMPT = re.compile(r"\s*(?:sudo\s+)?[a-z_][\w.-]*(?:\s+-{1,2}[A-Za-z]|\s*\||\s*$|\s+\S*/)")
+
+
+def _quote_lines(text: str) -> list[tuple[int, int]]:
+    if ">" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _QUOTE_LINE.finditer(text)
+            if m["body"].strip() and not _SHELL_PROMPT.match(m["body"])]
 
 
 def _quoted_speech(text: str) -> list[tuple[int, int]]:
     quoted = [(m.start(), m.end()) for m in _QUOTE.finditer(text)
               if _SPEECH.search(text, max(0, m.start() - 16), m.start())]
     return quoted + [(m.start(), tx.sentence_bounds(text, m.end())[1]) for m in _ADVICE.finditer(text)] + _replies(text)
+
+
+def other_party_spans(text: str) -> list[tuple[int, int]]:
+    """s13 thread: the spans of a thread that are someone else's words (quoted, passed on, a reply paraphrased or quoted
+    as markdown, a sentence that opens on another party: 'Other users with 8 nodes report 1.2 s per step.'): the
+    comparison readers do not pair the asker's figures with them."""
+    spans = _quoted_speech(text)
+    for m in _OTHER_SYSTEM.finditer(text):
+        sa, sb = tx.sentence_bounds(text, m.start())
+        if not text[sa:m.start()].strip(" \t\n*-•>") and not _OWN_RUN_SAID.search(text, m.end(), sb):
+            spans.append((m.start(), sb))
+    return spans
 
 
 def said_by_others(text: str, pos: int) -> bool:
@@ -484,7 +586,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     fine_models = _fine_model_spans(text, hits)
     speech = _quoted_speech(text)
     kept, refs = [], []
-    others: dict[tuple[int, int], int | None] = {}  # one search per clause: where another system was named
+    others: dict[tuple[int, int], tuple[int, int] | None] = {}  # one search per clause: where another system was named
     quoted: dict[tuple[int, int], list[int]] = {}  # where each clause quotes a reference
     for i, h in enumerate(hits):
         if i in past:
@@ -494,8 +596,10 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         sa = max(tx.sentence_bounds(text, h.start)[0], a - 80)  # the clause and what leads into it
         if (sa, b) not in others:
             other = _OTHER_SYSTEM.search(text, sa, b)
-            others[(sa, b)] = other.end() if other else None
-        said_at = others[(sa, b)]
+            others[(sa, b)] = other.span() if other else None
+        cue = others[(sa, b)]
+        # s13 thread '2.5 s/it (another poster on 8 H100 sees 1.2 s/it)': another party's aside in brackets is theirs alone
+        said_at = cue[1] if cue and not _aside_without(text, cue[0], h.start) else None
         # '官方文档说 … 900GB/s，我们测出来 … 350GB/s': the asker's own run named again after the other system's
         theirs_said = said_at is not None and not (said_at <= h.start and _OWN_RUN_SAID.search(text, said_at, h.start))
         a, b = _side_of_a_contrast(text, a, b, h.start)  # 'expected 23 GB/s but we get 8 GB/s': two sides, one reference

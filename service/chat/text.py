@@ -20,6 +20,8 @@ _HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")
 # (or the last of its lines, '  --nproc_per_node 8 a.py'; a line continued with a backslash goes on)
 _COMMAND_LINE = re.compile(r"(?:\s*(?:\$\s*)?(?:torchrun|python3?|deepspeed|accelerate\s+launch|srun|mpirun|mpiexec|"
                            r"horovodrun)\s(?=(?:.*\s)?--?[A-Za-z])|\s+--[A-Za-z])(?!.*\\\s*$)")
+# s13 thread: a line quoted as markdown ('> with 16 nodes we see 1.9 s per step') is a reply of its own: it ends there
+_QUOTE_LINE = re.compile(r"[ \t]*>")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s|"
                         # s11 labelled lines: a template's 'GPU: 8 x H100', '网络：100G IB', '【问题】', '**Hardware**'
                         r"\s*(?:[【\[]|\*\*)|"
@@ -52,7 +54,8 @@ def soften_line_breaks(text: str) -> str:
             break
         following = lines[i + 1]
         soft = (line.strip() and following.strip() and not _HARD_BREAK.search(line)
-                and not _LIST_ITEM.match(following) and not _COMMAND_LINE.match(line))
+                and not _LIST_ITEM.match(following) and not _COMMAND_LINE.match(line)
+                and not _QUOTE_LINE.match(line))
         out.append(" " if soft else "\n")
     return "".join(out)
 

@@ -55,6 +55,7 @@ from bwdoctor.chat.scopes import (
     drop_references,
     is_negated,
     mark_hypothetical,
+    other_party_spans,
     said_by_others,
 )
 from bwdoctor.chat.symptoms import light_model_name
@@ -109,7 +110,10 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     lines = list(prose)
     for i in typed_breaks:
         lines[i] = "\n"
-    scaling = read_scaling(prose, lines="".join(lines))
+    # s13 thread: another party's words (a reply, a quote) are no side of the asker's own comparisons
+    theirs = other_party_spans(prose)
+    scaling = read_scaling(blank(prose, theirs), lines=blank("".join(lines), theirs)) if theirs else read_scaling(
+        prose, lines="".join(lines))
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked) + read_pcie(prose) + read_several_machines(prose))
@@ -119,7 +123,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = drop_auxiliary_models(unmasked, hits)  # s13 'a 7B student distilled from a 70B teacher': the student's size
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
-    hits = runs_under_settings(raw_prose, hits)  # rr-s10 runs under settings
+    hits = runs_under_settings(blank(raw_prose, theirs) if theirs else raw_prose, hits)  # rr-s10 runs under settings
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
     hits = _averages_beside_a_figure(prose, hits)
@@ -189,7 +193,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _gpus_of_a_server_class_node(stated, prose, unmasked)
     _gpu_of_a_dgx_spark(stated, question)
     _total_said_for_the_job(stated, prose)
-    _measurement_of_the_job(stated, hits, prose)
+    _measurement_of_the_job(stated, hits, blank(prose, theirs) if theirs else prose)  # (a reply's runs are no run here)
     _interface_in_use(stated, question)
     _ethernet_over_the_fabric(stated, question)  # en-s10
     _plugin_matters_on_efa(stated, question)
