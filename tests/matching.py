@@ -44,6 +44,24 @@ def fact_problems(out: dict[str, object], expected: dict[str, object], *, total:
     return problems
 
 
+def read_problems(text: str, expected: dict[str, object], *, share: float = 0.0) -> list[str]:
+    """The expected facts one question's readers get wrong: a value of None must not be read at all, ("not", v) must
+    not be read as v, a number matches within `share` of it (a figure the reader rounds or derives)."""
+    read = stated_facts(text)
+    problems = []
+    for key, want in expected.items():
+        got = read.get(key)
+        if isinstance(want, tuple):
+            if got is not None and same_value(got, want[1], share=share):
+                problems.append(f"{key} read as {got!r}")
+        elif want is None:
+            if got is not None:
+                problems.append(f"{key} read as {got!r}")
+        elif not same_value(got, want, share=share):
+            problems.append(f"{key} = {got!r}, expected {want!r}")
+    return problems
+
+
 SEVERITY_RANK = {"info": 0, "warning": 1, "critical": 2}
 
 

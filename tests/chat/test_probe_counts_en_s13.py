@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
-from tests.matching import stated_facts as facts
+from tests.matching import read_problems
 
 N, G, BN, BG, MN = "job.nodes", "job.gpus_per_node", "job.baseline_nodes", "job.baseline_gpus", "job.multi_node"
 NCNT = "nic.count"
@@ -324,16 +323,7 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
 
 
 def _problems(text: str, expected: dict[str, object]) -> list[str]:
-    """The expected facts read wrong: a value of None must not be read at all."""
-    read = facts(text)
-    problems = []
-    for key, want in expected.items():
-        got = read.get(key)
-        if want is None and got is not None:
-            problems.append(f"{key} read as {got!r}")
-        elif want is not None and not same_value(got, want):
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
+    return read_problems(text, expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
-from tests.matching import stated_facts as facts
+from tests.matching import read_problems, same_value
 
 MP, GM, PREC, IT = "job.model_params_b", "gpu.model", "job.precision", "node.instance_type"
 N, G, GC = "job.nodes", "job.gpus_per_node", "gpu.count"
@@ -817,15 +816,7 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
 
 
 def _problems(text: str, expected: dict[str, object]) -> list[str]:
-    read = facts(text)
-    problems = []
-    for key, want in expected.items():
-        got = read.get(key)
-        if want is None and got is not None:
-            problems.append(f"{key} read as {got!r}")
-        elif want is not None and not same_value(got, want, share=0.02):
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
+    return read_problems(text, expected, share=0.02)
 
 
 @pytest.mark.parametrize(("text", "expected"), PROBES + FIXED)

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
-from tests.matching import stated_facts as facts
+from tests.matching import read_problems
 
 BUS, ALG = "nccl.allreduce_busbw_gbytes_per_s", "nccl.allreduce_algbw_gbytes_per_s"
 IPERF, IBW = "net.iperf3_gbps", "net.rdma_bw_gbps"
@@ -423,16 +422,7 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
 
 
 def _problems(text: str, expected: dict[str, object]) -> list[str]:
-    """The expected facts read wrong: a value of None must not be read at all (2 % for rounded or derived figures)."""
-    read = facts(text)
-    problems = []
-    for key, want in expected.items():
-        got = read.get(key)
-        if want is None and got is not None:
-            problems.append(f"{key} read as {got!r}")
-        elif want is not None and not same_value(got, want, share=0.02):
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
+    return read_problems(text, expected, share=0.02)
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)

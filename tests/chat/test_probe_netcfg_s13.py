@@ -37,8 +37,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
-from tests.matching import stated_facts as facts
+from tests.matching import read_problems
 
 CASES: list[tuple[str, dict[str, object]]] = [
     # p01-export
@@ -1075,17 +1074,7 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
 
 
 def _problems(text: str, expected: dict[str, object]) -> list[str]:
-    """The expected facts read wrong: ("not", v) must not be read as v."""
-    read = facts(text)
-    problems = []
-    for key, want in expected.items():
-        got = read.get(key)
-        if isinstance(want, tuple):
-            if got is not None and same_value(got, want[1]):
-                problems.append(f"{key} read as {got!r}")
-        elif not same_value(got, want, share=0.02):  # a figure the reader rounds or derives
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
+    return read_problems(text, expected, share=0.02)
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)

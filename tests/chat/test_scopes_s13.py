@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
+from tests.matching import read_problems
 from tests.matching import stated_facts as facts
 
 N, G, SP, MAXSP, GPU = "job.nodes", "job.gpus_per_node", "nic.speed_gbps", "nic.max_speed_gbps", "gpu.model"
@@ -20,15 +20,7 @@ BUS, IPERF, MP, RDMA = "nccl.allreduce_busbw_gbytes_per_s", "net.iperf3_gbps", "
 
 
 def _problems(text: str, expected: dict[str, object]) -> list[str]:
-    read = facts(text)
-    problems = []
-    for key, want in expected.items():
-        got = read.get(key)
-        if want is None and got is not None:
-            problems.append(f"{key} read as {got!r}")
-        elif want is not None and not same_value(got, want):
-            problems.append(f"{key} = {got!r}, expected {want!r}")
-    return problems
+    return read_problems(text, expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
