@@ -1852,7 +1852,9 @@ _STEP_PATTERNS = [
     re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代|迭代|batch)|(?:一|(?<![\d.])1\s*)(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|迭代|batch)(?![A-Za-z\d])|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
                rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
-               rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration)"
+               rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration|"
+               # the step named bare before its time: '两机训练 step 8 秒', 'step 2.8s on 2 nodes', 'iteration: 1.2 s'
+               rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
                rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*(?:多|余|来|几)?\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps

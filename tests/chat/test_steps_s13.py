@@ -58,3 +58,17 @@ def test_paddle_detection_data_cost_is_the_wait() -> None:
     read = facts("模型训练很慢，日志：\n" + log)
     # 2.7134 of 2.9940 s and 2.9550 of 3.2062 s: about 91 % of each batch waits for data
     assert 90 <= float(read.get("job.data_wait_pct") or 0) <= 92, read
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("两机训练 step 8 秒，单机 step 3 秒", {STEP: 8.0, BASE: 3.0}),
+    ("iteration 1.2s on 4 nodes", {STEP: 1.2, N: 4}),
+    ("step: 2.8 s", {STEP: 2.8}),
+    # a step's index is no time
+    ("step 100: loss 2.31, lr 1e-4", {STEP: None}),
+])
+def test_the_step_named_bare_before_its_time(text: str, expected: dict[str, object]) -> None:
+    read = facts(text)
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)
