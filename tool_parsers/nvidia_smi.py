@@ -24,7 +24,7 @@ from typing import Any
 
 from bwdoctor_parsers.notes import Note, make
 
-_NAME = re.compile(r"^\|\s+(?P<idx>\d+)\s+(?P<name>.+?)\s+(?:On|Off)\s+\|")
+_NAME = re.compile(r"^\s*\|\s+(?P<idx>\d+)\s+(?P<name>.+?)\s+(?:On|Off)\s+\|")
 _USAGE = re.compile(r"(?P<used>\d+)MiB\s*/\s*(?P<total>\d+)MiB\s*\|\s*(?P<util>\d+)%")
 _TOPO_LINK = re.compile(r"^(?:X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

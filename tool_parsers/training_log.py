@@ -103,12 +103,17 @@ _METER_LINE = re.compile(r"^\s*Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\]"
 _METER_TIME = re.compile(r"(?<![\w])Time\s+([0-9]+(?:\.[0-9]+)?)\s*\(\s*([0-9]+(?:\.[0-9]+)?)\s*\)")
 _METER_DATA = re.compile(r"(?<![\w])Data\s+([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)\s*"
                          r"\(\s*([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?\d+)?)\s*\)")
+# wav2letter / flashlight's epoch lines: 'epoch: 1 | lr: 0.1 | runtime: 01:34:59 | bch(ms): 557.78 | smp(ms): 538.41 |
+# fwd(ms): 9.84 | …': bch is the mean time of a batch, smp the part of it spent sampling (loading) the data.
+_W2L_BATCH = re.compile(r"(?<![\w.])bch\(ms\)\s*:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
+_W2L_SAMPLE = re.compile(r"(?<![\w.])smp\(ms\)\s*:\s*([0-9]+(?:\.[0-9]+)?)(?![\d.])")
 # Lines a router may look for to hand a block to this parser (the forms above that its older patterns miss).
 ROUTE_HINT = re.compile(r"\btime \((?:ms|s)\)\s*\|[^\n]*\b(?:train_batch|total|iteration)\s*:|"
                         r"['\"]total_time['\"]\s*:\s*['\"]?\d|%\s*comms?\s*[:=]\s*\d|"
                         r"Epoch:\s*\[\s*\d+\s*\]\s*\[\s*\d+\s*/\s*\d+\s*\][^\n]*\bTime\s+\d|"
                         r"(?<![\w.])(?:avg_)?batch_cost\s*[:=]\s*\d|"
-                        r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:")
+                        r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:|"
+                        r"(?<![\w.])bch\(ms\)\s*:\s*\d")
 
 
 @dataclass
@@ -150,7 +155,7 @@ class TrainingLogResult:
         cv = self.cv
         if cv is not None:
             out["job.step_time_cv"] = _significant(cv)
-        if self.source in ("metric-lines", "timing-dicts", "average-meters", "paddle-costs") \
+        if self.source in ("metric-lines", "timing-dicts", "average-meters", "paddle-costs", "wav2letter") \
                 and (wait := self.extra.get("data_wait_pct")) is not None:
             out["job.data_wait_pct"] = wait
         if (comms := self.extra.get("comm_time_pct")) is not None:
@@ -412,6 +417,24 @@ def _paddle_costs(lines: list[str]) -> list[tuple[float, float | None]]:
     return out
 
 
+def _w2l_meters(lines: list[str]) -> list[tuple[float, float | None]]:
+    """(bch, smp) of each wav2letter epoch line, in seconds."""
+    out: list[tuple[float, float | None]] = []
+    for line in lines:
+        batch = _W2L_BATCH.search(line)
+        value = _float(batch.group(1)) if batch else None
+        if value is None or value <= 0:
+            continue
+        sample = _W2L_SAMPLE.search(line)
+        out.append((value / 1000.0, _float(sample.group(1)) / 1000.0 if sample and _float(sample.group(1)) is not None
+                    else None))
+    return out
+
+
+def _w2l_batch_times(lines: list[str]) -> list[float]:
+    return [value for value, _ in _w2l_meters(lines)]
+
+
 def _paddle_batch_costs(lines: list[str]) -> list[float]:
     return [value for value, _ in _paddle_costs(lines)]
 
@@ -513,6 +536,7 @@ def parse_training_log(
         ("average-meters", _meter_times, False),
         ("metric-lines", _window_times, False),
         ("paddle-costs", _paddle_batch_costs, False),
+        ("wav2letter", _w2l_batch_times, False),
         ("tqdm", _tqdm, False),
         ("rate-lines", _rate_lines, False),
         ("step-time-lines", _step_time_lines, True),
@@ -529,8 +553,9 @@ def parse_training_log(
                     result.extra["data_wait_pct"] = round(100.0 * d_avg / t_avg, 2)
             if source == "metric-lines" and (wait := _data_wait_pct(lines)) is not None:
                 result.extra["data_wait_pct"] = wait
-            if source == "paddle-costs":
-                waits = [(t, d) for t, d in _paddle_costs(lines) if d is not None and 0 <= d <= t]
+            if source in ("paddle-costs", "wav2letter"):
+                rows = _paddle_costs(lines) if source == "paddle-costs" else _w2l_meters(lines)
+                waits = [(t, d) for t, d in rows if d is not None and 0 <= d <= t]
                 if waits:
                     result.extra["data_wait_pct"] = round(100.0 * statistics.median(d for _, d in waits)
                                                           / statistics.median(t for t, _ in waits), 2)

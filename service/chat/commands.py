@@ -31,6 +31,25 @@ _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovod
              r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|ifconfig|docker\s+run|kubectl|"
              r"composer|llamafactory-cli|colossalai\s+run|fleetrun|NCCL_\w+=)")
 _LINE_COMMAND = re.compile(rf"^[ \t]*(?:\$\s*|#\s*|>\s*)?(?P<cmd>{_LAUNCHER}[^\n]*)$", re.M)
+# s29 a shell line's continuation: 'python train.py … --amp \\' then '    --model resnet50 -j10' is one command (the
+# backslash and the break read as spaces, same length, whether or not the break was already softened), when the next
+# line goes on with an option
+_CONTINUED = re.compile(r"(?<=[ \t])\\[ \t]*\n(?=[ \t]*-{1,2}[A-Za-z])|(?<=[ \t])\\(?=[ \t]+-{1,2}[A-Za-z])")
+_SCRIPT_LINE = re.compile(r"^[ \t]*(?:[A-Z_][A-Z0-9_]*=\S+\s+)*python3?\s+[\w./\-]+\.py(?![\w])", re.M)
+
+
+def _continued(text: str) -> str:
+    """The text with a training script's continuation backslashes blanked (same length), so that its command reads
+    whole: only a '*.py' script run by python, whose short options ('-j10') the next lines carry."""
+    chars = list(text)
+    for m in _CONTINUED.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        first = line_start
+        while first > 0 and re.search(r"\\[ \t]*\n$", text[max(0, first - 80):first]):
+            first = text.rfind("\n", 0, first - 1) + 1  # back to the command's first line
+        if _SCRIPT_LINE.match(text, first) or _SCRIPT_LINE.match(text, line_start):
+            chars[m.start():m.end()] = " " * (m.end() - m.start())
+    return "".join(chars)
 _BACKTICK = re.compile(r"`(?P<cmd>[^`\n]+)`")
 # A launcher inside a sentence: the command runs to the end of the clause of arguments.
 # (a comma inside an argument, '-H a:8,b:8', is part of it; a comma before a space ends the clause)
@@ -101,6 +120,7 @@ _TOOL_THEN_FIGURE = re.compile(r"\s*(?:iperf3?|ib_(?:write|read|send)_bw|(?:\./)
 def read_commands(text: str) -> Commands:
     """Find command lines, framework settings and NCCL_* settings; facts from what describes the job."""
     found = Commands()
+    text = _continued(text)
     spans: list[tuple[int, int]] = []
     read: list[tuple[dict[str, Any], tuple[int, int]]] = []  # facts of each command or setting, with its span
     whole_batch = splits_the_batch(text)  # a bare '--batch-size 520' under YOLO or MXNet is the whole step's batch
@@ -389,6 +409,28 @@ def _args(body: str) -> list[str]:
         return body.split()
 
 
+# s29 a training script's short options, as PyTorch's ImageNet example and timm's train.py name them: '-b 512' is
+# '--batch-size', '-j10' / '-j 10' is '--workers' (only for a '*.py' script: to nccl-tests '-b' is the first size)
+_SCRIPT = re.compile(r"(?<![\w/.\-])[\w./\-]+\.py(?![\w])")
+_SHORT_OPTIONS = {"-b": "--batch-size", "-j": "--workers"}
+
+
+def _short_options(body: str, args: list[str]) -> list[str]:
+    """The args with a script's '-b 512', '-j10' spelt as their long options; other commands' args unchanged."""
+    if not _SCRIPT.search(body) or _NCCL_TEST.search(body):
+        return args
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        glued = re.fullmatch(r"(-[bj])(\d{1,5})", arg)
+        if glued:
+            out += [_SHORT_OPTIONS[glued[1]], glued[2]]
+        elif arg in _SHORT_OPTIONS and i + 1 < len(args) and re.fullmatch(r"\d{1,5}", args[i + 1]):
+            out.append(_SHORT_OPTIONS[arg])
+        else:
+            out.append(arg)
+    return out
+
+
 def _int(value: str | None) -> int | None:
     if value is None:
         return None
@@ -429,7 +471,7 @@ def _put(facts: dict[str, Any], spans: dict[str, tuple[int, int]], fact: str, va
 
 def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bool = False) -> dict[str, Any]:
     """The job's shape and set-up from a command line: torchrun, deepspeed, accelerate, srun, mpirun/horovodrun."""
-    args = _args(body)
+    args = _short_options(body, _args(body))
     mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun)", body))
     facts = _setting_facts(args, per_device_train_batch=_per_device_train_batch(body, args),
                            whole_batch=whole_batch or splits_the_batch(body), training_workers=training_workers)
@@ -543,14 +585,17 @@ _ZERO = {"zero_stage"}
 _MOE_TOP_K = {"moe_router_topk", "moe_top_k", "num_experts_per_tok", "moe_topk"}
 # the data loader's worker processes: PyTorch's examples' '--workers 8', 'num_workers=0', the HF Trainer's
 # '--dataloader_num_workers 4' (a bare 'workers:' key in a config is some other role's: a parameter server's)
-_LOADER_WORKERS = {"num_workers", "dataloader_num_workers", "workers", "num_data_workers", "data_workers"}
+_LOADER_WORKERS = {"num_workers", "dataloader_num_workers", "workers", "num_data_workers", "data_workers",
+                   # s29 YOLOv4-pytorch's '"NUMBER_WORKERS": 0', YOLOX's 'data_num_workers', mmcv's 'workers_per_gpu'
+                   "number_workers", "num_worker", "data_num_workers", "workers_per_gpu", "dataloader_workers"}
 # Ray Train's 'ScalingConfig(num_workers=4, use_gpu=True)' counts training workers, not loader processes
 TRAINING_WORKERS = re.compile(r"ScalingConfig|(?<![A-Za-z])Ray(?![A-Za-z])|TorchTrainer|use_gpu", re.IGNORECASE)
 # the model's shape, which the engine's tensor-parallel volume needs: Megatron's and HF configs' names
 _MODEL_SHAPE = {"num_layers": "model.layers", "num_hidden_layers": "model.layers", "n_layer": "model.layers",
                 "hidden_size": "model.hidden_size", "d_model": "model.hidden_size", "n_embd": "model.hidden_size"}
 _ZERO_CONFIG = {"deepspeed", "deepspeed_config", "ds_config", "deepspeed_config_file", "config_file"}
-_PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtype", "dtype"}
+_PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtype", "dtype",
+              "use_fp16", "use_bf16", "use_amp_fp16"}  # s29 icefall's and k2's '--use-fp16 1'
 _FSDP = {"fsdp", "use_fsdp"}
 _STRATEGY = {"strategy", "distributed_type", "sharding_strategy", "fsdp_sharding_strategy"}
 _NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
@@ -647,6 +692,7 @@ def _model_size(value: str) -> float | None:
 def _precision(key: str, value: str | None) -> str | None:
     """'--bf16', '--fp16 True', '--mixed_precision=bf16', '--precision bf16-mixed' → the catalogue's precision."""
     v = (value or "").strip("\"'").lower()
+    key = {"use_fp16": "fp16", "use_bf16": "bf16", "use_amp_fp16": "fp16"}.get(key, key)
     if key in {"bf16", "fp16", "fp8"}:
         return None if v in _FALSE else key
     if key == "mixed_precision":

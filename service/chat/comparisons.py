@@ -282,9 +282,17 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     for m in _FASTER_THAN.finditer(text):  # 'two nodes were faster than four': the smaller run wins
         left, right = _run_size(m["a"] or m["a2"] or ""), _run_size(m["b"] or m["b2"] or "")
         bare = re.fullmatch(rf"\s*(?:the\s+)?(?P<n>{COUNT})\s*(?:台|个)?\s*", m["b"] or m["b2"] or "", _IC)
-        if right is None and left is not None and bare and _count(bare["n"]):
-            right = (_count(bare["n"]) or 0, left[1])  # 'two nodes were faster than four'
-        if left is None or right is None or left[1] != right[1] or left[0] >= right[0]:
+        if left is not None and bare and _count(bare["n"]):
+            right = (_count(bare["n"]) or 0, left[1])  # 'two nodes were faster than four', '3 cards … than one'
+        if left is None or right is None or left[1] != right[1] or left[0] == right[0]:
+            continue
+        if left[0] > right[0]:
+            # s29 the larger run faster than the smaller ('So 3 cards are barely faster than one'): the smaller is
+            # the baseline, and no run is slower
+            if not re.search(r"[?？]|(?<![A-Za-z])(?:should|would|could|expect\w*|if)(?![A-Za-z])", m.group(0), _IC) \
+                    and not {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
+                fact = "job.baseline_gpus" if right[1] == "gpus" else "job.baseline_nodes"
+                found.hits.append(Understood(fact, right[0], m.group(0), m.start(), m.end()))
             continue
         found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
         fact = "job.baseline_gpus" if left[1] == "gpus" else "job.baseline_nodes"
@@ -497,6 +505,12 @@ _RANGE_OF_RUNS = re.compile(
     rf"\s*(?:to|->|→)\s*(?P<b>{COUNT})\s*(?:-\s*)?(?P<w>nodes?|machines?|servers?|hosts?|GPUs?|cards?)(?![A-Za-z])", _IC)
 
 
+# s29 runs named by their GPUs' model: 'from 100x V100 to 400x V100' (the model masked), '从 8 张 A100 扩到 32 张 A100'
+_RANGE_OF_GPU_RUNS = re.compile(
+    rf"(?:(?<![A-Za-z])from|从|由)\s*(?P<a>{COUNT})\s*(?:[x×*]|张|块)?\s*{GPU_MARK}+s?\s*(?:to|->|→|到|扩到|加到|增加到)\s*"
+    rf"(?P<b>{COUNT})\s*(?:[x×*]|张|块)?\s*{GPU_MARK}+", _IC)
+
+
 _WHAT_IF_RANGE = re.compile(r"[?？]|(?<![A-Za-z])(?:would|could|should|if|plan(?:s|ning|ned)?|want|wants|will|going to|"
                             r"consider\w*|thinking|expect\w*|help)(?![A-Za-z])", _IC)
 
@@ -504,13 +518,14 @@ _WHAT_IF_RANGE = re.compile(r"[?？]|(?<![A-Za-z])(?:would|could|should|if|plan(
 def _range_of_runs(text: str, found: Scaling) -> list[Understood]:
     if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
         return []
-    for m in _RANGE_OF_RUNS.finditer(text):
+    for m in [*_RANGE_OF_RUNS.finditer(text), *_RANGE_OF_GPU_RUNS.finditer(text)]:
         small, large = _count(m["a"]), _count(m["b"])
         if not small or not large or small >= large:
             continue
-        if _WHAT_IF_RANGE.search(tx.sentence(text, m.start())):
+        if _WHAT_IF_RANGE.search(tx.clause(text, m.start()) if "w" not in m.groupdict() else tx.sentence(text, m.start())):
             continue  # 'Would it help to go from 2 nodes to 4 nodes?': a move weighed, the job still on the smaller
-        fact = "job.baseline_gpus" if re.match(r"GPU|card", m["w"], _IC) else "job.baseline_nodes"
+        fact = "job.baseline_gpus" if "w" not in m.groupdict() or re.match(r"GPU|card", m["w"], _IC) \
+            else "job.baseline_nodes"
         found.baseline_spans.append((m.start("a"), m.end("a")))
         return [Understood(fact, small, m.group(0), m.start("a"), m.end("a"))]
     return []

@@ -296,6 +296,8 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
     return Understood(fact, value, text[a:b], a, b, weak=weak)
 
 
+_RANGE_OF_GPUS = re.compile(r"(?<![\w.])(?<!from )(?<!From )(?<!从)(?<!从 )(?<!由)(?<!由 )\d{1,2}\s*(?:-|~|～|to|或|到|至)\s*\d{1,2}(?=\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)"
+                            r"(?![A-Za-z0-9]))", re.IGNORECASE)
 _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
 
 
@@ -356,6 +358,9 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     DGX machines rather than two GPUs per machine."""
     # 'it breaks on 2+ nodes', '3+ 台机器': at least that many, read as that many (same length: spans stay)
     text = _AT_LEAST.sub(lambda m: m["n"] + " ", text)
+    # s29 a range of GPUs ('usually 2-3 GPUs are at 100 %', '2~3 张卡', '2 to 3 GPUs') is some of them, no count of
+    # the job's: left unread (blanked, same length); 'from 8 to 16 GPUs' is a move, read as such
+    text = _RANGE_OF_GPUS.sub(lambda m: " " * len(m.group(0)), text)
     hits: list[Understood] = []
     named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan

@@ -458,6 +458,8 @@ def utilisation(text: str) -> list[Understood]:
             said = _continued_load(text, m.start())  # zh-s10 continued load: 'GPU 利用率上不去，只有 30%'
             if said:
                 best = (0, said)
+        if best is None and (usual := _usual_level_of_the_load_before(text, a, m.start())):
+            best = (0, usual)  # s29 '利用率最多到 12 左右，经常是 2% 左右', 'peaks at 12, usually about 2%'
         if best is None and re.search(r"利用率|util", window + tail, _IC) and not _OTHER_UTIL.search(window + tail):
             best = (0, "gpu.util_pct")
         if best is None and (far := _GPU_LOAD_FAR.search(text[max(a, m.start() - 90):m.start()])) \
@@ -490,7 +492,33 @@ def utilisation(text: str) -> list[Understood]:
         if lo < hi <= 100 and _SWING_CUE.search(tx.clause(text, m.start())) and not _overlaps(m, hits):
             hits.append(_hit_span("gpu.util_pct", round((lo + hi) / 2, 1), text, m.start("lo"), m.end("hi")))
     hits.extend(_qualitative_load(text))
-    return _typical_over_peak(text, _swinging_loads(text, hits))
+    return _split_loads(text, _typical_over_peak(text, _swinging_loads(text, hits)))
+
+
+# s29 some GPUs' load against the rest's: 'usually 2-3 GPUs are at 100 % utilisation and the rest at 0', '有几张卡
+# 100%，其余的都是 0%': the least busy GPUs' load (gpu.util_min_pct); the busy ones' figure is no load of all the GPUs
+_SOME_GPUS = (r"(?:(?<![A-Za-z])(?:some|a few|several|only|one|two|three|half)(?:\s+of\s+the)?\s+|"
+              r"(?<![\w.])\d{1,2}(?:\s*(?:-|~|～|to)\s*\d{1,2})?\s+(?:of\s+the\s+)?)(?:GPUs?|cards?)(?![A-Za-z])")
+_SOME_GPUS_ZH = r"(?:有)?(?:几|一些|部分|个别|两三|一两|\d{1,2}(?:\s*(?:-|~|～)\s*\d{1,2})?)\s*(?:张|块|个)?\s*(?:卡|GPU|显卡)"
+_THE_REST = (r"(?:(?<![A-Za-z])(?:the\s+rest|the\s+others?|the\s+other\s+(?:GPUs|cards|ones)|the\s+remaining(?:\s+(?:GPUs|"
+             r"cards|ones))?|others)(?![A-Za-z])|(?:其余|其他|其它|剩下|剩余|另外)(?:的)?\s*(?:\d{1,2}\s*(?:张|块|个))?\s*"
+             r"(?:卡|GPU|显卡)?)")
+_SPLIT_LOAD = re.compile(
+    rf"(?:{_SOME_GPUS}|{_SOME_GPUS_ZH})[^，,。;；\n\d%]{{0,24}}?(?<![\d.])(?P<x>\d{{1,3}}(?:\.\d+)?)\s*%?"
+    rf"[^。;；\n\d%]{{0,30}}?{_THE_REST}[^，,。;；\n\d%]{{0,16}}?(?<![\d.])(?P<y>\d{{1,3}}(?:\.\d+)?)(?!\d|\.\d)\s*%?", _IC)
+
+
+def _split_loads(text: str, hits: list[Understood]) -> list[Understood]:
+    out = list(hits)
+    for m in _SPLIT_LOAD.finditer(text):
+        x, y = float(m["x"]), float(m["y"])
+        sentence = tx.sentence(text, m.start())
+        if not (x <= 100 and y <= 100) or x == y or not ("%" in m.group(0) or _UTIL_WORD.search(sentence)) \
+                or _OTHER_UTIL.search(sentence) or re.search(r"显存|memory|VRAM|温度|temperature|功耗|power", sentence, _IC):
+            continue
+        out = [h for h in out if not (h.fact == "gpu.util_pct" and m.start() <= h.start < m.end())]
+        out.append(_hit_span("gpu.util_min_pct", min(x, y), text, m.start(), m.end()))
+    return out
 
 
 # job-s11 bare load: a GPU's load said without '%', its subject and a filler just before ('GPU 利用率只有 30 左右', 'GPU
@@ -533,6 +561,22 @@ def _continued_load(text: str, pos: int) -> str | None:
     last = max(e for e, _ in found)
     facts = {f for e, f in found if e == last}
     return "gpu.mem_used_pct" if "gpu.mem_used_pct" in facts else facts.pop() if len(facts) == 1 else None
+
+
+def _usual_level_of_the_load_before(text: str, a: int, pos: int) -> str | None:
+    """s29 a clause that opens on a usual level ('经常是 2% 左右', 'usually about 2%') after a clause naming a load
+    ('利用率最多到 12 左右', 'the utilisation peaks at 12'): that load's fact (the last subject named in the sentence
+    before, the GPUs' where only the load word is), or None."""
+    if a == 0 or not _USUAL_CUE.search(text[a:pos]) or re.search(r"\d", text[a:pos]):
+        return None
+    pa = tx.clause_bounds(text, a - 1)[0]
+    before = text[pa:a]
+    if not _UTIL_WORD.search(before) or _OTHER_UTIL.search(before) or _NOT_UTIL.search(before):
+        return None
+    sa = max(tx.sentence_bounds(text, pos)[0], pos - 120)
+    found = [(s.end(), fact) for fact, subject in _SUBJECTS.items() for s in subject.finditer(text, sa, a)]
+    fact = max(found)[1] if found else "gpu.util_pct"
+    return fact if fact in _LOADS else None
 
 
 # a single machine or GPU named as the run of a figure: the smaller run beside a multi-node job
@@ -1859,18 +1903,26 @@ _STEP_PATTERNS = [
 ]
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
+# (s29 over many steps a time may be hours: '12 小时训练了 iter 800/6420', 'every 1000 steps take 2 hours')
+_LONG_TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分钟|h|hrs?|hours?|个?小时)"
+_TRAINED = r"(?:(?:才|只)?(?:能)?\s*(?:训练|训|跑)(?:了|完|到了?)?|\s+to\s+(?:train|run|do|complete))"
 _PER_N_STEPS = [
     re.compile(rf"(?:every|each|per|每)?\s*{_N_STEPS}\s*(?:take|took|takes|cost|costs|need|needs|需要|用时|耗时|花了?|要|in|"
-               rf"用了)?\s*(?:about|around|roughly|approx\.?|约|大约|大概|~|≈)?\s*{_NUM}\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
-    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:per|for|every|each|/|每)\s*{_N_STEPS}(?![A-Za-z])", _IC),
+               rf"用了)?\s*(?:about|around|roughly|approx\.?|约|大约|大概|~|≈)?\s*{_NUM}\s*{_LONG_TIME_UNIT}(?![A-Za-z])", _IC),
+    re.compile(rf"{_NUM}\s*{_LONG_TIME_UNIT}\s*(?:per|for|every|each|/|每)\s*{_N_STEPS}(?![A-Za-z])", _IC),
     # s28 a time to train N steps: '30 分钟训练 1000 iter', '30 分钟跑 1000 步', 'it takes 30 minutes to train 1000 iterations'
-    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:(?:才|只)?(?:能)?\s*(?:训练|训|跑)(?:了|完)?|\s+to\s+(?:train|run|do|complete))\s*"
-               rf"{_N_STEPS}(?![A-Za-z])", _IC),
+    re.compile(rf"{_NUM}\s*{_LONG_TIME_UNIT}\s*{_TRAINED}\s*{_N_STEPS}(?![A-Za-z])", _IC),
+    # s29 the steps done as a progress counter after the time: '12 小时训练了 iter 800/6420', '12 hours to train
+    # step 800/6420' (the steps done of all: 12 h ÷ 800)
+    re.compile(rf"{_NUM}\s*{_LONG_TIME_UNIT}\s*{_TRAINED}\s*(?:到)?\s*(?:iter(?:ation)?s?|steps?|步|batch(?:es)?)\s*[:：]?\s*"
+               r"(?P<n>\d[\d,]*)\s*/\s*\d[\d,]*(?![\d.])", _IC),
 ]
 _IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)|"
                        rf"每秒(?:钟)?\s*(?:能?跑|大约|大概|约)?\s*{_NB}(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*(?:step|iter\w*|步|次迭代|迭代)", _IC)
 _STEP_CUES = {
+    # (s29 a GPU named by its model is masked: 'with a single ＧＧＧＧ 2.61 it/s', 'on one ＧＧＧＧ')
     "baseline": re.compile(r"单机|单节点|单台|一台|1台|单卡|一张卡|one GPU|a single GPU|single[- ](?:GPU|node|machine|server|box|host|GPU node)|"
+                           r"(?<![A-Za-z])(?:a\s+single|single|one|1\s*x?)\s*Ｇ+(?![Ｇs])|单张?\s*Ｇ+|"
                            r"(?:one|1)[- ](?:node|machine|server|box)|baseline|基线|alone|by itself", _IC),
     "multi": re.compile(rf"多机|多节点|多卡|双卡|两卡|双机|分布式|{NUMBER}\s*(?:台|个节点|节点|机)|(?<!single )(?<!one )(?<!1 )"
                         r"(?:\d+|two|four|eight|sixteen)[- ]?(?:nodes?|machines?|servers?)|multi[- ]?node|"
@@ -1896,6 +1948,11 @@ _IT_TAKES = re.compile(rf"(?<![A-Za-z])(?:it|that|this one|each one)\s+(?:now\s+
                        rf"went up to|rises to|jumps to|grows to)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?{_NUM}\s*"
                        r"(?P<unit>ms|s|sec|secs|seconds?)(?![A-Za-z/])(?!\s+(?:to|for)\s+(?:load|save|read|write|"
                        r"checkpoint|start|launch|initiali[sz]e|compile|build))", _IC)
+
+
+_SYNTHETIC_RUN = re.compile(r"(?<![A-Za-z])(?:synthetic|dummy|fake|random(?:ly generated)?)\s+(?:input\s+)?(?:data|inputs?|"
+                            r"tensors|batches|dataset)|(?<![\w-])--(?:synthetic|fake|dummy)[\w-]*|合成数据|假数据|随机数据|"
+                            r"(?:dummy|fake|synthetic)\s*数据", _IC)
 
 
 @extractor
@@ -1965,6 +2022,9 @@ def step_time(text: str) -> list[Understood]:
                 if not _NOW_DURATION.search(text, max(0, m.start() - 16), m.start()):
                     bare.add(m.start())  # '以前 5 秒，现在变成 9 秒': the time said for now is the step's, as much as the past one
     hits = []
+    # s29 the synthetic run's pace ('with the --fake option on I get ~7.8 it/s') is no step of the job's
+    raw = [(m, seconds) for m, seconds in raw if not _SYNTHETIC_RUN.search(text, tx.clause_bounds(text, m.start())[0],
+                                                                           m.start())]
     for m, seconds in raw:
         label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
         fact = "job.step_time_baseline_s" if label == "baseline" or m.start() in grown_from else "job.step_time_s"

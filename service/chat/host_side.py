@@ -230,7 +230,15 @@ _WORKERS_SAID = re.compile(
     r"设置了|设了|设到|设置的|设的|开了|开到|调到了?|用了))\s*(?P<n2>\d{1,4})(?![\d.%])|"
     # s24 'I set num_workers to 16', 'with num_workers=8' said in a sentence
     r"(?<![A-Za-z])(?:set|setting|using|used|with)\s+(?:the\s+)?(?:num_workers|dataloader_num_workers)\s*(?:to|=|at)\s*"
-    r"(?P<n3>\d{1,4})(?![\d.%])", _IC)
+    r"(?P<n3>\d{1,4})(?![\d.%])|"
+    # s29 the loader's threads or processes named in Chinese: '数据读取线程数设的是 32', '数据加载进程数为 8',
+    # '读取数据的线程数是 16'
+    r"(?:数据\s*(?:读取|加载|载入|预处理|读入)|(?:读取|加载|读)\s*数据\s*的?)\s*(?:的\s*)?(?:线程|进程|worker)\s*(?:数|数量|个数)?"
+    r"\s*(?:设的是|设为|设成|设置为|设置成|设置的是|是|为|:|：|=|用了|开了|开到|设了)?\s*(?P<n4>\d{1,4})(?![\d.%])|"
+    # s29 the count before its name: 'with 8 dataloader workers', 'using 16 data-loading workers'
+    r"(?<![\w.])(?P<n5>\d{1,4})\s+(?:data ?loader|DataLoader|data[- ]loading)\s+(?:workers|processes|threads)"
+    r"(?![A-Za-z])",
+    _IC)
 
 
 @extractor
@@ -240,7 +248,7 @@ def loader_workers(text: str) -> list[Understood]:
         return []
     hits: list[Understood] = []
     for m in _WORKERS_SAID.finditer(text):
-        group = next(g for g in ("n", "n2", "n3") if m[g] is not None)
+        group = next(g for g in ("n", "n2", "n3", "n4", "n5") if m[g] is not None)
         if _ASKS.search(tx.clause(text, m.start(group))) and not re.search(r"现在|目前|currently|now", tx.clause(
                 text, m.start(group)), _IC):
             continue  # 'should num_workers be 0?' asks

@@ -68,6 +68,8 @@ _TOOL_LINE = re.compile(
     r"(?<![\w.])(?:avg_)?(?:reader|batch)_cost:\s*\d|"
     # (s24 Paddle Fluid's 'Batch time: 15.881043, sample_per_second: 32.239696')
     r"(?<![\w.])Batch time:\s*[0-9.]+\s*,\s*sample_per_second:|"
+    # (s29 wav2letter / flashlight's epoch line, 'bch(ms): 557.78 | smp(ms): 538.41 | fwd(ms): 9.84 | …', and its wrap)
+    r"(?<![\w.-])(?:bch|smp|fwd|crit-fwd|bwd|optim)\(ms\):\s*\d|"
     # detectron2 / fast-reid's logger prefix ('[01/09 10:46:29 d2.utils.events]:').
     r"\[\d{2}/\d{2} \d{2}:\d{2}:\d{2} [\w.]+\]:|^iperf3?:|Accepted connection|Server listening|"
     # mmcv / mmengine's metric line without its logger prefix ('Epoch [1][50/1000] lr: …, time: 2.1, data_time: 1.8')

@@ -165,7 +165,9 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         # a setting quoted in passing ('之前必须加 NCCL_NET_GDR_LEVEL=0', then 'GDR 也确认是开的').
         printed = pasted.sources.get(key) not in {"nccl-env", None}
         # what NCCL printed about the fabric ('mlx5_0:1/RoCE') outranks the word 'IB' said loosely
-        if key not in stated or stated[key].weak or ((key.startswith("nccl.") or key == "nic.kind") and printed
+        # (s29 a load guessed from a word, 'GPU 利用率还是很低' taken as 50 %, gives way to the figure a tool printed)
+        if key not in stated or stated[key].weak or (stated[key].inferred and printed and key.endswith("_pct")) \
+                or ((key.startswith("nccl.") or key == "nic.kind") and printed
                                                     and key not in pasted.partial_facts):
             stated[key] = Understood(key, value, _pasted_label(pasted), pasted.start, pasted.end,
                                      source="pasted:" + "+".join(pasted.kinds))
