@@ -426,8 +426,8 @@ def _w2l_meters(lines: list[str]) -> list[tuple[float, float | None]]:
         if value is None or value <= 0:
             continue
         sample = _W2L_SAMPLE.search(line)
-        out.append((value / 1000.0, _float(sample.group(1)) / 1000.0 if sample and _float(sample.group(1)) is not None
-                    else None))
+        wait = _float(sample.group(1)) if sample else None
+        out.append((value / 1000.0, wait / 1000.0 if wait is not None else None))
     return out
 
 
@@ -554,8 +554,8 @@ def parse_training_log(
             if source == "metric-lines" and (wait := _data_wait_pct(lines)) is not None:
                 result.extra["data_wait_pct"] = wait
             if source in ("paddle-costs", "wav2letter"):
-                rows = _paddle_costs(lines) if source == "paddle-costs" else _w2l_meters(lines)
-                waits = [(t, d) for t, d in rows if d is not None and 0 <= d <= t]
+                costs = _paddle_costs(lines) if source == "paddle-costs" else _w2l_meters(lines)
+                waits = [(t, d) for t, d in costs if d is not None and 0 <= d <= t]
                 if waits:
                     result.extra["data_wait_pct"] = round(100.0 * statistics.median(d for _, d in waits)
                                                           / statistics.median(t for t, _ in waits), 2)
