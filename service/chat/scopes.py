@@ -827,10 +827,26 @@ def _changed_part_only(text: str, cue: int, h: Understood, hits: list[Understood
     return h.fact not in {x.fact for x in hits if a <= x.start < b}
 
 
+# s29 a conditional that reports what happens each time ('If I run benchmark.py on random inputs, I always get 2600
+# img/s', 'whenever we use 2 nodes we get 40 %'): an observation, not a change to weigh — its consequent says what is
+# got, seen or measured, with no modal and no question
+_HABITUAL_SAID = re.compile(r"(?<![A-Za-z])(?:always|every time|each time|consistently|(?:I|we)\s+(?:always\s+|only\s+|just\s+|"
+                            r"still\s+)?(?:get|got|see|saw|measure|measured|obtain|reach|observe|observed))(?![A-Za-z])", _IC)
+_MODAL = re.compile(r"(?<![A-Za-z])(?:would|could|will|might|should|can|may|'d)(?![A-Za-z])|会不会|能不能|是否|吗|么", _IC)
+
+
+def _habitual(text: str, start: int, end: int) -> bool:
+    if not re.match(r"(?:what )?if\b|whenever\b", text[start:end].strip(), _IC):
+        return False
+    sa, sb = tx.sentence_bounds(text, start)
+    rest = text[end:sb]
+    return bool(_HABITUAL_SAID.search(rest)) and not _MODAL.search(text[sa:sb]) and "?" not in rest and "？" not in rest
+
+
 def mark_hypothetical(text: str, hits: list[Understood]) -> list[Understood]:
     """A fact in the scope of a what-if cue is a change to try, not a fact about the job."""
     cues = [(m.start(), m.end()) for m in _WHAT_IF_CUE.finditer(text)
-            if not _DONE.search(text[max(0, m.start() - 6):m.start()])]
+            if not _DONE.search(text[max(0, m.start() - 6):m.start()]) and not _habitual(text, m.start(), m.end())]
     intents = [(m.start(), m.end()) for m in _INTENT_CUE.finditer(text)
                if not re.search(r"已经|已|already\s*$", text[max(0, m.start() - 4):m.start()], _IC)]
     cues += intents

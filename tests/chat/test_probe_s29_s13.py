@@ -91,8 +91,9 @@ def test_probe_read(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
 
 
-@pytest.mark.xfail(strict=True, reason="a conditional that reports what always happens ('If I run X on random inputs, "
-                                       "I always get 2600 img/s') is taken as a what-if (scopes.py)")
 def test_an_observed_conditional_is_no_what_if() -> None:
+    # a conditional that reports what always happens is an observation (scopes._habitual)
     assert facts("Training gives 1900 img/s. If I run benchmark.py on random inputs instead of the data set, I "
                  "always get 2600 img/s.").get(SYN) is True
+    # one with a modal or a question is still a what-if
+    assert facts("If we moved to 100G, would 2 nodes scale?").get("nic.speed_gbps") is None
