@@ -445,9 +445,12 @@ _ADVICE = re.compile(r"(?<![A-Za-z])(?:the )?(?:advice|suggestion|answer|reply) 
 # '（作者回复：…我的是 60 张…）', '(maintainer: on our cluster we get 20 GB/s)', 'Another user added: …': the replier's
 # figures and settings, to the end of the bracket (or of the sentence), unless the reply speaks of the asker's own
 # machines ('你的网卡只有 10G', 'your NIC is 10G').
-_REPLY = re.compile(r"(?:维护者|作者|官方|开发者|管理员|另一位用户|其他用户|有人|楼上|网友)\s*(?:的)?\s*(?:回复|回答|答复|补充|建议|说|解释)?"
+# (s30 or their reproduction: '（维护者复现：双卡 A100 的环境，…）', '(maintainer's repro: 2x A100 …)')
+_REPLY = re.compile(r"(?:维护者|作者|官方|开发者|管理员|另一位用户|其他用户|有人|楼上|网友)\s*(?:的)?\s*(?:回复|回答|答复|补充|建议|说|解释|"
+                    r"复现|测试|实测|试了|跑了|的复现|的测试)?"
                     r"\s*[:：]|(?<![A-Za-z])(?:the\s+)?(?:maintainers?|authors?|developers?|devs?|another user|a commenter|"
-                    r"someone)\s*(?:replied|answered|added|suggested|said|wrote|commented|explained)?\s*[:：]", _IC)
+                    r"someone)(?:'s|’s)?\s*(?:replied|answered|added|suggested|said|wrote|commented|explained|reproduced|"
+                    r"repro(?:duction)?|tested|tried|ran|benchmarked|test(?:ed)? run)?\s*[:：]", _IC)
 _TO_THE_ASKER = re.compile(r"你的|你们的|您的|(?<![A-Za-z])(?:your|you're|you are)(?![A-Za-z])", _IC)
 _CLOSE = {"（": "）", "(": ")", "[": "]", "【": "】"}
 
