@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,8 +118,11 @@ _TOOL_THEN_FIGURE = re.compile(r"\s*(?:iperf3?|ib_(?:write|read|send)_bw|(?:\./)
                                re.IGNORECASE)
 
 
-def read_commands(text: str) -> Commands:
-    """Find command lines, framework settings and NCCL_* settings; facts from what describes the job."""
+def read_commands(text: str, set_aside: Callable[[int], bool] | None = None) -> Commands:
+    """Find command lines, framework settings and NCCL_* settings; facts from what describes the job.
+
+    `set_aside(pos)`: whether a command starting at pos is someone else's (a maintainer's reproduction in the thread):
+    its numbers are accounted for, its facts are not the job's."""
     found = Commands()
     text = _continued(text)
     spans: list[tuple[int, int]] = []
@@ -240,7 +244,7 @@ def read_commands(text: str) -> Commands:
     found.spans = sorted(spans)
     prose = blank(text, found.spans)  # sentences read without the dots and '?' inside commands
     for facts, span in read:
-        if _not_set(prose, *span) or _side_test(prose, *span):
+        if _not_set(prose, *span) or _side_test(prose, *span) or (set_aside is not None and set_aside(span[0])):
             continue
         asked = _asked(prose, span[0])
         for key, value in facts.items():
@@ -258,7 +262,7 @@ def read_commands(text: str) -> Commands:
         for facts, span in read:
             n = facts.get("_processes")
             if n and n % nodes == 0 and 1 <= n // nodes <= 16 and not _asked(prose, span[0]) \
-                    and not _not_set(prose, *span):
+                    and not _not_set(prose, *span) and not (set_aside is not None and set_aside(span[0])):
                 _put(found.facts, found.fact_spans, "job.gpus_per_node", n // nodes, span)
                 break
     return found
@@ -556,11 +560,13 @@ def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tu
 
 
 # Framework argument names (long options, `key=value` overrides and config keys, '-' read as '_') → facts.
-_NODES = {"nnodes", "num_nodes", "num_machines", "nodes"}
+# s30 the RL frameworks' trainer shape: slime's and OpenRLHF's '--actor-num-nodes 2 --actor-num-gpus-per-node 8'
+_NODES = {"nnodes", "num_nodes", "num_machines", "nodes", "actor_num_nodes"}
 _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "num_gpus_per_node",
              "ntasks_per_node", "npernode", "ppn", "perhost",
              "devices", "gpus",  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
-             "gpu_num_per_node", "num_gpus_per_machine"}  # s24 OneFlow's '--gpu_num_per_node=8' 
+             "gpu_num_per_node", "num_gpus_per_machine",  # s24 OneFlow's '--gpu_num_per_node=8'
+             "actor_num_gpus_per_node"}
 _PROCESSES = {"num_processes", "ntasks"}
 _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length", "max_seq_len", "model_max_length",
             "max_sequence_length", "sequence_length"}
@@ -765,7 +771,9 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
         elif key in _MICRO and number:
             put("job.micro_batch_size", number)
         elif key in _GLOBAL and number:
-            put("job.micro_batch_size" if per_device_train_batch else "job.global_batch_size", number)
+            # s30 only '--train_batch_size' may be per GPU; '--global-batch-size 5760' is the global batch by its name
+            per_gpu = per_device_train_batch and key == "train_batch_size"
+            put("job.micro_batch_size" if per_gpu else "job.global_batch_size", number)
         elif key in _ACCUM and number:
             put("job.grad_accum_steps", number)
         elif key in _LOADER_WORKERS and number is not None and not training_workers:

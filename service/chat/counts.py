@@ -97,8 +97,11 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     ("label-nodes", re.compile(rf"{_LABEL_NODES}{_LABEL_SEP}(?P<n>{COUNT}){_LABEL_END}", _IC)),
     # '节点 2 个', '机器 4 台', '服务器共 3 台': the machines, the count after the word
-    ("nodes-after", re.compile(rf"(?:节点|机器|服务器|主机)\s*(?:[:：]|共|一共|总共)?\s*(?P<n>{COUNT})\s*(?:个|台)"
-                               rf"(?!\s*(?:GPU|卡|显卡|rank|进程|网卡|口|{GPU_MARK}|[x×*]))", _IC)),
+    # (s30 or a verb of using between: '训练节点用了 100 个', '机器申请了 4 台'; never of each machine: '每个节点用了 8 个')
+    ("nodes-after", re.compile(rf"(?<![每单各])(?<!每个)(?<!每台)(?:节点|机器|服务器|主机)\s*(?:[:：]|共|一共|总共|"
+                               rf"(?:一共|总共|共)?(?:用了|使用了|开了|起了|申请了|跑了))?\s*(?P<n>{COUNT})\s*(?:个|台)"
+                               rf"(?!\s*(?:GPU|卡|显卡|rank|进程|网卡|口|核|CPU|线程|worker|trainer|pserver|ps|容器|pod|{GPU_MARK}|[x×*]))",
+                               _IC)),
     ("label-total", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # 4台8卡A100, 2机16卡, 两台机器每台8张卡, 4个节点，每个节点8张A100, 4台 8*A100
     ("zh", re.compile(rf"{_NOT_AFTER_A_SWITCH}(?P<n>{COUNT})\s*(?P<nw>{_NODE_ZH})\s*[，,、]?\s*(?:的)?\s*"
@@ -1232,6 +1235,11 @@ _NIC_COUNT = re.compile(
 _NIC_MODEL = re.compile(r"ConnectX|CX-?\d|BlueField|mlx\d", _IC)
 
 
+_NIC_MEASURE_AFTER = re.compile(r"(?:'s|’s|\s*的)\s*(?:worth of\s+)?(?:bandwidth|throughput|speed|带宽|速度|速率|水平)|"
+                                r"\s*的\s*(?:[，,。.;；!！?？]|$)", _IC)
+_NIC_MEASURE_BEFORE = re.compile(r"(?:(?:bandwidth|throughput|speed)\s+of\s+(?:only\s+)?|(?:只|仅)?相当于\s*)$", _IC)
+
+
 def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     """nic.count hits: how many NICs (rails) each node has."""
     hits = []
@@ -1255,6 +1263,8 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '其他 3 张网卡没流量', 'only one NIC was used': some of the NICs, not how many there are
         if _PER_GPU_AFTER.match(masked, m.end()):
             continue  # 'one 200G NIC per GPU': NICs for each GPU, not for the node
+        if _NIC_MEASURE_AFTER.match(masked, m.end()) or _NIC_MEASURE_BEFORE.search(masked[max(0, m.start() - 24):m.start()]):
+            continue  # s30 'using only a single NIC's bandwidth', '带宽相当于一个口': a measure of rate, not how many NICs
         if re.match(r"\s*的话", masked[m.end():]) or re.search(r"(?:如果|要是|假如|若|(?<![A-Za-z])if)\s*$",
                                                               masked[max(0, m.start() - 6):m.start()], _IC):
             continue  # '双口的话有没有做 bond': a case asked about

@@ -760,7 +760,7 @@ _MIXED_PRECISION = re.compile(r"混合精度|mixed[- ]precision|(?<![A-Za-z])(?:
 
 # --------------------------------------------------------------------------- parallelism
 _PARALLEL = {
-    "hybrid": re.compile(r"混合并行|hybrid(?![_ -]?shard)(?:[- ]parallel\w*)?|3D[- ]parallel\w*|[34]D并行", _IC),
+    "hybrid": re.compile(r"混合并行|(?<![A-Za-z])hybrid(?![_ -]?shard)(?:[- ]parallel\w*|(?![A-Za-z]))|3D[- ]parallel\w*|[34]D并行", _IC),
     # 'ZeRO' as DeepSpeed writes it ('Why zero?' is no ZeRO); 'zero-3', 'zero2' with their stage
     "fsdp": re.compile(r"FSDP|(?<![A-Za-z])(?-i:ZeRO)(?:[- ]?(?:stage)?[- ]?[123])?(?![A-Za-z])|(?<![A-Za-z])zero[- ]?[123]|"
                        r"zero_(?:optimization|stage)|"
@@ -1715,8 +1715,8 @@ def nic_kind(text: str) -> list[Understood]:
     for m in _ERDMA.finditer(text):
         hits.append(_hit("nic.rdma", True, m))
     for m in re.finditer(r"(?<![A-Za-z])RDMA(?![A-Za-z])", text):
-        if re.search(r"(?:GPU\s?Direct|GDR)[\s-]*$", text[max(0, m.start() - 12):m.start()], _IC):
-            continue  # 'GPUDirect RDMA' names GDR, whose state is read on its own; it says nothing of the NIC
+        if re.search(r"(?:GPU\s?Direct|GDR|GPU)[\s-]*$", text[max(0, m.start() - 12):m.start()], _IC):
+            continue  # 'GPUDirect RDMA' (s30 'GPU RDMA') names GDR, whose state is read on its own; it says nothing of the NIC
         if _RDMA_SETTING_OFF.match(text, _identifier_start(text, m.start())):
             continue  # net-s12b: 'DMLC_ENABLE_RDMA=0', 'use_rdma: false': a setting that keeps RDMA out of the job
         if not _NEGATION.search(tx.before(text, m.start(), 8)) and not re.search(
@@ -1732,7 +1732,8 @@ def nic_kind(text: str) -> list[Understood]:
         hits.append(_hit("nic.rdma", False, m))
         hits.append(_hit("nic.kind", "ethernet", m, weak=True))
     for m in _NO_RDMA_SET_UP.finditer(text):
-        if not _overlaps(m, [h for h in hits if h.value is False]) and not re.search(r"GPU\s?Direct|GDR", m.group(0), _IC):
+        if not _overlaps(m, [h for h in hits if h.value is False]) and not re.search(
+                r"GPU\s?Direct|GDR|GPU[\s-]*RDMA", text[max(0, m.start() - 6):m.end()], _IC):
             hits = [h for h in hits if not (h.fact == "nic.rdma" and h.value is True and h.weak and m.start() <= h.start < m.end())]
             hits.append(_hit("nic.rdma", False, m))
     affirmed = [w for w in _RDMA_WORDS.finditer(text)
@@ -1925,7 +1926,8 @@ _STEP_CUES = {
                            r"(?<![A-Za-z])(?:a\s+single|single|one|1\s*x?)\s*Ｇ+(?![Ｇs])|单张?\s*Ｇ+|"
                            r"(?:one|1)[- ](?:node|machine|server|box)|baseline|基线|alone|by itself", _IC),
     "multi": re.compile(rf"多机|多节点|多卡|双卡|两卡|双机|分布式|{NUMBER}\s*(?:台|个节点|节点|机)|(?<!single )(?<!one )(?<!1 )"
-                        r"(?:\d+|two|four|eight|sixteen)[- ]?(?:nodes?|machines?|servers?)|multi[- ]?node|"
+                        r"(?:\d+|two|three|four|eight|sixteen)[- ]?(?:nodes?|machines?|servers?|hosts)|"
+                        r"multi[- ]?(?:node|machine|host|server)|(?<![A-Za-z])distributed(?![A-Za-z])|"
                         r"across|cluster|集群|scaled out|扩到", _IC),
 }
 
@@ -1953,6 +1955,66 @@ _IT_TAKES = re.compile(rf"(?<![A-Za-z])(?:it|that|this one|each one)\s+(?:now\s+
 _SYNTHETIC_RUN = re.compile(r"(?<![A-Za-z])(?:synthetic|dummy|fake|random(?:ly generated)?)\s+(?:input\s+)?(?:data|inputs?|"
                             r"tensors|batches|dataset)|(?<![\w-])--(?:synthetic|fake|dummy)[\w-]*|合成数据|假数据|随机数据|"
                             r"(?:dummy|fake|synthetic)\s*数据", _IC)
+# s30 rounds counted as passes over the data ('迭代 6 轮', '训练了 10 轮', '第 3 轮', '轮（epoch）'): a '每轮' time is an epoch's
+_ROUNDS_ARE_EPOCHS = re.compile(r"(?:迭代|训练|跑|共|了)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个)?\s*轮(?!次)|"
+                                r"第\s*(?:\d+|[一二三四五六七八九十]+)\s*轮|轮\s*[(（]?\s*epochs?|epochs?\s*[(（]\s*轮", _IC)
+
+
+# s30 a log introduced as the smaller run's ('The single-machine multi-GPU log reads', '单机多卡的日志如下：', 'log on one
+# node:'): the lines that follow, to a blank line or a line of prose, are that run's, and so are their step times
+_BASELINE_LOG_LABEL = re.compile(
+    rf"(?:{_STEP_CUES['baseline'].pattern})[^\n.。;；]{{0,40}}?(?:logs?|output|日志|输出|打印)[^\n.。;；]{{0,16}}?"
+    r"(?:reads|read|says|shows|showed|looks like|is|was|are|were|如下|是|为)?\s*[:：]?[ \t]*\n", _IC)
+_LOG_LINE = re.compile(r"[ \t]+\S|(?:INFO|WARN\w*|DEBUG|I\d{4}|\[|\d{4}-\d\d|step|iter|epoch|Epoch|Step)", _IC)
+
+
+def _baseline_log_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _BASELINE_LOG_LABEL.finditer(text):
+        end = m.end()
+        while end < len(text) and _LOG_LINE.match(text, end):
+            nl = text.find("\n", end)
+            end = len(text) if nl < 0 else nl + 1
+        if end > m.end():
+            spans.append((m.end(), end))
+    return spans
+
+
+# s30 two systems timed side by side ('DeepRec 1.8s/step，Nvidia-TF 0.55s/step。DeepRec 的性能不符合预期'): each step time
+# led by a name, and the words complain of one of them: the others' times are theirs (another framework, not the job)
+_SYSTEM_BEFORE = re.compile(r"(?<![\w.-])(?P<name>[A-Za-z][\w.+-]{1,30}?)\s*(?:的\s*)?(?:[:：=]|is|at|takes?|took|needs?|"
+                            r"用时|耗时|为|是|跑|约|about|~)?\s*(?:about|around|~|约|大约)?\s*$", _IC)
+_NOT_A_SYSTEM = re.compile(r"(?:steps?|iters?|iterations?|time|times|node|nodes|GPUs?|cards?|it|s|ms|sec|batch\w*|epoch\w*|"
+                           r"avg|average|mean|total|forward|backward|fwd|bwd|all_?reduce|comm\w*|compute|optimi[sz]er|"
+                           r"data|load\w*|now|then|before|after|was|is|and|or|vs|with|on|of|per|each|only|just|fp\d+|bf16|"
+                           r"tf32|amp|log|rank\d*|worker\d*|machine\w*|server\w*|single|one|two|multi\w*|baseline)",
+                           _IC)
+
+
+def _complained_of(text: str, name: str) -> bool:
+    n = re.escape(name)
+    return bool(re.search(
+        rf"(?<![\w.-]){n}(?![\w.-])\s*(?:的)?\s*(?:性能|速度|训练|吞吐|耗时|表现)?\s*(?:(?:明显|非常|很|太|比较|还是|都)\s*)*"
+        r"(?:不符合预期|不及预期|不达预期|达不到预期|不理想|慢|差|低|有问题)|"
+        rf"(?:why|为什么|为啥|怎么)\s*(?:is|does|are)?\s*{n}(?![\w.-])|"
+        rf"(?<![\w.-]){n}(?![\w.-])\s+(?:is|was|runs?|ran|gets?|feels?)\s+(?:much\s+|a lot\s+|way\s+|\d+(?:\.\d+)?\s*[x×]\s+)?"
+        r"(?:slower|slow|worse|(?:not|far from|below) (?:as )?expected|underperform\w*)", text, _IC))
+
+
+def _other_systems_steps(text: str, hits: list[Understood]) -> list[Understood]:
+    named: dict[int, str] = {}
+    for i, h in enumerate(hits):
+        if h.fact != "job.step_time_s" or h.weak:
+            continue
+        m = _SYSTEM_BEFORE.search(text, max(0, h.start - 24), h.start)
+        if m and not _NOT_A_SYSTEM.fullmatch(m["name"]) and not m["name"].isdigit():
+            named[i] = m["name"]
+    if len(set(named.values())) < 2:
+        return hits
+    complained = {n for n in set(named.values()) if _complained_of(text, n)}
+    if len(complained) != 1:
+        return hits  # none, or each complained of: which is the asker's is not said
+    return [h for i, h in enumerate(hits) if i not in named or named[i] in complained]
 
 
 @extractor
@@ -1990,6 +2052,9 @@ def step_time(text: str) -> list[Understood]:
     for m in re.finditer(r"elapsed time per iteration \(ms\):\s*(?P<num>\d+(?:\.\d+)?)", text):
         raw.append((m, round(float(m["num"]) / 1000, 6)))
         claim(m)
+    if _ROUNDS_ARE_EPOCHS.search(text):
+        # s30 '迭代 6 轮取平均，平均每轮 46.7s': the rounds are counted passes over the data, epochs, not steps
+        raw = [(m, v) for m, v in raw if "轮" not in m.group(0) or re.search(r"step|步|iter|迭代|batch", m.group(0), _IC)]
     bare: set[int] = set()
     # "step time 9.5 s on 8 nodes vs 3 s on one": once a sentence talks step times, its other bare
     # durations are step times too (RTTs are claimed by their own extractor and skipped here).
@@ -2025,11 +2090,15 @@ def step_time(text: str) -> list[Understood]:
     # s29 the synthetic run's pace ('with the --fake option on I get ~7.8 it/s') is no step of the job's
     raw = [(m, seconds) for m, seconds in raw if not _SYNTHETIC_RUN.search(text, tx.clause_bounds(text, m.start())[0],
                                                                            m.start())]
+    baseline_logs = _baseline_log_spans(text)
     for m, seconds in raw:
         label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
+        if any(a <= m.start() < b for a, b in baseline_logs):
+            label = "baseline"  # s30 'The single-machine log reads\n    INFO … 0.166 sec/batch': the smaller run's log
         fact = "job.step_time_baseline_s" if label == "baseline" or m.start() in grown_from else "job.step_time_s"
         # a bare duration in a sentence about steps (forward 357 ms, backward 673 ms) yields to a real step time
         hits.append(_hit(fact, seconds, m, weak=m.start() in bare))
+    hits = _other_systems_steps(text, hits)
     if hits and all(h.fact == "job.step_time_baseline_s" for h in hits) and not _STEP_CUES["multi"].search(text):
         # s28 '单卡 30 分钟训练 1000 iter': one run, and it is on one GPU (or one machine): the job's, no baseline
         hits = [_hit_span("job.step_time_s", h.value, text, h.start, h.end, weak=h.weak) for h in hits]
@@ -2682,7 +2751,9 @@ _RUN_UNDER_STATE = re.compile(r"\s*(?:时|的时候|的情况下|那次|之前)"
 
 
 # GPUDirect RDMA named in words says nothing by itself; its state does ('GDR is not enabled', '开启了 GDR').
-_GDR = re.compile(r"(?<![A-Za-z_])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)(?![A-Za-z_])",
+# (s30 'GPU RDMA is not enabled', as NCCL's and pyxis' users write it)
+_GDR = re.compile(r"(?<![A-Za-z_])(?:GDR|GPU ?Direct(?: RDMA)?|GDRDMA|GPU[- ]RDMA|nvidia[-_]peermem|nv_peer_mem(?:ory)?)"
+                  r"(?![A-Za-z_])",
                   _IC)
 _GDR_OFF = re.compile(r"none of|没有出现|不含|not (?:been )?(?:enabled|used|on|working|loaded|installed)|disabled|isn't|is not|没有|没开|未开|"
                       r"没启用|未启用|没装|没加载|关闭|关掉|不生效|没生效|off(?![A-Za-z])|without|no (?=GDR|GPU)|没|"

@@ -469,9 +469,11 @@ _ADVICE = re.compile(r"(?<![A-Za-z])(?:the )?(?:advice|suggestion|answer|reply) 
 # machines ('你的网卡只有 10G', 'your NIC is 10G').
 # (the asker's own answer to a reply is theirs: '回复维护者：我们是 2 台 8 卡', 'Reply to maintainer: we have 2 nodes')
 _REPLY = re.compile(r"(?<!回复)(?<!回答)(?<!答复)(?<!问)(?:维护者|作者|官方|开发者|管理员|另一位用户|其他用户|有人|楼上|网友)\s*(?:的)?\s*"
-                    r"(?:回复|回答|答复|补充|建议|说|解释)?"
+                    # (s30 or their reproduction: '（维护者复现：双卡 A100 的环境，…）', '(maintainer's repro: 2x A100 …)')
+                    r"(?:回复|回答|答复|补充|建议|说|解释|复现|测试|实测|试了|跑了|的复现|的测试)?"
                     r"\s*[:：]|(?<![A-Za-z])(?<!to )(?<!to the )(?<!for )(?<!for the )(?:the\s+)?(?:maintainers?|authors?|developers?|devs?|another user|a commenter|"
-                    r"someone|official)\s*(?:replied|answered|added|suggested|said|wrote|commented|explained|"
+                    r"someone|official)(?:'s|’s)?\s*(?:replied|answered|added|suggested|said|wrote|commented|explained|"
+                    r"reproduced|repro(?:duction)?|tested|tried|ran|benchmarked|test(?:ed)? run|"
                     # s13 thread: a reply by its label ('Official answer:', '**Maintainer comment**:', 'Maintainer reply: …')
                     r"(?:answer|reply|response|comment|note)s?)?\s*(?:\*\*)?\s*[:：]|"
                     r"(?<![A-Za-z])(?:reply|response|answer|comment) (?:from|by) (?:the |a |an |another )?(?:maintainers?|"

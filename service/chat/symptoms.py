@@ -286,7 +286,7 @@ def synthetic_vs_real(text: str) -> list[Understood]:
         a, b = tx.sentence_bounds(text, m.start())
         b = tx.sentence_bounds(text, b)[1] if b < len(text) else b  # the contrast may sit in the next sentence
         same = _SAME_SLOW.search(text, a, b)
-        if not _REAL.search(text, a, b) and (same or _FASTER.search(text, m.end(), b)
+        if not _REAL.search(text, a, b) and (same or _FAST_WITHOUT_DATA.search(text, m.end(), b)
                                               or _faster_than_said(text, m, tx.sentence_bounds(text, m.start())[1])):
             hits.append(_hit("job.synthetic_data_fast", same is None, m))
             continue  # st-s11 the real data left unsaid: 'with synthetic data it is 2x faster', '用随机数据跑速度正常'
@@ -294,6 +294,70 @@ def synthetic_vs_real(text: str) -> list[Understood]:
             continue  # both named and something about speed: 'synthetic data scales, real data does not
         hits.append(_hit("job.synthetic_data_fast", same is None, m))
     return hits
+
+
+# s30 the same job timed with the data reading switched off (a reader's speed-test mode, the loader bypassed, one batch
+# fed again and again): '关闭数据读取和预处理后，纯测试 GPU 利用率稳定在 90% 以上', 'with data loading disabled it
+# runs at full speed', 'reusing a single batch the GPUs sit at 98%'. Fast so → job.synthetic_data_fast, as with
+# synthetic data; the loads and step times said of that test are its own, not the job's.
+_LOADER = (r"(?:(?:the\s+)?(?:data\s*[- ]?load(?:ing|er)s?|dataloaders?|DataLoader|input pipeline|data pipeline|"
+           r"data reading|reader|data input|data preprocessing|preprocessing|I/?O))")
+_DATA_OFF = re.compile(
+    r"(?:关闭|关掉|关了|去掉|去除|跳过|屏蔽|禁用|绕过|绕开|注释掉|拿掉)(?:了)?\s*(?:掉)?\s*(?:真实)?(?:的)?\s*(?:数据|data)?\s*"
+    r"(?:的)?\s*(?:读取|加载|预处理|读入|IO|I/O|reader|dataloader|data\s*loader|输入|读数据)|"
+    r"不(?:读|加载|读取)(?:真实)?数据|数据(?:读取|加载|预处理)(?:和预处理)?\s*(?:都)?\s*(?:关掉|关闭|关了|去掉|跳过)|"
+    r"(?:同一个|同一|一个固定的?|固定的?)\s*batch\s*(?:反复|重复|循环)|"
+    r"speed_test_mode|reader_queue_speed_test|"
+    rf"(?<![A-Za-z])(?:with|after)\s+{_LOADER}\s+(?:disabled|turned off|switched off|removed|skipped|bypassed|cut out)|"
+    rf"(?<![A-Za-z])without\s+(?:any\s+)?{_LOADER}(?![A-Za-z])|"
+    rf"(?:disabl|skipp|bypass|remov|cutt)(?:e|ed|ing|s)?\s+{_LOADER}(?![A-Za-z])|"
+    r"(?:reus|repeat|recycl)(?:e|ed|ing|es)\s+(?:the same|a single|one|a fixed)\s+(?:\w+\s+)?batch", _IC)
+_FAST_WITHOUT_DATA = re.compile(_FASTER.pattern + r"|(?:利用率|util\w*|usage)[^，,。;；\n]{0,16}?"
+                                r"(?:[6-9]\d|100)(?:\.\d+)?\s*%|"
+                                r"(?:[6-9]\d|100)(?:\.\d+)?\s*%\s*(?:GPU\s*)?(?:利用率|util\w*)|"
+                                r"(?:GPU|利用率|util\w*)[^，,。;；\n]{0,8}?(?:很高|跑满|打满|拉满|满载|saturated|maxed|pegged)|"
+                                r"GPUs?\s+(?:sit|sits|are|is|stay|stays|run|runs|ran|were|was)\s+(?:at\s+)?(?:about\s+|~)?"
+                                r"(?:[6-9]\d|100)(?:\.\d+)?\s*%|full speed|at speed|"
+                                r"(?<!not )(?<!n't )(?<!never )(?<!as )(?<![A-Za-z])(?:fast|quick)(?![A-Za-z])", _IC)
+_RUN_FIGURES = {"gpu.util_pct", "cpu.util_pct", "job.step_time_s", "job.data_wait_pct"}
+
+
+def _data_off_spans(text: str) -> list[tuple[re.Match[str], int]]:
+    """Each data-off condition with the end of what is said of that test (its sentence, to a mention of real data)."""
+    out = []
+    for m in _DATA_OFF.finditer(text):
+        if _asks(text, m.start()):
+            continue
+        b = tx.sentence_bounds(text, m.start())[1]
+        real = _REAL.search(text, m.end(), b)
+        out.append((m, real.start() if real else b))
+    return out
+
+
+@extractor
+def fast_without_the_data(text: str) -> list[Understood]:
+    """'关闭数据读取和预处理后 … GPU 利用率稳定在 90% 以上' → job.synthetic_data_fast True; '… 也一样慢' → False."""
+    for m, end in _data_off_spans(text):
+        a = tx.sentence_bounds(text, m.start())[0]
+        same = _SAME_SLOW.search(text, m.end(), end)
+        # ('the job is fast with data loading switched off': the pace may be said before the condition)
+        if same or _FAST_WITHOUT_DATA.search(text, m.end(), end) or (
+                _FAST_WITHOUT_DATA.search(text, a, m.start()) and not _REAL.search(text, a, m.start())):
+            return [_hit("job.synthetic_data_fast", same is None, m)]
+    return []
+
+
+def figures_without_the_data(text: str, hits: list[Understood]) -> list[Understood]:
+    """The loads and step times said of a run with the data reading off (or on synthetic data) are that test's."""
+    spans = [(m.end(), end) for m, end in _data_off_spans(text)]
+    for m in _SYNTHETIC.finditer(text):
+        b = tx.sentence_bounds(text, m.start())[1]
+        real = _REAL.search(text, m.end(), b)
+        spans.append((m.end(), real.start() if real else b))
+    if not spans:
+        return hits
+    return [h for h in hits if h.fact not in _RUN_FIGURES or h.source != "words"
+            or not any(a <= h.start < b and tx.clause_bounds(text, h.start)[0] <= a + 40 for a, b in spans)]
 
 
 # --------------------------------------------------------------------------- IOMMU
@@ -965,6 +1029,13 @@ _ONE_NIC_EN = re.compile(
     r"(?<![A-Za-z])traffic\s+(?:only\s+(?:shows?|showed|appears?|goes|went|flows?)\s+(?:up\s+)?|"
     r"(?:shows?|showed|appears?|goes|went|flows?|is)\s+(?:up\s+)?only\s+)(?:on|over|through)\s+"
     r"(?:one\s+(?:NIC|HCA|port|interface|rail)(?![A-Za-z])|·{3,}|(?:eth|ens|enp|mlx5_|ib)\w+)|"
+    # s30 one NIC's bandwidth for several: 'using only a single NIC's bandwidth', 'we only get the bandwidth of one
+    # port', 'capped at one link's throughput', 'no more than a single NIC's worth of bandwidth'
+    r"(?:(?<![A-Za-z])(?:only|just)|no more than|capped at|limited to|stuck at)\s+"
+    r"(?:(?:get|gets|got|getting|see|sees|saw|seeing|reach\w*|use|uses|used|using|achiev\w*|hit|hits|give|gives|gave|giving)\s+)?(?:the\s+)?(?:"
+    r"(?:one|1|a single)\s+(?:NIC|port|interface|HCA|link|card|adapter)(?:'s|’s)\s+(?:worth of\s+)?|"
+    r"(?:bandwidth|throughput|speed)\s+of\s+(?:only\s+)?(?:one|1|a single)\s+"
+    r"(?:NIC|port|interface|HCA|link|card|adapter)(?![A-Za-z]))(?:(?:bandwidth|throughput|speed)(?![A-Za-z]))?|"
     # 'the other three NICs sit idle', 'the remaining 7 HCAs stay idle'
     r"(?:the\s+)?(?:other|remaining|rest of the)\s+(?:\w+\s+)?(?:NICs|interfaces|HCAs|ports|rails)"
     r"(?:\s+of\s+\w+\s+\w+)?\s+"
@@ -974,7 +1045,12 @@ _ONE_NIC_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:其中
                          # '其他三张网卡都闲着', '另外 7 张网卡没有流量': the rest of the NICs idle
                          r"(?:其他|其它|另外|剩下)(?:的)?\s*(?:几|两|三|四|五|六|七|\d+)?\s*(?:张|块|个)?\s*(?:网卡|网口|HCA|端口)"
                          r"\s*(?:都|全)?\s*(?:闲着|空闲|空着|没有?流量|没用上|用不上)|"
-                         r"(?:只有|仅|仅有)\s*(?:一|1)\s*(?:张|块|个)\s*(?:网卡|网口|HCA)\s*(?:有流量|在用|被用|在跑|在传)")
+                         r"(?:只有|仅|仅有)\s*(?:一|1)\s*(?:张|块|个)\s*(?:网卡|网口|HCA)\s*(?:有流量|在用|被用|在跑|在传)|"
+                         # s30 one NIC's bandwidth for several: '带宽只有一张网卡的', '只跑到单网卡的带宽',
+                         # '相当于一个口的速度'
+                         r"(?:只有|仅有|只能跑到|只跑到|只能到|只到|只达到|只是)\s*(?:一|1|单)\s*(?:张|块|个|条)?\s*"
+                         r"(?:网卡|网口|端口|链路|口)\s*的\s*(?:(?:带宽|速度|速率|水平)(?![\d数])|(?=\s*(?:[，,。.;；!！?？]|$)))|"
+                         r"(?:只|仅)?相当于\s*(?:一|1|单)\s*(?:张|块|个|条)?\s*(?:网卡|网口|端口|链路|口)(?![\d数])")
 # '…是两个虚拟网卡，我们只用上了其中一个': one of the NICs named just before
 # s11 one of the ports: '网卡有两个口…结果跨机只走了一个' — the ports named before, one of them used
 _ONE_OF_THEM_ZH = re.compile(r"只(?:用|走|使用|跑)(?:上|到)?了?\s*(?:其中(?:的)?)?\s*(?:一|1)\s*(?:个|张|块|条)"

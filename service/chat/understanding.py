@@ -58,7 +58,7 @@ from bwdoctor.chat.scopes import (
     other_party_spans,
     said_by_others,
 )
-from bwdoctor.chat.symptoms import light_model_name
+from bwdoctor.chat.symptoms import figures_without_the_data, light_model_name
 from bwdoctor.chat.text import soften_line_breaks
 
 #: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
@@ -103,7 +103,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
     typed_breaks = [i for i, ch in enumerate(raw_prose) if ch == "\n"]  # tables are read line by line
     raw_prose = _mask_long_runs(soften_line_breaks(raw_prose), _LONG_RUN)
-    commands = read_commands(raw_prose)
+    # s30 '（维护者复现：… --nproc_per_node=2 --model_type internvl2-8b …）': a command in a reply is the replier's run
+    commands = read_commands(raw_prose, set_aside=lambda pos: said_by_others(raw_prose, pos))
     unmasked = _tools_kept(raw_prose, blank(raw_prose, commands.spans), commands.spans)
     entities = find_entities(unmasked)
     prose = mask_entities(unmasked, entities)
@@ -137,6 +138,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _tested_pairs_aside(prose, hits)
     hits = _largest_run_is_the_job(hits, prose)
     hits = _load_of_the_smaller_run(prose, hits)
+    hits = figures_without_the_data(prose, hits)  # s30 the loads of a test with the data reading off are the test's
     stated = resolve([h for h in hits if not h.hypothetical])
     _instance_figures_of_the_job(stated, hits)
     proposed = resolve([h for h in hits if h.hypothetical])
@@ -145,7 +147,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         if key == "job.parallelism" and key in stated and {value, stated[key].value} - {"data", "fsdp"}:
             # 'tp=8 pp=4 dp=2': the degrees set as code say tensor and pipeline, the words around them data: all three
             value = "hybrid" if value != stated[key].value else value
-        if key not in stated or stated[key].weak or key == "job.parallelism" and value == "hybrid":
+        if key not in stated or stated[key].weak or key == "job.parallelism" and value == "hybrid" \
+                or _machines_counted_by_the_launcher(stated.get(key), commands.facts, question):
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     launch_blocks = [(a, b) for a, b in pasted.spans
                      if _LAUNCHER.search(question, a, b) or _SETTING_LINE.search(question, a, b)]
@@ -1059,6 +1062,16 @@ def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:
         return
     stated["gpu.count"] = Understood("gpu.count", gpus.value, gpus.text, gpus.start, gpus.end, gpus.source,
                                      inferred=True)
+
+
+def _machines_counted_by_the_launcher(said: Understood | None, launched: dict[str, Any], question: str) -> bool:
+    """s30 '2*h200 … --actor-num-nodes 2 --actor-num-gpus-per-node 8': the launcher gives the whole shape, and the
+    words' bare 'N*GPU' (no word for GPUs or cards) is its node count — two H200 machines, not two GPUs a machine."""
+    nodes, per_node = launched.get("job.nodes"), launched.get("job.gpus_per_node")
+    if said is None or said.fact != "job.gpus_per_node" or said.source != "words" or not nodes or not per_node:
+        return False
+    bare = re.fullmatch(r"\s*\d{1,3}\s*[*x×]\s*[A-Za-z]{1,4}\d{2,4}[A-Za-z]*\s*", question[said.start:said.end])
+    return bool(bare) and said.value == nodes != per_node
 
 
 def _gpus_said_with_the_nodes(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
