@@ -59,11 +59,9 @@ def _data_parallel_lines(facts: Mapping[str, Any], derived: Mapping[str, Any], r
         return []
     lines = []
     pp = facts.get("job.pp_degree") or 1
-    full_shard = facts.get("job.zero_stage") == 3 or (facts.get("job.zero_stage") is None
-                                                      and facts.get("job.parallelism") == "fsdp")
     if pp > 1 and dp != ring:
         lines.append(t("chat.dp_pipeline", lang, pp=format_number(pp), dp=format_number(dp)))
-    elif full_shard and dp != ring:
+    elif dp != ring:  # one stage: only the engine's full-shard factor makes a sync's traffic differ from one ring
         lines.append(t("chat.dp_full_shard", lang, dp=format_number(dp)))
     if amortised is not None and amortised != dp and (facts.get("job.grad_accum_steps") or 1) > 1:
         lines.append(t("chat.amortised", lang, amortised=format_number(amortised)))

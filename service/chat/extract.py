@@ -1944,8 +1944,6 @@ _VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|but|while|whereas)
 _GROWN_BEFORE = re.compile(r"(?<![A-Za-z])(?:add(?:ed|ing)?\s+(?:a\s+second|another|one\s+more|a\s+2nd)\s+(?:node|machine|"
                            r"server|host|box)|(?:on|with|across|using)\s+(?:[2-9]|1\d|two|three|four|eight|sixteen)\s+(?:nodes|"
                            r"machines|servers|hosts|boxes)|scal(?:e|ed|ing)\s+(?:out|up)|go(?:ing)?\s+multi-?node)(?![A-Za-z])", _IC)
-_PAST_SAID = re.compile(r"(?<![A-Za-z])(?:before|previously|earlier|used to|formerly|last (?:week|month|time))(?![A-Za-z])|"
-                        r"以前|之前|原来|原先|过去", _IC)
 _IT_TAKES = re.compile(rf"(?<![A-Za-z])(?:it|that|this one|each one)\s+(?:now\s+)?(?:takes?|took|needs?|is|was|goes up to|"
                        rf"went up to|rises to|jumps to|grows to)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?{_NUM}\s*"
                        r"(?P<unit>ms|s|sec|secs|seconds?)(?![A-Za-z/])(?!\s+(?:to|for)\s+(?:load|save|read|write|"
@@ -2066,7 +2064,7 @@ def step_time(text: str) -> list[Understood]:
     for m in _IT_TAKES.finditer(text):
         sa = tx.sentence_bounds(text, m.start())[0]
         if sa > 0 and tx.sentence_bounds(text, sa - 1) in sentences and not claimed[m.start("num")] \
-                and not _PAST_SAID.search(text, sa, m.start()):  # ('before the driver update it was 2 s': the old time)
+                and not tx.PAST.search(text, sa, m.start()):  # ('before the driver update it was 2 s': the old time)
             value = parse_number(m["num"])
             unit = {"秒": "s", "毫秒": "ms"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None

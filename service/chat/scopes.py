@@ -331,8 +331,6 @@ _OWN_RUN_SAID = re.compile(r"我们(?:这边|这里|这儿)?(?:测|跑|实测)|�
 
 # 'a step used to take 5 s, now it takes 9 s', 'step 时间以前是 5 秒，现在变成 9 秒': the past value of a fact said again
 # for now is no fact of the job (measurements have their own reader, understanding._was_and_now)
-_PAST = re.compile(r"(?<![A-Za-z])(?:used to|previously|before|earlier|formerly|last (?:week|month|time|year))(?![A-Za-z])|"
-                   r"以前|之前|原来|原先|本来|过去|上周|上个月|上次", _IC)
 _NOW_SAID = re.compile(r"(?<![A-Za-z])(?:now|currently|today|these days|nowadays)(?![A-Za-z])|现在|目前|当前|如今|最近", _IC)
 _PAST_FACTS = {"job.step_time_s", "gpu.util_pct", "cpu.util_pct", "job.comm_time_pct", "job.data_wait_pct"}
 
@@ -349,7 +347,7 @@ def _superseded(text: str, hits: list[Understood]) -> set[int]:
             h, later = hits[i], hits[j]
             if later.value == h.value or not h.end <= later.start < h.end + 160:
                 continue
-            if _PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start) and _NOW_SAID.search(
+            if tx.PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start) and _NOW_SAID.search(
                     text, max(h.end, later.start - 30), later.start):
                 out.add(i)
     return out | _superseded_setup(text, hits) | _corrected_later(text, hits)

@@ -12,6 +12,10 @@ from functools import lru_cache
 # semicolons and line breaks. Clause ends add commas and the Chinese enumeration comma.
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]|\.(?!\d)(?=\s|$)")
 _CLAUSE_END = re.compile(r"[。！？!?；;\n，,、—–]|\.(?!\d)(?=\s|$)")  # a dash sets a clause apart too
+# Words that put what follows in the past ('used to', 'previously', '以前', '上次'): one table for the readers that set
+# a past value aside (scopes' superseded values, extract's pronoun step times).
+PAST = re.compile(r"(?<![A-Za-z])(?:used to|previously|before|earlier|formerly|last (?:week|month|time|year))"
+                  r"(?![A-Za-z])|以前|之前|原来|原先|本来|过去|上周|上个月|上次", re.IGNORECASE)
 
 
 _HARD_BREAK = re.compile(r"[。！？!?；;:：.]\s*$")
