@@ -51,7 +51,9 @@ _NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|wor
 _GPU_ZH = (rf"(?:(?:张|块|个)?\s*(?:(?:空闲|闲置|空余|可用|没人用)的?\s*|空(?=\s*(?:卡|GPU|gpu|显卡)))?"
            rf"(?:(?:NVLink|NVL|SXM\d?|PCIe|\d{{2,3}}\s?GB?|满血版?)\s*(?:的|版)?\s*)?"
            rf"(?:卡|GPU|gpu|显卡|{GPU_MARK}+)|(?:张|块)\s*(?-i:(?:16|24|32|40|48|80|94|96|141|192)\s?G(?:B)?)(?![A-Za-z/\d])(?!\s*(?:的)?\s*(?:RoCE|IB|网卡|以太网|NIC)))")  # '每台 8 张 80G': by their memory
-_GPU_EN = rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)"
+# s33 a memory size may stand before the GPUs ('4 48GB GPUs', '8 80G cards'), as it does in Chinese
+_GPU_EN = (r"(?:(?-i:(?:16|24|32|40|48|80|94|96|141|192)\s?G(?:B)?)\s+)?"
+           rf"(?:GPUs?|gpus?|cards?|accelerators?|devices?|NPUs?|{GPU_MARK}+s?)")
 _MARK = rf"{GPU_MARK}+"
 # 'two DGX boxes', 'four identical nodes', 'Two AWS p3dn instances' (masked to '·'), never 'processes per node'
 # (job-s12b nor a verb: '2 are GPU workers' says what two of them are, not two GPUs)

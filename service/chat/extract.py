@@ -1896,7 +1896,7 @@ _STEP_PATTERNS = [
     # job-s11 iteration: '每个迭代 600 毫秒', '一个迭代要 2 秒' as much as '每次迭代'
     re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代|迭代|batch)|(?:一|(?<![\d.])1\s*)(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|迭代|batch)(?![A-Za-z\d])|step[_ ]?time|"
                rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
-               rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration)s?\s+"
+               rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration|iter)s?\s+"
                rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration|"
                # the step named bare before its time: '两机训练 step 8 秒', 'step 2.8s on 2 nodes', 'iteration: 1.2 s'
                rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
@@ -2015,6 +2015,12 @@ def _other_systems_steps(text: str, hits: list[Understood]) -> list[Understood]:
     return [h for i, h in enumerate(hits) if i not in named or named[i] in complained]
 
 
+# s33 a step named by its place ('第 1 个 batch', '第一步', 'the first step', 'the 2nd iteration'): one step's moment (the
+# wait for the first batch, a warm-up), not how long the steps take
+_ORDINAL_STEP = re.compile(r"(?:第|首)\s*$|(?<![A-Za-z])(?:the\s+|its\s+|our\s+)?(?:very\s+)?(?:first|1st|second|2nd|"
+                           r"third|3rd|last|final|initial|\d+(?:st|nd|rd|th))\s+$", _IC)
+
+
 @extractor
 def step_time(text: str) -> list[Understood]:
     """'3.5 s/it', '2 it/s', '每步9.5秒', 'step time 9.5s on 8 nodes vs 3s on one' → job.step_time_s / _baseline_s."""
@@ -2036,6 +2042,8 @@ def step_time(text: str) -> list[Understood]:
                 claim(m)
     for pattern in _STEP_PATTERNS:
         for m in pattern.finditer(text):
+            if _ORDINAL_STEP.search(text, max(0, m.start() - 16), m.start()):
+                continue  # s33 '第 1 个 batch 完成（tar 下载完之后 613 秒）', 'the first step takes 90 s': when one step came
             value = parse_number(m["num"])
             unit = {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None

@@ -241,6 +241,29 @@ _WORKERS_SAID = re.compile(
     _IC)
 
 
+# s33 workers counted bare in a clause about reading the data ('20 个 worker 遍历一遍数据集', '用 8 个 worker 读数据',
+# 'iterating the dataset with 16 workers'): the loader's processes; workers of a cluster, a parameter server or a
+# launcher ('2 个 worker 节点', '4 workers and 2 servers') are no loader's
+_BARE_WORKERS = re.compile(r"(?<![\w.])(?P<n>\d{1,4})\s*(?:个\s*)?workers?(?![A-Za-z_])"
+                           r"(?!\s*(?:节点|机器|nodes?|machines?|"
+                           r"servers?|pods?|进程组))", _IC)
+_READS_DATA = re.compile(r"遍历|读(?:取|入)?\s*(?:数据|样本|图片|分片|shard)|加载\s*(?:数据|样本)|数据集|dataset|"
+                         r"(?<![A-Za-z])(?:read(?:ing)?|load(?:ing)?|iterat(?:e|ing) (?:over )?)\s+(?:the\s+)?"
+                         r"(?:data|samples|images|shards)|(?<![A-Za-z])shards?(?![A-Za-z])", _IC)
+_CLUSTER_WORKERS = re.compile(r"(?<![A-Za-z])(?:ps|pserver|parameter server|servers?|chief|Horovod|Ray)(?![A-Za-z])|"
+                              r"参数服务器", _IC)
+
+
+def _bare_loader_workers(text: str) -> list[Understood]:
+    hits = []
+    for m in _BARE_WORKERS.finditer(text):
+        a, b = tx.clause_bounds(text, m.start())
+        if _READS_DATA.search(text, a, b) and not _CLUSTER_WORKERS.search(text, a, b) \
+                and not _ASKS.search(text, a, b):
+            hits.append(_hit_span("job.dataloader_workers", int(m["n"]), text, m.start("n"), m.end("n")))
+    return hits
+
+
 @extractor
 def loader_workers(text: str) -> list[Understood]:
     """'Data loader workers = 0', 'num_workers 设为 0' → job.dataloader_workers."""
@@ -253,4 +276,4 @@ def loader_workers(text: str) -> list[Understood]:
                 text, m.start(group)), _IC):
             continue  # 'should num_workers be 0?' asks
         hits.append(_hit_span("job.dataloader_workers", int(m[group]), text, m.start(group), m.end(group)))
-    return hits
+    return hits + [h for h in _bare_loader_workers(text) if not any(x.start <= h.start < x.end for x in hits)]

@@ -21,6 +21,7 @@ from typing import Any
 
 from bwdoctor.chat.entities import find_entities
 from bwdoctor.chat.language import detect_language
+from bwdoctor.chat.log_runs import slowest_run_pace
 from bwdoctor.i18n import t
 from bwdoctor_parsers.collective_bench import LINE as BENCH_LINE
 from bwdoctor_parsers.collective_bench import parse_collective_bench
@@ -457,7 +458,10 @@ def _training_log(block: str) -> Parsed:
     result = parse_training_log(block)
     notes = [note("pasted.training_steps", count=len(result.step_times_s), source=result.source)] if result.source \
         else []
-    return result.facts(), notes, False
+    facts = result.facts()
+    if result.source == "tqdm" and (slowest := slowest_run_pace(block)) is not None:
+        facts["job.step_time_s"] = round(slowest, 6)  # s33 bars of several labelled runs: the slow one's, no average
+    return facts, notes, False
 
 
 def _model_name(name: str) -> str:

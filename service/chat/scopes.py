@@ -336,10 +336,11 @@ _PAST_FACTS = {"job.step_time_s", "gpu.util_pct", "cpu.util_pct", "job.comm_time
 
 
 def _superseded(text: str, hits: list[Understood]) -> set[int]:
-    """Indexes of hits said of the past and said again, for now, a little later."""
+    """Indexes of hits said of the past where the same fact is said for now a little later, or a little before (s33
+    '现在变成 4.04s/it（每个迭代要 4 秒，以前每秒 3 个迭代）': the gloss goes back to the old pace after the new one)."""
     out: set[int] = set()
     by_fact: dict[str, list[int]] = {}
-    for i, h in enumerate(hits):
+    for i, h in sorted(enumerate(hits), key=lambda ih: ih[1].start):  # in the order they are said, not read
         if h.fact in _PAST_FACTS and h.source == "words":
             by_fact.setdefault(h.fact, []).append(i)
     for idxs in by_fact.values():
@@ -347,10 +348,30 @@ def _superseded(text: str, hits: list[Understood]) -> set[int]:
             h, later = hits[i], hits[j]
             if later.value == h.value or not h.end <= later.start < h.end + 160:
                 continue
-            if tx.PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start) and _NOW_SAID.search(
-                    text, max(h.end, later.start - 30), later.start):
+            if _said_of_the_past(text, h) and _NOW_SAID.search(text, max(h.end, later.start - 30), later.start):
                 out.add(i)
+            elif _said_of_the_past(text, later) and not _said_of_the_past(text, h) and _NOW_SAID.search(
+                    text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start):
+                out.add(j)  # now said first, then the past: the past value goes all the same
+            elif _rounded_gloss(text, h, later):
+                out.add(j)  # '4.04s/it（每个迭代要 4 秒…）': the bracket says the figure again, rounded
     return out | _superseded_setup(text, hits) | _corrected_later(text, hits)
+
+
+def _rounded_gloss(text: str, h: Understood, later: Understood) -> bool:
+    """The later value said in a bracket opened right after the earlier one, and within rounding of it."""
+    between = text[h.end:later.start]
+    if not re.match(r"\s*[(（]", between) or re.search(r"[)）]", between):
+        return False
+    try:
+        a, b = float(h.value), float(later.value)
+    except (TypeError, ValueError):
+        return False
+    return 0 < a and abs(a - b) <= 0.05 * a
+
+
+def _said_of_the_past(text: str, h: Understood) -> bool:
+    return bool(tx.PAST.search(text, max(tx.clause_bounds(text, h.start)[0], h.start - 30), h.start))
 
 
 # s28 a figure corrected later by the asker ('GPU 利用率基本在 1%。（补充：原来是任务管理器的显示问题，实际利用率 90+%。）', 'GPU

@@ -45,6 +45,7 @@ from bwdoctor.chat.host_side import shm_size_after
 from bwdoctor.chat.intents import Intent, classify, knowledge_topics
 from bwdoctor.chat.knowledge import has_keyword_match
 from bwdoctor.chat.language import detect_language, normalise_lang
+from bwdoctor.chat.parts import drop_counts_of_a_part
 from bwdoctor.chat.pasted import Pasted, parse_pasted
 from bwdoctor.chat.pcie import read_pcie
 from bwdoctor.chat.sanity import Conflict, reconcile
@@ -122,6 +123,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
     hits = drop_auxiliary_models(unmasked, hits)  # s13 'a 7B student distilled from a 70B teacher': the student's size
+    hits = drop_counts_of_a_part(prose, hits)  # s33 '把 vLLM 放到 2 张卡上' beside '8*A800': a share of the cards
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
     hits = runs_under_settings(blank(raw_prose, theirs) if theirs else raw_prose, hits)  # rr-s10 runs under settings
