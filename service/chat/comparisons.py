@@ -1840,7 +1840,9 @@ def per_gpu_pace(text: str, pos: int) -> bool:
 def _per_step(text: str, pos: int) -> bool:
     """The duration at `pos` is the time of one step, not of a whole run or epoch."""
     a, b = tx.clause_bounds(text, pos)
-    return bool(_PER_STEP.search(text[max(a, pos - 24):min(b, pos + 20)]))  # '0.5 s per step': the unit, then the step
+    # ('0.5 s per step': the unit, then the step; fix31 the step named as the subject before a hedge, 'One iteration
+    # takes about 4 seconds')
+    return bool(_PER_STEP.search(text[max(a, pos - 32):min(b, pos + 20)]))
 
 
 # (a word that ends in one is no preposition: "at iteration 99" is no run "on 99")

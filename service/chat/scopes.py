@@ -231,15 +231,18 @@ _OTHER_SYSTEM = re.compile(r"官方(?:的)?(?:平台|环境|集群|机器|配置
                            r"(?:setup|platform|cluster)|(?:their|the README's|the paper's) (?:setup|platform|cluster|numbers)|"
                            rf"{OTHER_CLUSTER}|DGX-?1 is said|"
                            # what a README, paper or blog reports is their run, not the asker's
-                           r"(?:README|论文|文章|博客|官方文档)\s*(?:里|中|上)?\s*(?:说|写|提到|给出|声称|报告)|"
-                           r"(?:according to|per) the (?:README|paper|blog|docs)|"
+                           # (fix31 a FAQ, a doc, a tutorial or a manual as much: 'FAQ 里说 4 卡 500W 数据训练 1 个星期')
+                           r"(?:README|FAQ|论文|文章|博客|官方文档|文档|教程|手册|wiki)\s*(?:里|中|上)?\s*(?:面)?\s*(?:说|写|提到|"
+                           r"给出|声称|报告)|"
+                           r"(?:according to|per) the (?:README|FAQ|paper|blog|docs|documentation|tutorial|wiki)|"
                            # s13 thread: '作为参考，官方在 8 台 A100 上是 1.2s/it', 'A user
                            # on the forum with 2 nodes of 8 H100 got 3x our throughput'
                            r"官方(?:在|用)(?!的)|"
                            r"(?<![A-Za-z])(?:a|one|some) (?:user|person|poster|commenter|guy)s? (?:on|in|from) (?:the |this )?"
                            r"(?:forum|thread|issue|discussion|discord|slack|community)|"
                            r"someone (?:on|in) (?:the |this )?(?:forum|thread|issue|discussion)|"
-                           r"the (?:README|paper|blog|docs) (?:says|claims|reports|shows|states)|"
+                           r"the (?:README|FAQ|paper|blog|docs|documentation|tutorial|wiki) (?:says|claims|reports|shows|"
+                           r"states|mentions)|"
                            # reported speech: '看到有人说 V100 要 100Gbps 才够', 'someone said P100 needs 25-50Gbps'
                            r"(?:看到|听)?有人说|网上(?:有人)?说|someone (?:said|says|mentioned|suggested|wrote)|"
                            r"(?:I|we)(?:'ve| have)? (?:read|heard) (?:that|somewhere|online)|people (?:say|said)|"

@@ -21,6 +21,7 @@ from typing import Any
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.accounting import unaccounted
 from bwdoctor.chat.batches import splits_the_batch
+from bwdoctor.chat.boxes import machines_compared
 from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
 from bwdoctor.chat.counts import read_counts, read_nic_count, read_several_machines
@@ -138,6 +139,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = _one_machine_against_the_rest(prose, hits)
     hits = _steps_that_swing(prose, hits)
     hits = _tested_pairs_aside(prose, hits)
+    hits = machines_compared(prose, entities, hits)  # fix31 'two servers, one 8×H100, one 8×A100': two runs
     hits = _largest_run_is_the_job(hits, prose)
     hits = _load_of_the_smaller_run(prose, hits)
     hits = figures_without_the_data(prose, hits)  # s30 the loads of a test with the data reading off are the test's
@@ -384,6 +386,11 @@ def _entity_facts(entities: list[Entity], text: str) -> list[Understood]:
         elif (driver := _DRIVER.search(text, max(0, e.start - 20), e.end)) and driver.start("v") >= e.start:
             said = text[driver.start():e.end]
             hits.append(Understood("gpu.driver_version", driver["v"], said, driver.start(), e.end))
+    for m in _DRIVER.finditer(text):
+        # fix31 a driver version that no name holds ('Driver Version: 455.28', '驱动版本 525.60': two parts, or the
+        # word between): the words name it as much as 'driver 535.104.05'
+        if not any(h.fact == "gpu.driver_version" and h.start < m.end() and m.start() < h.end for h in hits):
+            hits.append(Understood("gpu.driver_version", m["v"], m.group(0), m.start(), m.end()))
     if re.search(r"NCCL", text, re.IGNORECASE):
         # 'NCCL 2.5 正常，升级到 2.18 之后变慢': the version moved to is the one the job runs now
         for m in _UPGRADED_TO.finditer(text):
