@@ -978,6 +978,12 @@ _SIZES_LISTED = re.compile(r"(?:\s*(?:[、,，/]|and|or|和|与|及)\s*\d+(?:\.\
                            r"(?:大小|尺寸|sizes?)(?![A-Za-z])", _IC)
 
 
+# a figure with its unit per second, then one 'at'/'@'/'for' a size: the size is the benchmark's message ('3.2 GB/s at 8G')
+_SIZE_AFTER_A_RATE = re.compile(r"\d\s*(?:[GM]B/s(?:ec)?|[GM]Bps|[GM]b/s|Gbps|[GM]/s)\s*(?:busbw|algbw|bus bandwidth)?\s*"
+                                r"(?:[,(（]\s*)?(?:at|@|for)\s+(?:the\s+|a\s+|an\s+)?(?:(?:message\s+)?size\s+(?:of\s+)?)?$",
+                                _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
 
@@ -1034,6 +1040,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if unit in {"G", "M"} and re.match(r"\s*(?:以上|以下|以内|开始|起|and (?:up|above|larger|below)|or (?:larger|more|less|"
                                       r"smaller)|onwards?)", tail, _IC) and _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
         return None  # 'busbw 在 1G 以上的消息就稳定了': a message size of the sweep  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate
+    if unit in {"G", "M"} and (_SIZE_AFTER_A_RATE.search(text, max(0, m.start() - 40), m.start())
+                               or re.match(r"\s*(?:messages?|msgs?|message size|sizes?|buffers?|消息|大小)(?![A-Za-z])", tail, _IC)):
+        return None  # 'max busbw 3.2 GB/s at 8G', 'at the 1G messages': the sweep's message size, not a second rate
     if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
                  _IC):
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
@@ -1449,14 +1458,20 @@ _FIGURE_FILLER = re.compile(
     r"(?:usually|typically|normally|gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
     r"gets|reach(?:es|ed)?|tops? out at|topped out at|peaks? at|peaked at|maxes out at|maxed out at|at|hovers? (?:around|at)|"
     r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈)(?![A-Za-z])", _IC)
-_BARE_NUM = r"(?<![\w.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
+# (a Chinese word may stand glued before it, 'busbw只有3.2': only ASCII letters and digits bound it)
+_BARE_NUM = r"(?<![A-Za-z0-9_.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
 # between the name and its figure: a verb or a filler, no digits, no other figure's name, no end of clause
 _FIGURE_GAP = r"(?P<gap>[^\d\n，,。;；:：!?！？()（）]{0,28}?)(?:[:：=]\s*)?"
 # what may follow a figure whose unit is left out: the end of the clause, an approximation, a conjunction
-_BARE_END = re.compile(r"\s*(?:$|[，,。;；!?！？)）]|\.(?!\d)|左右|上下|多(?![少个])|出头|而已|的样子|吧|啊|了|，|"
+_BARE_END = re.compile(r"\s*(?:$|[，,。;；!?！？)）—–]|-{1,2}\s|\.(?!\d)|左右|上下|多(?![少个])|出头|而已|的样子|吧|啊|了|，|"
                        r"(?:and|but|or|on|at|for|with|in|which|so|while|now|when|across|between|from|vs\.?|versus|after|"
                        r"before|then|over|max|at most|tops|peak|average|avg|each way|per direction|"
                        r"(?:with|using|in|via|from|by)\s+(?:the\s+)?(?:iperf3?|nccl-tests|ib_\w+_bw)|busbw|algbw)(?![A-Za-z]))", _IC)
+# a figure that moved, said without its unit: 'busbw 从 24 掉到了 3.2', 'busbw went from 24 to 3.2' (the later is the figure)
+_FROM = re.compile(r"(?:(?<![A-Za-z])(?:went|goes|dropped|drops|fell|falls|rose|rises|jumped)\s+)?(?:从|(?<![A-Za-z])from)\s*$",
+                   _IC)
+_MOVED_TO = re.compile(rf"(?P<gap>\s*(?:(?:掉|降|跌|下降|减少|回落|升|涨|提升|上升|dropped|fell|went (?:down|up)|rose|jumped)\s*)?"
+                       rf"(?:到|至|(?<![A-Za-z])to)\s*(?:了)?\s*(?:only\s+|just\s+)?){_BARE_NUM}", _IC)
 _BARE_AFTER_TOOL = re.compile(rf"{_BARE_NUM}\s*(?:左右|上下|多)?\s*(?:with|using|in|via|from|by|用)\s+(?:the\s+)?"
                               rf"(?P<tool>iperf3?|ib_(?:write|read|send)_bw|perftest|nccl-tests|all_reduce_perf)(?![A-Za-z])",
                               _IC)
@@ -1506,12 +1521,15 @@ def unitless_measurements(text: str) -> list[Understood]:
         kind = name.lastgroup or ""
         fact = _FIGURE_NAMES[kind][1]
         m = re.compile(_FIGURE_GAP + _BARE_NUM).match(text, name.end())
-        if m is None or _FIGURE_FILLER.sub("", m["gap"]).strip():
+        moved = _MOVED_TO.match(text, m.end()) if m is not None and _FROM.search(m["gap"]) else None
+        if m is None or _FIGURE_FILLER.sub("", _FROM.sub("", m["gap"]) if moved else m["gap"]).strip():
             continue  # other words before it: 'iperf3 between node 1', 'iperf3 server on port 5201', 'iperf3 -P 4'
         if not m["gap"].strip() and kind in {"iperf", "rdma"}:
             continue  # 'iperf 2 and iperf 3': a version glued to the name
         if re.search(r"(?:应该|理论|期望|expect\w*|should|spec|官方|datasheet|目标|target|版本|version|v$)", m["gap"], _IC):
             continue  # a figure wanted or a version, not one measured
+        if moved is not None:
+            m = moved  # 'busbw 从 24 掉到了 3.2', 'busbw went from 24 to 3.2': the figure it is now
         if not _BARE_END.match(text, m.end()):
             continue  # a unit, a count or another word follows ('8 streams', '2 nodes', '10 秒', '1.75 倍')
         if fact == "nccl.allreduce_busbw_gbytes_per_s" and _OTHER_COLLECTIVE.search(text, max(0, name.start() - 160),
