@@ -326,7 +326,7 @@ def _candidate_layouts(tokens: list[str]) -> list[tuple[list[str], str]]:
         out.append((_NEW_LAYOUT[:9], "new, one-sided (assumed)"))
     # eight cells: a root column (new layout, no #wrong) ends in a busbw; the old layout ends in an error ('1e-06')
     if len(tokens) == 8 and (tokens[4] == "-1" or not re.fullmatch(r"[0-9.]+[eE][-+]?\d+|N/A|0|0\.0+", tokens[7])):
-        out.append((_NEW_LAYOUT[:8], "new, one-sided, no #wrong (assumed)"))  # size count type redop root time algbw busbw
+        out.append((_NEW_LAYOUT[:8], "new, one-sided, no #wrong (assumed)"))  # size … root time algbw busbw
     elif len(tokens) == 8:
         out.append((_OLD_LAYOUT[:8], "old, one-sided (assumed)"))
     return out
@@ -356,7 +356,7 @@ def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
     candidates = _candidate_layouts(tokens)
     verdicts = [_fits(tokens, columns) for columns, _ in candidates]
     for wanted in (True, None):
-        for candidate, verdict in zip(candidates, verdicts):
+        for candidate, verdict in zip(candidates, verdicts, strict=True):
             if verdict is wanted:
                 return candidate
     return candidates[0] if candidates else None

@@ -81,7 +81,8 @@ _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
 # `3` | RoCE v2 |' (a third cell of words at most: '| NCCL_IB_DISABLE | 1 | 0 |' compares two runs, neither the job;
 # the row may run on into the next line's words, the reader's lines being joined)
 _ENV_TABLE = re.compile(r"\|[ \t]*`?(?P<name>NCCL_[A-Z0-9_]+)`?[ \t]*\|[ \t]*`?(?P<value>[A-Za-z0-9_.^:\-]+"
-                        r"(?:,[A-Za-z0-9_.^:\-]+)*)`?[ \t]*\|(?=[^|\n]*(?:\n|$)|[^|\n\d]*[A-Za-z\u4e00-\u9fff]{2}[^|\n]*\|)")
+                        r"(?:,[A-Za-z0-9_.^:\-]+)*)`?[ \t]*\|"
+                        r"(?=[^|\n]*(?:\n|$)|[^|\n\d]*[A-Za-z\u4e00-\u9fff]{2}[^|\n]*\|)")
 
 
 # Several settings given one value: 'set GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME both to enp4s0',
