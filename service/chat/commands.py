@@ -65,7 +65,9 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
                   # python's environment: 'os.environ["NCCL_IB_DISABLE"] = "1"', 'os.environ.setdefault("NCCL_…", "x")'
                   r"[\"']\s*\]\s*=|[\"']\s*,\s*(?=[\"'])|"
                   # said in words with 'is': 'NCCL_SOCKET_IFNAME is eth1', 'NCCL_IB_DISABLE is 1' (a device, a number)
-                  r"\s+(?:is|was)\s+(?=(?:(?:eth|ens|enp|eno|ib|bond|em|en|net|mlx5_)\w*|\d{1,3})(?![\w.])))"
+                  r"\s+(?:is|was)\s+(?=(?:(?:eth|ens|enp|eno|ib|bond|em|en|net|mlx5_)\w*|\d{1,3})(?![\w.]))|"
+                  # '… 是 bond0', or the name and an interface apart as in a listing: 'NCCL_SOCKET_IFNAME eth0'
+                  r"\s*是(?!否|不是)\s*|[ \t]+(?=(?:eth|ens|enp|eno|ib|bond|em|net)\w*\d\w*(?![\w\-]|\.\w)))"
                   r"\s*(?P<value>\"[^\"]*\"|'[^']*'|"
                   # a comma-separated value stops before another variable ('--export=ALL,NCCL_A=ib0,NCCL_B=1')
                   r"[^\s,，。;；`\"'?？!！()（）]+(?:,(?![A-Za-z_]\w*=)[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
@@ -846,6 +848,9 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
     if name == "NCCL_NET":  # 'NCCL_NET=Socket' / 'NCCL_NET=IB': the network NCCL is told to use
         net = value.strip().strip("\"'").lower()
         return {"nccl.transport": "socket"} if net == "socket" else {"nccl.transport": "ib"} if net == "ib" else {}
+    if name == "NCCL_NET_GDR_LEVEL":  # 'LOC' (or 0): GPUDirect RDMA never used; a distance ('PHB', 'SYS', 2) allows it
+        level = value.strip().strip("\"'").upper()
+        return {"nccl.gdr_disabled": True} if level in {"LOC", "0"} else {}
     if name == "NCCL_VERSION":  # job-s11 version set: a container's 'NCCL_VERSION=2.19.3-1' names the NCCL it ships
         version = re.match(r"[\"']?v?(2\.\d{1,2}(?:\.\d{1,2})?)(?![\d])", value.strip())
         return {"nccl.version": version[1]} if version else {}

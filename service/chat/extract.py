@@ -2627,8 +2627,10 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
     # job-s11 gid said: 'gid index 用的 3', 'GID index 设置为 3', 'RoCE GID index is 3': NCCL_IB_GID_INDEX in words
-    for m in re.finditer(r"(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)\s*(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
-                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])|"
+    # (the sentence may end right after it, 'gid index 3.'; the variable's own name said bare too, 'NCCL_IB_GID_INDEX 3')
+    for m in re.finditer(r"(?:(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)|(?<![A-Za-z_])NCCL_IB_GID_INDEX)\s*"
+                         r"(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
+                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?!\d|\.\d)|"
                          # 'using GID 3 (RoCE v2)', '用 GID 3': the index said bare after a verb of use (not 'GID 0: fe80::…')
                          r"(?:using|use|uses|used|with|用|用的是)\s+(?:the\s+)?GID\s*(?P<n2>\d{1,3})(?![\d.:/,、]|\s*(?:/|or|and|或|和)\s*\d)",
                          text, _IC):
@@ -2677,6 +2679,8 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.transport", "ib", m))
     # '日志显示 NET/IB/0/GDRDMA': a channel's connection quoted in words (GDRDMA: GPUDirect RDMA in use)
     for m in re.finditer(r"(?<![=\w/])NET/IB/\d+(?P<gdr>/GDRDMA)?(?![\w/])", text):
+        if tx.said_absent(text, m.start()):
+            continue  # '日志里从来没有 via NET/IB/0/GDRDMA', 'never shows NET/IB/0/GDRDMA': a line missing from the log
         hits.append(_hit("nccl.transport", "ib", m))
         if m["gdr"]:
             hits.append(_hit("nccl.gdr_disabled", False, m))
@@ -2692,8 +2696,9 @@ def job_shape(text: str) -> list[Understood]:
                          r"确实\s*|还是\s*|其实\s*|也\s*|都\s*|也都\s*|已经\s*)?"
                          # job-s11 transport verbs: 'NCCL 用了 IB', 'NCCL 走的 RDMA', 'NCCL is using RoCE', 'uses plain sockets'
                          r"(?:走的是|走了|走的|走|用的是|用了|用的|使用的是|使用了|使用|用|falls? back to|fell back to|using|uses|used|"
-                         r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects)"
-                         r"\s*(?:the\s*|plain\s*)?"
+                         r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects|"
+                         r"ends? up (?:on|over|using|with)|ended up (?:on|over|using|with))"
+                         r"\s*(?:the\s*|plain\s*|its\s*)?"
                          r"(?P<t>socket|sockets|TCP|IB|InfiniBand|RoCE(?:\s*v2)?|RDMA)(?![A-Za-z])", text, _IC):
         if re.match(r"\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 4]) or re.search(
                 r"(?:是不是|是否|有没有|(?<![A-Za-z])(?:if|whether|does|did|is))\s*$", text[max(0, m.start() - 10):m.start()], _IC):
@@ -2701,6 +2706,22 @@ def job_shape(text: str) -> list[Understood]:
         if _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()):
             continue  # zh-s12b '怎么让 NCCL 走 IB', '希望 NCCL 走 RoCE', 'force NCCL to use IB': the transport wanted
         hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
+    # the transport by its noun ('using the Socket transport instead of IB', 'fell back to the TCP transport'), or NCCL
+    # named before and then 'it' ('NCCL_DEBUG=INFO shows it is using socket'); a yes/no question or a wish says nothing
+    for m in _TRANSPORT_NOUN.finditer(text):
+        if m["it"] and not _NCCL_SAID.search(text, tx.sentence_bounds(text, m.start())[0], m.start()) and not re.search(
+                r"(?<![A-Za-z])(?:logs?|debug|shows|says|prints|reports)(?![A-Za-z])|日志",
+                text[tx.sentence_bounds(text, m.start())[0]:m.start()], _IC):
+            continue
+        if _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()) or re.search(
+                r"(?:^|[.?!。？！]\s*)(?:is|does|did|was|will|should|would|can|could)\s+(?:NCCL|it)\s+$",
+                text[max(0, m.start() - 16):m.start()], _IC) or (
+                m["it"] and re.match(r"(?:is|does|did|was)\s", text[max(0, m.start() - 4):m.start()], _IC)):
+            continue
+        if _overlaps(m, hits):
+            continue
+        t = m["t"] or m["t2"]
+        hits.append(_hit("nccl.transport", "socket" if re.match(r"(?:NET/)?(?:socket|tcp)", t, _IC) else "ib", m))
     # net-s12b transport said without NCCL's name in an NCCL question: '所有 case 都走 IB', 'every run went over IB'
     if _NCCL_SAID.search(text):
         for m in _GOES_OVER.finditer(text):
@@ -2710,7 +2731,7 @@ def job_shape(text: str) -> list[Understood]:
                     or re.search(r"(?<![A-Za-z])(?:how|whether|check|verify|confirm|make sure|ensure)(?![A-Za-z])|怎么|如何|怎样",
                                  text[max(tx.sentence_bounds(text, m.start())[0], m.start() - 48):m.start()], _IC):
                 continue  # asked, denied or wanted: '是不是都走 IB', 'should go over IB', 'didn't go over IB'
-            t = m["t"] or m["t2"]
+            t = m["t"] or m["t2"] or m["t3"]
             hits.append(_hit("nccl.transport", "socket" if t.lower().startswith(("socket", "tcp")) else "ib", m))
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
     for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])|"
@@ -2723,6 +2744,12 @@ def job_shape(text: str) -> list[Understood]:
     return hits
 
 
+_TRANSPORT_VERB = (r"(?:using|uses|used|on|over|picks?|picked|chose|chooses|selects?|selected|falls? back to|fell back to|"
+                   r"ends? up (?:on|using)|ended up (?:on|using))")
+_TRANSPORT_NOUN = re.compile(rf"(?<![A-Za-z]){_TRANSPORT_VERB}\s+(?:the\s+|its\s+|NCCL's\s+)?"
+                             r"(?P<t>NET/Socket|NET/IB|Socket|sockets?|TCP|IB|InfiniBand|RoCE)\s+(?:transport|network plugin)|"
+                             rf"(?P<it>(?<![A-Za-z])it(?:'s|\s+is|\s+was)?)\s+(?:still\s+|only\s+|actually\s+)?{_TRANSPORT_VERB}\s+"
+                             r"(?:plain\s+)?(?:TCP\s+)?(?P<t2>sockets?|TCP|IB|InfiniBand)(?![A-Za-z/])", _IC)
 # zh-s12b NCCL's transport as a wish or a way asked: '怎么让 NCCL 走 IB', '强制 NCCL 用 RDMA', 'how to make NCCL use IB'
 _TRANSPORT_WANTED = re.compile(r"(?:让|使|使得|想|要|希望|强制|指定|怎么|如何|怎样|应该|能不能|可以|想要|"
                                r"(?<![A-Za-z])(?:make|force|get|let|want|how to|should|can I|could I))\s*(?:it\s*)?$", _IC)
@@ -2734,7 +2761,11 @@ _GOES_OVER = re.compile(r"(?:(?<=都)|(?<=全部)|(?<=全都)|(?<=均)|(?<=确�
                         r"(?P<t>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|socket|TCP)(?![A-Za-z])|"
                         r"(?<![A-Za-z])(?:all|every|each|both)\s+(?:of\s+the\s+)?(?:\w+\s+)?(?:cases?|runs?|tests?|jobs?|traffic|"
                         r"channels?|rings?|connections?)\s+(?:\w+\s+)?(?:go|goes|went|run|runs|ran)\s+(?:over|through|via)\s+"
-                        r"(?:the\s+)?(?P<t2>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])", _IC)
+                        r"(?:the\s+)?(?P<t2>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])|"
+                        # the traffic as the subject: '通信走的 IB', '跨机流量都走 TCP', 'the traffic goes over sockets'
+                        r"(?:通信|流量|(?<![A-Za-z])(?:traffic|communication))\s*(?:都|全部|全都|也|还是|确实|实际上?)?\s*"
+                        r"(?:走的是|走了|走的|走|用的是|goes over|went over|runs over|is going over|is on)\s*(?:the\s+)?"
+                        r"(?P<t3>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])", _IC)
 
 
 # --------------------------------------------------------------------------- fabric features named in words

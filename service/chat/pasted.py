@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bwdoctor.chat import text as tx
 from bwdoctor.chat.entities import find_entities
 from bwdoctor.chat.language import detect_language
 from bwdoctor.i18n import t
@@ -275,8 +276,11 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     if run_start is not None:
         spans.append((run_start, run_end))
     spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e]) and not _typed_notes(text[s:e])]
-    spans = _merge(spans + [m.span() for m in _INLINE.finditer(text) if _inline_output(m["body"])
-                            and not any(s <= m.start() < e for s, e in spans)])
+    spans = _merge(spans + [m.span() for m in [*_INLINE.finditer(text), *_QUOTED.finditer(text)]
+                            if (_inline_output(m["body"]) if m.re is _INLINE else _NCCL_FRAGMENT.search(m["body"]))
+                            and not any(s <= m.start() < e for s, e in spans)
+                            and not (_NCCL_FRAGMENT.search(m["body"])
+                                     and tx.ABSENT_BEFORE.search(text, max(0, m.start() - 40), m.start()))])
     prose = list(text)
     for s, e in spans:
         one_line = "\n" not in text[s:e].rstrip("\n")
@@ -297,7 +301,17 @@ _INLINE = re.compile(r"(?<!`)`(?P<body>[^`\n]{12,400})`(?!`)")
 
 
 def _inline_output(body: str) -> bool:
-    return _tool_line(body) and _kind_of(body) in _MEASUREMENTS
+    return _tool_line(body) and _kind_of(body) in _MEASUREMENTS or bool(_NCCL_FRAGMENT.search(body))
+
+
+# One of NCCL's own log lines quoted in a sentence without its prefix ('the log says "NET/Socket : Using
+# [0]eth0:10.0.0.1<0>"', "NCCL prints 'NCCL_IB_DISABLE set by environment to 1.'"): NCCL's words, read by its parser.
+_NCCL_FRAGMENT = re.compile(r"NET/(?:Socket|IB)\s*:\s*(?:Using\s+\[|No device found)|"
+                            r"\bNCCL_[A-Z0-9_]+ set (?:by environment )?to \S|"
+                            r"Using (?:internal )?[Nn]etwork \w|\b(?:Ring|Channel) \d+\S*\s*:.*\bvia NET/\w|"
+                            r"GPU Direct RDMA (?:Disabled|Enabled) for|\bNCCL version \d")
+
+_QUOTED = re.compile(r"(?<![\w'\"])(?P<q>['\"“‘])(?P<body>[^'\"“”‘’\n]{12,300})['\"”’](?![\w])")
 
 
 _TOOL_TABLE = re.compile(r"NVIDIA-SMI|MiB|GPU-Util|Persistence|busbw|algbw|Bitrate|bits/sec", re.I)
@@ -670,7 +684,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     for s, e in spans:
         body = text[s:e]
         fence = _FENCE.fullmatch(body.strip())
-        inline = _INLINE.fullmatch(body.strip())
+        inline = _INLINE.fullmatch(body.strip()) or _QUOTED.fullmatch(body.strip())
         bodies.append(unlabel(fence["body"] if fence else inline["body"] if inline else body))
     blocks = _blocks(text, prose, spans, bodies)
     body = "\n".join(b.body for b in blocks if b.role == "job")
