@@ -710,7 +710,8 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
             pasted.partial = pasted.partial or partial
     _gpu_links_said_by_the_words(pasted, blocks, prose)
     if pasted.facts.get("nic.rdma") is False and pasted.sources.get("nic.rdma") == "nccl-log" \
-            and _IN_A_CONTAINER.search(text):
+            and (_IN_A_CONTAINER.search(text) or _RDMA_ADAPTER_NAMED.search(prose)):
+        # (or the words name an RDMA adapter the hosts have: 'We have ConnectX-6 cards', NCCL just cannot open it)
         # 'NET/IB : No device found' inside a container says the devices were not passed in, not that the hosts lack
         # them ('同样的脚本在宿主机上直接跑没问题，一进容器 NCCL 就打 No device found')
         del pasted.facts["nic.rdma"]
@@ -793,6 +794,9 @@ class _Block:
     role: str = "job"
 
 
+# An RDMA adapter the words name ('We have ConnectX-6 cards'): NCCL's 'No device found' then says it cannot open it.
+_RDMA_ADAPTER_NAMED = re.compile(r"ConnectX|Mellanox|(?<![A-Za-z])(?:CX-?[3-8]|mlx[45]_?\w*|BlueField|HCAs?)"
+                                 r"(?![A-Za-z])", re.IGNORECASE)
 _IN_A_CONTAINER = re.compile(r"docker|podman|container|容器|(?<![A-Za-z])pods?(?![A-Za-z])|kubernetes|k8s|enroot|pyxis|"
                              r"singularity|apptainer", re.IGNORECASE)
 
