@@ -23,9 +23,12 @@ _NAME = r"(?P<name>NCCL_[A-Z0-9_]+)"
 _VALUE = r"""(?P<q>["']?)(?P<value>\$\{\w+\}|[^"'\s,;)}]*(?:,(?![A-Za-z_]\w*=)[^"'\s,;)}]+)*)(?P=q)"""
 _PATTERNS = (
     # NCCL's echo of its settings (NCCL_DEBUG=INFO), old "set to" and new "set by environment to".
-    re.compile(rf"\b{_NAME} set (?:by environment )?to (?P<value>\S+?)\.?\s*$"),
+    # (quoted in a sentence it ends at its closing quote: "`NCCL_IB_DISABLE set by environment to 1.`")
+    re.compile(rf"\b{_NAME} set (?:by environment )?to (?P<value>[^\s'\"`‘’“”]+?)\.?\s*(?:['\"`‘’“”]|$)"),
     # a Kubernetes env entry on one line: '{"name": "NCCL_X", "value": "1"}', '- {name: NCCL_X, value: "1"}'
     re.compile(rf"""\bname["']?\s*:\s*["']?{_NAME}["']?\s*,\s*["']?value["']?\s*:\s*{_VALUE}"""),
+    # a row of a markdown table of settings: '| NCCL_SOCKET_IFNAME | eth0 |', '| `NCCL_IB_GID_INDEX` | `3` | RoCE v2 |'
+    re.compile(rf"""^\s*\|?\s*`?{_NAME}`?\s*\|\s*`?(?P<value>[^\s|`]+)`?\s*\|"""),
     # a Dockerfile's legacy form, name and value apart: 'ENV NCCL_SOCKET_IFNAME eth0'
     re.compile(rf"""^\s*ENV\s+{_NAME}\s+{_VALUE}\s*$"""),
     # os.environ["NCCL_X"] = "1" / os.environ.setdefault("NCCL_X", "1") / env={"NCCL_X": "1"} / NCCL_X: 1

@@ -61,7 +61,8 @@ _IFACE = re.compile(r"(?:\[\d+\])?([\w.\-@]+):[\d.:a-fA-F%\[\]]+<\d+>")
 # PXN (NCCL >= 2.12) names the proxy rank after the device: 'via NET/IB/0(8)/GDRDMA'.
 _VIA = re.compile(r"via NET/([A-Za-z][\w ]*?)/(\d+)(?:\(\d+\))?(/GDRDMA)?")
 _VIA_LOCAL = re.compile(r"via (P2P|SHM|CollNet|NVLS)\b(?:/([\w ]+))?")
-_ENV = re.compile(r"(NCCL_[A-Z0-9_]+) set (?:by environment )?to (\S+?)\.?\s*$")
+# (a line quoted in a sentence ends at its closing quote: "`… NCCL_SOCKET_IFNAME set by environment to ens5`")
+_ENV = re.compile(r"(NCCL_[A-Z0-9_]+) set (?:by environment )?to ([^\s'\"`‘’“”]+?)\.?\s*(?:['\"`‘’“”]|$)")
 _GDR_HCA = re.compile(r"GPU Direct RDMA (Disabled|Enabled) for (?:GPU [^/]*/ )?HCA\s*(\d+)?\s*'?([\w.\-]*)'?",
                       re.IGNORECASE)
 _NO_DEVICE_FOUND = re.compile(r"NET/IB\s*:\s*No device found")

@@ -45,6 +45,9 @@ _NEW_LAYOUT = ["size", "count", "type", "redop", "root", "time", "algbw", "busbw
                "time", "algbw", "busbw", "#wrong"]
 _OLD_LAYOUT = ["size", "count", "type", "redop", "time", "algbw", "busbw", "error",
                "time", "algbw", "busbw", "error"]
+# nccl-tests 2.17's per-iteration report (-I 1 or the like) adds the iterations' min, max, p99 and spread to each half.
+_PER_ITERATION = ["time", "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%"]
+_PER_ITERATION_LAYOUT = ["size", "count", "type", "redop", "root", *_PER_ITERATION, *_PER_ITERATION]
 LARGE_SIZE_FRACTION = 0.25  # "largest sizes": rows within 4x (two doublings) of the largest size
 SMALL_LARGEST_BYTES = 64 << 20  # a sweep that stops below 64 MB never reaches the fabric's bandwidth
 TINY_BYTES = 1 << 20  # a sweep from below 1 MB drags the footer's average down
@@ -309,20 +312,54 @@ def _looks_cut(tokens: list[str], width: int) -> int:
                and tokens[2] in _TYPES)
 
 
-def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
-    if len(tokens) == len(_NEW_LAYOUT):
-        return _NEW_LAYOUT, "new (assumed)"
+def _candidate_layouts(tokens: list[str]) -> list[tuple[list[str], str]]:
+    """The layouts a headless row of this many cells may have, the likeliest first."""
+    out: list[tuple[list[str], str]] = []
+    if len(tokens) == len(_PER_ITERATION_LAYOUT):
+        out.append((_PER_ITERATION_LAYOUT, "per-iteration (assumed)"))
+    if len(tokens) == len(_NEW_LAYOUT):  # thirteen cells: two-sided, or one side of the per-iteration report
+        out += [(_NEW_LAYOUT, "new (assumed)"), (_PER_ITERATION_LAYOUT[:13], "per-iteration, one-sided (assumed)")]
     if len(tokens) == len(_OLD_LAYOUT):
-        return _OLD_LAYOUT, "old (assumed)"
+        out.append((_OLD_LAYOUT, "old (assumed)"))
     # one-sided rows (out-of-place only, as some pastes and -z/-R runs show): the first half of a layout
     if len(tokens) == 9 and tokens[4].lstrip("-").isdigit():
-        return _NEW_LAYOUT[:9], "new, one-sided (assumed)"
+        out.append((_NEW_LAYOUT[:9], "new, one-sided (assumed)"))
     # eight cells: a root column (new layout, no #wrong) ends in a busbw; the old layout ends in an error ('1e-06')
     if len(tokens) == 8 and (tokens[4] == "-1" or not re.fullmatch(r"[0-9.]+[eE][-+]?\d+|N/A|0|0\.0+", tokens[7])):
-        return _NEW_LAYOUT[:8], "new, one-sided, no #wrong (assumed)"  # size count type redop root time algbw busbw
-    if len(tokens) == 8:
-        return _OLD_LAYOUT[:8], "old, one-sided (assumed)"
-    return None
+        out.append((_NEW_LAYOUT[:8], "new, one-sided, no #wrong (assumed)"))  # size … root time algbw busbw
+    elif len(tokens) == 8:
+        out.append((_OLD_LAYOUT[:8], "old, one-sided (assumed)"))
+    return out
+
+
+def _fits(tokens: list[str], columns: list[str]) -> bool | None:
+    """Whether the row's own arithmetic holds under these columns: algbw is size / time (time in µs, or in ms in the
+    oldest nccl-tests) and busbw at most twice algbw, for every side; None when no side can tell (sizes so small that
+    algbw prints 0.00)."""
+    size = _number(tokens[0])
+    verdicts = []
+    for i, name in enumerate(columns):
+        if name != "time" or i + 2 >= len(columns) or columns[i + 1:i + 3] != ["algbw", "busbw"]:
+            continue
+        time, algbw, busbw = (_number(tokens[j]) for j in (i, i + 1, i + 2))
+        if size is None or time is None or algbw is None or busbw is None or time <= 0:
+            return False if time is None or algbw is None or busbw is None else None
+        if algbw < 0.1:
+            continue
+        rate = [size / (time * scale) for scale in (1e3, 1e6)]
+        verdicts.append(any(abs(r - algbw) <= 0.05 * algbw + 0.02 for r in rate) and busbw <= 2.0 * algbw + 0.02)
+    return all(verdicts) if verdicts else None
+
+
+def _assumed_layout(tokens: list[str]) -> tuple[list[str], str] | None:
+    """The layout of a row pasted without its header: of those its cell count allows, one whose arithmetic holds."""
+    candidates = _candidate_layouts(tokens)
+    verdicts = [_fits(tokens, columns) for columns, _ in candidates]
+    for wanted in (True, None):
+        for candidate, verdict in zip(candidates, verdicts, strict=True):
+            if verdict is wanted:
+                return candidate
+    return candidates[0] if candidates else None
 
 
 def _version_of_code(code: int) -> str:

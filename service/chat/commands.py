@@ -65,7 +65,9 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
                   # python's environment: 'os.environ["NCCL_IB_DISABLE"] = "1"', 'os.environ.setdefault("NCCL_…", "x")'
                   r"[\"']\s*\]\s*=|[\"']\s*,\s*(?=[\"'])|"
                   # said in words with 'is': 'NCCL_SOCKET_IFNAME is eth1', 'NCCL_IB_DISABLE is 1' (a device, a number)
-                  r"\s+(?:is|was)\s+(?=(?:(?:eth|ens|enp|eno|ib|bond|em|en|net|mlx5_)\w*|\d{1,3})(?![\w.])))"
+                  r"\s+(?:is|was)\s+(?=(?:(?:eth|ens|enp|eno|ib|bond|em|en|net|mlx5_)\w*|\d{1,3})(?![\w.]))|"
+                  # '… 是 bond0', or the name and an interface apart as in a listing: 'NCCL_SOCKET_IFNAME eth0'
+                  r"\s*是(?!否|不是)\s*|[ \t]+(?=(?:eth|ens|enp|eno|ib|bond|em|net)\w*\d\w*(?![\w\-]|\.\w)))"
                   r"\s*(?P<value>\"[^\"]*\"|'[^']*'|"
                   # a comma-separated value stops before another variable ('--export=ALL,NCCL_A=ib0,NCCL_B=1')
                   r"[^\s,，。;；`\"'?？!！()（）]+(?:,(?![A-Za-z_]\w*=)[^\s,，。;；`\"'?？!！()（）]+)*(?<![.:]))")
@@ -74,7 +76,15 @@ _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|F
 _ENV_ZH = re.compile(r"(?P<name>NCCL_[A-Z0-9_]+)\s*[^\n=，。,;；`]{0,12}?"
                      # job-s11 set verbs: 'NCCL_SOCKET_IFNAME 设置的是 bond0', '指定为 ens3', '配置为 mlx5_0'
                      r"(?:设成了?|设为|设置为|设置成|设置的是|设置了|设定为|配置成|配置为|配置的是|指定为|指定成|指定的是|指定了|"
-                     r"改成了?|改为|设的是?|用的是|指定的|设置的)\s*(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
+                     r"改成了?|改为|设的是?|用的是|指定的|设置的)\s*(?:了\s*)?(?P<value>[A-Za-z0-9_.^:\-]+(?:,[A-Za-z0-9_.^:\-]+)*(?<![.:]))")
+
+
+# A row of a markdown table of settings typed in the question: '| NCCL_SOCKET_IFNAME | eth0 |', '| `NCCL_IB_GID_INDEX` |
+# `3` | RoCE v2 |' (a third cell of words at most: '| NCCL_IB_DISABLE | 1 | 0 |' compares two runs, neither the job;
+# the row may run on into the next line's words, the reader's lines being joined)
+_ENV_TABLE = re.compile(r"\|[ \t]*`?(?P<name>NCCL_[A-Z0-9_]+)`?[ \t]*\|[ \t]*`?(?P<value>[A-Za-z0-9_.^:\-]+"
+                        r"(?:,[A-Za-z0-9_.^:\-]+)*)`?[ \t]*\|"
+                        r"(?=[^|\n]*(?:\n|$)|[^|\n\d]*[A-Za-z\u4e00-\u9fff]{2}[^|\n]*\|)")
 
 
 # Several settings given one value: 'set GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME both to enp4s0',
@@ -216,7 +226,7 @@ def read_commands(text: str, set_aside: Callable[[int], bool] | None = None) -> 
             if name not in found.env:
                 found.env[name] = m["value"]
                 read.append((_env_facts(name, m["value"]), (m.start(), m.end())))
-    for m in _ENV_ZH.finditer(text):  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
+    for m in [*_ENV_ZH.finditer(text), *_ENV_TABLE.finditer(text)]:  # 'NCCL_SOCKET_IFNAME 我两边都设成了 lo'
         if re.search(r"应该|要不要|是否|需不需要|是不是|能不能", m.group(0)) or re.match(r"\s*(?:吗|么|呢|[?？])",
                                                                                       text[m.end():]):
             continue  # job-s11 set verbs: 'NCCL_IB_GID_INDEX 应该设置为 3 吗？' asks what to set
@@ -296,7 +306,8 @@ _ASK_CUE = re.compile(
     r"were to|should (?:i|we)|do (?:i|we) need|would (?:it|using|setting|adding|passing|switching|changing|raising|"
     r"increasing|lowering|reducing)|(?:could|can) (?:i|we) (?:use|set|add|pass|enable|switch|try|turn on|change)|"
     r"is it (?:worth|better|ok|okay|safe)|"
-    r"(?<![A-Za-z])try(?:ing)?\b|recommend|instead of|suggest(?:ed|s|ion)?\b|advi[sc]e[ds]?\b|told (?:me|us) to|"
+    r"(?<![A-Za-z])try(?:ing)?\b|recommend|(?<![A-Za-z])(?:maybe|perhaps|plan(?:ning)? to|thinking (?:of|about))\b|"
+    r"打算|计划|考虑|instead of|suggest(?:ed|s|ion)?\b|advi[sc]e[ds]?\b|told (?:me|us) to|"
     r"有人说|网上说|让我|让我们|"
     r"如果|假如|假设|要是|若是|倘若|要不要|需不需要|是否(?:需要|应该)?|应不应该|该不该|能不能|可不可以|试试|试一下|"
     r"建议", re.IGNORECASE)
@@ -837,6 +848,9 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
     if name == "NCCL_NET":  # 'NCCL_NET=Socket' / 'NCCL_NET=IB': the network NCCL is told to use
         net = value.strip().strip("\"'").lower()
         return {"nccl.transport": "socket"} if net == "socket" else {"nccl.transport": "ib"} if net == "ib" else {}
+    if name == "NCCL_NET_GDR_LEVEL":  # 'LOC' (or 0): GPUDirect RDMA never used; a distance ('PHB', 'SYS', 2) allows it
+        level = value.strip().strip("\"'").upper()
+        return {"nccl.gdr_disabled": True} if level in {"LOC", "0"} else {}
     if name == "NCCL_VERSION":  # job-s11 version set: a container's 'NCCL_VERSION=2.19.3-1' names the NCCL it ships
         version = re.match(r"[\"']?v?(2\.\d{1,2}(?:\.\d{1,2})?)(?![\d])", value.strip())
         return {"nccl.version": version[1]} if version else {}

@@ -978,6 +978,12 @@ _SIZES_LISTED = re.compile(r"(?:\s*(?:[、,，/]|and|or|和|与|及)\s*\d+(?:\.\
                            r"(?:大小|尺寸|sizes?)(?![A-Za-z])", _IC)
 
 
+# a figure with its unit per second, then one 'at'/'@'/'for' a size: the size is the benchmark's message ('3.2 GB/s at 8G')
+_SIZE_AFTER_A_RATE = re.compile(r"\d\s*(?:[GM]B/s(?:ec)?|[GM]Bps|[GM]b/s|Gbps|[GM]/s)\s*(?:busbw|algbw|bus bandwidth)?\s*"
+                                r"(?:[,(（]\s*)?(?:at|@|for)\s+(?:the\s+|a\s+|an\s+)?(?:(?:message\s+)?size\s+(?:of\s+)?)?$",
+                                _IC)
+
+
 def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str | None:
     """What a rate is: 'rated' NIC speed, 'measured' throughput, 'instance' cap, 'traffic', 'busbw', 'storage'.
 
@@ -1034,6 +1040,9 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if unit in {"G", "M"} and re.match(r"\s*(?:以上|以下|以内|开始|起|and (?:up|above|larger|below)|or (?:larger|more|less|"
                                       r"smaller)|onwards?)", tail, _IC) and _NCCL_TESTS_TOPIC.search(tx.sentence(text, m.start())):
         return None  # 'busbw 在 1G 以上的消息就稳定了': a message size of the sweep  # 'a bandwidth drop at the 1G size': a message size of a benchmark sweep, not a rate
+    if unit in {"G", "M"} and (_SIZE_AFTER_A_RATE.search(text, max(0, m.start() - 40), m.start())
+                               or re.match(r"\s*(?:messages?|msgs?|message size|sizes?|buffers?|消息|大小)(?![A-Za-z])", tail, _IC)):
+        return None  # 'max busbw 3.2 GB/s at 8G', 'at the 1G messages': the sweep's message size, not a second rate
     if re.search(r"(?:合计|总共|一共|总带宽|in total|aggregate|combined|total of)\s*$", text[max(0, m.start() - 14):m.start()],
                  _IC):
         return None  # '2 张 HDR100 IB（合计 200G）': the sum of the NICs, not one NIC's rate
@@ -1449,14 +1458,20 @@ _FIGURE_FILLER = re.compile(
     r"(?:usually|typically|normally|gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
     r"gets|reach(?:es|ed)?|tops? out at|topped out at|peaks? at|peaked at|maxes out at|maxed out at|at|hovers? (?:around|at)|"
     r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈)(?![A-Za-z])", _IC)
-_BARE_NUM = r"(?<![\w.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
+# (a Chinese word may stand glued before it, 'busbw只有3.2': only ASCII letters and digits bound it)
+_BARE_NUM = r"(?<![A-Za-z0-9_.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
 # between the name and its figure: a verb or a filler, no digits, no other figure's name, no end of clause
 _FIGURE_GAP = r"(?P<gap>[^\d\n，,。;；:：!?！？()（）]{0,28}?)(?:[:：=]\s*)?"
 # what may follow a figure whose unit is left out: the end of the clause, an approximation, a conjunction
-_BARE_END = re.compile(r"\s*(?:$|[，,。;；!?！？)）]|\.(?!\d)|左右|上下|多(?![少个])|出头|而已|的样子|吧|啊|了|，|"
+_BARE_END = re.compile(r"\s*(?:$|[，,。;；!?！？)）—–]|-{1,2}\s|\.(?!\d)|左右|上下|多(?![少个])|出头|而已|的样子|吧|啊|了|，|"
                        r"(?:and|but|or|on|at|for|with|in|which|so|while|now|when|across|between|from|vs\.?|versus|after|"
                        r"before|then|over|max|at most|tops|peak|average|avg|each way|per direction|"
                        r"(?:with|using|in|via|from|by)\s+(?:the\s+)?(?:iperf3?|nccl-tests|ib_\w+_bw)|busbw|algbw)(?![A-Za-z]))", _IC)
+# a figure that moved, said without its unit: 'busbw 从 24 掉到了 3.2', 'busbw went from 24 to 3.2' (the later is the figure)
+_FROM = re.compile(r"(?:(?<![A-Za-z])(?:went|goes|dropped|drops|fell|falls|rose|rises|jumped)\s+)?(?:从|(?<![A-Za-z])from)\s*$",
+                   _IC)
+_MOVED_TO = re.compile(rf"(?P<gap>\s*(?:(?:掉|降|跌|下降|减少|回落|升|涨|提升|上升|dropped|fell|went (?:down|up)|rose|jumped)\s*)?"
+                       rf"(?:到|至|(?<![A-Za-z])to)\s*(?:了)?\s*(?:only\s+|just\s+)?){_BARE_NUM}", _IC)
 _BARE_AFTER_TOOL = re.compile(rf"{_BARE_NUM}\s*(?:左右|上下|多)?\s*(?:with|using|in|via|from|by|用)\s+(?:the\s+)?"
                               rf"(?P<tool>iperf3?|ib_(?:write|read|send)_bw|perftest|nccl-tests|all_reduce_perf)(?![A-Za-z])",
                               _IC)
@@ -1506,12 +1521,15 @@ def unitless_measurements(text: str) -> list[Understood]:
         kind = name.lastgroup or ""
         fact = _FIGURE_NAMES[kind][1]
         m = re.compile(_FIGURE_GAP + _BARE_NUM).match(text, name.end())
-        if m is None or _FIGURE_FILLER.sub("", m["gap"]).strip():
+        moved = _MOVED_TO.match(text, m.end()) if m is not None and _FROM.search(m["gap"]) else None
+        if m is None or _FIGURE_FILLER.sub("", _FROM.sub("", m["gap"]) if moved else m["gap"]).strip():
             continue  # other words before it: 'iperf3 between node 1', 'iperf3 server on port 5201', 'iperf3 -P 4'
         if not m["gap"].strip() and kind in {"iperf", "rdma"}:
             continue  # 'iperf 2 and iperf 3': a version glued to the name
         if re.search(r"(?:应该|理论|期望|expect\w*|should|spec|官方|datasheet|目标|target|版本|version|v$)", m["gap"], _IC):
             continue  # a figure wanted or a version, not one measured
+        if moved is not None:
+            m = moved  # 'busbw 从 24 掉到了 3.2', 'busbw went from 24 to 3.2': the figure it is now
         if not _BARE_END.match(text, m.end()):
             continue  # a unit, a count or another word follows ('8 streams', '2 nodes', '10 秒', '1.75 倍')
         if fact == "nccl.allreduce_busbw_gbytes_per_s" and _OTHER_COLLECTIVE.search(text, max(0, name.start() - 160),
@@ -2631,8 +2649,10 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(r"NCCL_SOCKET_IFNAME\s*=\s*(?P<v>[\w.\-^,=]+)", text):
         hits.append(_hit("nccl.socket_ifname", m["v"], m))
     # job-s11 gid said: 'gid index 用的 3', 'GID index 设置为 3', 'RoCE GID index is 3': NCCL_IB_GID_INDEX in words
-    for m in re.finditer(r"(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)\s*(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
-                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?![\d.])|"
+    # (the sentence may end right after it, 'gid index 3.'; the variable's own name said bare too, 'NCCL_IB_GID_INDEX 3')
+    for m in re.finditer(r"(?:(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)|(?<![A-Za-z_])NCCL_IB_GID_INDEX)\s*"
+                         r"(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
+                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?!\d|\.\d)|"
                          # 'using GID 3 (RoCE v2)', '用 GID 3': the index said bare after a verb of use (not 'GID 0: fe80::…')
                          r"(?:using|use|uses|used|with|用|用的是)\s+(?:the\s+)?GID\s*(?P<n2>\d{1,3})(?![\d.:/,、]|\s*(?:/|or|and|或|和)\s*\d)",
                          text, _IC):
@@ -2681,6 +2701,8 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("nccl.transport", "ib", m))
     # '日志显示 NET/IB/0/GDRDMA': a channel's connection quoted in words (GDRDMA: GPUDirect RDMA in use)
     for m in re.finditer(r"(?<![=\w/])NET/IB/\d+(?P<gdr>/GDRDMA)?(?![\w/])", text):
+        if tx.said_absent(text, m.start()):
+            continue  # '日志里从来没有 via NET/IB/0/GDRDMA', 'never shows NET/IB/0/GDRDMA': a line missing from the log
         hits.append(_hit("nccl.transport", "ib", m))
         if m["gdr"]:
             hits.append(_hit("nccl.gdr_disabled", False, m))
@@ -2696,8 +2718,9 @@ def job_shape(text: str) -> list[Understood]:
                          r"确实\s*|还是\s*|其实\s*|也\s*|都\s*|也都\s*|已经\s*)?"
                          # job-s11 transport verbs: 'NCCL 用了 IB', 'NCCL 走的 RDMA', 'NCCL is using RoCE', 'uses plain sockets'
                          r"(?:走的是|走了|走的|走|用的是|用了|用的|使用的是|使用了|使用|用|falls? back to|fell back to|using|uses|used|"
-                         r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects)"
-                         r"\s*(?:the\s*|plain\s*)?"
+                         r"went over|goes over|runs over|is running over|picked|picks|chose|chooses|selected|selects|"
+                         r"ends? up (?:on|over|using|with)|ended up (?:on|over|using|with))"
+                         r"\s*(?:the\s*|plain\s*|its\s*)?"
                          r"(?P<t>socket|sockets|TCP|IB|InfiniBand|RoCE(?:\s*v2)?|RDMA)(?![A-Za-z])", text, _IC):
         if re.match(r"\s*(?:吗|么|没有?|[?？]|的话)", text[m.end():m.end() + 4]) or re.search(
                 r"(?:是不是|是否|有没有|(?<![A-Za-z])(?:if|whether|does|did|is))\s*$", text[max(0, m.start() - 10):m.start()], _IC):
@@ -2705,6 +2728,22 @@ def job_shape(text: str) -> list[Understood]:
         if _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()):
             continue  # zh-s12b '怎么让 NCCL 走 IB', '希望 NCCL 走 RoCE', 'force NCCL to use IB': the transport wanted
         hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
+    # the transport by its noun ('using the Socket transport instead of IB', 'fell back to the TCP transport'), or NCCL
+    # named before and then 'it' ('NCCL_DEBUG=INFO shows it is using socket'); a yes/no question or a wish says nothing
+    for m in _TRANSPORT_NOUN.finditer(text):
+        if m["it"] and not _NCCL_SAID.search(text, tx.sentence_bounds(text, m.start())[0], m.start()) and not re.search(
+                r"(?<![A-Za-z])(?:logs?|debug|shows|says|prints|reports)(?![A-Za-z])|日志",
+                text[tx.sentence_bounds(text, m.start())[0]:m.start()], _IC):
+            continue
+        if _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()) or re.search(
+                r"(?:^|[.?!。？！]\s*)(?:is|does|did|was|will|should|would|can|could)\s+(?:NCCL|it)\s+$",
+                text[max(0, m.start() - 16):m.start()], _IC) or (
+                m["it"] and re.match(r"(?:is|does|did|was)\s", text[max(0, m.start() - 4):m.start()], _IC)):
+            continue
+        if _overlaps(m, hits):
+            continue
+        t = m["t"] or m["t2"]
+        hits.append(_hit("nccl.transport", "socket" if re.match(r"(?:NET/)?(?:socket|tcp)", t, _IC) else "ib", m))
     # net-s12b transport said without NCCL's name in an NCCL question: '所有 case 都走 IB', 'every run went over IB'
     if _NCCL_SAID.search(text):
         for m in _GOES_OVER.finditer(text):
@@ -2714,7 +2753,7 @@ def job_shape(text: str) -> list[Understood]:
                     or re.search(r"(?<![A-Za-z])(?:how|whether|check|verify|confirm|make sure|ensure)(?![A-Za-z])|怎么|如何|怎样",
                                  text[max(tx.sentence_bounds(text, m.start())[0], m.start() - 48):m.start()], _IC):
                 continue  # asked, denied or wanted: '是不是都走 IB', 'should go over IB', 'didn't go over IB'
-            t = m["t"] or m["t2"]
+            t = m["t"] or m["t2"] or m["t3"]
             hits.append(_hit("nccl.transport", "socket" if t.lower().startswith(("socket", "tcp")) else "ib", m))
     # 'TCP 网络（没有 RDMA）', 'training over plain TCP': with no RDMA in the picture, NCCL's only path is its sockets
     for m in re.finditer(r"(?<![A-Za-z])TCP\s*(?:/IP\s*)?(?:网络|network|networking)|(?:走|通过|over|via)\s*(?:plain\s*)?TCP(?![A-Za-z])|"
@@ -2727,6 +2766,12 @@ def job_shape(text: str) -> list[Understood]:
     return hits
 
 
+_TRANSPORT_VERB = (r"(?:using|uses|used|on|over|picks?|picked|chose|chooses|selects?|selected|falls? back to|fell back to|"
+                   r"ends? up (?:on|using)|ended up (?:on|using))")
+_TRANSPORT_NOUN = re.compile(rf"(?<![A-Za-z]){_TRANSPORT_VERB}\s+(?:the\s+|its\s+|NCCL's\s+)?"
+                             r"(?P<t>NET/Socket|NET/IB|Socket|sockets?|TCP|IB|InfiniBand|RoCE)\s+(?:transport|network plugin)|"
+                             rf"(?P<it>(?<![A-Za-z])it(?:'s|\s+is|\s+was)?)\s+(?:still\s+|only\s+|actually\s+)?{_TRANSPORT_VERB}\s+"
+                             r"(?:plain\s+)?(?:TCP\s+)?(?P<t2>sockets?|TCP|IB|InfiniBand)(?![A-Za-z/])", _IC)
 # zh-s12b NCCL's transport as a wish or a way asked: '怎么让 NCCL 走 IB', '强制 NCCL 用 RDMA', 'how to make NCCL use IB'
 _TRANSPORT_WANTED = re.compile(r"(?:让|使|使得|想|要|希望|强制|指定|怎么|如何|怎样|应该|能不能|可以|想要|"
                                r"(?<![A-Za-z])(?:make|force|get|let|want|how to|should|can I|could I))\s*(?:it\s*)?$", _IC)
@@ -2738,7 +2783,11 @@ _GOES_OVER = re.compile(r"(?:(?<=都)|(?<=全部)|(?<=全都)|(?<=均)|(?<=确�
                         r"(?P<t>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|socket|TCP)(?![A-Za-z])|"
                         r"(?<![A-Za-z])(?:all|every|each|both)\s+(?:of\s+the\s+)?(?:\w+\s+)?(?:cases?|runs?|tests?|jobs?|traffic|"
                         r"channels?|rings?|connections?)\s+(?:\w+\s+)?(?:go|goes|went|run|runs|ran)\s+(?:over|through|via)\s+"
-                        r"(?:the\s+)?(?P<t2>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])", _IC)
+                        r"(?:the\s+)?(?P<t2>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])|"
+                        # the traffic as the subject: '通信走的 IB', '跨机流量都走 TCP', 'the traffic goes over sockets'
+                        r"(?:通信|流量|(?<![A-Za-z])(?:traffic|communication))\s*(?:都|全部|全都|也|还是|确实|实际上?)?\s*"
+                        r"(?:走的是|走了|走的|走|用的是|goes over|went over|runs over|is going over|is on)\s*(?:the\s+)?"
+                        r"(?P<t3>IB|InfiniBand|RoCE(?:\s*v2)?|RDMA|sockets?|TCP)(?![A-Za-z])", _IC)
 
 
 # --------------------------------------------------------------------------- fabric features named in words

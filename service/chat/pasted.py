@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bwdoctor.chat import text as tx
 from bwdoctor.chat.entities import find_entities
 from bwdoctor.chat.language import detect_language
 from bwdoctor.chat.log_runs import slowest_run_pace
@@ -276,8 +277,11 @@ def split_pasted(text: str) -> tuple[str, list[tuple[int, int]]]:
     if run_start is not None:
         spans.append((run_start, run_end))
     spans = [(s, e) for s, e in _merge(spans) if not _typed_table(text[s:e]) and not _typed_notes(text[s:e])]
-    spans = _merge(spans + [m.span() for m in _INLINE.finditer(text) if _inline_output(m["body"])
-                            and not any(s <= m.start() < e for s, e in spans)])
+    spans = _merge(spans + [m.span() for m in [*_INLINE.finditer(text), *_QUOTED.finditer(text)]
+                            if (_inline_output(m["body"]) if m.re is _INLINE else _NCCL_FRAGMENT.search(m["body"]))
+                            and not any(s <= m.start() < e for s, e in spans)
+                            and not (_NCCL_FRAGMENT.search(m["body"])
+                                     and tx.ABSENT_BEFORE.search(text, max(0, m.start() - 40), m.start()))])
     prose = list(text)
     for s, e in spans:
         one_line = "\n" not in text[s:e].rstrip("\n")
@@ -298,7 +302,17 @@ _INLINE = re.compile(r"(?<!`)`(?P<body>[^`\n]{12,400})`(?!`)")
 
 
 def _inline_output(body: str) -> bool:
-    return _tool_line(body) and _kind_of(body) in _MEASUREMENTS
+    return _tool_line(body) and _kind_of(body) in _MEASUREMENTS or bool(_NCCL_FRAGMENT.search(body))
+
+
+# One of NCCL's own log lines quoted in a sentence without its prefix ('the log says "NET/Socket : Using
+# [0]eth0:10.0.0.1<0>"', "NCCL prints 'NCCL_IB_DISABLE set by environment to 1.'"): NCCL's words, read by its parser.
+_NCCL_FRAGMENT = re.compile(r"NET/(?:Socket|IB)\s*:\s*(?:Using\s+\[|No device found)|"
+                            r"\bNCCL_[A-Z0-9_]+ set (?:by environment )?to \S|"
+                            r"Using (?:internal )?[Nn]etwork \w|\b(?:Ring|Channel) \d+\S*\s*:.*\bvia NET/\w|"
+                            r"GPU Direct RDMA (?:Disabled|Enabled) for|\bNCCL version \d")
+
+_QUOTED = re.compile(r"(?<![\w'\"])(?P<q>['\"“‘])(?P<body>[^'\"“”‘’\n]{12,300})['\"”’](?![\w])")
 
 
 _TOOL_TABLE = re.compile(r"NVIDIA-SMI|MiB|GPU-Util|Persistence|busbw|algbw|Bitrate|bits/sec", re.I)
@@ -674,7 +688,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     for s, e in spans:
         body = text[s:e]
         fence = _FENCE.fullmatch(body.strip())
-        inline = _INLINE.fullmatch(body.strip())
+        inline = _INLINE.fullmatch(body.strip()) or _QUOTED.fullmatch(body.strip())
         bodies.append(unlabel(fence["body"] if fence else inline["body"] if inline else body))
     blocks = _blocks(text, prose, spans, bodies)
     body = "\n".join(b.body for b in blocks if b.role == "job")
@@ -700,7 +714,8 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
             pasted.partial = pasted.partial or partial
     _gpu_links_said_by_the_words(pasted, blocks, prose)
     if pasted.facts.get("nic.rdma") is False and pasted.sources.get("nic.rdma") == "nccl-log" \
-            and _IN_A_CONTAINER.search(text):
+            and (_IN_A_CONTAINER.search(text) or _RDMA_ADAPTER_NAMED.search(prose)):
+        # (or the words name an RDMA adapter the hosts have: 'We have ConnectX-6 cards', NCCL just cannot open it)
         # 'NET/IB : No device found' inside a container says the devices were not passed in, not that the hosts lack
         # them ('同样的脚本在宿主机上直接跑没问题，一进容器 NCCL 就打 No device found')
         del pasted.facts["nic.rdma"]
@@ -783,6 +798,9 @@ class _Block:
     role: str = "job"
 
 
+# An RDMA adapter the words name ('We have ConnectX-6 cards'): NCCL's 'No device found' then says it cannot open it.
+_RDMA_ADAPTER_NAMED = re.compile(r"ConnectX|Mellanox|(?<![A-Za-z])(?:CX-?[3-8]|mlx[45]_?\w*|BlueField|HCAs?)"
+                                 r"(?![A-Za-z])", re.IGNORECASE)
 _IN_A_CONTAINER = re.compile(r"docker|podman|container|容器|(?<![A-Za-z])pods?(?![A-Za-z])|kubernetes|k8s|enroot|pyxis|"
                              r"singularity|apptainer", re.IGNORECASE)
 

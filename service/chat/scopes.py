@@ -577,9 +577,15 @@ def _quote_lines(text: str) -> list[tuple[int, int]]:
             if m["body"].strip() and not _SHELL_PROMPT.match(m["body"])]
 
 
+# a tool or its log as the speaker ('NCCL says "Using network Socket"', '日志说 …'): its own output quoted, not a person's words
+_TOOL_SPEAKER = re.compile(r"(?:(?<![A-Za-z])(?:NCCL|nccl-tests|[a-z]+_perf|logs?|output|dmesg|iperf3?|ibstat|it)|日志|输出)"
+                           r"\s*(?:also\s+|just\s+|only\s+)?(?:says|said|说)\s*[:：,，]?\s*$", _IC)
+
+
 def _quoted_speech(text: str) -> list[tuple[int, int]]:
     quoted = [(m.start(), m.end()) for m in _QUOTE.finditer(text)
-              if _SPEECH.search(text, max(0, m.start() - 16), m.start())]
+              if _SPEECH.search(text, max(0, m.start() - 16), m.start())
+              and not _TOOL_SPEAKER.search(text, max(0, m.start() - 24), m.start())]
     return quoted + [(m.start(), tx.sentence_bounds(text, m.end())[1]) for m in _ADVICE.finditer(text)] + _replies(text)
 
 

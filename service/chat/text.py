@@ -142,3 +142,20 @@ def nearest_cue(text: str, start: int, end: int, cues: dict[str, re.Pattern[str]
             if best is None or distance < best[0]:
                 best = (distance, label)
     return best[1] if best else None
+
+
+# A line said to be missing is no line of the log: '日志里从来没有 `via NET/IB/0/GDRDMA`', 'never shows "Using
+# network IB"' (searched in the few words before the line quoted)
+ABSENT_BEFORE = re.compile(r"(?:没有|没|不是|而不是|(?<![A-Za-z])(?:no|not|never|without|instead of|rather than|n't))"
+                           r"\s*(?:(?:any|even|once|ever)\s+)?(?:(?:see|seen|show|shows|showed|print|prints|printed|get|got|"
+                           r"find|found|contain|contains|have|has|had)\s+(?:the\s+|a\s+|any\s+)?|看到|出现|显示|打印)?"
+                           r"\W{0,3}(?:via\s+)?$", re.IGNORECASE)
+_OPENING_QUOTE = re.compile(r"['\"`“‘][^'\"`“”‘’\n]{0,120}$")
+
+
+def said_absent(text: str, start: int) -> bool:
+    """Whether the words just before `start`, or before the quote `start` lies in, say the thing is missing."""
+    if ABSENT_BEFORE.search(text, max(0, start - 40), start):
+        return True
+    quote = _OPENING_QUOTE.search(text, max(0, start - 121), start)
+    return bool(quote and ABSENT_BEFORE.search(text, max(0, quote.start() - 40), quote.start()))
