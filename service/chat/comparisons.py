@@ -70,6 +70,26 @@ _ASKING = re.compile(r"是否|会不会|吗|(?<![什怎])么|能否|可能|要�
 _WHY = re.compile(r"为什么|为啥|怎么|咋|(?<![A-Za-z])why(?![A-Za-z])", _IC)
 
 
+_WONDER_ZH = re.compile(r"会不会|是否|能否|可不可以|要不要|会[^，。,;；！？?!\n]{0,12}(?:吗|么)")
+_WONDER_EN = re.compile(r"\s*(?:(?:and|so|but)\s+)?(?:will|would|could|might|should|what if|if|suppose|assuming|"
+                        r"is it going to|are we going to)(?![A-Za-z])", _IC)
+
+
+def _wondered(text: str, start: int, end: int) -> bool:
+    """s14 'Will 4 nodes be slower than 1 node?', '两机会不会比单机还慢？', 'If we add a node, would it be slower than
+    one?': a comparison wondered about, not one seen; a why-question ('Why are 2 nodes slower than 1?'), one about
+    what is normal ('Is it normal that …?') or a conditional that reports ('If I run on 2 nodes it is slower than on
+    one') says it was seen."""
+    clause = tx.clause_bounds(text, start)
+    if _WONDER_ZH.search(text, clause[0], max(end, clause[1])):
+        return True
+    sentence = tx.sentence_bounds(text, start)
+    head = _WONDER_EN.match(text, sentence[0], start)
+    if head is None:
+        return False
+    return bool(re.search(r"[?？]", text[start:sentence[1] + 1]))
+
+
 def _asked(text: str, a: int, b: int) -> bool:
     """counts-zh-s13: whether the words from a to the end of their clause ask whether it is so ('双机是否会变慢？'); a
     why-question asks about what happened ('为什么双机变慢了？' says it did)."""
@@ -201,9 +221,10 @@ _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<
                    # '30/s/gpu', '30 /sec per GPU': a per-GPU rate with its count unnamed (the GPU after it says per-GPU)
                    r"/\s*(?:s|sec)(?=\s*(?:/|per)\s*(?:gpu|card|device)))", _IC)
 # 'the wps is just over 10k', 'throughput drops to 850 samples/s': the unit named before the figure
-_RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
+# (s14 never a figure whole-less or on the next line: '8 GPUs - 1200 samples/s⏎16 GPUs - 1500 samples/s')
+_RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)[ \t]*(?:is|was|of|=|:|：|drops? to|"
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
-                          r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
+                          r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)(?!\d|\.\d)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
                           r"[A-Za-z]+/s|nodes?|machines?|servers?|GPUs?|cards?|台|机|卡|节点|张))", _IC)
 # '每秒 1200 张图', '每秒能跑 3 个 step', '每秒钟处理 5 万 tokens': the unit of time before the figure
 _RATE_PER_SECOND = re.compile(r"每秒(?:钟)?\s*(?:能|可以|大约|约|只有|只能|才|仅)?\s*(?:处理|训练|跑|算|过)?\s*(?:了)?\s*"
@@ -256,6 +277,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             if _THAN_A_TARGET.search(text, m.start(), m.end()):
                 continue  # s12 'slower than expected on 4 nodes': short of a target; the nodes are the job's
+            if _wondered(text, m.start(), m.end()):
+                continue  # s14 'Will 4 nodes be slower than 1 node?': a comparison wondered about, not seen
             bare = re.fullmatch(r"\s*(?P<n>\d{1,2})\s*", obj)
             if bare and _numbered_item(text, int(bare["n"])):
                 continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
@@ -353,6 +376,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             k = float(_FRACTIONS.get(said) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", said)) or 0)
         else:
             k = parse_number(m["k"] or m["k2"] or m["k3"] or "") or 0.0
+            if m["k2"] and k == 1:
+                k = 2.0  # s14 '慢了一倍': the time grown by once itself, twice as long (as '增加了一倍')
         if _NOT_THE_JOB.search(text, tx.clause_bounds(text, m.start())[0], m.start()) \
                 or _settings_compared(text, m.start(), m.end()):  # cmp-s10 settings compared
             continue
@@ -361,8 +386,10 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if _THAN_A_TARGET.search(text, tx.clause_bounds(text, m.start())[0], min(len(text), m.end() + 40)):
             continue  # s12 '比预期慢了近 3 倍', '3x slower than expected': short of a target, not of a smaller run
         sentence = tx.sentence(text, m.start())
-        if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed", sentence,
-                               _IC):
+        # (s14 or two runs counted in GPUs: '16 GPUs are 3x slower than 8 GPUs')
+        gpu_runs = {n for n, _, kind, _, _ in run_sizes(sentence, 0, len(sentence)) if kind == "gpus"}
+        if k > 1 and (re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed",
+                                sentence, _IC) or len(gpu_runs) == 2):
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _GOES_UP.finditer(text):  # 'when I add 2 GPUs from a second machine … the epoch goes up to 22 hours'
@@ -1600,6 +1627,8 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 s1, s2 = _matching_sizes(_sizes_near(text, b1, b1, b1, a2)[:1], _sizes_near(text, b2, b2, b2, end)[:1])
                 if s1 is None or s2 is None or sentence1 != sentence2 or not (
                         b1 <= s1[3] < min(a2, b1 + 16) and b2 <= s2[3] < b2 + 16):
+                    s1, s2 = _interleaved(text, sentence1, (a1, b1), (a2, b2)) if sentence1 == sentence2 else (None, None)
+                if s1 is None or s2 is None:
                     if kind == "step":
                         hits.extend(_one_and_many(text, found, (v1, a1, b1), (v2, a2, b2), left, right))
                     continue
@@ -1645,6 +1674,21 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
 
 
 Quantity = tuple[str, float, int, int]
+
+
+def _interleaved(text: str, sentence: tuple[int, int], q1: tuple[int, int], q2: tuple[int, int]
+                 ) -> tuple[Size | None, Size | None]:
+    """s14 'It takes 3 h for the whole run on one node but 2 h for the whole run on two nodes': one sentence, two
+    figures and two runs of one kind taking turns (figure, run, figure, run, or run, figure, run, figure), however
+    many words lie between: each run is the one its figure's turn names."""
+    for kind in ("nodes", "gpus"):
+        sizes = [s for s in run_sizes(text, *sentence) if s[2] == kind]
+        if len(sizes) != 2 or sizes[0][0] == sizes[1][0]:
+            continue
+        p1, p2 = sizes[0][3], sizes[1][3]
+        if q1[1] <= p1 < q2[0] and q2[1] <= p2 or p1 < q1[0] and q1[1] <= p2 < q2[0]:
+            return sizes[0], sizes[1]
+    return None, None
 
 # cmp-s10 echoed rate: 'one node does 2000 img/s, two nodes 2400', '单机每秒 2000 张图，两机只有 2400 张': the second run's
 # figure bare (or with the counting word alone) in a later clause that names its own run, the unit left to the first
@@ -1822,7 +1866,8 @@ _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代|batch)|
 _FIXED_GLOBAL_BATCH = re.compile(r"global[ _]batch(?:[ _]size)?\s*(?:is\s*|was\s*|kept\s*|stays?\s*|remains?\s*)?"
                                  r"(?:unchanged|fixed|the same|constant|identical)|(?:same|fixed|constant|unchanged) global[ _]batch|"
                                  r"(?:全局|global)\s*(?:batch|批)(?:[ _]?size|大小)?\s*(?:保持)?(?:不变|固定|一样|相同)", _IC)
-_PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|单卡", _IC)
+# (s14 '单卡' is each GPU only after a machine: '两机单卡 200 samples/s'; '单卡训练 1200 samples/s，4 卡 1500' is the run on one GPU)
+_PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|(?:机|台|节点|机器|node)\s*(?:的)?\s*单卡", _IC)
 # the pace of each GPU named as what the sentence measures ('per-GPU throughput: 150 img/s on 1 node, 90 on 4', 'throughput
 # per GPU drops by 60%', '每卡吞吐下降了一半'); '单卡吞吐' is left out (it is as often the run on one GPU)
 _PER_GPU_PACE = re.compile(r"(?<![A-Za-z])(?:per[- ](?:GPU|device|card)|each GPU'?s?)\s+(?:throughput|speed|rate|samples/s|"
