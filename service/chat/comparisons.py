@@ -41,7 +41,10 @@ _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>(?:\s*[A-Za-z][\w.-]{3,40})?[^
 # 'not as fast as on one node', '多机训练的速度没有单机快', '8 卡还没有 4 卡快': the larger run not as fast as the smaller
 _NOT_AS_FAST = re.compile(r"(?:not|n't|no)\s+(?:nearly\s+|even\s+|quite\s+)?(?:as|so)\s+(?:fast|quick)\s+as\s+(?:on\s+|with\s+|"
                           r"using\s+|in\s+)?(?P<obj>[^,.;:!?，。；：\n]{1,30})"
-                          r"|(?:没有|没)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:那么|这么|这样)?\s*(?:快|高)(?![了些点])", _IC)
+                          r"|(?:没有|没)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:那么|这么|这样)?\s*(?:快|高)(?![了些点])"
+                          # s14 'takes twice as long as on 2 nodes', '3x as slow as one node': the smaller run after 'as'
+                          r"|(?:twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+"
+                          r"(?:slow|long)\s+as\s+(?:on\s+|with\s+|using\s+|in\s+)?(?P<obj3>[^,.;:!?，。；：\n]{1,30})", _IC)
 # s12 slow compared to: 'Very slow during multi GPU training compared to single GPU training', 'multi-node is slow
 # relative to one node': the run asked about slower than the one it is compared with
 _SLOW_COMPARED = re.compile(r"(?<![A-Za-z])(?:slow|slower|worse)(?![A-Za-z])[^,.;:!?，。；：\n]{0,40}?\s(?:compared (?:to|with)|"
@@ -121,6 +124,10 @@ _WORSE_WITH_MORE = re.compile(
     r"每(?:加|增加|多|扩|添)(?:一|1)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU|node|机)[^。；;\n]{0,16}?"
     r"(?:更慢|变慢|越慢|慢一(?:点|些)|变长|更长|越长|更久|下降|降低|掉)|"
     r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)|"
+    # s14 'every node I add makes the step slower', 'each extra machine slows training down'
+    r"(?:every|each)\s+(?:(?:added|extra|new|additional)\s+)?(?:node|machine|server|host|GPU)\s+(?:(?:I|we)\s+add(?:ed)?\s+)?"
+    r"(?:just\s+|only\s+)?(?:makes?|made|slows?|slowed)\s+(?:it|things|everything|training|the \w+(?: time)?)\s+"
+    r"(?:(?:even|a bit|a little|much)\s+)?(?:slower|longer|worse|down)|"
     # 'my training gets slower when I add more nodes', 'it runs slower as we add machines'
     r"(?:gets?|getting|got|becomes?|became|runs?|ran|is|are)\s+(?:much\s+|even\s+|a lot\s+)?(?:slower|worse)\s+(?:when|as|whenever|"
     r"every time|each time|once|after)\s+(?:I|we|you)\s+(?:add|added|adding|use|scale to)\s+(?:more|another|additional|a second|"
@@ -130,7 +137,7 @@ _WORSE_WITH_MORE = re.compile(
 _TIMES_SLOWER = re.compile(
     rf"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)\s*(?:slower|longer|more time)|慢了?\s*(?:大约|约|近|将近|差不多)?\s*"
     rf"(?P<k2>\d+(?:\.\d+)?|[{_CN}]{{1,4}})\s*(?:多)?\s*倍|(?P<k3>\d+(?:\.\d+)?)\s*倍(?:的)?(?:时间|慢)"
-    r"|(?P<k4>twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+slow"
+    r"|(?P<k4>twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+(?:slow|long)"
     r"|(?P<half>half|a third|a quarter) as fast"
     r"|(?P<halved>(?<![A-Za-z])(?:halve[sd]|is cut in half|was cut in half|dropp?(?:ed|s)? (?:by )?(?:in )?half)(?![A-Za-z])|"
     r"(?:直接|几乎|基本|差不多)?(?:减半|砍半|少了一半|掉了一半|降了一半|下降了一半))"
@@ -272,7 +279,9 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found = Scaling()
     for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj"), (_NOT_AS_FAST, "obj"), (_SLOW_COMPARED, "obj")):
         for m in pattern.finditer(text):
-            obj = m[group] or m.groupdict().get("obj2") or ""
+            obj = m[group] or m.groupdict().get("obj2") or m.groupdict().get("obj3") or ""
+            if m.groupdict().get("obj3") and _PER_STEP.search(tx.sentence(text, m.start())):
+                continue  # s14 'a step takes twice as long as on one node': a step on more GPUs does more work
             if _a_setting(obj) or ODD_STEPS.search(tx.sentence(text, m.start())):
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             if _THAN_A_TARGET.search(text, m.start(), m.end()):
@@ -372,6 +381,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             if not _RATIO_PACE.search(text, clause[0], m.start()) or _OTHER_MEASURE.search(text, clause[0], m.start()):
                 continue  # ('显存减半', 'the batch is halved')
         elif m["k4"] or m["half"]:
+            if m.group(0).lower().endswith("long") and _PER_STEP.search(tx.sentence(text, m.start())):
+                continue  # s14 'a step takes twice as long on 2 nodes': a step on more GPUs does more work
             said = (m["k4"] or m["half"]).lower()
             k = float(_FRACTIONS.get(said) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", said)) or 0)
         else:
@@ -465,6 +476,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_count_chain(text, found))
     found.hits.extend(_versus(text, found))
     found.hits.extend(_said_ratios(text, found))
+    found.hits.extend(_time_ratios(text, found))  # s14 a ratio of times
     found.hits.extend(_per_gpu_ratio(text, found))
     found.hits.extend(_factor_over_one(text, found))
     found.hits.extend(_speedup_named(text, found))
@@ -761,9 +773,13 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|(?<![A-Za-z])(?:multi-?node|m
 # 变成了 2.4 s', 'tokens/s per GPU drops from 3000 to 1800 when going multi-node', 'epoch 时间从单机 4 卡的 20 分钟变成了
 # 35 分钟': a figure that moves as the run grows, the first figure the smaller run's, the second the larger's.
 _NUM = r"\d+(?:\.\d+)?\s*[kK]?(?!\d|\.\d)"  # en-s10: '… from 45k to 52k.': a full stop after the 'k' ends the figure
-_MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}}?的\s*)?(?P<a>{_NUM})(?P<ua>[^\d,，;；。]{{0,14}}?)\s*"
+# (s14 each figure led by its measure, '从 每卡 300 samples/s 变成 每卡 200', '从每秒 1200 tokens 变成每秒 1500 tokens', or
+# followed by a unit of a few words, 'from 300 samples/s per GPU to 200 samples/s per GPU')
+_LEAD = r"(?:(?P<{}>每秒(?:钟)?)|每(?:张|块|个)?(?:卡|GPU))?\s*"
+_MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}}?的\s*)?{_LEAD.format('pa')}(?P<a>{_NUM})"
+                   r"(?P<ua>[^\d,，;；。]{0,14}?|\s*[A-Za-z/]+\s+per\s+(?:GPU|card|device))\s*"
                    r"(?:to|到|→|->|=>|降到|掉到|涨到|升到|变成了?|变为|降至|降低到|减少到|提升到|提高到|增加到|增长到|下降到|上升到)"
-                   rf"\s*(?:了\s*)?(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",
+                   rf"\s*(?:了\s*)?{_LEAD.format('pb')}(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",
                    _IC)
 # from one machine to several, their count unsaid: the smaller run is one machine
 _GOING_MULTI = re.compile(r"(?:going|go|goes|went|moving|move|switching|switch|scaling|scale|moved|switched)\s+(?:to\s+|up\s+to\s+)?"
@@ -797,8 +813,10 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
         if any(s[3] <= m.start(ga) < s[4] or s[3] <= m.start(gb) < s[4] for s in sizes):
             continue  # the sizes' own range ('from 1 to 2 nodes')
         va, vb = _figure_value(m[ga]), _figure_value(m[gb])
-        after = _RATE.match(text, m.start(gb)) or _DURATION.match(text, m.start(gb))
-        before = _RATE.match(text, m.start(ga)) or _DURATION.match(text, m.start(ga))
+        after = _RATE.match(text, m.start(gb)) or _DURATION.match(text, m.start(gb)) or (
+            _RATE_PER_SECOND.match(text, m.start("pb")) if ga == "a" and m["pb"] else None)
+        before = _RATE.match(text, m.start(ga)) or _DURATION.match(text, m.start(ga)) or (
+            _RATE_PER_SECOND.match(text, m.start("pa")) if ga == "a" and m["pa"] else None)
         unit = after or before
         if unit is not None:
             qs, _ = _quantities(text, unit.start(), unit.end())
@@ -1111,6 +1129,57 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
+# s14 a ratio of times ('使用2机16卡的step_time大约是使用单机8卡的2倍', 'the epoch time on 2 nodes is 1.5x that of 1 node'):
+# the measure before the factor is a time, not a pace; a step's time ('step time', '每步') grows with the work of a
+# step (the same per-GPU batch), a whole run's or epoch's does not
+_TIME_MEASURE = re.compile(r"(?P<step>step[_ ]?time|iter(?:ation)?[_ ]?time|time per (?:step|iteration|iter|batch)|"
+                           r"每(?:个)?\s*(?:step|步|iter|迭代|batch)(?:的)?\s*(?:耗时|时间|用时)?|(?:step|迭代)\s*(?:耗时|时间))|"
+                           r"epoch[_ ]?time|time per epoch|training time|run ?time|wall[- ]?clock(?: time)?|耗时|用时|时间|时长", _IC)
+_PACE_MEASURE = re.compile(r"速度|吞吐|throughput|speed|tok/s|tokens/s|samples/s|img/s|it/s|加速|效率|性能|perf", _IC)
+
+
+def _timed(text: str, pos: int) -> re.Match[str] | None:
+    """The time measure a factor at `pos` is said of (its clause, before it), none if a pace is named between."""
+    a = tx.clause_bounds(text, pos)[0]
+    times = list(_TIME_MEASURE.finditer(text, max(a, pos - 40), pos))
+    if not times or _PACE_MEASURE.search(text, times[-1].end(), pos) \
+            or re.search(r"(?:慢|快|多|长|增加)了?\s*(?:大约|约|近|将近|差不多)?\s*\Z", text[max(a, pos - 8):pos]):
+        return None  # ('耗时多了三倍', '时间慢了 3 倍': a slowdown, read as one)
+    return times[-1]
+
+
+def _time_ratios(text: str, found: Scaling) -> list[Understood]:
+    """s14 a ratio of times: the run named first takes k times the other's time ('2 机的 step time 是单机的 2 倍'), so
+    the larger run's throughput is the other's × (the scale, for a step's time) ÷ its share of time."""
+    hits: list[Understood] = []
+    if any(h.fact == "job.speedup" for h in found.hits):
+        return hits
+    for m in _FACTOR.finditer(text):
+        timed = _timed(text, m.start())
+        k = parse_number(m["k"] or "") if m["k"] else None
+        a, b = tx.sentence_bounds(text, m.start())
+        pair = _ratio_sizes(text, a, m.start()) if timed and k else None
+        if pair is None and timed and k and re.match(r"\s*(?:that|those|the|of)(?![A-Za-z])", text[m.end():], _IC):
+            pair = _ratio_sizes(text, a, b)  # '… is 3 times the step time on 1 node': the other run after the factor
+        if pair is None or not k or pair[2] or pair[3] or _TARGET.search(text, a, b) or _wondered(text, m.start(), m.end()):
+            continue
+        first, second = pair[0], pair[1]
+        if not first[0] or not second[0] or timed is None:
+            continue
+        big_over_small = k if first[0] > second[0] else 1 / k  # the larger run's time ÷ the smaller's
+        scale = max(first[0], second[0]) / min(first[0], second[0])
+        speedup = (scale if timed["step"] else 1.0) / big_over_small
+        small, big = sorted((first, second))
+        span = (min(first[3], second[3]), m.end())
+        words = text[span[0]:span[1]]
+        hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
+        if speedup < 1:
+            hits.append(Understood("job.negative_scaling", True, words, *span))
+        hits += _sizes_of_the_runs(text, small, big, found)
+        break
+    return hits
+
+
 def _from_efficiency(text: str, a: int, b: int, speedup: float, scale: float) -> bool:
     """counts-s11: whether the speed-up is the sentence's scaling efficiency times the scale (never to be inverted)."""
     named = _EFFICIENCY.search(text, a, b) if scale else None
@@ -1147,6 +1216,8 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
         if not free(m) or re.search(r"(?:慢|(?:耗时|时间|用时)[^，,。]{0,4}?(?:多|长|增加))(?:了|的)?\s*(?:大约|约|近|将近|差不多)?\s*\Z",
                                     text[max(a, m.start() - 12):m.start()]):
             continue  # ('慢了 3 倍', '耗时多了三倍': a slowdown, read as one where the runs are named)
+        if _timed(text, m.start()):
+            continue  # s14 'step_time 是单机的 2 倍': a ratio of times, _time_ratios'
         k = parse_number(m["k"] or m["k2"] or "")
         if k == 1 and re.search(r"(?:快|提升|提高|加速|增加|增长)了?\s*\Z", text[max(a, m.start() - 6):m.start()]):
             k = 2.0  # '只快了一倍': twice as fast
@@ -1781,6 +1852,11 @@ _MFU_AGAIN = re.compile(r"(?:(?:drops?|dropped|falls?|fell|goes down|went down|d
                         r"(?:~|≈|约|大约)?\s*(?P<num>\d{1,3}(?:\.\d+)?)\s*%", re.IGNORECASE)
 
 
+# s14 a count of steps right after a duration: the steps done in that time ('2 Nodes: 1 second 1 step', '1 秒 4 个 step')
+_STEPS_IN = re.compile(r"[ \t]*(?:for[ \t]+|per[ \t]+)?(?P<c>\d+(?:\.\d+)?)[ \t]*(?:个[ \t]*)?(?:steps?|iters?|iterations?|"
+                       r"batch(?:es)?|步)(?![A-Za-z])", _IC)
+
+
 def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[int]]:
     """The durations, step times and rates in text[start:end], as (kind, value, start, end), and the starts of
     those said in round words ('几十秒')."""
@@ -1797,6 +1873,10 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
         unit = m["unit"].lower()
         seconds = time_to_seconds(float(m["num"]), unit)
         if seconds and not re.search(r"RTT|ping|latency|延迟|时延|timeout|超时", tx.before(text, m.start(), 14), _IC):
+            steps = _STEPS_IN.match(text, m.end(), end)
+            if steps and float(steps["c"]) > 0:  # s14 '1 second 4 step': four steps a second, a step's time a quarter
+                quantities.append(("step", seconds / float(steps["c"]), m.start(), steps.end()))
+                continue
             quantities.append(("time", seconds, m.start(), m.end()))
     for m in _QUOTED_STEP.finditer(text, start, end):  # '`time: 0.4544`': a log's per-iteration time, quoted
         if (value := float(m["num"])) > 0:

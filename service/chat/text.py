@@ -31,8 +31,8 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s|"
                         r"\s*(?:[【\[]|\*\*)|"
                         r"\s*(?-i:[A-Z\u4e00-\u9fff])[\w/()（）.+-]*(?:[ \t][\w/()（）.+-]+){0,2}[:：][ \t]*\S|"
                         # s14 a run's record, its label then a figure ('two nodes - 1500 samples/s', '2 nodes: 0.8 s')
-                        r"\s*[\w()（）.+]+(?:[ \t][\w()（）.+]+){0,3}[ \t]*"
-                        r"(?:[:：=][ \t]*[~≈]?\d|[ \t][-–—][ \t](?=[^\n]*\d))")
+                        r"\s*[\w()（）.+]+(?:[ \t][\w()（）.+]+){0,2}[ \t]*"
+                        r"(?:[:：][ \t]*[~≈]?\d|[ \t][-–—][ \t](?=[^\n]{0,20}\d))")
 
 
 # Apostrophes as people type them: curly ones (phones, word processors, forum copy) and none at all ('dont', 'isnt'),
