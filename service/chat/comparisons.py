@@ -218,7 +218,7 @@ _DURATION = re.compile(r"(?P<mi>\d+)\s*(?:min|mins|minutes?|分钟|分)\s*,?\s*(
                        r"(?![A-Za-z/])|"  # '3 分 47 秒', '1 min 20 s'
                        r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*,?\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
                        r"小时|h)(?![A-Za-z])|(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
-                       r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
+                       r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z])(?!/(?!\s*epoch\b))(?!\s*/\s*(?:it|step|iter))", _IC)  # '45 min/epoch'
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
                    r"TFLOP[Ss]?(?:/s)?(?![A-Za-z])|"  # model TFLOPs achieved: a rate of work, per GPU when '/GPU' follows
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
@@ -744,6 +744,13 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
             continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
         if n and len(kinds) == 1 and not any(t[3] <= m.start("n") < t[4] for t in sizes):
             sizes.append((n, m.start("n"), next(iter(kinds)), m.start("n"), m.end("n")))
+    if len(sizes) == 1:  # s14 'from 3000 on one node to 1800 on two': a bare count after the run takes its word
+        for m in _ELLIPTIC.finditer(text, sizes[0][4], b):
+            n = _count(m["n"])
+            if n and n != sizes[0][0] and not (m["n"].isdigit() and _numbered_item(text, n)) \
+                    and re.match(r"\s*(?:[,.;:!?，。；：)）]|$|(?:and|but|vs|it|we)(?![A-Za-z]))", text[m.end("n"):], _IC):
+                sizes.append((n, m.start("n"), sizes[0][2], m.start("n"), m.end("n")))
+                break
     sizes.sort(key=lambda s: s[3])
     for kind in ("nodes", "gpus"):
         same = [s for s in sizes if s[2] == kind]
@@ -777,7 +784,7 @@ _NUM = r"\d+(?:\.\d+)?\s*[kK]?(?!\d|\.\d)"  # en-s10: '… from 45k to 52k.': a 
 # followed by a unit of a few words, 'from 300 samples/s per GPU to 200 samples/s per GPU')
 _LEAD = r"(?:(?P<{}>每秒(?:钟)?)|每(?:张|块|个)?(?:卡|GPU))?\s*"
 _MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}}?的\s*)?{_LEAD.format('pa')}(?P<a>{_NUM})"
-                   r"(?P<ua>[^\d,，;；。]{0,14}?|\s*[A-Za-z/]+\s+per\s+(?:GPU|card|device))\s*"
+                   r"(?P<ua>[^\d,，;；。]{0,14}?|\s*[A-Za-z/]+\s+per\s+(?:GPU|card|device)|\s*[(（][^()（）\n]{1,20}[)）])\s*"
                    r"(?:to|到|→|->|=>|降到|掉到|涨到|升到|变成了?|变为|降至|降低到|减少到|提升到|提高到|增加到|增长到|下降到|上升到)"
                    rf"\s*(?:了\s*)?{_LEAD.format('pb')}(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",
                    _IC)
@@ -1700,8 +1707,8 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                         b1 <= s1[3] < min(a2, b1 + 16) and b2 <= s2[3] < b2 + 16):
                     s1, s2 = _interleaved(text, sentence1, (a1, b1), (a2, b2)) if sentence1 == sentence2 else (None, None)
                 if s1 is None or s2 is None:
-                    if kind == "step":
-                        hits.extend(_one_and_many(text, found, (v1, a1, b1), (v2, a2, b2), left, right))
+                    if kind in ("step", "rate") or kind == "time" and not (_per_step(text, a1) or _per_step(text, a2)):
+                        hits.extend(_one_and_many(text, found, (v1, a1, b1), (v2, a2, b2), left, right, kind))
                     continue
             if s1[0] == s2[0]:
                 continue
@@ -1820,10 +1827,12 @@ def _echoed_time(text: str, end: int, first: Quantity) -> list[Quantity]:
 
 
 def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tuple[float, int, int],
-                  left: tuple[int, int], right: tuple[int, int]) -> list[Understood]:
+                  left: tuple[int, int], right: tuple[int, int], kind: str = "step") -> list[Understood]:
     """'On a single node an iteration takes 0.45 s; across multiple nodes it becomes 1386 s': a step time on one
     machine and one on machines not counted. The times are the job's and its baseline's; with the count unsaid no
-    speed-up is read (a step on more machines may do more work)."""
+    speed-up is read (a step on more machines may do more work). s14: the whole run's throughput ('单机 1200
+    samples/s，多机只有 900 samples/s') or the time of an epoch or a run ('单机一个 epoch 2 小时，多机要 3 小时') gives
+    the speed-up whatever the count."""
     sides = []
     for (value, a, b), (lo, hi) in ((q1, left), (q2, right)):
         ones = [s for s in run_sizes(text, lo, hi) if s[2] == "nodes" and s[0] == 1]
@@ -1837,6 +1846,14 @@ def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tup
     else:
         return []
     found.baseline_spans.append((one[3], one[4]))
+    if kind != "step":
+        speedup = multi[0] / single[0] if kind == "rate" else single[0] / multi[0]
+        span = (min(single[1], multi[1]), max(single[2], multi[2]))
+        out = [Understood("job.baseline_nodes", 1, text[one[3]:one[4]], one[3], one[4]),
+               Understood("job.speedup", round(speedup, 4), text[span[0]:span[1]], *span)]
+        if speedup < 1:
+            out.append(Understood("job.negative_scaling", True, text[span[0]:span[1]], *span))
+        return out
     return [Understood("job.baseline_nodes", 1, text[one[3]:one[4]], one[3], one[4]),
             Understood("job.step_time_s", round(multi[0], 6), text[multi[1]:multi[2]], multi[1], multi[2]),
             Understood("job.step_time_baseline_s", round(single[0], 6), text[single[1]:single[2]], single[1], single[2])]

@@ -209,6 +209,36 @@ TABLES = [
 ]
 
 
+# one run counted, the other 'multi-node' uncounted: the whole run's throughput and an epoch's time still give the
+# speed-up; a step's time does not (a step on more machines may do more work)
+MANY = [("a single node", "multiple nodes"), ("one node", "multi-node"), ("单机", "多机"), ("单节点", "多节点")]
+MANY_SHAPES = ["On {S} we get {A}; on {Bg} only {B}.", "{S}: {A}. {Bg}: {B}.", "{S} {A}，{Bg}要 {B}"]
+
+
+def one_and_many() -> list[Case]:
+    """A one-machine run and an uncounted multi-machine one × measures × shapes."""
+    cases = []
+    for (s, bg), shape, (mname, (en, zh, kind)) in itertools.product(MANY, MANY_SHAPES, MEASURES.items()):
+        zh_side = not s.isascii()
+        if zh_side != (not shape.isascii()) or kind in ("rate", "pergpu"):
+            continue
+        for a, b in VALUES[kind]:
+            phrase = zh if zh_side else en
+            text = shape.format(S=s, Bg=bg, A=phrase.format(v=fmt(a)), B=phrase.format(v=fmt(b)))
+            if kind == "step":
+                want: dict[str, object] = {BN: 1, ST: b, STB: a}
+                absent = [SP]
+            else:
+                sp = round(speedup(kind, a, b, 1), 4)
+                want, absent = {BN: 1, SP: sp}, [N]
+                if sp < 1:
+                    want[NS] = True
+                else:
+                    absent.append(NS)
+            cases.append((f"many/{mname}", text, want, absent))
+    return cases
+
+
 def tables() -> list[Case]:
     """A table of runs, one row per run."""
     cases = []
@@ -293,7 +323,8 @@ def fixed(family: str, rows: list[tuple[str, dict[str, object], list[str]]]) -> 
 
 def all_cases() -> list[Case]:
     """Every generated case and the listed families."""
-    return figured() + qualitative() + step_ratios() + tables() + fixed("series", SERIES) + fixed("trap", TRAPS)
+    return (figured() + qualitative() + step_ratios() + one_and_many() + tables() + fixed("series", SERIES)
+            + fixed("trap", TRAPS))
 
 
 # Forms from public threads ('multi node slower than single node', '多机比单机慢'), rephrased.
@@ -306,6 +337,47 @@ REAL = [
     ("单卡能跑到0.15秒一个batch。同样的4卡只能跑到0.35秒一个batch。", {SP: 1.7143, BG: 1, ST: 0.35, STB: 0.15}, [NS]),
     ("相同条件下，多机单卡比单机单卡慢66倍。", {SP: 0.0152, NS: True, BN: 1}, []),
     ("I found using 2 nodes is significantly slower than using 1 node 8 gpus.", {NS: True, BN: 1, BG: 8, N: 2}, []),
+]
+
+
+# Forms posters use, one row each (records with '=', '(vs … on 1 node)', a run named in brackets after its figure, a
+# series of three runs, '… on one node to 1800 on two'); the rows of NOT_YET are forms not read yet.
+SAID = [
+    ("With 1 node I get ~2.5 it/s, with 2 nodes ~1.1 it/s", {SP: 0.88, NS: True, BN: 1, N: 2}, []),
+    ("single node 8xA100: 45 min/epoch; 2 nodes (16xA100): 70 min/epoch", {SP: 0.6429, NS: True, BN: 1, N: 2}, []),
+    ("1 node = 3000 tok/s, 2 nodes = 3200 tok/s", {SP: 1.0667, BN: 1, N: 2}, [NS]),
+    ("Throughput: 1 node 1200 samples/sec, 2 nodes 1300 samples/sec", {SP: 1.0833, BN: 1, N: 2}, [NS]),
+    ("Scaling from 1 to 2 nodes gives 1.1x speedup", {SP: 1.1, BN: 1, N: 2}, [NS]),
+    ("Training 1 epoch takes 2h on 1 node and 3h on 2 nodes", {SP: 0.6667, NS: True, BN: 1, N: 2}, []),
+    ("1机8卡: 12 s/it; 2机16卡: 20 s/it", {SP: 1.2, BN: 1, N: 2, ST: 20, STB: 12}, [NS]),
+    ("单机8卡一个epoch 40分钟，双机16卡一个epoch 55分钟", {SP: 0.7273, NS: True, BN: 1, N: 2}, []),
+    ("2机速度只有单机的80%", {SP: 0.8, NS: True, BN: 1, N: 2}, []),
+    ("两机的吞吐跟单机差不多", {BN: 1, N: 2}, [NS]),
+    ("the 2-node run is 40% slower than the 1-node run", {SP: 0.6, NS: True, BN: 1, N: 2}, []),
+    ("speed on 2 nodes: 1.5 it/s (vs 2.8 it/s on 1 node)", {SP: 1.0714, BN: 1, N: 2}, [NS]),
+    ("ETA for 1 node is 10h, for 2 nodes 14h", {SP: 0.7143, NS: True, BN: 1, N: 2}, []),
+    ("1 node: 0.9s/iter, 2 nodes: 1.7s/iter, 4 nodes: 3.5s/iter", {SP: 1.0286, BN: 1, N: 4}, [NS]),
+    ("tokens/s per GPU drops from 3000 on one node to 1800 on two", {SP: 1.2, BN: 1, N: 2}, [NS]),
+    ("Single node: ~11.5 samples/sec. 2 nodes: ~12 samples/sec total.", {SP: 1.0435, BN: 1, N: 2}, [NS]),
+    ("On 8 GPUs (1 node) we get 0.45s/step, on 16 GPUs (2 nodes) 0.9 s/step", {SP: 1.0, BN: 1, N: 2}, [NS]),
+    ("每个 step 单机 1.2s，双机 2.6s", {SP: 0.9231, NS: True, BN: 1, N: 2}, []),
+    ("2 nodes run at 60% of the speed of one node", {SP: 0.6, NS: True, BN: 1, N: 2}, []),
+    ("4 nodes give us barely more throughput than 2 nodes.", {BN: 2, N: 4}, [NS]),
+    ("Going multi-node (2 nodes) halves our throughput compared to 1 node.", {SP: 0.5, NS: True, BN: 1, N: 2}, []),
+    ("单机训练一个 epoch 要 2 小时，上了两台机器反而要 3 小时", {SP: 0.6667, NS: True, BN: 1, N: 2}, []),
+    ("1 GPU: 100 img/s, 8 GPUs: 500 img/s", {SP: 5.0, BG: 1}, [NS]),
+    ("8 GPUs on one node: 4000 img/s. 16 GPUs on two nodes: 4200 img/s.", {SP: 1.05, BN: 1, N: 2}, [NS]),
+    ("Our samples/s went from 800 (1 node) to 950 (2 nodes).", {SP: 1.1875, BN: 1, N: 2}, [NS]),
+    ("2 nodes: 2.1 s/it. 1 node: 1.2 s/it.", {SP: 1.1429, BN: 1, N: 2}, [NS]),
+    ("single node 1.2 it/s vs dual node 0.7 it/s", {SP: 1.1667, BN: 1, N: 2}, [NS]),
+]
+NOT_YET = [
+    # a per-GPU unit named before the first figure, the second figure bare after its run ('两机降到 1800')
+    ("单机 tokens/s/gpu 为 3000，两机降到 1800", {SP: 1.2, BN: 1, N: 2}, [NS]),
+    # '25m' for minutes: 'm' is as often metres or millions
+    ("elapsed 25m on one node vs 41m on two", {SP: 0.6098, NS: True, BN: 1, N: 2}, []),
+    # a bare figure in the next sentence, its run a bare count ('With two it needs 9.')
+    ("With one node the run finishes in 6 hours. With two it needs 9.", {SP: 0.6667, NS: True, BN: 1, N: 2}, []),
 ]
 
 
@@ -322,9 +394,15 @@ def _check(text: str, want: dict[str, object], absent: list[str]) -> None:
         assert key not in facts, (key, facts)
 
 
-CASES = all_cases() + fixed("real", REAL)
+CASES = all_cases() + fixed("real", REAL) + fixed("said", SAID)
 
 
 @pytest.mark.parametrize(("family", "text", "want", "absent"), CASES, ids=[f"{c[0]}:{c[1][:40]}" for c in CASES])
 def test_a_comparison_of_runs(family: str, text: str, want: dict[str, object], absent: list[str]) -> None:
+    _check(text, want, absent)
+
+
+@pytest.mark.xfail(strict=True, reason="forms not read yet (see NOT_YET)")
+@pytest.mark.parametrize(("text", "want", "absent"), NOT_YET, ids=[t[:40] for t, _, _ in NOT_YET])
+def test_a_comparison_not_read_yet(text: str, want: dict[str, object], absent: list[str]) -> None:
     _check(text, want, absent)
