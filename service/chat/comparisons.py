@@ -41,7 +41,10 @@ _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>(?:\s*[A-Za-z][\w.-]{3,40})?[^
 # 'not as fast as on one node', '多机训练的速度没有单机快', '8 卡还没有 4 卡快': the larger run not as fast as the smaller
 _NOT_AS_FAST = re.compile(r"(?:not|n't|no)\s+(?:nearly\s+|even\s+|quite\s+)?(?:as|so)\s+(?:fast|quick)\s+as\s+(?:on\s+|with\s+|"
                           r"using\s+|in\s+)?(?P<obj>[^,.;:!?，。；：\n]{1,30})"
-                          r"|(?:没有|没)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:那么|这么|这样)?\s*(?:快|高)(?![了些点])", _IC)
+                          r"|(?:没有|没)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:那么|这么|这样)?\s*(?:快|高)(?![了些点])"
+                          # s14 'takes twice as long as on 2 nodes', '3x as slow as one node': the smaller run after 'as'
+                          r"|(?:twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+"
+                          r"(?:slow|long)\s+as\s+(?:on\s+|with\s+|using\s+|in\s+)?(?P<obj3>[^,.;:!?，。；：\n]{1,30})", _IC)
 # s12 slow compared to: 'Very slow during multi GPU training compared to single GPU training', 'multi-node is slow
 # relative to one node': the run asked about slower than the one it is compared with
 _SLOW_COMPARED = re.compile(r"(?<![A-Za-z])(?:slow|slower|worse)(?![A-Za-z])[^,.;:!?，。；：\n]{0,40}?\s(?:compared (?:to|with)|"
@@ -69,6 +72,26 @@ _SMALL_FASTER = re.compile(r"(?:单机|单节点|单台|一台(?:机器)?|1\s*�
                            r"\s*(?:反而|倒是|倒|竟然|居然)(?:还)?(?:更|要)?快")
 _ASKING = re.compile(r"是否|会不会|吗|(?<![什怎])么|能否|可能|要不要|如果|假如")
 _WHY = re.compile(r"为什么|为啥|怎么|咋|(?<![A-Za-z])why(?![A-Za-z])", _IC)
+
+
+_WONDER_ZH = re.compile(r"会不会|是否|能否|可不可以|要不要|会[^，。,;；！？?!\n]{0,12}(?:吗|么)")
+_WONDER_EN = re.compile(r"\s*(?:(?:and|so|but)\s+)?(?:will|would|could|might|should|what if|if|suppose|assuming|"
+                        r"is it going to|are we going to)(?![A-Za-z])", _IC)
+
+
+def _wondered(text: str, start: int, end: int) -> bool:
+    """s14 'Will 4 nodes be slower than 1 node?', '两机会不会比单机还慢？', 'If we add a node, would it be slower than
+    one?': a comparison wondered about, not one seen; a why-question ('Why are 2 nodes slower than 1?'), one about
+    what is normal ('Is it normal that …?') or a conditional that reports ('If I run on 2 nodes it is slower than on
+    one') says it was seen."""
+    clause = tx.clause_bounds(text, start)
+    if _WONDER_ZH.search(text, clause[0], max(end, clause[1])):
+        return True
+    sentence = tx.sentence_bounds(text, start)
+    head = _WONDER_EN.match(text, sentence[0], start)
+    if head is None:
+        return False
+    return bool(re.search(r"[?？]", text[start:sentence[1] + 1]))
 
 
 def _asked(text: str, a: int, b: int) -> bool:
@@ -102,6 +125,10 @@ _WORSE_WITH_MORE = re.compile(
     r"每(?:加|增加|多|扩|添)(?:一|1)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU|node|机)[^。；;\n]{0,16}?"
     r"(?:更慢|变慢|越慢|慢一(?:点|些)|变长|更长|越长|更久|下降|降低|掉)|"
     r"(?:slower|worse) (?:on|with) (?:more|additional) (?:nodes|machines|GPUs)|"
+    # s14 'every node I add makes the step slower', 'each extra machine slows training down'
+    r"(?:every|each)\s+(?:(?:added|extra|new|additional)\s+)?(?:node|machine|server|host|GPU)\s+(?:(?:I|we)\s+add(?:ed)?\s+)?"
+    r"(?:just\s+|only\s+)?(?:makes?|made|slows?|slowed)\s+(?:it|things|everything|training|the \w+(?: time)?)\s+"
+    r"(?:(?:even|a bit|a little|much)\s+)?(?:slower|longer|worse|down)|"
     # 'my training gets slower when I add more nodes', 'it runs slower as we add machines'
     r"(?:gets?|getting|got|becomes?|became|runs?|ran|is|are)\s+(?:much\s+|even\s+|a lot\s+)?(?:slower|worse)\s+(?:when|as|whenever|"
     r"every time|each time|once|after)\s+(?:I|we|you)\s+(?:add|added|adding|use|scale to)\s+(?:more|another|additional|a second|"
@@ -111,7 +138,7 @@ _WORSE_WITH_MORE = re.compile(
 _TIMES_SLOWER = re.compile(
     rf"(?P<k>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)\s*(?:slower|longer|more time)|慢了?\s*(?:大约|约|近|将近|差不多)?\s*"
     rf"(?P<k2>\d+(?:\.\d+)?|[{_CN}]{{1,4}})\s*(?:多)?\s*倍|(?P<k3>\d+(?:\.\d+)?)\s*倍(?:的)?(?:时间|慢)"
-    r"|(?P<k4>twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+slow"
+    r"|(?P<k4>twice|two times|three times|thrice|four times|\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+(?:slow|long)"
     r"|(?P<half>half|a third|a quarter) as fast"
     r"|(?P<halved>(?<![A-Za-z])(?:halve[sd]|is cut in half|was cut in half|dropp?(?:ed|s)? (?:by )?(?:in )?half)(?![A-Za-z])|"
     r"(?:直接|几乎|基本|差不多)?(?:减半|砍半|少了一半|掉了一半|降了一半|下降了一半))"
@@ -192,7 +219,7 @@ _DURATION = re.compile(r"(?P<mi>\d+)\s*(?:min|mins|minutes?|分钟|分)\s*,?\s*(
                        r"(?![A-Za-z/])|"  # '3 分 47 秒', '1 min 20 s'
                        r"(?P<hh>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?|小时|个小时|天|days?)\s*,?\s*(?P<mm>\d+)\s*(?:min|mins|minutes?|分钟|分|"
                        r"小时|h)(?![A-Za-z])|(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|小时|个小时|min|mins|minutes?|分钟|s|sec|secs|"
-                       r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z/])(?!\s*/\s*(?:it|step|iter))", _IC)
+                       r"seconds?|秒|ms|毫秒|days?|天)(?![A-Za-z])(?!/(?!\s*epoch\b))(?!\s*/\s*(?:it|step|iter))", _IC)  # '45 min/epoch'
 _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<unit>wps|ups|tok/s|tokens/s|words/s|"
                    r"TFLOP[Ss]?(?:/s)?(?![A-Za-z])|"  # model TFLOPs achieved: a rate of work, per GPU when '/GPU' follows
                    r"(?:img|imgs|images|samples|sample|seq|sequences|tokens|tok|"
@@ -202,9 +229,10 @@ _RATE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]{2}))?\s*(?P<
                    # '30/s/gpu', '30 /sec per GPU': a per-GPU rate with its count unnamed (the GPU after it says per-GPU)
                    r"/\s*(?:s|sec)(?=\s*(?:/|per)\s*(?:gpu|card|device)))", _IC)
 # 'the wps is just over 10k', 'throughput drops to 850 samples/s': the unit named before the figure
-_RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)\s*(?:is|was|of|=|:|：|drops? to|"
+# (s14 never a figure whole-less or on the next line: '8 GPUs - 1200 samples/s⏎16 GPUs - 1500 samples/s')
+_RATE_BEFORE = re.compile(r"(?P<unit>wps|ups|tokens/s|tok/s|samples/s|img/s|throughput|吞吐(?:量)?)[ \t]*(?:is|was|of|=|:|：|drops? to|"
                           r"falls? to|goes? (?:down|up) to|只有|是|为|降到|掉到)?\s*(?:(?:just|only|about|around|roughly|over|under|"
-                          r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
+                          r"below|above|barely|~|约|大约)\s*)*(?P<num>\d+(?:\.\d+)?)(?!\d|\.\d)\s*(?P<k>[kK](?![A-Za-z]))?(?!\s*(?:%|GB|Gb|MB|Mb|"
                           r"[A-Za-z]+/s|nodes?|machines?|servers?|GPUs?|cards?|台|机|卡|节点|张))", _IC)
 # '每秒 1200 张图', '每秒能跑 3 个 step', '每秒钟处理 5 万 tokens': the unit of time before the figure
 _RATE_PER_SECOND = re.compile(r"每秒(?:钟)?\s*(?:能|可以|大约|约|只有|只能|才|仅)?\s*(?:处理|训练|跑|算|过)?\s*(?:了)?\s*"
@@ -252,11 +280,15 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found = Scaling()
     for pattern, group in ((_SLOWER_THAN, "obj"), (_SLOWER_THAN_ZH, "obj"), (_NOT_AS_FAST, "obj"), (_SLOW_COMPARED, "obj")):
         for m in pattern.finditer(text):
-            obj = m[group] or m.groupdict().get("obj2") or ""
+            obj = m[group] or m.groupdict().get("obj2") or m.groupdict().get("obj3") or ""
+            if m.groupdict().get("obj3") and _PER_STEP.search(tx.sentence(text, m.start())):
+                continue  # s14 'a step takes twice as long as on one node': a step on more GPUs does more work
             if _a_setting(obj) or ODD_STEPS.search(tx.sentence(text, m.start())):
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             if _THAN_A_TARGET.search(text, m.start(), m.end()):
                 continue  # s12 'slower than expected on 4 nodes': short of a target; the nodes are the job's
+            if _wondered(text, m.start(), m.end()):
+                continue  # s14 'Will 4 nodes be slower than 1 node?': a comparison wondered about, not seen
             bare = re.fullmatch(r"\s*(?P<n>\d{1,2})\s*", obj)
             if bare and _numbered_item(text, int(bare["n"])):
                 continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
@@ -350,10 +382,14 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             if not _RATIO_PACE.search(text, clause[0], m.start()) or _OTHER_MEASURE.search(text, clause[0], m.start()):
                 continue  # ('显存减半', 'the batch is halved')
         elif m["k4"] or m["half"]:
+            if m.group(0).lower().endswith("long") and _PER_STEP.search(tx.sentence(text, m.start())):
+                continue  # s14 'a step takes twice as long on 2 nodes': a step on more GPUs does more work
             said = (m["k4"] or m["half"]).lower()
             k = float(_FRACTIONS.get(said) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", said)) or 0)
         else:
             k = parse_number(m["k"] or m["k2"] or m["k3"] or "") or 0.0
+            if m["k2"] and k == 1:
+                k = 2.0  # s14 '慢了一倍': the time grown by once itself, twice as long (as '增加了一倍')
         if _NOT_THE_JOB.search(text, tx.clause_bounds(text, m.start())[0], m.start()) \
                 or _settings_compared(text, m.start(), m.end()):  # cmp-s10 settings compared
             continue
@@ -362,8 +398,10 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if _THAN_A_TARGET.search(text, tx.clause_bounds(text, m.start())[0], min(len(text), m.end() + 40)):
             continue  # s12 '比预期慢了近 3 倍', '3x slower than expected': short of a target, not of a smaller run
         sentence = tx.sentence(text, m.start())
-        if k > 1 and re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed", sentence,
-                               _IC):
+        # (s14 or two runs counted in GPUs: '16 GPUs are 3x slower than 8 GPUs')
+        gpu_runs = {n for n, _, kind, _, _ in run_sizes(sentence, 0, len(sentence)) if kind == "gpus"}
+        if k > 1 and (re.search(rf"{_SMALL}|than (?:on )?one|比|单机|multi|多机|node|machine|台|两机|双机|分布式|distributed",
+                                sentence, _IC) or len(gpu_runs) == 2):
             found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _GOES_UP.finditer(text):  # 'when I add 2 GPUs from a second machine … the epoch goes up to 22 hours'
@@ -439,6 +477,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_count_chain(text, found))
     found.hits.extend(_versus(text, found))
     found.hits.extend(_said_ratios(text, found))
+    found.hits.extend(_time_ratios(text, found))  # s14 a ratio of times
     found.hits.extend(_per_gpu_ratio(text, found))
     found.hits.extend(_factor_over_one(text, found))
     found.hits.extend(_speedup_named(text, found))
@@ -706,6 +745,13 @@ def _ratio_sizes(text: str, a: int, b: int) -> tuple[Size, Size, bool, bool] | N
             continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
         if n and len(kinds) == 1 and not any(t[3] <= m.start("n") < t[4] for t in sizes):
             sizes.append((n, m.start("n"), next(iter(kinds)), m.start("n"), m.end("n")))
+    if len(sizes) == 1:  # s14 'from 3000 on one node to 1800 on two': a bare count after the run takes its word
+        for m in _ELLIPTIC.finditer(text, sizes[0][4], b):
+            n = _count(m["n"])
+            if n and n != sizes[0][0] and not (m["n"].isdigit() and _numbered_item(text, n)) \
+                    and re.match(r"\s*(?:[,.;:!?，。；：)）]|$|(?:and|but|vs|it|we)(?![A-Za-z]))", text[m.end("n"):], _IC):
+                sizes.append((n, m.start("n"), sizes[0][2], m.start("n"), m.end("n")))
+                break
     sizes.sort(key=lambda s: s[3])
     for kind in ("nodes", "gpus"):
         same = [s for s in sizes if s[2] == kind]
@@ -735,9 +781,13 @@ _MULTI_NODE = re.compile(r"多机|多节点|多台|(?<![A-Za-z])(?:multi-?node|m
 # 变成了 2.4 s', 'tokens/s per GPU drops from 3000 to 1800 when going multi-node', 'epoch 时间从单机 4 卡的 20 分钟变成了
 # 35 分钟': a figure that moves as the run grows, the first figure the smaller run's, the second the larger's.
 _NUM = r"\d+(?:\.\d+)?\s*[kK]?(?!\d|\.\d)"  # en-s10: '… from 45k to 52k.': a full stop after the 'k' ends the figure
-_MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}}?的\s*)?(?P<a>{_NUM})(?P<ua>[^\d,，;；。]{{0,14}}?)\s*"
+# (s14 each figure led by its measure, '从 每卡 300 samples/s 变成 每卡 200', '从每秒 1200 tokens 变成每秒 1500 tokens', or
+# followed by a unit of a few words, 'from 300 samples/s per GPU to 200 samples/s per GPU')
+_LEAD = r"(?:(?P<{}>每秒(?:钟)?)|每(?:张|块|个)?(?:卡|GPU))?\s*"
+_MOVE = re.compile(rf"(?:(?<![A-Za-z])from|从|由)\s*(?:[^,，;；。\n]{{1,12}}?的\s*)?{_LEAD.format('pa')}(?P<a>{_NUM})"
+                   r"(?P<ua>[^\d,，;；。]{0,14}?|\s*[A-Za-z/]+\s+per\s+(?:GPU|card|device)|\s*[(（][^()（）\n]{1,20}[)）])\s*"
                    r"(?:to|到|→|->|=>|降到|掉到|涨到|升到|变成了?|变为|降至|降低到|减少到|提升到|提高到|增加到|增长到|下降到|上升到)"
-                   rf"\s*(?:了\s*)?(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",
+                   rf"\s*(?:了\s*)?{_LEAD.format('pb')}(?P<b>{_NUM})|(?<![\w.])(?P<a2>{_NUM})(?P<ua2>[^\d,，;；。]{{0,14}}?)\s*(?:→|->|=>)\s*(?P<b2>{_NUM})",
                    _IC)
 # from one machine to several, their count unsaid: the smaller run is one machine
 _GOING_MULTI = re.compile(r"(?:going|go|goes|went|moving|move|switching|switch|scaling|scale|moved|switched)\s+(?:to\s+|up\s+to\s+)?"
@@ -771,8 +821,10 @@ def _figure_moves(text: str, found: Scaling) -> list[Understood]:
         if any(s[3] <= m.start(ga) < s[4] or s[3] <= m.start(gb) < s[4] for s in sizes):
             continue  # the sizes' own range ('from 1 to 2 nodes')
         va, vb = _figure_value(m[ga]), _figure_value(m[gb])
-        after = _RATE.match(text, m.start(gb)) or _DURATION.match(text, m.start(gb))
-        before = _RATE.match(text, m.start(ga)) or _DURATION.match(text, m.start(ga))
+        after = _RATE.match(text, m.start(gb)) or _DURATION.match(text, m.start(gb)) or (
+            _RATE_PER_SECOND.match(text, m.start("pb")) if ga == "a" and m["pb"] else None)
+        before = _RATE.match(text, m.start(ga)) or _DURATION.match(text, m.start(ga)) or (
+            _RATE_PER_SECOND.match(text, m.start("pa")) if ga == "a" and m["pa"] else None)
         unit = after or before
         if unit is not None:
             qs, _ = _quantities(text, unit.start(), unit.end())
@@ -1085,6 +1137,57 @@ def _said_ratios(text: str, found: Scaling) -> list[Understood]:
     return hits
 
 
+# s14 a ratio of times ('使用2机16卡的step_time大约是使用单机8卡的2倍', 'the epoch time on 2 nodes is 1.5x that of 1 node'):
+# the measure before the factor is a time, not a pace; a step's time ('step time', '每步') grows with the work of a
+# step (the same per-GPU batch), a whole run's or epoch's does not
+_TIME_MEASURE = re.compile(r"(?P<step>step[_ ]?time|iter(?:ation)?[_ ]?time|time per (?:step|iteration|iter|batch)|"
+                           r"每(?:个)?\s*(?:step|步|iter|迭代|batch)(?:的)?\s*(?:耗时|时间|用时)?|(?:step|迭代)\s*(?:耗时|时间))|"
+                           r"epoch[_ ]?time|time per epoch|training time|run ?time|wall[- ]?clock(?: time)?|耗时|用时|时间|时长", _IC)
+_PACE_MEASURE = re.compile(r"速度|吞吐|throughput|speed|tok/s|tokens/s|samples/s|img/s|it/s|加速|效率|性能|perf", _IC)
+
+
+def _timed(text: str, pos: int) -> re.Match[str] | None:
+    """The time measure a factor at `pos` is said of (its clause, before it), none if a pace is named between."""
+    a = tx.clause_bounds(text, pos)[0]
+    times = list(_TIME_MEASURE.finditer(text, max(a, pos - 40), pos))
+    if not times or _PACE_MEASURE.search(text, times[-1].end(), pos) \
+            or re.search(r"(?:慢|快|多|长|增加)了?\s*(?:大约|约|近|将近|差不多)?\s*\Z", text[max(a, pos - 8):pos]):
+        return None  # ('耗时多了三倍', '时间慢了 3 倍': a slowdown, read as one)
+    return times[-1]
+
+
+def _time_ratios(text: str, found: Scaling) -> list[Understood]:
+    """s14 a ratio of times: the run named first takes k times the other's time ('2 机的 step time 是单机的 2 倍'), so
+    the larger run's throughput is the other's × (the scale, for a step's time) ÷ its share of time."""
+    hits: list[Understood] = []
+    if any(h.fact == "job.speedup" for h in found.hits):
+        return hits
+    for m in _FACTOR.finditer(text):
+        timed = _timed(text, m.start())
+        k = parse_number(m["k"] or "") if m["k"] else None
+        a, b = tx.sentence_bounds(text, m.start())
+        pair = _ratio_sizes(text, a, m.start()) if timed and k else None
+        if pair is None and timed and k and re.match(r"\s*(?:that|those|the|of)(?![A-Za-z])", text[m.end():], _IC):
+            pair = _ratio_sizes(text, a, b)  # '… is 3 times the step time on 1 node': the other run after the factor
+        if pair is None or not k or pair[2] or pair[3] or _TARGET.search(text, a, b) or _wondered(text, m.start(), m.end()):
+            continue
+        first, second = pair[0], pair[1]
+        if not first[0] or not second[0] or timed is None:
+            continue
+        big_over_small = k if first[0] > second[0] else 1 / k  # the larger run's time ÷ the smaller's
+        scale = max(first[0], second[0]) / min(first[0], second[0])
+        speedup = (scale if timed["step"] else 1.0) / big_over_small
+        small, big = sorted((first, second))
+        span = (min(first[3], second[3]), m.end())
+        words = text[span[0]:span[1]]
+        hits.append(Understood("job.speedup", round(speedup, 4), words, *span))
+        if speedup < 1:
+            hits.append(Understood("job.negative_scaling", True, words, *span))
+        hits += _sizes_of_the_runs(text, small, big, found)
+        break
+    return hits
+
+
 def _from_efficiency(text: str, a: int, b: int, speedup: float, scale: float) -> bool:
     """counts-s11: whether the speed-up is the sentence's scaling efficiency times the scale (never to be inverted)."""
     named = _EFFICIENCY.search(text, a, b) if scale else None
@@ -1121,6 +1224,8 @@ def _ratio_in(text: str, a: int, b: int, sa: int, sizes: list[tuple[int, int]],
         if not free(m) or re.search(r"(?:慢|(?:耗时|时间|用时)[^，,。]{0,4}?(?:多|长|增加))(?:了|的)?\s*(?:大约|约|近|将近|差不多)?\s*\Z",
                                     text[max(a, m.start() - 12):m.start()]):
             continue  # ('慢了 3 倍', '耗时多了三倍': a slowdown, read as one where the runs are named)
+        if _timed(text, m.start()):
+            continue  # s14 'step_time 是单机的 2 倍': a ratio of times, _time_ratios'
         k = parse_number(m["k"] or m["k2"] or "")
         if k == 1 and re.search(r"(?:快|提升|提高|加速|增加|增长)了?\s*\Z", text[max(a, m.start() - 6):m.start()]):
             k = 2.0  # '只快了一倍': twice as fast
@@ -1601,8 +1706,10 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
                 s1, s2 = _matching_sizes(_sizes_near(text, b1, b1, b1, a2)[:1], _sizes_near(text, b2, b2, b2, end)[:1])
                 if s1 is None or s2 is None or sentence1 != sentence2 or not (
                         b1 <= s1[3] < min(a2, b1 + 16) and b2 <= s2[3] < b2 + 16):
-                    if kind == "step":
-                        hits.extend(_one_and_many(text, found, (v1, a1, b1), (v2, a2, b2), left, right))
+                    s1, s2 = _interleaved(text, sentence1, (a1, b1), (a2, b2)) if sentence1 == sentence2 else (None, None)
+                if s1 is None or s2 is None:
+                    if kind in ("step", "rate") or kind == "time" and not (_per_step(text, a1) or _per_step(text, a2)):
+                        hits.extend(_one_and_many(text, found, (v1, a1, b1), (v2, a2, b2), left, right, kind))
                     continue
             if s1[0] == s2[0]:
                 continue
@@ -1646,6 +1753,21 @@ def _pairs(text: str, found: Scaling) -> list[Understood]:
 
 
 Quantity = tuple[str, float, int, int]
+
+
+def _interleaved(text: str, sentence: tuple[int, int], q1: tuple[int, int], q2: tuple[int, int]
+                 ) -> tuple[Size | None, Size | None]:
+    """s14 'It takes 3 h for the whole run on one node but 2 h for the whole run on two nodes': one sentence, two
+    figures and two runs of one kind taking turns (figure, run, figure, run, or run, figure, run, figure), however
+    many words lie between: each run is the one its figure's turn names."""
+    for kind in ("nodes", "gpus"):
+        sizes = [s for s in run_sizes(text, *sentence) if s[2] == kind]
+        if len(sizes) != 2 or sizes[0][0] == sizes[1][0]:
+            continue
+        p1, p2 = sizes[0][3], sizes[1][3]
+        if q1[1] <= p1 < q2[0] and q2[1] <= p2 or p1 < q1[0] and q1[1] <= p2 < q2[0]:
+            return sizes[0], sizes[1]
+    return None, None
 
 # cmp-s10 echoed rate: 'one node does 2000 img/s, two nodes 2400', '单机每秒 2000 张图，两机只有 2400 张': the second run's
 # figure bare (or with the counting word alone) in a later clause that names its own run, the unit left to the first
@@ -1706,10 +1828,12 @@ def _echoed_time(text: str, end: int, first: Quantity) -> list[Quantity]:
 
 
 def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tuple[float, int, int],
-                  left: tuple[int, int], right: tuple[int, int]) -> list[Understood]:
+                  left: tuple[int, int], right: tuple[int, int], kind: str = "step") -> list[Understood]:
     """'On a single node an iteration takes 0.45 s; across multiple nodes it becomes 1386 s': a step time on one
     machine and one on machines not counted. The times are the job's and its baseline's; with the count unsaid no
-    speed-up is read (a step on more machines may do more work)."""
+    speed-up is read (a step on more machines may do more work). s14: the whole run's throughput ('单机 1200
+    samples/s，多机只有 900 samples/s') or the time of an epoch or a run ('单机一个 epoch 2 小时，多机要 3 小时') gives
+    the speed-up whatever the count."""
     sides = []
     for (value, a, b), (lo, hi) in ((q1, left), (q2, right)):
         ones = [s for s in run_sizes(text, lo, hi) if s[2] == "nodes" and s[0] == 1]
@@ -1723,6 +1847,14 @@ def _one_and_many(text: str, found: Scaling, q1: tuple[float, int, int], q2: tup
     else:
         return []
     found.baseline_spans.append((one[3], one[4]))
+    if kind != "step":
+        speedup = multi[0] / single[0] if kind == "rate" else single[0] / multi[0]
+        span = (min(single[1], multi[1]), max(single[2], multi[2]))
+        out = [Understood("job.baseline_nodes", 1, text[one[3]:one[4]], one[3], one[4]),
+               Understood("job.speedup", round(speedup, 4), text[span[0]:span[1]], *span)]
+        if speedup < 1:
+            out.append(Understood("job.negative_scaling", True, text[span[0]:span[1]], *span))
+        return out
     return [Understood("job.baseline_nodes", 1, text[one[3]:one[4]], one[3], one[4]),
             Understood("job.step_time_s", round(multi[0], 6), text[multi[1]:multi[2]], multi[1], multi[2]),
             Understood("job.step_time_baseline_s", round(single[0], 6), text[single[1]:single[2]], single[1], single[2])]
@@ -1736,6 +1868,11 @@ _MFU = re.compile(r"(?<![A-Za-z])(?:MFU|HFU)\s*(?:只有|仅有|仅|才|是|为|
 _MFU_AGAIN = re.compile(r"(?:(?:drops?|dropped|falls?|fell|goes down|went down|decreases?|decreased)\s+to\s*|"
                         r"(?:降到|降至|掉到|掉至|下降到|下降至|跌到|只剩|变成了?|变为)\s*)"
                         r"(?:~|≈|约|大约)?\s*(?P<num>\d{1,3}(?:\.\d+)?)\s*%", re.IGNORECASE)
+
+
+# s14 a count of steps right after a duration: the steps done in that time ('2 Nodes: 1 second 1 step', '1 秒 4 个 step')
+_STEPS_IN = re.compile(r"[ \t]*(?:for[ \t]+|per[ \t]+)?(?P<c>\d+(?:\.\d+)?)[ \t]*(?:个[ \t]*)?(?:steps?|iters?|iterations?|"
+                       r"batch(?:es)?|步)(?![A-Za-z])", _IC)
 
 
 def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[int]]:
@@ -1754,6 +1891,10 @@ def _quantities(text: str, start: int, end: int) -> tuple[list[Quantity], set[in
         unit = m["unit"].lower()
         seconds = time_to_seconds(float(m["num"]), unit)
         if seconds and not re.search(r"RTT|ping|latency|延迟|时延|timeout|超时", tx.before(text, m.start(), 14), _IC):
+            steps = _STEPS_IN.match(text, m.end(), end)
+            if steps and float(steps["c"]) > 0:  # s14 '1 second 4 step': four steps a second, a step's time a quarter
+                quantities.append(("step", seconds / float(steps["c"]), m.start(), steps.end()))
+                continue
             quantities.append(("time", seconds, m.start(), m.end()))
     for m in _QUOTED_STEP.finditer(text, start, end):  # '`time: 0.4544`': a log's per-iteration time, quoted
         if (value := float(m["num"])) > 0:
@@ -1823,7 +1964,8 @@ _PER_STEP = re.compile(r"每(?:个)?\s*(?:step|步|iter|iteration|迭代|batch)|
 _FIXED_GLOBAL_BATCH = re.compile(r"global[ _]batch(?:[ _]size)?\s*(?:is\s*|was\s*|kept\s*|stays?\s*|remains?\s*)?"
                                  r"(?:unchanged|fixed|the same|constant|identical)|(?:same|fixed|constant|unchanged) global[ _]batch|"
                                  r"(?:全局|global)\s*(?:batch|批)(?:[ _]?size|大小)?\s*(?:保持)?(?:不变|固定|一样|相同)", _IC)
-_PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|单卡", _IC)
+# (s14 '单卡' is each GPU only after a machine: '两机单卡 200 samples/s'; '单卡训练 1200 samples/s，4 卡 1500' is the run on one GPU)
+_PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每卡|每张卡|(?:机|台|节点|机器|node)\s*(?:的)?\s*单卡", _IC)
 # the pace of each GPU named as what the sentence measures ('per-GPU throughput: 150 img/s on 1 node, 90 on 4', 'throughput
 # per GPU drops by 60%', '每卡吞吐下降了一半'); '单卡吞吐' is left out (it is as often the run on one GPU)
 _PER_GPU_PACE = re.compile(r"(?<![A-Za-z])(?:per[- ](?:GPU|device|card)|each GPU'?s?)\s+(?:throughput|speed|rate|samples/s|"

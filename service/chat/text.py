@@ -29,7 +29,10 @@ _QUOTE_LINE = re.compile(r"[ \t]*>")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•>#|]|\d+[.)、]|[（(]?\d+[)）])\s|"
                         # s11 labelled lines: a template's 'GPU: 8 x H100', '网络：100G IB', '【问题】', '**Hardware**'
                         r"\s*(?:[【\[]|\*\*)|"
-                        r"\s*(?-i:[A-Z\u4e00-\u9fff])[\w/()（）.+-]*(?:[ \t][\w/()（）.+-]+){0,2}[:：][ \t]*\S")
+                        r"\s*(?-i:[A-Z\u4e00-\u9fff])[\w/()（）.+-]*(?:[ \t][\w/()（）.+-]+){0,2}[:：][ \t]*\S|"
+                        # s14 a run's record, its label then a figure ('two nodes - 1500 samples/s', '2 nodes: 0.8 s')
+                        r"\s*[\w()（）.+]+(?:[ \t][\w()（）.+]+){0,2}[ \t]*"
+                        r"(?:[:：][ \t]*[~≈]?\d|[ \t][-–—][ \t](?=[^\n]{0,20}\d))")
 
 
 # Apostrophes as people type them: curly ones (phones, word processors, forum copy) and none at all ('dont', 'isnt'),
