@@ -43,7 +43,9 @@ _NOT_A_NODE = r"(?!\s*(?:[A-Za-z][\w-]*\s*)?(?:交换机|switch|路由器|防火
 _NOT_AFTER_A_SWITCH = r"(?<!交换机)(?<!交换机\s)(?<!交换机：)(?<!交换机:)(?<!路由器)(?<!路由器\s)(?<!switch\s)(?<!switches\s)"
 _NODE_ZH = (rf"(?:台{_NOT_A_NODE}|个节点|节点|个?机器|个?服务器|个?主机|机(?![器房架柜]))"
             r"(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?")
-_NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
+# (s14 a role between the count and the machine: '2 identical GPU nodes', '16 GPUs over 2 GPU nodes', '4 compute nodes')
+_NODE_EN = (rf"(?:(?:GPU|compute)[- ](?=(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workstations?)(?![A-Za-z])))?"
+            rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
             rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)(?![-_]?\d)")  # ('slots=8 node02': a host's name, not eight nodes)
 # '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
@@ -95,6 +97,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                           rf"(?:\s*{_MARK})?\s*(?:\+|＋|加)\s*(?P<n2>{COUNT})\s*(?:台|个节点|节点|机)\s*"
                           rf"(?:机器|服务器)?\s*(?P<m2>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)")),
     ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
+    # s14 a total's label whose value says it is each machine's: 'GPUs: 8 per node, 2 nodes', '卡数：8/台'
+    ("label-per", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT})\s*(?:GPUs?|cards?|张|块|卡)?\s*(?:(?<![A-Za-z])per\s*|/\s*)"
+                             r"(?:node|machine|server|host|box|台|机|节点)(?![A-Za-z])", _IC)),
     ("label-nodes", re.compile(rf"{_LABEL_NODES}{_LABEL_SEP}(?P<n>{COUNT}){_LABEL_END}", _IC)),
     # '节点 2 个', '机器 4 台', '服务器共 3 台': the machines, the count after the word
     # (s30 or a verb of using between: '训练节点用了 100 个', '机器申请了 4 台'; never of each machine: '每个节点用了 8 个')
@@ -158,7 +163,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                rf"(?:{_MARK}\s*)?(?:节点|机器|服务器|主机|机(?![房架柜]))")),
     # counts-s11: '8 卡机器 × 4', '8-GPU nodes x 4': a machine of so many GPUs, times the machines
     ("m-node-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:-\s*)?(?:张|块)?\s*(?:卡|GPU|显卡)\s*(?:的)?\s*(?:{_MARK}\s*)?"
-                              rf"(?:机器|服务器|节点|{_NODE_EN})\s*[x×*]\s*(?P<n>\d{{1,3}})(?![\d.])", _IC)),
+                              rf"(?:机器|服务器|节点|{_NODE_EN})\s*[x×*]\s*(?P<n>\d{{1,3}})(?![\d.])"
+                              # (s14 '2 GPU servers x 4 GPUs': GPUs after the times are each machine's, the count before
+                              # the machines')
+                              rf"(?!\s*(?:[-]?\s*)?(?:{_GPU_EN}|卡|张|块|显卡))", _IC)),
     # 2 pods with 8 GPUs each, 4 个 pod，每个 pod 4 卡: a training pod holding several GPUs is one machine's share (the
     # GPUs of each must be said, so '4 Pod 4 Cards' stays four processes)
     # (counts-zh-s13 'volcano 起了 4 个 worker，每个 worker 8 卡': a worker of a training operator is a pod, its GPUs each)
@@ -960,6 +968,11 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     if shape == "dgx":
         # a DGX-2 holds sixteen V100s, the other DGX and HGX systems eight
         out = [_hit("job.gpus_per_node", 16 if re.search(r"DGX[- ]?2(?!\d)", m.group(0), _IC) else 8, text, a, b)]
+        spread = _SPREAD_OVER.search(text, max(0, a - 40), a)
+        if n and spread and (_count(spread["t"]) or 0) % n == 0:
+            # s14 '8 GPUs across 2 DGX boxes': the GPUs said over the machines, not all those each one holds
+            return [_hit("job.nodes", n, text, a, b, weak=n == 1),
+                    _hit("job.gpus_per_node", (_count(spread["t"]) or 0) // n, text, spread.start(), b)]
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out
@@ -987,6 +1000,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             return None
         # (counts-zh-s13 '2机*8卡', '4节点x8卡': machines times each's GPUs, never a total)
         times = shape == "zh" and re.search(r"[x×*]", text[m.end("nw"):m.start("m2") if g.get("m2") else m.start("m")])
+        # s14 '2机8卡/机', '2 台 8 卡/台': the GPUs said of each machine
+        times = times or (shape in {"zh", "en"} and _EACH_AFTER.match(text, b))
         if shape == "zh" and not g.get("each") and not times and g["nw"].startswith("机") and per >= n and per % n == 0:
             per //= n  # 2机16卡: sixteen in all
         elif shape in {"zh", "en"} and not g.get("each") and not times and not (g.get("each0") or "").startswith("each") \
@@ -1107,6 +1122,9 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     return out
 
 
+_SPREAD_OVER = re.compile(rf"(?P<t>{COUNT})\s*(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?,?\s*(?:across|over|spread (?:over|across)|"
+                          r"split (?:over|across)|distributed (?:over|across)|分布在|分在)\s*(?:the\s*)?$", _IC)
+_EACH_AFTER = re.compile(r"\s*(?:/|每)\s*(?:机(?!器)|台|节点|node|machine|server|host)(?![A-Za-z])", _IC)
 _EACH_HAS = re.compile(r"(?<![A-Za-z])(?:each|every|per)(?:\s+(?:one|node|machine|server|box|host|instance|VM|worker|pod|rank|process))?\s*,?\s*"
                        r"(?:(?:only\s+)?(?:uses?|used|has|have|with|having|runs?(?: on)?|gets?|holds?)\s+)?(?:only\s+|just\s+)?$"
                        r"|(?:每台|每个节点|每节点|每机|每个机器|各)(?:机器|服务器)?\s*(?:上)?\s*(?:都|各)?\s*(?:只)?(?:用|有|是|插|装|跑)?\s*(?:了)?\s*$",
@@ -1215,7 +1233,8 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
     return out
 
 
-_EACH_RUNS = re.compile(r"(?:each|every|per)\s+(?:node|machine|server|host|box|worker)\s+(?:runs?|launch(?:es)?|starts?|spawns?|"
+# (s14 the one who runs them between: 'On each node I run 8 processes', 'on every machine we launch 4 ranks')
+_EACH_RUNS = re.compile(r"(?:each|every|per)\s+(?:node|machine|server|host|box|worker)\s*,?\s+(?:(?:I|we|you|they)\s+)?(?:runs?|launch(?:es)?|starts?|spawns?|"
                         r"gets?|has|uses?)\s*$|(?:每台|每个节点|每节点)(?:机器|服务器)?\s*(?:上)?\s*(?:各)?\s*(?:起|跑|启动|开)(?:了)?\s*$",
                         _IC)
 _ONE_MACHINE_TOTAL = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|(?<![A-Za-z])(?:a single|single|one)[- ](?:node|machine|server|box))"
