@@ -20,6 +20,7 @@ size taken for machines, a baseline run beside the job, a what-if, workers of on
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -411,3 +412,88 @@ def test_counts_not_read_yet(text: str, expected: dict[str, object], why: str) -
     if _problems(text, expected):
         pytest.xfail(why)
     pytest.fail(f"now read (move it to a battery): {text!r}")
+
+
+# --- round four: a form of labels, one line each or in a row, in either order -----------------------------------------
+NODE_LABELS = ("Nodes", "Number of nodes", "Node count", "#nodes", "num_nodes", "节点数", "机器数量", "服务器数量",
+               "Machines")
+EACH_LABELS = ("GPUs per node", "GPUs/node", "GPU per node", "Number of GPUs per node", "每节点GPU数", "每台卡数",
+               "单机卡数", "GPUs per machine")
+TOTAL_LABELS = ("Total GPUs", "GPUs", "GPU count", "总卡数", "卡数", "Number of GPUs", "Total number of GPUs")
+LABEL_SEPS = (": ", "：", " = ")
+LABEL_JOINS = ("\n", ", ", "; ", "\n- ")
+
+
+def _labels() -> list[tuple[str, dict[str, object]]]:
+    cases: list[tuple[str, dict[str, object]]] = []
+    for nl, gl, sep, join, first in itertools.product(NODE_LABELS, EACH_LABELS + TOTAL_LABELS, LABEL_SEPS, LABEL_JOINS,
+                                                      (True, False)):
+        nodes, gpus = f"{nl}{sep}2", f"{gl}{sep}{8 if gl in EACH_LABELS else 16}"
+        s = nodes + join + gpus if first else gpus + join + nodes
+        s = ("- " + s if join.startswith("\n-") else s) + ("\n训练很慢" if re.search(r"[\u4e00-\u9fff]", s)
+                                                             else "\nTraining is slow.")
+        cases.append((s, {N: 2, G: 8}))
+    return cases
+
+
+# machines said around the count: between them, across them, named one by one, a master and its workers, logs' names
+AROUND: list[tuple[str, dict[str, object]]] = [
+    ("两台服务器之间 allreduce 很慢，每台 8 张 A100", {N: 2, G: 8}),
+    ("跨两台机器训练很慢，每台8卡", {N: 2, G: 8}),
+    ("在两个节点上训练，每个节点 4 卡", {N: 2, G: 4}),
+    ("2 个 node，每个 node 8 张卡", {N: 2, G: 8}),
+    ("2node 训练速度慢，8卡/node", {N: 2, G: 8}),
+    ("a dual-node setup, 8 GPUs per node, slow allreduce", {N: 2, G: 8}),
+    ("allreduce between the two nodes is slow (8 GPUs each)", {N: 2, G: 8}),
+    ("node0 and node1 each have 8 A100s; allreduce between them is slow", {N: 2, G: 8}),
+    ("1 master + 3 workers, 8 GPUs each, training is slow", {N: 4, G: 8}),
+    ("2 nodes, 1 GPU each, allreduce is slow", {N: 2, G: 1}),
+    ("2 x g5.12xlarge, NCCL is slow", {N: 2, G: 4}),
+    ("NCCL INFO comm 0x55d rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0 - Init START\nslow",
+     {N: 2, G: 8}),
+    ("[launch.py:146:main] WORLD INFO DICT: {'node1': [0, 1, 2, 3, 4, 5, 6, 7], 'node2': [0, 1, 2, 3, 4, 5, 6, 7]}\n"
+     "[launch.py:152:main] nnodes=2, num_local_procs=8, node_rank=0\nslow", {N: 2, G: 8}),
+    ("  group_rank=0\n  group_world_size=2\n  local_ranks=[0, 1, 2, 3, 4, 5, 6, 7]\n  role_world_size=16\nslow",
+     {N: 2, G: 8}),
+    ("SLURM_NNODES=2 SLURM_GPUS_ON_NODE=8 SLURM_NTASKS=16, the job is slow", {N: 2, G: 8}),
+    ("SLURM_JOB_NUM_NODES=4, 8 GPUs per node, the job is slow", {N: 4, G: 8}),
+    ("world_size: 16, local_world_size: 8, slow", {N: 2, G: 8}),
+    ("the cluster has 64 nodes but this job uses 8 of them, 8 GPUs per node", {N: 8, G: 8}),
+    ("we run on 8 out of 64 nodes (8xH100 each)", {N: 8, G: 8}),
+    ("机器A和机器B各8张卡，两机训练很慢", {N: 2, G: 8}),
+    ("三台机器（A、B、C）各 4 张 3090", {N: 3, G: 4}),
+    ("A100 8卡 x 2台", {N: 2, G: 8}),
+    ("16 张 H800（2 台）", {N: 2, G: 8}),
+    ("on 2 nodes (node-1, node-2), each 8x A100", {N: 2, G: 8}),
+    ("nodes: gpu01, gpu02 (8 GPUs each)", {N: 2, G: 8}),
+    ("Hosts: 10.0.0.1, 10.0.0.2, 10.0.0.3, 10.0.0.4; 8 GPUs each", {N: 4, G: 8}),
+    ("two workstations with a single 4090 each, connected by 10GbE", {N: 2, G: 1}),
+    ("Nodes: 2\nGPUs/node: 8\nInterconnect: RoCE", {N: 2, G: 8}),
+    ("Number of nodes: 4\nNumber of GPUs per node: 8", {N: 4, G: 8}),
+    ("| nodes | GPUs | samples/s |\n|---|---|---|\n| 1 | 8 | 1000 |\n| 2 | 16 | 1100 |", {N: 2, G: 8, BN: 1}),
+    ("We moved from 1 DGX to 2 DGX and the step time went up", {N: 2, G: 8, BN: 1}),
+    ("We plan 8 nodes, now testing on 2 nodes with 8 GPUs each and it is slow", {N: 2, G: 8}),
+    ("I tried 1, 2 and 4 GPUs: with 4 GPUs an epoch takes longer than with 1 GPU", {G: 4, BG: 1}),
+    ("With 4 GPUs I only get 50% util, with 2 GPUs not much higher.\n"
+     "python tf_cnn_benchmarks.py --num_gpus=4 --model=nasnet --batch_size=32", {G: 4}),
+]
+NOT_YET += [
+    ("hvd.size() is 16 and hvd.local_size() is 8, training slow", {N: 2, G: 8},
+     "Horovod's calls said in words: no reader of API names"),
+    ("nodes=2, gpus=16", {N: 2, G: 8},
+     "'gpus' is each machine's under Lightning, the job's under Slurm: left as each's"),
+    ("With 4 GPUs I get 50% util, with 2 GPUs it's not much higher.", {G: 4},
+     "runs of several sizes with no comparison word and no launcher: which is the job is unsaid"),
+]
+
+LABELS = _labels()
+
+
+@pytest.mark.parametrize(("text", "expected"), LABELS)
+def test_counts_read_from_labels(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), AROUND)
+def test_counts_read_around_the_machines(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
