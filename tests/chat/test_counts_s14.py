@@ -407,11 +407,6 @@ def test_counts_of_compared_runs(text: str, expected: dict[str, object]) -> None
     assert _problems(text, expected) == []
 
 
-@pytest.mark.parametrize(("text", "expected", "why"), NOT_YET)
-def test_counts_not_read_yet(text: str, expected: dict[str, object], why: str) -> None:
-    if _problems(text, expected):
-        pytest.xfail(why)
-    pytest.fail(f"now read (move it to a battery): {text!r}")
 
 
 # --- round four: a form of labels, one line each or in a row, in either order -----------------------------------------
@@ -496,4 +491,10 @@ def test_counts_read_from_labels(text: str, expected: dict[str, object]) -> None
 
 @pytest.mark.parametrize(("text", "expected"), AROUND)
 def test_counts_read_around_the_machines(text: str, expected: dict[str, object]) -> None:
+    assert _problems(text, expected) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param(text, expected, marks=pytest.mark.xfail(strict=True, reason=why)) for text, expected, why in NOT_YET])
+def test_counts_not_read_yet(text: str, expected: dict[str, object]) -> None:
     assert _problems(text, expected) == []
