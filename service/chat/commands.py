@@ -30,7 +30,7 @@ _LAUNCHER = (r"(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovod
              r"python3?\s+\S+\.py|(?:\./)?(?:build/)?(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv|"
              r"broadcast|reduce)_perf(?:_mpi)?|ib_(?:write|read|send)_(?:bw|lat)|iperf3?|ping|ethtool|"
              r"nvidia-smi|ibstat|ibv_devinfo|lspci|ip\s+(?:addr|link|route|a)|ifconfig|docker\s+run|kubectl|"
-             r"composer|llamafactory-cli|colossalai\s+run|fleetrun|NCCL_\w+=)")
+             r"composer|llamafactory-cli|colossalai\s+run|fleetrun|NCCL_\w+=|(?:ba)?sh\s+\S*dist_train\.sh)")
 _LINE_COMMAND = re.compile(rf"^[ \t]*(?:\$\s*|#\s*|>\s*)?(?P<cmd>{_LAUNCHER}[^\n]*)$", re.M)
 # s29 a shell line's continuation: 'python train.py … --amp \\' then '    --model resnet50 -j10' is one command (the
 # backslash and the break read as spaces, same length, whether or not the break was already softened), when the next
@@ -176,7 +176,9 @@ def read_commands(text: str, set_aside: Callable[[int], bool] | None = None) -> 
             if pattern is _LINE_COMMAND and not _looks_like_command(body):
                 # a command line that ran into the next sentence when line breaks were softened: keep its arguments
                 # (after a setting, 'NCCL_SOCKET_IFNAME=eth0 across 2 nodes', a count inside the words is one of them)
-                count = r"|\d+(?=\s+[A-Za-z\u4e00-\u9fff]{2,})" if re.match(r"[A-Z][A-Z0-9_]*=\S+\s", body) else ""
+                # (s14 never a script's argument after its file: 'bash dist_train.sh configs/x.py 8')
+                count = r"|(?<!\.py\s)(?<!\.yaml\s)(?<!\.yml\s)\d+(?=\s+[A-Za-z\u4e00-\u9fff]{2,})" \
+                    if re.match(r"[A-Z][A-Z0-9_]*=\S+\s", body) else ""
                 sentence = re.search(rf"\s+(?:(?:[A-Za-z\u4e00-\u9fff]{{2,}}{count})[,.;:]?\s+){{2,}}", body)
                 if sentence and _looks_like_command(body[:sentence.start()]):
                     body, b = body[:sentence.start()], a + sentence.start()
@@ -491,6 +493,12 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     facts = _setting_facts(args, per_device_train_batch=_per_device_train_batch(body, args),
                            whole_batch=whole_batch or splits_the_batch(body), training_workers=training_workers)
     # '-N' is machines to srun and processes per machine to mpirun; '-ppn'/'-perhost' are Intel MPI's and MPICH's.
+    slurm = bool(re.match(r"\s*(?:#\s*)?(?:SBATCH\s|srun\s|sbatch\s|salloc\s)", body))
+    total = _int(_option(args, "--gpus", "-G")) if slurm else None
+    if total and facts.get("job.gpus_per_node") in {None, total} and not _option(args, "--gpus-per-node"):
+        facts.pop("job.gpus_per_node", None)  # s14 Slurm's '--gpus=16' is the job's GPUs in all, not each machine's
+    else:
+        total = None
     nodes = facts.get("job.nodes") or _int(_option(args, *(() if mpi else ("-N",))))
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
                                                               *(("-N",) if mpi else ())))
@@ -524,10 +532,23 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
             nodes = nodes or len(groups)
         if len(sizes) == 1:
             per_node = per_node or sizes.pop()
+    if total and not processes:
+        processes = total
+    elif slurm and not processes and _option(args, "--gpus-per-task") == "1":
+        processes = _int(_option(args, "--ntasks", "-n"))  # s14 '--ntasks=16 --gpus-per-task=1': a rank a GPU
+    if mpi is False and (ws := _int(_option(args, "--world-size", "--world_size"))) and re.search(
+            r"--multiprocessing[-_]distributed(?![\w-])", body):
+        nodes = nodes or ws  # s14 PyTorch's ImageNet example: with '--multiprocessing-distributed', machines
+    # s14 OpenMMLab's 'tools/dist_train.sh CONFIG 8': the script's second argument is each machine's GPUs
+    per_node = per_node or _int(m[1]) if (m := _DIST_TRAIN.search(body)) else per_node
     gpus_per_process = _int(_option(args, "-g", "--ngpus")) if _NCCL_TEST.search(body) else None
     if gpus_per_process and not mpi and not nodes and not processes:
         nodes, per_node = 1, gpus_per_process  # 'all_reduce_perf -g 8' alone: one process driving 8 GPUs of a machine
     nodes, per_node = _shape(nodes, per_node, processes)
+    if gpus_per_process and gpus_per_process > 1 and mpi and nodes and per_node and per_node * gpus_per_process <= 16:
+        per_node *= gpus_per_process  # s14 'mpirun -np 2 -H a,b … all_reduce_perf -g 8': one process of 8 GPUs each
+    if processes and not nodes and not per_node and slurm:
+        facts["_processes"] = processes  # s14 '#SBATCH --gpus=16' on a line of its own: '#SBATCH --nodes=2' divides it
     shm = re.search(r"--shm-size[= ](\d+(?:\.\d+)?)([gmk])?b?", body, re.IGNORECASE)
     if shm:
         size = float(shm.group(1)) * {"g": 1.0, "m": 0.001, "k": 0.000001}.get((shm.group(2) or "g").lower(), 1.0)
@@ -556,6 +577,7 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
 
 
 _NCCL_TEST = re.compile(r"(?<![\w-])\w+_perf(?:_mpi)?(?![\w-])")
+_DIST_TRAIN = re.compile(r"(?<![\w-])dist_(?:train|test)\.sh\s+\S+\s+(\d{1,2})(?![\w.])")
 
 
 def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tuple[int | None, int | None]:
@@ -572,7 +594,8 @@ def _shape(nodes: int | None, per_node: int | None, processes: int | None) -> tu
 
 # Framework argument names (long options, `key=value` overrides and config keys, '-' read as '_') → facts.
 # s30 the RL frameworks' trainer shape: slime's and OpenRLHF's '--actor-num-nodes 2 --actor-num-gpus-per-node 8'
-_NODES = {"nnodes", "num_nodes", "num_machines", "nodes", "actor_num_nodes"}
+# (s14 SageMaker's estimator: 'instance_count=2' are the machines the job runs on)
+_NODES = {"nnodes", "num_nodes", "num_machines", "nodes", "actor_num_nodes", "instance_count"}
 _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "num_gpus_per_node",
              "ntasks_per_node", "npernode", "ppn", "perhost",
              "devices", "gpus",  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node

@@ -2280,13 +2280,19 @@ def _figure_value(said: str) -> float:
 
 def _tables(text: str, found: Scaling, start: int = 0, end: int | None = None, source: str = "table") -> list[Understood]:
     """A table of runs typed in the question ('| nodes | step time |', '节点数 | 吞吐'): one run per row."""
-    from bwdoctor.chat.tables import read_link_tables, read_table_runs  # they build on this module's run sizes
+    from bwdoctor.chat.tables import (  # they build on this module's run sizes
+        read_link_tables,
+        read_table_runs,
+        table_gpus_per_node,
+    )
 
     hits: list[Understood] = []
     for rows in read_table_runs(text, start, end):
         runs = [Run(n, kind, size_span, measure, value, span, efficiency)
                 for n, kind, size_span, measure, value, span, efficiency in rows]
         hits.extend(_facts_of_runs(text, runs, found))
+    hits.extend(Understood("job.gpus_per_node", value, text[a:b], a, b, source)  # s14 a column of GPUs by machines
+                for value, a, b in table_gpus_per_node(text, start, end))
     # a table of links or tests ('| link | spec | iperf3 |'): the rating and the measurement of the job's row
     # (the table's reader names each figure's tool: no later reader re-credits it)
     hits.extend(Understood(fact, value, text[a:b], a, b, source)

@@ -43,7 +43,9 @@ _NOT_A_NODE = r"(?!\s*(?:[A-Za-z][\w-]*\s*)?(?:交换机|switch|路由器|防火
 _NOT_AFTER_A_SWITCH = r"(?<!交换机)(?<!交换机\s)(?<!交换机：)(?<!交换机:)(?<!路由器)(?<!路由器\s)(?<!switch\s)(?<!switches\s)"
 _NODE_ZH = (rf"(?:台{_NOT_A_NODE}|个节点|节点|个?机器|个?服务器|个?主机|机(?![器房架柜]))"
             r"(?:机器|服务器|节点|主机|物理机|实例|云主机|虚拟机|GPU服务器|机)?")
-_NODE_EN = (rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
+# (s14 a role between the count and the machine: '2 identical GPU nodes', '16 GPUs over 2 GPU nodes', '4 compute nodes')
+_NODE_EN = (rf"(?:(?:GPU|compute)[- ](?=(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workstations?)(?![A-Za-z])))?"
+            rf"(?:nodes?|machines?|servers?|boxes|box|hosts?|instances?|VMs?|workers? nodes?|computers?|PCs?|rigs?|"
             rf"workstations?|desktops?"
             rf"|{INSTANCE_MARK}+)(?![-_]?\d)")  # ('slots=8 node02': a host's name, not eight nodes)
 # '8 张 NVLink 的 A800', '8 张 80G 的卡': a form or memory size may stand between the count and the GPU
@@ -70,15 +72,24 @@ _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a mac
 _LABEL_SEP = (r"\s*(?:[:：=]|为|是|(?<![A-Za-z])(?:is|are|of)(?![A-Za-z])|(?:从\s*\d{1,4}\s*(?:个|台)?\s*)?(?:扩展|扩|增加|加|提高|提升|"
               r"升|变)(?:了)?(?:到|至|成|为)|(?<![A-Za-z])(?:(?:was |is |were )?(?:increased|scaled|grown|raised|went up|goes up|"
               r"grew|grows) to)(?![A-Za-z]))?\s*")
-_LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z])(?!\s*(?:per|/|[:：=]|数)))?(?![\d.]*\d)"
+_LABEL_END = (r"(?:\s*(?:台|个|张|块|卡|nodes?|machines?|servers?|GPUs?|cards?)(?![A-Za-z])(?!\s*(?:per|/|[:：=]|数))"
+              # (s14 never the next label's first word: 'GPUs per node: 8\nNode count: 2')
+              r"(?![ \t]*(?:[A-Za-z_]+[ \t]*){1,3}[:：=]))?(?![\d.]*\d)"
               # (counts-s11: a label after it, 'Number of nodes: 2 GPUs per node: 8', is no unit of its)
               # (en-s12b: the next line of a form is another label, 'Nodes: 16\nFabric: EFA', no unit of its)
-              r"(?![ \t]*(?!(?:GPUs?|gpus?|cards?|GPU\s*数|卡数)\s*(?:per|/|数|[:：=]))"
+              # (s14 or any label of a form after it: 'Number of nodes: 4 Number of GPUs per node: 8')
+              r"(?![ \t]*(?!(?:GPUs?|gpus?|cards?|GPU\s*数|卡数)\s*(?:per|/|数|[:：=])|[A-Za-z][A-Za-z /_-]{0,40}?[:：=]\s*\d"
+              # (s14 or the next line's first word, its break softened: 'GPUs per node: 8\nTraining is slow')
+              r"|(?![KMGT]i?[bB])[A-Z][a-z]{2,}(?![A-Za-z]*\s*(?:per|/|each)))"
               r"(?:%|％|[x×*/]|倍|秒|分钟|小时|天|步|轮|次|GPU|卡|(?!(?:and|or|but|with|each|per|in|on)(?![A-Za-z]))[A-Za-z]))")
+# s14 right after another label's value ('Nodes: 2 GPUs: 16', its line break softened): the word starts a label
+_AFTER_A_VALUE = r"(?:(?<=[:：=]\d\s)|(?<=[:：=]\s\d\s)|(?<=[:：=]\d\d\s)|(?<=[:：=]\s\d\d\s))"
 _LABEL_NODES = (r"(?:(?<!交换)(?:节点|机器|服务器|主机|物理机|实例)\s*(?:的)?\s*(?:总)?(?:数量|个数|台数|数)|(?<!交换机)台数"
                 r"|(?<![A-Za-z])(?:(?:total )?number of (?:nodes|machines|servers|hosts|instances)|(?:node|machine|server|host)"
                 r"[ _]?(?:count|num)|num[_ ](?:nodes|machines)|#\s?(?:nodes|machines|servers|hosts))(?![A-Za-z])"
-                r"|(?<![\w-])(?<!\d\s)(?:nodes|machines|servers|hosts)(?=\s*[:=])"
+                # (s14 a count before it is another label's value: 'GPUs per node: 8\nNodes: 2'; never '8 nodes: 10
+                # it/s', eight machines' figure)
+                rf"|(?<![\w-])(?:(?<!\d\s)|{_AFTER_A_VALUE})(?:nodes|machines|servers|hosts)(?=\s*[:：=])"
                 # '节点：2', '服务器：4 台' (never '每个节点：8', a machine's share)
                 r"|(?<![每单个台一/])(?:节点|机器|服务器|主机)(?=\s*[:：]))")  # counts-s11 ('GPU/节点：8')
 _LABEL_PER = (rf"(?:(?:每(?:台|个节点|节点|机|台机器|台服务器)|单机|单节点)\s*(?:的)?\s*(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:数量|个数|数)"
@@ -88,7 +99,7 @@ _LABEL_PER = (rf"(?:(?:每(?:台|个节点|节点|机|台机器|台服务器)|�
               r"|(?:GPU|卡|显卡)\s*(?:数)?\s*/\s*(?:节点|机器|台|机))")  # counts-s11 ('GPU/节点：8')
 _LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总)?(?:数量|个数|数)(?!据)|总卡数"
                 r"|(?<![A-Za-z])(?:(?:the )?(?:total )?number of GPUs|total GPUs|GPU count|GPUs in total)(?![A-Za-z])"
-                r"|(?<![\w-])(?<!\d\s)GPUs(?=\s*[:=]))")
+                rf"|(?<![\w-])(?:(?<!\d\s)|{_AFTER_A_VALUE})GPUs(?=\s*[:：=]))")
 
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # counts-zh-s13 groups: '4 台 4 卡 + 1 台 8 卡', '2 台 8 卡和 2 台 4 卡': machines of two kinds, summed (their GPUs each
@@ -97,6 +108,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                           rf"(?:\s*{_MARK})?\s*(?:\+|＋|加)\s*(?P<n2>{COUNT})\s*(?:台|个节点|节点|机)\s*"
                           rf"(?:机器|服务器)?\s*(?P<m2>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)")),
     ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
+    # s14 a total's label whose value says it is each machine's: 'GPUs: 8 per node, 2 nodes', '卡数：8/台'
+    ("label-per", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT})\s*(?:GPUs?|cards?|张|块|卡)?\s*(?:(?<![A-Za-z])per\s*|/\s*)"
+                             r"(?:node|machine|server|host|box|台|机|节点)(?![A-Za-z])", _IC)),
     ("label-nodes", re.compile(rf"{_LABEL_NODES}{_LABEL_SEP}(?P<n>{COUNT}){_LABEL_END}", _IC)),
     # '节点 2 个', '机器 4 台', '服务器共 3 台': the machines, the count after the word
     # (s30 or a verb of using between: '训练节点用了 100 个', '机器申请了 4 台'; never of each machine: '每个节点用了 8 个')
@@ -160,7 +174,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                rf"(?:{_MARK}\s*)?(?:节点|机器|服务器|主机|机(?![房架柜]))")),
     # counts-s11: '8 卡机器 × 4', '8-GPU nodes x 4': a machine of so many GPUs, times the machines
     ("m-node-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:-\s*)?(?:张|块)?\s*(?:卡|GPU|显卡)\s*(?:的)?\s*(?:{_MARK}\s*)?"
-                              rf"(?:机器|服务器|节点|{_NODE_EN})\s*[x×*]\s*(?P<n>\d{{1,3}})(?![\d.])", _IC)),
+                              rf"(?:机器|服务器|节点|{_NODE_EN})\s*[x×*]\s*(?P<n>\d{{1,3}})(?![\d.])"
+                              # (s14 '2 GPU servers x 4 GPUs': GPUs after the times are each machine's, the count before
+                              # the machines')
+                              rf"(?!\s*(?:[-]?\s*)?(?:{_GPU_EN}|卡|张|块|显卡))", _IC)),
     # 2 pods with 8 GPUs each, 4 个 pod，每个 pod 4 卡: a training pod holding several GPUs is one machine's share (the
     # GPUs of each must be said, so '4 Pod 4 Cards' stays four processes)
     # (counts-zh-s13 'volcano 起了 4 个 worker，每个 worker 8 卡': a worker of a training operator is a pod, its GPUs each)
@@ -178,7 +195,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("dgx", re.compile(rf"(?P<n>{COUNT})?\s*(?:[x×*]\s*)?(?:standard\s+)?(?:\d{{1,2}}-GPU\s+)?[DH]GX[- ]?(?:{_MARK}|A100|H100|H200|B200|-?1|-?2)\s*"
                        rf"(?:{_NODE_EN}|机器|服务器|节点)?"
                        # counts-s11: 'two DGX boxes', '两台 DGX 服务器': the model unsaid
-                       rf"|(?P<n2>{COUNT})\s*(?:[x×*]\s*|台|个)?\s*[DH]GXs?\s*(?:{_NODE_EN}|机器|服务器|节点)", _IC)),
+                       # (s14 said bare: 'from 1 DGX to 2 DGX', '2 DGXs')
+                       rf"|(?P<n2>{COUNT})\s*(?:[x×*]\s*|台|个)?\s*[DH]GXs?\s*(?:{_NODE_EN}|机器|服务器|节点|(?![\w-]))", _IC)),
     # 16 GPUs across 2 nodes, 16张卡分布在2台机器上, 8 GPUs on each of 2 nodes
     ("total", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?(?:,\s*)?"
                          rf"(?P<each>on each of|in each of)?\s*(?:across|over|on|in|spread (?:over|across)|split (?:over|across)|"
@@ -235,7 +253,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # N nodes / N台机器 / two-node / 3 single-GPU machines
     # counts-s11 of ours: 'the job uses 2 of our 10 nodes', 'runs on 4 out of the 8 GPUs': those picked of all there are
     ("of-ours", re.compile(rf"(?<![A-Za-z])(?:uses?|used|using|runs? on|ran on|running on|spans?|spanning|trains? on|trained on)\s+"
-                           rf"(?:only\s+|just\s+)?(?P<n>{COUNT})\s+(?:out\s+)?of\s+(?:the|our|its|their|all(?:\s+the)?)\s+"
+                           rf"(?:only\s+|just\s+)?(?P<n>{COUNT})\s+(?:out\s+)?of\s+(?:(?:the|our|its|their|all(?:\s+the)?)\s+)?"
                            rf"(?P<t>{COUNT})\s+(?:(?P<w>{_NODE_EN})|{_ADJ}{_GPU_EN})(?![A-Za-z])", _IC)),
     # counts-s11: '3 个 node' (a Chinese measure word before an English machine word)
     # (s12 'an 8-GPU A100 80GB server': a count hyphened to 'GPU' is the GPUs a machine holds)
@@ -261,7 +279,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
     # world size 16, world_size=16, WORLD_SIZE: 16: the ranks in all, one a GPU
     # (s13 never 'LOCAL_WORLD_SIZE: 8', a machine's ranks: label-per)
-    ("world", re.compile(rf"(?<![A-Za-z])(?<!local_)(?<!local )(?<!local-)world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
+    # (s14 never torchelastic's 'group_world_size=2', the agents: one a machine)
+    ("world", re.compile(rf"(?<![A-Za-z])(?<!local_)(?<!local )(?<!local-)(?<!group_)world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
     ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
@@ -273,7 +292,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
 _NEEDS = {
     "label-per": re.compile(r"数|per|/|local", _IC),
     "label-nodes": re.compile(r"数|number|count|num|#|:|：|=", _IC),
-    "label-total": re.compile(r"数|number|count|total|:|=", _IC),
+    "label-total": re.compile(r"数|number|count|total|:|：|=", _IC),
     "pods": re.compile(r"pod|worker", _IC),
     "pods-one-a-node": re.compile(r"pod", _IC),
     "of-them": re.compile(r"(?<![A-Za-z])of(?![A-Za-z])", _IC),
@@ -436,6 +455,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits.append(Understood("job.gpus_per_node", len(set(re.findall(r"\d+", m["gpus"]))), text[m.start():m.end()],
                                m.start(), m.end(), source="named"))
     hits.extend(_gpus_listed(text))
+    hits.extend(_hosts_listed(unmasked or text))  # s14 'Hosts: 10.0.0.1, 10.0.0.2', 'nodes: gpu01, gpu02'
     hits.extend(_hostfile_entries(unmasked or text))  # counts-s11 hostfile (s13 by the unmasked words: an address is masked)
     for count, a, b in elided_node_counts(text):  # s13 elided: 'works on 1 node, slow on 2': the noun left out
         hits.append(Understood("job.nodes", count, text[a:b], a, b))
@@ -668,6 +688,22 @@ def elided_node_counts(text: str) -> list[tuple[int, int, int]]:
         if not before or before >= n:
             continue  # (a smaller run said after, 'slow on 4 nodes, fine with 2', is a baseline: left to the comparisons)
         out.append((n, m.start("n"), m.end("n")))
+    return out
+
+
+_HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z][\w-]*\d[\w-]*)"
+_HOSTS_LISTED = re.compile(rf"(?<![\w-])(?:nodes|hosts|machines|servers|节点|机器|主机|服务器)(?:\s*(?:list|列表))?\s*[:：=]\s*"
+                           rf"(?P<list>{_HOST}(?:\s*[,，、]\s*{_HOST})+)(?![\w.])", _IC)
+
+
+def _hosts_listed(text: str) -> list[Understood]:
+    """s14 the machines named one by one under a label ('Hosts: 10.0.0.1, 10.0.0.2', 'nodes: gpu01, gpu02'): as many
+    machines as names (the same name twice is one machine)."""
+    out = []
+    for m in _HOSTS_LISTED.finditer(text):
+        names = {x.strip() for x in re.split(r"[,，、]", m["list"])}
+        if 1 < len(names) <= 64:
+            out.append(Understood("job.nodes", len(names), text[m.start():m.end()], m.start(), m.end()))
     return out
 
 
@@ -962,6 +998,11 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     if shape == "dgx":
         # a DGX-2 holds sixteen V100s, the other DGX and HGX systems eight
         out = [_hit("job.gpus_per_node", 16 if re.search(r"DGX[- ]?2(?!\d)", m.group(0), _IC) else 8, text, a, b)]
+        spread = _SPREAD_OVER.search(text, max(0, a - 40), a)
+        if n and spread and (_count(spread["t"]) or 0) % n == 0:
+            # s14 '8 GPUs across 2 DGX boxes': the GPUs said over the machines, not all those each one holds
+            return [_hit("job.nodes", n, text, a, b, weak=n == 1),
+                    _hit("job.gpus_per_node", (_count(spread["t"]) or 0) // n, text, spread.start(), b)]
         if n:
             out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         return out
@@ -989,6 +1030,8 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             return None
         # (counts-zh-s13 '2机*8卡', '4节点x8卡': machines times each's GPUs, never a total)
         times = shape == "zh" and re.search(r"[x×*]", text[m.end("nw"):m.start("m2") if g.get("m2") else m.start("m")])
+        # s14 '2机8卡/机', '2 台 8 卡/台': the GPUs said of each machine
+        times = times or (shape in {"zh", "en"} and _EACH_AFTER.match(text, b))
         if shape == "zh" and not g.get("each") and not times and g["nw"].startswith("机") and per >= n and per % n == 0:
             per //= n  # 2机16卡: sixteen in all
         elif shape in {"zh", "en"} and not g.get("each") and not times and not (g.get("each0") or "").startswith("each") \
@@ -1109,6 +1152,9 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
     return out
 
 
+_SPREAD_OVER = re.compile(rf"(?P<t>{COUNT})\s*(?:{_GPU_EN}|{_GPU_ZH})\s*(?:in total\s*)?,?\s*(?:across|over|spread (?:over|across)|"
+                          r"split (?:over|across)|distributed (?:over|across)|分布在|分在)\s*(?:the\s*)?$", _IC)
+_EACH_AFTER = re.compile(r"\s*(?:/|每)\s*(?:机(?!器)|台|节点|node|machine|server|host)(?![A-Za-z])", _IC)
 _EACH_HAS = re.compile(r"(?<![A-Za-z])(?:each|every|per)(?:\s+(?:one|node|machine|server|box|host|instance|VM|worker|pod|rank|process))?\s*,?\s*"
                        r"(?:(?:only\s+)?(?:uses?|used|has|have|with|having|runs?(?: on)?|gets?|holds?)\s+)?(?:only\s+|just\s+)?$"
                        r"|(?:每台|每个节点|每节点|每机|每个机器|各)(?:机器|服务器)?\s*(?:上)?\s*(?:都|各)?\s*(?:只)?(?:用|有|是|插|装|跑)?\s*(?:了)?\s*$",
@@ -1217,7 +1263,8 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
     return out
 
 
-_EACH_RUNS = re.compile(r"(?:each|every|per)\s+(?:node|machine|server|host|box|worker)\s+(?:runs?|launch(?:es)?|starts?|spawns?|"
+# (s14 the one who runs them between: 'On each node I run 8 processes', 'on every machine we launch 4 ranks')
+_EACH_RUNS = re.compile(r"(?:each|every|per)\s+(?:node|machine|server|host|box|worker)\s*,?\s+(?:(?:I|we|you|they)\s+)?(?:runs?|launch(?:es)?|starts?|spawns?|"
                         r"gets?|has|uses?)\s*$|(?:每台|每个节点|每节点)(?:机器|服务器)?\s*(?:上)?\s*(?:各)?\s*(?:起|跑|启动|开)(?:了)?\s*$",
                         _IC)
 _ONE_MACHINE_TOTAL = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|(?<![A-Za-z])(?:a single|single|one)[- ](?:node|machine|server|box))"

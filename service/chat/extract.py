@@ -3041,8 +3041,14 @@ def placement(text: str) -> list[Understood]:
 
 # A launcher's or scheduler's config of the node count, written as a setting rather than a flag: 'num_nodes: 2'
 # (SkyPilot), 'NNODES=4', 'num_machines: 2' (accelerate), '#SBATCH --nodes=2' is the command readers'.
-_NODES_SETTING = re.compile(r"(?<![\w-])(?:num_nodes|nnodes|num_machines|node_count|NNODES|NUM_NODES|WORLD_NODES)"
+# (s14 the schedulers' and launchers' own names in an environment or a log: Slurm's 'SLURM_NNODES=2',
+# 'SLURM_JOB_NUM_NODES=4', torchelastic's 'group_world_size=2' (the agents, one a machine))
+_NODES_SETTING = re.compile(r"(?<![\w-])(?:num_nodes|nnodes|num_machines|node_count|NNODES|NUM_NODES|WORLD_NODES|"
+                            r"SLURM_NNODES|SLURM_JOB_NUM_NODES|group_world_size)"
                             r"\s*[:=]\s*[`'\"]?(?P<num>\d{1,4})(?![\d.])", _IC)
+# (s14 each machine's ranks: Slurm's 'SLURM_GPUS_ON_NODE=8', DeepSpeed's launcher log 'num_local_procs=8')
+_PER_NODE_SETTING = re.compile(r"(?<![\w-])(?:SLURM_GPUS_ON_NODE|SLURM_GPUS_PER_NODE|num_local_procs)"
+                               r"\s*[:=]\s*[`'\"]?(?P<num>\d{1,2})(?![\d.]|,\d)", _IC)
 
 
 # Kubernetes: the GPUs a pod asks for ('nvidia.com/gpu: 8') are a machine's when a pod takes a whole node, and the
@@ -3056,6 +3062,8 @@ def nodes_setting(text: str) -> list[Understood]:
     """'num_nodes: 2', 'NNODES=4', 'num_machines: 2' → job.nodes; 'nvidia.com/gpu: 8' → job.gpus_per_node, and then
     'replicas: 2' → job.nodes."""
     hits = [_hit("job.nodes", int(m["num"]), m) for m in _NODES_SETTING.finditer(text) if int(m["num"]) >= 1]
+    hits += [_hit("job.gpus_per_node", int(m["num"]), m) for m in _PER_NODE_SETTING.finditer(text)
+             if 1 <= int(m["num"]) <= 16]
     pods = [m for m in _POD_GPUS.finditer(text) if int(m["num"]) >= 1]
     hits += [_hit("job.gpus_per_node", int(m["num"]), m) for m in pods]
     if pods:

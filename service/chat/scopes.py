@@ -684,7 +684,7 @@ _INTENT_CUE = re.compile(
     r"(?<![A-Za-z])(?:(?:change|fix|option|plan|idea|proposal|alternative|workaround)s?\s+(?:that\s+)?(?:we|I)(?:'re|\s+are|'m|\s+am)\s+"
     r"(?:considering|proposing|planning|thinking (?:of|about)|weighing)|(?:we|I)(?:'re|\s+are|'m|\s+am)\s+considering\s*[:：]|"
     r"proposed (?:change|fix)\s*[:：])|"
-    r"(?<![A-Za-z])(?:plan(?:ning|s)? to|thinking (?:about|of)|considering (?=\w+ing)|(?:might|may) (?:add|buy|get|move|"
+    r"(?<![A-Za-z])(?:plan(?:ning|s)? to|plan(?:s|ned)?\s+(?:for\s+|on\s+)?(?=\d)|thinking (?:about|of)|considering (?=\w+ing)|(?:might|may) (?:add|buy|get|move|"
     r"switch|upgrade|try)|want(?:s|ed)? to (?:try|buy|add|move|switch|upgrade|get|go)|(?:would|'d) like to (?:try|buy|add|move|switch|upgrade|get|go)|(?:are|am|is) going to (?:buy|add|"
     r"move|switch|upgrade|get))(?![A-Za-z])", _IC)
 # A plan to buy, replace or add hardware proposes a change; a plan to run ('我们打算在海外云上用 p4d.24xlarge 跑多节点',

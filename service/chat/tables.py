@@ -169,6 +169,33 @@ def read_table_runs(text: str, start: int = 0, end: int | None = None) -> list[l
     return out
 
 
+def table_gpus_per_node(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, int]]:
+    """s14 a table of runs with a column of machines and one of GPUs ('| nodes | GPUs | samples/s |', '| 1 | 8 |',
+    '| 2 | 16 |'): the GPUs of each machine (value, span of the largest run's GPUs), where every row gives the same."""
+    out: list[tuple[int, int, int]] = []
+    for block in table_blocks(text, start, end):
+        header, rows = block[0][1], block[1:]
+        if len(rows) < 2 or any(re.search(r"\d", c) for c, _ in header):
+            continue
+        roles = [_role(c) for c, _ in header]
+        if "nodes" not in roles or "gpus" not in roles or not _COUNTED.search(header[roles.index("gpus")][0]):
+            continue
+        at_n, at_g = roles.index("nodes"), roles.index("gpus")
+        sizes: list[tuple[int, int, int]] = []
+        for _, cells in rows:
+            nodes, gpus = _NUMBER.fullmatch(cells[at_n][0].strip()), _NUMBER.fullmatch(cells[at_g][0].strip())
+            if not nodes or not gpus or "." in nodes.group(0) + gpus.group(0) or int(nodes.group(1)) < 1:
+                sizes = []
+                break
+            cell, at = cells[at_g]
+            sizes.append((int(nodes.group(1)), int(gpus.group(1)), at + cell.index(gpus.group(1))))
+        shares = {g // n if g % n == 0 else 0 for n, g, _ in sizes}
+        if sizes and len(shares) == 1 and 1 <= (share := shares.pop()) <= 16:
+            _, most, at = max(sizes)
+            out.append((share, at, at + len(str(most))))
+    return out
+
+
 def _in_seconds(value: float, measure: str, header: str, cell: str) -> float:
     """A step or run time in seconds (its unit in the cell, else in the header); steps per second inverted."""
     if measure not in ("step", "time"):

@@ -152,7 +152,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
             # 'tp=8 pp=4 dp=2': the degrees set as code say tensor and pipeline, the words around them data: all three
             value = "hybrid" if value != stated[key].value else value
         if key not in stated or stated[key].weak or key == "job.parallelism" and value == "hybrid" \
-                or _machines_counted_by_the_launcher(stated.get(key), commands.facts, question):
+                or _machines_counted_by_the_launcher(stated.get(key), commands.facts, question) \
+                or _launcher_picks_a_run(stated[key], value, hits):
             stated[key] = Understood(key, value, question[a:b].strip()[:80], a, b, source="command line")
     launch_blocks = [(a, b) for a, b in pasted.spans
                      if _LAUNCHER.search(question, a, b) or _SETTING_LINE.search(question, a, b)]
@@ -201,6 +202,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _gpus_the_machine_has(stated)
     _gpus_of_a_server_class_node(stated, prose, unmasked)
     _gpu_of_a_dgx_spark(stated, question)
+    _total_over_the_machines(stated)
     _total_said_for_the_job(stated, prose)
     _measurement_of_the_job(stated, hits, blank(prose, theirs) if theirs else prose)  # (a reply's runs are no run here)
     _interface_in_use(stated, question)
@@ -697,11 +699,24 @@ def _largest_run_is_the_job(hits: list[Understood], text: str) -> list[Understoo
                 if h in also else h for h in hits]
         nodes = [h for h in nodes if h not in also]
     if len({h.value for h in nodes}) < 2 or not _COMPARES.search(text) and not re.search(r"\bor\b|或", text):
-        return hits
+        return _largest_gpu_run(hits, text) if not any(h.value > 1 for h in nodes) else hits
     largest = max(nodes, key=lambda h: (h.value, h.start))
     return [h for h in hits if not (h.fact == "job.nodes" and h in nodes and h is not largest)] + [
         Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
         for h in nodes if h is not largest]
+
+
+def _largest_gpu_run(hits: list[Understood], text: str) -> list[Understood]:
+    """s14 'on 8 GPUs an epoch takes 20 minutes longer than on a single GPU … with 4 cards one card stays at 0 %':
+    on one machine, of runs on several GPU counts compared, the largest is the job asked about (the others are tried
+    beside it)."""
+    gpus = [h for h in hits if h.fact == "job.gpus_per_node" and h.source == "words" and not h.weak
+            and not h.hypothetical]
+    if len({h.value for h in gpus}) < 2 or not _COMPARES.search(text):
+        return hits
+    largest = max(gpus, key=lambda h: (h.value, -h.start))
+    return [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
+            if h in gpus and h.value != largest.value else h for h in hits]
 
 
 # Several machines named as what is put aside or what there is ('除了多机多卡，还有什么办法', 'besides going
@@ -1083,6 +1098,18 @@ def _machines_counted_by_the_launcher(said: Understood | None, launched: dict[st
     return bool(bare) and said.value == nodes != per_node
 
 
+def _launcher_picks_a_run(said: Understood, launched: Any, hits: list[Understood]) -> bool:
+    """s14 'With 4 GPUs I only get 50 % … with 2 GPUs it is not much higher' beside '--num_gpus=4': where the words
+    name runs of one machine on several GPU counts, the one the launcher was given is the job (the others are tried
+    beside it)."""
+    if said.fact != "job.gpus_per_node" or said.source != "words" or said.value == launched or any(
+            h.fact == "job.nodes" and h.value > 1 and not h.weak for h in hits):
+        return False  # (one machine's runs only: a test of one node beside a job of two is a side test)
+    sizes = {h.value for h in hits if h.fact == said.fact and h.source == "words" and not h.hypothetical and not h.weak}
+    # (the largest of them: a smaller one set before a change, 'CUDA_VISIBLE_DEVICES=0 改成 0,1', is the baseline)
+    return len(sizes) > 1 and launched == max(sizes)
+
+
 def _gpus_said_with_the_nodes(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """'2 台 A100-80GB:8 … 在 A10G:1 上同样的测试直接失败': of GPU counts that disagree, the one said in the clause
     that counts the machines describes the job; the others are other systems tried beside it."""
@@ -1131,6 +1158,22 @@ def _gpu_of_a_dgx_spark(stated: dict[str, Understood], question: str) -> None:
     m = re.search(r"(?<![A-Za-z])DGX[- ]?Sparks?(?![A-Za-z])", question, re.IGNORECASE)
     if m and "gpu.model" not in stated:
         stated["gpu.model"] = Understood("gpu.model", "GB10", m.group(0), m.start(), m.end(), inferred=True, weak=True)
+
+
+_TOTAL_LABELLED = re.compile(r"[:：=]|total|in all|总|共|数", re.IGNORECASE)
+
+
+def _total_over_the_machines(stated: dict[str, Understood]) -> None:
+    """s14 a form's lines apart ('num_nodes: 2' … 'GPUs: 16', 'Nodes：2\nGPUs：16'): the GPUs in all, said under a
+    label or as a total, over the machines said by another reader are the GPUs of each."""
+    total, nodes = stated.get("job.total_gpus"), stated.get("job.nodes")
+    if total is None or nodes is None or "job.gpus_per_node" in stated or nodes.hypothetical \
+            or not _TOTAL_LABELLED.search(total.text):
+        return
+    n, t = int(nodes.value), int(total.value)
+    if n > 1 and t % n == 0 and 1 <= t // n <= 16:
+        stated["job.gpus_per_node"] = Understood("job.gpus_per_node", t // n, total.text, total.start, total.end,
+                                                 inferred=True)
 
 
 def _total_said_for_the_job(stated: dict[str, Understood], text: str) -> None:
