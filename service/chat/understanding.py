@@ -441,6 +441,7 @@ _NAMED_MODELS: list[tuple[re.Pattern[str], float]] = [
         (r"ViT[- _]?(?:B|Base)(?:/\d{1,2})?", 0.086), (r"ViT[- _]?(?:L|Large)(?:/\d{1,2})?", 0.304),
         (r"ViT[- _]?(?:H|Huge)(?:/\d{1,2})?", 0.632), (r"ResNet[- _]?50", 0.0256), (r"ResNet[- _]?101", 0.0445),
         (r"ResNet[- _]?152", 0.0602), (r"VGG[- _]?16", 0.138),
+        (r"GPT-?2[- _]small", 0.124),  # s14
     )]
 
 
