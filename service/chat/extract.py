@@ -82,7 +82,7 @@ _IC = re.IGNORECASE
 # --------------------------------------------------------------------------- model size
 _MODEL_EN = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s?|-(?=[Bb]illion))(?P<scale>B|b|bn|billion|Billion)(?![A-Za-z0-9])"
-    r"(?!\s*(?:tokens?|samples?|images?|rows?|bytes?|words?|/s))")
+    r"(?!\s*-?\s*(?:tokens?|samples?|images?|rows?|bytes?|words?|/s|pairs?|examples?|sequences?|documents?|docs?))")
 _MODEL_EN_BIG = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>T|trillion|M|million)\s*(?:-|\s)?"
     # s13 an architecture named between ('a 340M BERT model', '125M GPT-style model')
@@ -131,7 +131,7 @@ _EXPERT_TOTALS = {(8, 7): 46.7, (8, 22): 141.0}
 @extractor
 def model_size(text: str) -> list[Understood]:
     """'7B', '1.3B', '175 billion', '100B参数', '百亿', '千亿', '1750亿', 'Mixtral-8x7B' → job.model_params_b."""
-    hits = []
+    hits = printed_param_counts(text)
     for m in _EXPERTS_NAMED.finditer(text):
         total = _EXPERT_TOTALS.get((int(m["n"]), int(m["m"])))
         if total:
@@ -194,6 +194,30 @@ def model_size(text: str) -> list[Understood]:
                                                  r"(?:is|of|=|:|：|为|是)?\s*$", text[max(0, h.start - 24):h.start], _IC)
                                     or re.search(r"(?:adapters?|LoRA)\s*(?:weights?|params?|parameters?)?\s*(?:are|is|has|have|:|：|只有|有)?"
                                                  r"\s*(?:only|just|about|~)?\s*$", text[max(0, h.start - 30):h.start], _IC))]
+
+
+# s14 a parameter count printed whole: 'Total params: 6,738,415,616', 'all params: 6,742,609,920' (peft), 'number of
+# parameters: 7241732096' (never a rank's share: Megatron's 'number of parameters on (tensor, pipeline) … rank (0, 0)')
+_PARAMS_PRINTED = re.compile(r"(?<![A-Za-z])(?:all|total|number of|num|模型总?)\s*(?:params?|parameters?|参数量?)\s*[:：=]\s*"
+                             r"(?P<n>\d{1,3}(?:,\d{3}){2,4}|\d{7,13})(?!\d|,\d)", _IC)
+
+
+def printed_param_counts(text: str) -> list[Understood]:
+    """A model's whole parameter count as a summary prints it, in billions."""
+    return [_hit_span("job.model_params_b", round(int(m["n"].replace(",", "")) / 1e9, 3), text, m.start("n"), m.end("n"))
+            for m in _PARAMS_PRINTED.finditer(text)]
+
+
+def prefer_exact_sizes(hits: list[Understood]) -> list[Understood]:
+    """s14 one model said by its name and its exact count ('7.6B parameters (Qwen2.5-7B)'): the rounded size yields."""
+    sizes = [h for h in hits if h.fact == "job.model_params_b" and not h.weak]
+
+    def digits(v: float) -> int:
+        return len(f"{v:g}".replace(".", "").strip("0"))
+
+    rounded = {id(h) for h in sizes for o in sizes if o.value != h.value and abs(o.value - h.value) <= 0.1 * h.value
+               and digits(o.value) > digits(h.value)}
+    return [h for h in hits if id(h) not in rounded]
 
 
 def model_in_path(path: str) -> tuple[float, int, int] | None:
@@ -1899,13 +1923,17 @@ _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分�
 _STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮|batch)"
 _STEP_PATTERNS = [
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
+    # s14 the time then the one step it is for: 'it takes about 5s for one step', 'takes 5s to finish one step'
+    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:for|to\s+(?:finish|complete|run|do|train|process))\s+(?:one|a|an|each|every|1|a single)"
+               r"\s+(?:training\s+)?(?:step|iteration|iter|batch)(?![A-Za-z])", _IC),
     # job-s11 iteration: '每个迭代 600 毫秒', '一个迭代要 2 秒' as much as '每次迭代'
     re.compile(rf"(?:(?:每一?|单|整)(?:个|次)?\s*(?:step|步|iteration|iter|轮|次迭代|迭代|batch)|(?:迭代|跑|训练|训)\s*(?:一次|一步|一个\s*(?:step|iter(?:ation)?|batch))|(?:一|(?<![\d.])1\s*)(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|迭代|batch)(?![A-Za-z\d])|step[_ ]?time|"
                rf"iteration time|iter[_ ]?time|time per (?:step|iter(?:ation)?)|time/(?:step|iter)|per[- ]step(?: time)?|"
-               rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:training |train |optimi[sz]er |optimi[sz]ation )?(?:step|iteration)s?\s+"
-               rf"(?:now\s+|still\s+|usually\s+|currently\s+)?(?:takes?|took|is|are|lasts?)|elapsed time per iteration|"
+               rf"per (?:iteration|iter)|(?:step|iteration|iter)[ _](?:latency|duration|speed)|(?:一次|每次|单次)\s*前后向|"
+               rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |an? |one )?(?:training |train |optimi[sz]er |optimi[sz]ation )?(?:step|iteration)s?\s+"
+               rf"(?:now\s+|still\s+|usually\s+|currently\s+)?(?:takes?|took|is|are|lasts?|costs?|needs?|requires?)|elapsed time per iteration|"
                # the step named bare before its time: '两机训练 step 8 秒', 'step 2.8s on 2 nodes', 'iteration: 1.2 s'
-               rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
+               rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=≈~]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
                rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|～|–|到|至)\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?:多|余|来|几)?\s*"
                rf"{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
@@ -2437,7 +2465,7 @@ def checkpoints(text: str) -> list[Understood]:
 
 # a batch size said bare ('batch size=4', 'bs 24', 'batch size 设成 8'; job-s12b 'batch 32' as an item of a list of
 # settings, 'ResNet-50, batch 32, TCP'); never a rate, a count of steps or a size in tokens
-_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|bs(?=\s*=)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
+_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|batch\s*大小|批(?:次|量|处理)?大小|bs(?=\s*[=:：]?\s*\d)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
                          rf"\s*(?:is|of|=|:|：|为|是|设为|设成|设置为|开到)?\s*{_NUM}(?![\d.])"
                          r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB))", _IC)
 
@@ -2516,7 +2544,7 @@ def job_shape(text: str) -> list[Understood]:
         hits.append(_hit("job.grad_accum_steps", 1, m))
     for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*(?:batch(?:\s*size)?|bs)|总的?\s*(?:bs|batch)"  # job-s11 总的
                          r"(?:\s*size)?|全局批(?:次|量)?大小|全局批次|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
-                         r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?batch[_ ]size|"
+                         r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?(?:batch[_ ]size|bs)|"
                          r"train[_-]batch[_-]size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be|"
                          r"设的是?|设成了?|设为|设置为|设置成|设置的是|开到|用的是?)?\s*"
                          # s14 a product then its result: 'global batch size = 8 x 16 x 4 = 512'
@@ -3124,7 +3152,8 @@ _MACHINE_WORDS = re.compile(r"nodes?|machines?|instances?|servers?|hosts?|VMs?|c
 
 
 # zh-s12b a sequence length said in words: '序列长度 2048', '上下文长度是 8k', 'sequence length of 4096', 'seq len 2048'
-_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len))"
+_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len)|"
+                           r"(?<![A-Za-z_])(?:max_len|seqlen|seq(?=\s*[=:]))|(?<![A-Za-z_])packing to)"
                            r"\s*(?:is|of|=|:|：|是|为|设为|设置为|设成)?\s*(?P<n>\d{1,6})(?P<k>[kK](?![A-Za-z]))?"
                            # (two lengths weighed, '序列长度 2048 和 4096 哪个快', are neither the job's)
                            r"(?![\d.]|\s*(?:[%倍]|[GM]B?\b|个?样本|(?:和|与|跟|还是|或|or|vs\.?|to|到|->|→)\s*\d))", _IC)

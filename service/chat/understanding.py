@@ -37,6 +37,7 @@ from bwdoctor.chat.extract import (
     instance_type,
     model_in_path,
     nodes_setting,
+    prefer_exact_sizes,
     resolve,
     runs_under_settings,
     step_time_swings,
@@ -121,7 +122,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
-    hits = drop_auxiliary_models(unmasked, hits)  # s13 'a 7B student distilled from a 70B teacher': the student's size
+    # s13 'a 7B student distilled from a 70B teacher': the student's size; s14 '7.6B (Qwen2.5-7B)': the exact one
+    hits = prefer_exact_sizes(drop_auxiliary_models(unmasked, hits))
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
     hits = runs_under_settings(blank(raw_prose, theirs) if theirs else raw_prose, hits)  # rr-s10 runs under settings

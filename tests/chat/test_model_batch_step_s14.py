@@ -40,6 +40,10 @@ NAMED_SIZES += [
     ("模型规模 72B", 72), ("a 175-billion parameter model", 175), ("mistralai/Mistral-7B-Instruct-v0.2", 7),
     ("qwen2_5_vl-7b_vilasr_reflective", 7), ("internlm2_5-7b-chat", 7), ("Qwen2.5-7B-Instruct-GPTQ-Int4", 7),
     ("gpt-oss-120b", 120), ("Wan2.1-T2V-14B", 14), ("GPT-2 small", 0.124), ("bert-large", 0.34),
+    # the exact count beside the name's rounded size, and a summary's printed count
+    ("Qwen2.5-7B (7.6B params)", 7.6), ("7.6B parameters (Qwen2.5-7B)", 7.6), ("Llama-2-7b (6.7B)", 6.7),
+    ("a model with Total params: 6,738,415,616", 6.74),
+    ("trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622", 6.74),
 ]
 
 
@@ -74,6 +78,15 @@ MODEL_TRAPS: list[tuple[str, dict[str, object]]] = [
     ("7B works fine on 2 nodes but 70B is very slow", {MP: 70}),
     ("训练 10 亿条数据，7B 模型，两台机器", {MP: 7}),
     ("4 nodes of 8 H100 80GB, global batch 4M tokens, 8B model", {MP: 8}),
+    ("100B-token pretraining on 4 nodes", {MP: None}),
+    ("trained on a 2B-image dataset, 4 nodes", {MP: None}),
+    ("a 100B-token corpus, 8B model, 2 nodes", {MP: 8}),
+    ("> number of parameters on (tensor, pipeline) model parallel rank (0, 0): 1209483264\n2 nodes", {MP: None}),
+    # another run's model or one wanted later
+    ("our 13B; the official recipe for the 70B uses 64 nodes", {MP: 13}),
+    ("a 7B, later we want 70B, on 2 nodes", {MP: 7, "job.nodes": 2}),
+    ("现在训练 7B，之后想训 70B，两台机器", {MP: 7}),
+    ("we train a 13B now and plan to scale to 70B; 4 nodes are slow", {MP: 13}),
 ]
 
 
@@ -93,6 +106,11 @@ STEP_FORMS: list[tuple[str, float]] = [
     ("Train 2.35 Steps/Sec", 1 / 2.35), ("150 steps per minute", 0.4), ("每分钟 30 步", 2.0),
     ("steps per second 0.5", 2.0), ("step/s: 0.25", 4.0), ("1 second 1 step", 1.0), ("1 秒 4 个 step", 0.25),
     ("time per step = 0:00:1.390", 1.39), ("itertime 20s", 20.0), ("iter_time 2.5s", 2.5), ("time/step: 2.1s", 2.1),
+    ("the iteration speed is 3s", 3.0), ("each step costs 1.1s", 1.1), ("per iteration ~3.5s", 3.5),
+    ("an iteration needs 6 seconds", 6.0), ("it takes about 5s for one step", 5.0),
+    ("takes 5s to finish one step", 5.0),
+    ("一次前后向 1.5s", 1.5), ("step latency 800 ms", 0.8), ("step duration 1.8s", 1.8), ("step≈1.3s", 1.3),
+    ("1.5 秒/步", 1.5), ("850 ms/step", 0.85), ("3s一个iter", 3.0), ("每一个step耗时大概4秒", 4.0),
     ("each iteration takes approximately 1.25–1.3 seconds", 1.275), ("一步大约 1.2~1.5 秒", 1.35),
     ("迭代一次需要3秒", 3.0), ("每次 step 需要 1.8 秒", 1.8), ("跑一步 5 秒", 5.0),
     ("each training step now takes 12 s", 12.0), ("the optimizer step still takes 4 s", 4.0),
@@ -164,6 +182,9 @@ BATCH_FORMS: list[tuple[str, dict[str, object]]] = [
     ("global batch size = 8 x 16 x 4 = 512", {GB: 512}), ("micro bs 1", {MB: 1}), ("batch 8 per GPU", {MB: 8}),
     ("with a micro batch of 2 and 16 accumulation steps", {MB: 2, GA: 16}), ("ga=8", {GA: 8}), ("accum=4", {GA: 4}),
     ("梯度累计 4", {GA: 4}), ("8 gradient accumulation steps", {GA: 8}),
+    ("bs 32", {MB: 32}), ("batch 大小 8", {MB: 8}), ("批大小 16", {MB: 16}), ("批次大小 16", {MB: 16}),
+    ("total bs 256", {GB: 256}), ("max_len 2048", {SL: 2048}), ("seq=4096", {SL: 4096}),
+    ("packing to 8192 tokens", {SL: 8192}),
 ]
 _BATCH_FRAMES = ["Training on 2 nodes with 8 A100 each, {s}, slow", "两台机器 16 卡，{s}，很慢",
                  "{s}\n4 nodes, allreduce slow"]
@@ -203,6 +224,10 @@ NOT_YET: list[tuple[str, dict[str, object]]] = [
     ("with DDP the step is 2.0 s, with FSDP 3.1 s which is what we use and find slow (2 nodes)", {ST: 3.1}),
     # a batch tried and given up ('tried 64 but it OOMs'), the one kept said without its word
     ("I tried batch size 64 but it OOMs, so 16 per GPU; 2 nodes slow", {MB: 16}),
+    # a sequence length said before its noun ('4k context', '8k 的序列'): a model's context window is said alike
+    ("Training on 2 nodes with 8 A100 each, 4k context, slow", {SL: 4096}),
+    # 'gas 4' without '=' is also an English word
+    ("Training on 2 nodes with 8 A100 each, gas 4, slow", {GA: 4}),
     # models whose names carry no size and are not in the table of known sizes
     ("Training SDXL on 2 nodes with 8 A100 each, allreduce is slow", {MP: 2.6}),
     ("Qwen-VL-Chat 两机16卡训练很慢", {MP: 9.6}),
