@@ -79,7 +79,9 @@ _OTHER_NAMES = [
     r"peermem|Open ?MPI|OpenMPI|HPC-X|UCX|docker|Docker|k8s|Kubernetes|NGC)\s?[:v]?\s?\d+(?:\.\d+)+[\w.+\-]*"
     r"|(?:NCCL|CUDA|cuda|torch|python|Python|Ubuntu|OFED|driver|Debian|CentOS|RHEL|Rocky|Fedora|Windows|macOS|SLES)"
     r"\s?v?\d+(?!\d|\.\d)"
-    r"|(?<![\w.])v\d+\.\d+(?:\.\d+)*[\w.+\-]*|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?!\w|\.\w)|\d{2}\.\d{2}-py3",
+    # (s14 a model's size after its version is no part of it: 'llava-v1.6-34b', 'foo-v2.5-7B-chat')
+    r"|(?<![\w.])v\d+\.\d+(?:\.\d+)*(?:(?![-_]\d+(?:\.\d+)?[bB](?![A-Za-z0-9]))[\w.+\-])*"
+    r"|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?!\w|\.\w)|\d{2}\.\d{2}-py3",
     # addresses, ids and references: IPs with ports, MACs, PCI addresses, hex, issue numbers, URLs, paths, GID
     r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d+)?(?!\w|\.\w)|(?:[0-9a-f]{2}:){5}[0-9a-f]{2}"
     r"|(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|0x[0-9a-fA-F]+|(?<![\w&])#\d+|https?://\S+"

@@ -82,7 +82,7 @@ _IC = re.IGNORECASE
 # --------------------------------------------------------------------------- model size
 _MODEL_EN = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)(?:\s?|-(?=[Bb]illion))(?P<scale>B|b|bn|billion|Billion)(?![A-Za-z0-9])"
-    r"(?!\s*(?:tokens?|samples?|images?|rows?|bytes?|words?|/s))")
+    r"(?!\s*-?\s*(?:tokens?|samples?|images?|rows?|bytes?|words?|/s|pairs?|examples?|sequences?|documents?|docs?))")
 _MODEL_EN_BIG = re.compile(
     rf"{_NB}(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>T|trillion|M|million)\s*(?:-|\s)?"
     # s13 an architecture named between ('a 340M BERT model', '125M GPT-style model')
@@ -131,7 +131,7 @@ _EXPERT_TOTALS = {(8, 7): 46.7, (8, 22): 141.0}
 @extractor
 def model_size(text: str) -> list[Understood]:
     """'7B', '1.3B', '175 billion', '100B参数', '百亿', '千亿', '1750亿', 'Mixtral-8x7B' → job.model_params_b."""
-    hits = []
+    hits = printed_param_counts(text)
     for m in _EXPERTS_NAMED.finditer(text):
         total = _EXPERT_TOTALS.get((int(m["n"]), int(m["m"])))
         if total:
@@ -150,6 +150,8 @@ def model_size(text: str) -> list[Understood]:
     for m in _MODEL_EN.finditer(text):
         if _overlaps(m, hits) or any(a <= m.start() < b for a, b in places):  # 'us-east-1b' is a zone
             continue
+        if m.start() > 0 and text[m.start() - 1] in "$€£¥￥" or re.match(r"\s*(?:USD|dollars?|美元|元)", text[m.end():], _IC):
+            continue  # s14 money: '$1B', '1B USD'
         if m["scale"] == "B" and (_BYTES_RANGE.match(text, m.end()) or _BYTES_BEFORE.search(text, max(0, m.start() - 30),
                                                                                          m.start())):
             continue  # s13 'from 8B to 8GB', '-b 8B -e 4G', 'message size is 1B': bytes, no model
@@ -194,6 +196,30 @@ def model_size(text: str) -> list[Understood]:
                                                  r"\s*(?:only|just|about|~)?\s*$", text[max(0, h.start - 30):h.start], _IC))]
 
 
+# s14 a parameter count printed whole: 'Total params: 6,738,415,616', 'all params: 6,742,609,920' (peft), 'number of
+# parameters: 7241732096' (never a rank's share: Megatron's 'number of parameters on (tensor, pipeline) … rank (0, 0)')
+_PARAMS_PRINTED = re.compile(r"(?<![A-Za-z])(?:all|total|number of|num|模型总?)\s*(?:params?|parameters?|参数量?)\s*[:：=]\s*"
+                             r"(?P<n>\d{1,3}(?:,\d{3}){2,4}|\d{7,13})(?!\d|,\d)", _IC)
+
+
+def printed_param_counts(text: str) -> list[Understood]:
+    """A model's whole parameter count as a summary prints it, in billions."""
+    return [_hit_span("job.model_params_b", round(int(m["n"].replace(",", "")) / 1e9, 3), text, m.start("n"), m.end("n"))
+            for m in _PARAMS_PRINTED.finditer(text)]
+
+
+def prefer_exact_sizes(hits: list[Understood]) -> list[Understood]:
+    """s14 one model said by its name and its exact count ('7.6B parameters (Qwen2.5-7B)'): the rounded size yields."""
+    sizes = [h for h in hits if h.fact == "job.model_params_b" and not h.weak]
+
+    def digits(v: float) -> int:
+        return len(f"{v:g}".replace(".", "").strip("0"))
+
+    rounded = {id(h) for h in sizes for o in sizes if o.value != h.value and abs(o.value - h.value) <= 0.1 * h.value
+               and digits(o.value) > digits(h.value)}
+    return [h for h in hits if id(h) not in rounded]
+
+
 def model_in_path(path: str) -> tuple[float, int, int] | None:
     """s13 a model's directory in a path ('/home/user/ckpt/Qwen2.5-14B-Instruct', '/mnt/model/Llama-2-70b-hf/'): the size
     its family's name says (value, start, end in `path`); never a bare '70B' (an output folder, '/mnt/output/70B/')."""
@@ -229,11 +255,15 @@ def _auxiliary(text: str, h: Understood) -> bool:
 
 
 def drop_auxiliary_models(text: str, hits: list[Understood]) -> list[Understood]:
-    """Sizes of models in an auxiliary role (above) left out where a model of another size is named besides."""
+    """Sizes of models in an auxiliary role (above) left out where a model of another size is named besides; (s14) where
+    the trained model's size is an auxiliary's too ('actor Qwen2.5-7B, critic Qwen2.5-7B, reward …-8B'), the others."""
     sizes = [h for h in hits if h.fact == "job.model_params_b"]
     aux = [h for h in sizes if _auxiliary(text, h)]
-    if not aux or not {h.value for h in sizes if h not in aux} - {h.value for h in aux}:
+    trained = {h.value for h in sizes if h not in aux}
+    if not aux or not trained:
         return hits
+    if not trained - {h.value for h in aux}:
+        return [h for h in hits if h not in aux or h.value in trained]
     return [h for h in hits if h not in aux]
 
 
@@ -1911,17 +1941,22 @@ _TIME_UNIT = r"(?P<unit>ms|毫秒|s|sec|secs|seconds?|秒|min|mins|minutes?|分�
 _STEP_WORD = r"(?:it|iter|iteration|step|步|次迭代|迭代|轮|batch)"
 _STEP_PATTERNS = [
     re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:/|per|每|一)\s*(?:个)?\s*{_STEP_WORD}(?![A-Za-z])", _IC),
+    # s14 the time then the one step it is for: 'it takes about 5s for one step', 'takes 5s to finish one step'
+    re.compile(rf"{_NUM}\s*{_TIME_UNIT}\s*(?:for|to\s+(?:finish|complete|run|do|train|process))\s+(?:one|a|an|each|every|1|a single)"
+               r"\s+(?:training\s+)?(?:step|iteration|iter|batch)(?![A-Za-z])", _IC),
     # job-s11 iteration: '每个迭代 600 毫秒', '一个迭代要 2 秒' as much as '每次迭代'
-    re.compile(rf"(?:(?:每一?|单|整)(?:个)?\s*(?:step|步|iteration|iter|轮|次迭代|迭代|batch)|(?:一|(?<![\d.])1\s*)(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|迭代|batch)(?![A-Za-z\d])|step[_ ]?time|"
-               rf"iteration time|iter time|time per (?:step|iteration)|per[- ]step(?: time)?|"
+    re.compile(rf"(?:(?:每一?|单|整)(?:个|次)?\s*(?:step|步|iteration|iter|轮|次迭代|迭代|batch)|(?:迭代|跑|训练|训)\s*(?:一次|一步|一个\s*(?:step|iter(?:ation)?|batch))|(?:一|(?<![\d.])1\s*)(?:个)?\s*(?:step|步|轮|iter(?:ation)?|次迭代|迭代|batch)(?![A-Za-z\d])|step[_ ]?time|"
+               rf"iteration time|iter[_ ]?time|time per (?:step|iter(?:ation)?)|time/(?:step|iter)|per[- ]step(?: time)?|"
+               rf"per (?:iteration|iter)|(?:step|iteration|iter)[ _](?:latency|duration|speed)|(?:一次|每次|单次)\s*前后向|"
                # fix31 a framework's per-iteration timer named in words: PaddlePaddle's 'batch_cost 平均要 2 秒',
-               # 'batch_time 2 s' (the ImageNet example's), 'iter_time'
-               rf"(?<![A-Za-z_])(?:batch[_ ]cost|batch_time|iter_time)(?![A-Za-z_])|"
-               rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |a |one )?(?:step|iteration|iter)s?\s+"
-               rf"(?:takes?|took|is|are|lasts?)|elapsed time per iteration|"
+               # 'batch_time 2 s' (the ImageNet example's); 'iter_time' is the iteration time's above
+               rf"(?<![A-Za-z_])(?:batch[_ ]cost|batch_time)(?![A-Za-z_])|"
+               rf"(?:step|迭代|每步)\s*(?:的)?\s*(?:耗时|时间|用时)|(?:each |every |an? |one )?(?:training |train |optimi[sz]er |optimi[sz]ation )?(?:step|iteration|iter)s?\s+"
+               rf"(?:now\s+|still\s+|usually\s+|currently\s+)?(?:takes?|took|is|are|lasts?|costs?|needs?|requires?)|elapsed time per iteration|"
                # the step named bare before its time: '两机训练 step 8 秒', 'step 2.8s on 2 nodes', 'iteration: 1.2 s'
-               rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
-               rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|到)\s*\d+(?:\.\d+)?)?\s*(?:多|余|来|几)?\s*{_TIME_UNIT}(?![A-Za-z])", _IC),
+               rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=≈~]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
+               rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|～|–|到|至)\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?:多|余|来|几)?\s*"
+               rf"{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
@@ -1939,8 +1974,34 @@ _PER_N_STEPS = [
     re.compile(rf"{_NUM}\s*{_LONG_TIME_UNIT}\s*{_TRAINED}\s*(?:到)?\s*(?:iter(?:ation)?s?|steps?|步|batch(?:es)?)\s*[:：]?\s*"
                r"(?P<n>\d[\d,]*)\s*/\s*\d[\d,]*(?![\d.])", _IC),
 ]
-_IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps? per second|iterations? per second)|"
+# s14 a time then the steps done in it, no word between: '2 Nodes: 1 second 1 step', '1 秒 4 个 step' (one step too)
+_TIME_THEN_STEPS = re.compile(rf"{_NUM}\s*(?P<unit>s|sec|secs|seconds?|秒|min|mins|minutes?|分钟)\s+(?P<n>\d{{1,4}})\s*(?:个)?\s*"
+                              r"(?:steps?|iterations?|iters?|步)(?![A-Za-z])", _IC)
+_PER_N_STEPS.append(_TIME_THEN_STEPS)
+_IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps?/sec|steps? per second|iterations? per second)|"
+                       # s14 the rate's label first: 'steps per second 0.5', 'step/s: 0.25', 'it/s = 1.3'
+                       r"(?<![\w/])(?:it/s|iters?/s|steps?/s(?:ec)?|steps? per second|iterations? per second)\s*[:：=]?\s*"
+                       rf"{_NB}(?P<num3>\d+(?:\.\d+)?)(?![\d.%])|"
                        rf"每秒(?:钟)?\s*(?:能?跑|大约|大概|约)?\s*{_NB}(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*(?:step|iter\w*|步|次迭代|迭代)", _IC)
+# s14 steps counted per minute: '150 steps per minute', '每分钟 30 步', '30 it/min'
+_STEPS_PER_MINUTE = re.compile(rf"{_NUM}\s*(?:steps?|iterations?|iters?|its?|步|个\s*step)\s*(?:per|/|a|每)\s*(?:minute|min|分钟)"
+                               rf"(?![A-Za-z])|每分钟\s*(?:能?跑|大约|大概|约)?\s*{_NB}(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*"
+                               r"(?:step|iter\w*|步|次迭代|迭代)", _IC)
+# s14 a step's time as a clock ('time per step = 0:00:1.390', OpenSeq2Seq's log)
+_CLOCK_STEP = re.compile(r"(?:time per (?:step|iter(?:ation)?)|step[_ ]time|iter(?:ation)?[_ ]time)\s*[:：=]?\s*"
+                         r"(?P<h>\d{1,2}):(?P<m>\d{2}):(?P<s>\d{1,2}(?:\.\d+)?)(?![\d:])", _IC)
+# s14 a training log's line that counts its iteration and times it: 'iter 50: loss 3.2, time 1234.56ms', '[step 120]
+# loss 2.1 | time: 1.9s' (the time field of a line led by the counter; not data_time, eval time or a time stamp)
+_LOGGED_ITER_TIME = re.compile(r"(?m)^[^\n]{0,24}?(?<![A-Za-z_])(?:iter(?:ation)?|step)\s*[:=]?\s*\d+(?:\s*/\s*\d+)?\s*[]:,|)]"
+                               rf"[^\n]{{0,80}}?(?<![A-Za-z_])(?:time|dt|elapsed)\s*[:=]?\s*{_NUM}\s*(?P<unit>ms|s)(?![A-Za-z/])",
+                               _IC)
+# s14 work beside the step that a duration may time: evaluation, logging, loading the data ('eval takes 20 s every 500
+# steps', 'data loading takes 0.3 s per batch'): the work named as what takes the time, not a condition of the run ('with
+# the real dataloader it is 0.9 s/step')
+_SIDE_WORK = re.compile(r"(?:(?<![A-Za-z])(?:eval(?:uation|uating)?|validation|validating|val loop|logging|data ?loading|dataloader|"
+                        r"data loader|loading (?:the )?data|prefetch\w*)(?![A-Za-z])|验证|评估|评测|数据加载|加载数据|读数据|读取数据)"
+                        r"\s*(?:(?:alone|itself|only|once|一次|一轮)\s*)?(?:takes?|took|costs?|needs?|lasts?|需要|要|耗时|用时|花了?|用了)",
+                        _IC)
 _STEP_CUES = {
     # (s29 a GPU named by its model is masked: 'with a single ＧＧＧＧ 2.61 it/s', 'on one ＧＧＧＧ')
     "baseline": re.compile(r"单机|单节点|单台|一台|1台|单卡|一张卡|one GPU|a single GPU|single[- ](?:GPU|node|machine|server|box|host|GPU node)|"
@@ -2060,12 +2121,12 @@ def step_time(text: str) -> list[Understood]:
 
     for pattern in _PER_N_STEPS:
         for m in pattern.finditer(text):
-            if _SAVE_WORDS.search(tx.clause(text, m.start())):
+            if _SAVE_WORDS.search(tx.clause(text, m.start())) or _SIDE_WORK.search(tx.clause(text, m.start())):
                 continue  # 'checkpoint saving takes 10 minutes every 1000 steps': a save's time and its interval
             value, steps = parse_number(m["num"]), int(m["n"].replace(",", ""))
             unit = {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None
-            if seconds and steps > 1 and not claimed[m.start()]:
+            if seconds and (steps > 1 or pattern is _TIME_THEN_STEPS) and not claimed[m.start()]:
                 raw.append((m, round(seconds / steps, 6)))
                 claim(m)
     for pattern in _STEP_PATTERNS:
@@ -2073,15 +2134,34 @@ def step_time(text: str) -> list[Understood]:
             if _ORDINAL_STEP.search(text, max(0, m.start() - 16), m.start()):
                 continue  # s33 '第 1 个 batch 完成（tar 下载完之后 613 秒）', 'the first step takes 90 s': when one step came
             value = parse_number(m["num"])
+            if value and m.groupdict().get("hi") and (hi := parse_number(m["hi"])) and hi > value:
+                value = (value + hi) / 2  # s14 a range said for the step ('takes 1.25–1.3 s'): its middle
             unit = {"秒": "s", "毫秒": "ms", "分钟": "min"}.get(m["unit"], m["unit"].lower())
             seconds = time_to_seconds(value, unit) if value else None
-            if seconds and not claimed[m.start("num")]:
+            if seconds and not claimed[m.start("num")] and not _SIDE_WORK.search(text, tx.clause_bounds(text, m.start())[0],
+                                                                                 m.start()):
                 raw.append((m, seconds))
                 claim(m)
     for m in _IT_PER_S.finditer(text):
-        value = parse_number(m["num"] or m["num2"])
+        value = parse_number(m["num"] or m["num2"] or m["num3"])
         if value:
             raw.append((m, round(1 / value, 6)))
+            claim(m)
+    for m in _STEPS_PER_MINUTE.finditer(text):
+        value = parse_number(m["num"] or m["num2"])
+        if value and not claimed[m.start()]:
+            raw.append((m, round(60 / value, 6)))
+            claim(m)
+    for m in _CLOCK_STEP.finditer(text):  # 'time per step = 0:00:1.390'
+        seconds = int(m["h"]) * 3600 + int(m["m"]) * 60 + float(m["s"])
+        if seconds and not claimed[m.start()]:
+            raw.append((m, round(seconds, 6)))
+            claim(m)
+    for m in _LOGGED_ITER_TIME.finditer(text):  # 'iter 50: loss 3.2, time 1234.56ms'
+        value = parse_number(m["num"])
+        seconds = time_to_seconds(value, m["unit"].lower()) if value else None
+        if seconds and not claimed[m.start("num")]:
+            raw.append((m, seconds))
             claim(m)
     for m in re.finditer(r"elapsed time per iteration \(ms\):\s*(?P<num>\d+(?:\.\d+)?)", text):
         raw.append((m, round(float(m["num"]) / 1000, 6)))
@@ -2126,7 +2206,8 @@ def step_time(text: str) -> list[Understood]:
                                                                            m.start())]
     baseline_logs = _baseline_log_spans(text)
     for m, seconds in raw:
-        label = tx.nearest_cue(text, m.start("num"), m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
+        at = m.start("num") if "num" in m.re.groupindex and m["num"] else m.start()
+        label = tx.nearest_cue(text, at, m.end(), _STEP_CUES, window=40, barrier=_VERSUS)
         if any(a <= m.start() < b for a, b in baseline_logs):
             label = "baseline"  # s30 'The single-machine log reads\n    INFO … 0.166 sec/batch': the smaller run's log
         fact = "job.step_time_baseline_s" if label == "baseline" or m.start() in grown_from else "job.step_time_s"
@@ -2424,9 +2505,15 @@ _BATCH_SET = (r"(?:(?:都|也|只能|只|仅|最多|还是|一直)\s*)?(?:is|of|
               r"(?:(?<=size )|(?<=size))(?:set )?to(?![A-Za-z]))?\s*")
 # a batch size said bare ('batch size=4', 'bs 24', 'batch size 设成 8'; job-s12b 'batch 32' as an item of a list of
 # settings, 'ResNet-50, batch 32, TCP'); never a rate, a count of steps or a size in tokens
-_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|bs(?=\s*=)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
+_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|batch\s*大小|批(?:次|量|处理)?大小|bs(?=\s*[=:：]?\s*\d)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
                          rf"\s*{_BATCH_SET}{_NUM}(?!\d|\.\d)"
                          r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB))", _IC)
+
+
+# s14 a batch of other work than the training step's: 'generation batch size 128', 'inference bs 64', '推理 batch 32'
+_NOT_TRAINING_BATCH = re.compile(r"(?:(?<![A-Za-z])(?:eval(?:uation)?|validation|val|test|inference|infer|generation|generate|gen|"
+                                 r"rollout|sampling|predict(?:ion)?|decode|decoding|serving|vllm|sglang)|推理|验证|评估|测试|生成|采样)"
+                                 r"[\s_-]*(?:的)?\s*$", _IC)
 
 
 def bare_batch_sizes(text: str, hits: list[Understood] | None = None) -> list[Understood]:
@@ -2437,7 +2524,8 @@ def bare_batch_sizes(text: str, hits: list[Understood] | None = None) -> list[Un
     out = []
     for m in _BARE_BATCH.finditer(text):
         if _overlaps(m, hits or []) or re.search(r"(?:global|total|effective|overall|全局|总的?|等效|有效|整体)\s*(?:的)?\s*$",
-                                                 text[max(0, m.start() - 14):m.start()], _IC):
+                                                 text[max(0, m.start() - 14):m.start()], _IC) or _NOT_TRAINING_BATCH.search(
+                                                     text, max(0, m.start() - 24), m.start()):
             continue
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
@@ -2467,36 +2555,52 @@ def job_shape(text: str) -> list[Understood]:
     for m in re.finditer(rf"(?:gradient[_ ]accumulation(?:[_ ]steps)?|(?<![A-Za-z])accum(?:ulation)?[_ ]steps|"
                          rf"grad(?:ient)?[_ ]acc(?:um(?:ulation)?)?(?:[_ ]s"
                          rf"teps)?"
-                         rf"|accumulat(?:e|ing)(?: gradients?)?(?: over| for)?|梯度累积|梯度累加|累积|累加)"
+                         rf"|accumulat(?:e|ing)(?: gradients?)?(?: over| for)?|梯度累积|梯度累加|梯度累计|累积|累加)"
                          # job-s11 accumulation said: '梯度累积步数为 4', '梯度累加次数设置为 8', 'grad accum set to 4'
                          rf"(?:\s*(?:步数|次数|步|数))?(?:\s*(?:is|of|=|:|：|为|是|设为|设成|设置为|设置成|设置的是|设的是|用的是|用的|"
-                         rf"开到|开了|set to|了))?\s*{_NUM}\s*(?:个)?\s*(?:步|steps?|次|"
-                         rf"micro-?batch(?:es)?|batches)?", text, _IC):
+                         rf"开到|开了|set to|了))?[^\S\n]*{_NUM}\s*(?:个)?\s*(?:步|steps?|次|"
+                         rf"micro-?batch(?:es)?|batches)?(?!\s*(?:nodes?|machines?|GPUs?|servers?|台|张|块|节点|机))", text, _IC):
         n = parse_number(m["num"])
+        if re.search(r"(?:^|[^=:：\d.\s])\s*\d+\s*(?:gradient\s+|grad\s+)?$", text[max(0, m.start() - 16):m.start()], _IC):
+            continue  # s14 '16 accumulation steps 4 nodes': the count said before (read below), the next figure another's
         if n and n == int(n) and n >= 1:
             hits.append(_hit("job.grad_accum_steps", int(n), m))
-    for m in re.finditer(rf"(?<![A-Za-z_])(?:GAS|gas)\s*[=:：]\s*{_NUM}(?![\d.])", text):  # 'gas=8, mbs=2': DeepSpeed's abbreviation
+    # (s14 and 'ga=8', 'accum=4', 'grad_acc: 16' as run names and overrides write them)
+    for m in re.finditer(rf"(?<![A-Za-z_])(?:GAS|gas|ga|GA|accum|grad_acc)\s*[=:：]\s*{_NUM}(?![\d.])", text):  # 'gas=8, mbs=2': DeepSpeed's abbreviation
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1:
             hits.append(_hit("job.grad_accum_steps", int(n), m))
     for m in re.finditer(rf"{_NUM}\s*(?:步|steps?|次|个micro-?batch|micro-?batch(?:es)?)\s*(?:的)?\s*(?:梯度)?"
-                         r"(?:累积|累加|accumulation|of (?:gradient )?accumulation)", text, _IC):
-        n = parse_number(m["num"])
+                         r"(?:累积|累加|累计|accumulation|of (?:gradient )?accumulation)|"
+                         # s14 the count before its words: '16 accumulation steps', '8 gradient accumulation steps'
+                         # (not a figure said before: 'batch size = 256\n Gradient Accumulation steps = 2')
+                         rf"(?<![=:：]\s)(?<![=:：]){_NB}(?P<n2>{NUMBER})[^\S\n]*(?:gradient\s+|grad\s+)?accumulation\s+steps"
+                         r"(?!\s*(?:[=:：]|is\s|of\s))", text, _IC):
+        n = parse_number(m["num"] or m["n2"])
         if n and n == int(n) and not _overlaps(m, hits):
             hits.append(_hit("job.grad_accum_steps", int(n), m))
     for m in re.finditer(r"(?:没有|没用|不做|没开|未使用|no|without|not using)\s*(?:any\s+)?(?:梯度累积|梯度累加|"
                          r"gradient accumulation|grad accum\w*)", text, _IC):
         hits.append(_hit("job.grad_accum_steps", 1, m))
-    for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*batch(?:\s*size)?|总的?\s*batch"  # job-s11 总的
+    for m in re.finditer(r"(?:global[_ ]batch(?:[_ ]size)?|global-batch-size|gbs|全局\s*(?:batch(?:\s*size)?|bs)|总的?\s*(?:bs|batch)"  # job-s11 总的
                          r"(?:\s*size)?|全局批(?:次|量)?大小|全局批次|effective batch(?: size)?|total train batch size(?:\s*\([^)]{0,60}\))?|"
-                         r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?batch[_ ]size|"
-                         r"train_batch_size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be|"
+                         r"(?<![A-Za-z])(?:total|overall)\s+(?:training\s+|train\s+)?(?:batch[_ ]size|bs)|"
+                         r"train[_-]batch[_-]size)\s*(?:is|of|=|:|：|为|是|应该是|就是|变成|变为|would be|becomes|should be|"
                          r"设的是?|设成了?|设为|设置为|设置成|设置的是|开到|用的是?)?\s*"
+                         # s14 a product then its result: 'global batch size = 8 x 16 x 4 = 512'
+                         r"(?:\d+(?:\s*[*×x]\s*\d+)+\s*=\s*)?"
                          rf"{_NUM}(?!\s*[*×x]\s*\d)", text, _IC):
         n = parse_number(m["num"])
         if re.match(r"\s*(?:[KMB]|k|千|万|百万)?\s*(?:tokens?|toks?|个?\s*token)", text[m.end():m.end() + 12], _IC):
             continue  # job-s11 batch in tokens: 'global batch size = 4M tokens' counts tokens, not samples
         if n and n == int(n):
+            hits.append(_hit("job.global_batch_size", int(n), m))
+    # s14 the whole job's batch said after its figure: 'batch size 256 in total', 'batch size 1024 (global)', 'bs 512 总共'
+    for m in re.finditer(rf"(?<![\w.])(?:batch[_ ]?size|batch|bs)\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}\s*(?:[(（]\s*(?:global|total|"
+                         r"全局|总)\s*[)）]|in total|total|overall|globally|across all (?:the )?(?:GPUs|ranks|devices)|总共|一共|合计)"
+                         r"(?![A-Za-z])", text, _IC):
+        n = parse_number(m["num"])
+        if n and n == int(n) and not _overlaps(m, hits):
             hits.append(_hit("job.global_batch_size", int(n), m))
     for fact, words in (("job.tp_degree", r"tensor[-_ ](?:model[-_ ])?parallel(?:ism|[-_ ]size|[-_ ]degree)?|TP(?:[-_ ]?size)?|tp_size|"
                                          r"(?:张量|tensor)\s*并行(?:度|数)?"),
@@ -2544,7 +2648,7 @@ def job_shape(text: str) -> list[Understood]:
                 or int(m["num"] or m["w"])
             if 2 <= n <= 512 and not _overlaps(m, hits):
                 hits.append(_hit(fact, n, m))
-    for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
+    for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro[_ ]bs|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
                          r"(?:instantaneous )?batch size per (?:device|GPU|card|rank)|(?:per[- ](?:GPU|device|rank)|local)\s+"
                          r"batch(?:[_ ]size)?|(?:每张卡|每卡|单卡|每块卡|每个\s*GPU|每个\s*rank|每张\s*GPU)\s*(?:的|上)?\s*"
                          r"(?:batch(?:[_ ]?size)?|bs|批大小))"
@@ -2559,7 +2663,7 @@ def job_shape(text: str) -> list[Understood]:
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
     # 'batch size 4 per GPU', 'bs=8/卡': the count before the 'per device' words
-    for m in re.finditer(rf"(?:batch[_ ]?size|\bbs)\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}\s*(?:per (?:GPU|device|card|rank)|/\s*(?:GPU|卡|card)|"
+    for m in re.finditer(rf"(?:batch[_ ]?size|(?<![\w.])batch|\bbs)\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}\s*(?:per (?:GPU|device|card|rank)|/\s*(?:GPU|卡|card)|"
                          r"each GPU|on each GPU)(?![A-Za-z])", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
@@ -3127,7 +3231,8 @@ _MACHINE_WORDS = re.compile(r"nodes?|machines?|instances?|servers?|hosts?|VMs?|c
 
 
 # zh-s12b a sequence length said in words: '序列长度 2048', '上下文长度是 8k', 'sequence length of 4096', 'seq len 2048'
-_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len))"
+_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len)|"
+                           r"(?<![A-Za-z_])(?:max_len|seqlen|seq(?=\s*[=:]))|(?<![A-Za-z_])packing to)"
                            r"\s*(?:is|of|=|:|：|是|为|设为|设置为|设成)?\s*(?P<n>\d{1,6})(?P<k>[kK](?![A-Za-z]))?"
                            # (two lengths weighed, '序列长度 2048 和 4096 哪个快', are neither the job's)
                            r"(?![\d.]|\s*(?:[%倍]|[GM]B?\b|个?样本|(?:和|与|跟|还是|或|or|vs\.?|to|到|->|→)\s*\d))", _IC)

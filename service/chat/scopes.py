@@ -263,7 +263,10 @@ _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|o
 # models don't have this issue: with 1.3B …')
 _ANOTHER_RUN = re.compile(r"(?<![A-Za-z])(?:whereas|while|unlike|compared (?:to|with)|in contrast|"
                           # s13 'For reference, a 7B model gets 3000 tokens/s on the same nodes', '作为对比，7B 模型…'
-                          r"for (?:reference|comparison)|as a (?:reference|comparison))(?![A-Za-z])|作为(?:参考|对比)|相比之下|与之相比|"
+                          r"for (?:reference|comparison)|as a (?:reference|comparison)|"
+                          # s14 a published run: 'our 13B; the official recipe for the 70B uses 64 nodes'
+                          r"(?:the\s+)?(?:official|upstream|paper'?s|reference)\s+(?:recipe|example|script|config(?:uration)?|"
+                          r"setup|run|numbers?))(?![A-Za-z])|作为(?:参考|对比)|相比之下|与之相比|官方(?:的)?\s*(?:示例|脚本|配置|例子)|"
                           r"而(?=[^，,。]{0,12}(?:模型|\d+\s*[BbMm]))|"
                           r"(?:小|较小的|更小的|其他|别的)模型\s*(?:就|都|也)?\s*(?:没有?(?:这个|这种|此)?问题|没事|正常|很正常|不会)|"
                           r"(?<![A-Za-z])(?:smaller|other) models? (?:(?:do|does)(?: not|n't) have (?:this|the|that|such)|"
@@ -294,6 +297,28 @@ _TRAINS_FINE = re.compile(
     r"(?:fine|ok|okay|well|normally|smoothly|without (?:any )?(?:problems?|issues?|hangs?))(?![A-Za-z])|"
     r"(?<![A-Za-z])(?:(?:is|are|was|were) (?:fine|ok|okay)|(?:has|have|had) no (?:such )?(?:problems?|issues?))(?![A-Za-z])",
     _IC)
+
+
+# s14 a model wanted later, not trained now: 'a 7B, later we want 70B', '之后想训 70B', 'we plan to scale to 70B'
+_WANTED = re.compile(r"(?<![A-Za-z])(?:(?:later|next|eventually|then|in the future),?\s+(?:we|I)\s+(?:want|plan|hope|would like|'d like|"
+                     r"will)|(?:we|I)\s+(?:want|plan|hope|would like|'d like)\s+to\s+(?:train|try|scale(?: up)? to|move to|go to|"
+                     r"use)|(?:planning|hoping) to (?:train|scale(?: up)? to|try|move to))(?![A-Za-z])|"
+                     r"(?:之后|以后|后续|后面|下一步|将来|接下来)\s*(?:还)?\s*(?:想|要|打算|计划|准备)|(?:打算|计划|准备)\s*(?:要)?\s*(?:训练?|跑|上|扩到)",
+                     _IC)
+
+
+def _wanted_model_spans(text: str, hits: list[Understood]) -> list[tuple[int, int]]:
+    """Clauses that name a model wanted later, where a model of another size is named outside them."""
+    sizes = [(h.start, h.value) for h in hits if h.fact == "job.model_params_b"]
+    if len({v for _, v in sizes}) < 2:
+        return []
+    spans = []
+    for m in _WANTED.finditer(text):
+        b = tx.clause_bounds(text, m.end())[1]
+        inside = {v for pos, v in sizes if m.start() <= pos < b}
+        if inside and {v for pos, v in sizes if not m.start() <= pos < b} - inside:
+            spans.append((m.start(), b))
+    return spans
 
 
 _CLAUSE_TURN = re.compile(r"(?<![A-Za-z])(?:but|while|whereas|although|though|yet)(?![A-Za-z])|但是?|可是|不过|而(?!且)",
@@ -613,7 +638,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     past = _superseded(text, hits)
     other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
                                                     for m in _EARLIER_RUN.finditer(text)]
-    fine_models = _fine_model_spans(text, hits)
+    fine_models = _fine_model_spans(text, hits) + _wanted_model_spans(text, hits)
     speech = _quoted_speech(text)
     kept, refs = [], []
     others: dict[tuple[int, int], tuple[int, int] | None] = {}  # one search per clause: where another system was named

@@ -38,6 +38,7 @@ from bwdoctor.chat.extract import (
     instance_type,
     model_in_path,
     nodes_setting,
+    prefer_exact_sizes,
     resolve,
     runs_under_settings,
     step_time_swings,
@@ -123,7 +124,8 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
-    hits = drop_auxiliary_models(unmasked, hits)  # s13 'a 7B student distilled from a 70B teacher': the student's size
+    # s13 'a 7B student distilled from a 70B teacher': the student's size; s14 '7.6B (Qwen2.5-7B)': the exact one
+    hits = prefer_exact_sizes(drop_auxiliary_models(unmasked, hits))
     hits = drop_counts_of_a_part(prose, hits)  # s33 '把 vLLM 放到 2 张卡上' beside '8*A800': a share of the cards
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
@@ -452,6 +454,7 @@ _NAMED_MODELS: list[tuple[re.Pattern[str], float]] = [
         (r"ViT[- _]?(?:B|Base)(?:/\d{1,2})?", 0.086), (r"ViT[- _]?(?:L|Large)(?:/\d{1,2})?", 0.304),
         (r"ViT[- _]?(?:H|Huge)(?:/\d{1,2})?", 0.632), (r"ResNet[- _]?50", 0.0256), (r"ResNet[- _]?101", 0.0445),
         (r"ResNet[- _]?152", 0.0602), (r"VGG[- _]?16", 0.138),
+        (r"GPT-?2[- _]small", 0.124),  # s14
     )]
 
 
