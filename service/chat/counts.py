@@ -1322,7 +1322,8 @@ def _a_rate_with_the_links(masked: str, h: Understood) -> bool:
         and not _SWITCH_SAID.search(tx.sentence(masked, h.start))
 
 
-_MODEL_TIMES = re.compile(r"·{3,}\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])(?!\s*(?:nodes?|machines?|servers?|台|节点))", _IC)
+_MODEL_TIMES = re.compile(r"·{3,}\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])"
+                          r"(?!\s*(?:nodes?|machines?|servers?|hosts?|GPUs?|cards?|台|节点|机|卡|服务器))", _IC)
 # s14 the rate right after the NICs counted: 'two ConnectX-6 (200G)', '4 mlx5 devices, 200G each', '2 个 mlx5 设备，每个
 # 200G', 'IB 8口 200G', 'CX6 ×2, 100G' — a bare figure of a link's rate that says no unit of bytes
 _RATE_AFTER_COUNT = re.compile(r"\s*(?:[(（,，:：]\s*|\s(?:at|of)\s+)?(?:each\s+|每(?:个|张|块|口)?\s*|都是\s*)?"
@@ -1332,7 +1333,8 @@ _RATE_AFTER_COUNT = re.compile(r"\s*(?:[(（,，:：]\s*|\s(?:at|of)\s+)?(?:each
 
 # after the figure: bytes or a GPU's memory, the node's total ('400G total per node'), or a test's figure ('10G measured
 # with iperf3'): no rate of each NIC
-_NOT_EACH_RATE = re.compile(r"\s*(?:B(?![A-Za-z])|bytes|显存|内存|memory|(?:in\s+)?total|aggregate|combined|overall|per (?:node|"
+_NOT_EACH_RATE = re.compile(r"\s*(?:B(?![A-Za-z])|bytes|显存|内存|memory|(?:in\s+)?total|aggregate|combined|overall|"
+                            r"(?:的\s*)?(?:switch|交换机|storage|存储|NFS|management|mgmt|管理|uplink)|per (?:node|"
                             r"server|machine|host)|总|合计|一共|共|[^.;。；\n]{0,12}?(?:measur|iperf|perftest|ib_\w+_bw|test|"
                             r"实测|测))", _IC)
 
@@ -1379,7 +1381,8 @@ _NIC_AFTER = re.compile(
     rf"(?<![\w-])(?:NICs|HCAs)(?=\s*[:=]))\s*(?:[:：=]|为|是|(?<![A-Za-z])is(?![A-Za-z]))?\s*(?P<n2>{COUNT})(?![\d.]*\d)"
     rf"(?!\s*(?:%|[x×*]|G|Gb|Gbps|M|倍)))", _IC)
 _RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*"
-                         r"(?:(?:IB|InfiniBand|RoCE(?:\s?v2)?|EFA|[EHNX]DR|网卡|NICs?)\s*){0,2}[*x×]\s*(?P<n>[1-9]|1[0-6])(?!\d|\.\d)",
+                         r"(?:(?:IB|InfiniBand|RoCE(?:\s?v2)?|EFA|[EHNX]DR|网卡|NICs?)\s*){0,2}[*x×]\s*(?P<n>[1-9]|1[0-6])(?!\d|\.\d)"
+                         r"(?!\s*(?:nodes?|machines?|servers?|hosts?|boxes|instances?|GPUs?|台|机|节点|服务器|卡))",
                          _IC)
 # '2 块 200G 卡', '8 张 400G 的 IB 卡': cards counted with a link's rate; a GPU's memory ('8 块 32G 卡') is no link rate
 _RATED_CARDS = re.compile(rf"(?P<n>{COUNT})\s*(?:张|块|个)\s*(?:25|50|56|100|200|400|800)\s*G(?:b|bps|b/s|bE)?\s*(?:的\s*)?"

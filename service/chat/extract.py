@@ -1279,7 +1279,7 @@ def network_rates(text: str) -> list[Understood]:
         value = parse_number(m["num"])
         if value is None or value <= 0 or m.start() in pairs.dropped:
             continue  # (a rate restated beside another way of writing it: read once, at the other)
-        if m.start() in pairs.splits:
+        if m.start() in pairs.splits and not _in_bytes(text, m):
             n, each, a, b = pairs.splits[m.start()]  # 'EFA 400 Gbps (4 × 100)': four NICs of 100G, no 400G link
             hits += [_hit_span("nic.count", n, text, m.start(), b), _hit_span("nic.speed_gbps", each, text, a, b)]
             continue

@@ -641,7 +641,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], Parser]] = [
                             r"INFO Using internal Network"), _nccl_log),
     ("ibstat", re.compile(r"Link layer:|CA type:|Infiniband device '|^\s*hca_id:|==\(\s*(?:\d+X\s|\w+/)", re.M),
      _ib_ports),
-    ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:|^\s*Speed:\s*\d{3,7}\s*Mb/s\s*$", re.M), _ethtool),
+    ("ethtool", re.compile(r"Settings for \S+:|Supported link modes:"), _ethtool),
     ("hostfile", _HOSTFILE_LINE, _hostfile),
     ("kernel-log", re.compile(r"\bLink (?:is )?(?:up|down)\b|link status definitely (?:up|down)|carrier lost|"
                               r"available PCIe bandwidth|not sufficient for optimal performance", re.I), _kernel_log),

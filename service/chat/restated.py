@@ -42,8 +42,12 @@ class Restated:
     splits: dict[int, tuple[int, float, int, int]] = field(default_factory=dict)
 
 
+# the rates a NIC port is sold at: a breakdown into NICs is so many of one of these ('4 × 9.4 Gbits/sec' is streams)
+_PORT_RATES = {1.0, 10.0, 25.0, 40.0, 50.0, 56.0, 100.0, 200.0, 400.0, 800.0}
+
+
 def _same(a: float, b: float) -> bool:
-    return abs(a - b) <= 0.04 * max(a, b)
+    return abs(a - b) <= 0.025 * max(a, b)
 
 
 def restated_rates(text: str, rates: list[Rate]) -> Restated:
@@ -55,18 +59,19 @@ def restated_rates(text: str, rates: list[Rate]) -> Restated:
         total_first, total_second = first.gbps * (first.mult or 1), second.gbps * (second.mult or 1)
         if not _same(total_first, total_second):
             continue
-        if bool(first.mult) != bool(second.mult):
+        if bool(first.mult) != bool(second.mult) and (first if first.mult else second).gbps in _PORT_RATES:
             # a node's total and its NICs: the breakdown is the NICs' rate and count, the total none of one NIC's
             split, total = (first, second) if first.mult else (second, first)
             out.dropped.add(total.start)
             out.breakdowns.add(split.start)
-        elif not first.mult:
+        elif not first.mult and not second.mult:
             out.dropped.add(second.start)  # '56G (7G Byte)': the same rate in bytes, no second figure
     for r in rates:
         said = _TOTAL_BEFORE.search(text, max(0, r.start - 16), r.start) if r.mult else None
-        if said and _same(float(said["t"]) * (1000 if said["u"].upper() == "T" else 1), r.gbps * (r.mult or 1)):
+        said_gbps = float(said["t"]) * (1000 if said["u"].upper() == "T" else 1) if said else 0.0
+        if said and r.gbps in _PORT_RATES and _same(said_gbps, r.gbps * (r.mult or 1)):
             out.breakdowns.add(r.start)  # '节点总带宽 1.6T（8×200G）': a total read as no rate, then the NICs
         m = _BARE_SPLIT.match(text, r.end)
-        if m and r.mult is None and _same(int(m["n"]) * float(m["s"]), r.gbps):
+        if m and r.mult is None and float(m["s"]) in _PORT_RATES and _same(int(m["n"]) * float(m["s"]), r.gbps):
             out.splits[r.start] = (int(m["n"]), float(m["s"]), m.start("n"), m.end())
     return out
