@@ -1275,11 +1275,11 @@ _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machi
 
 # NICs per node: 'eight 400Gb ConnectX-7 NICs', '4x 400Gbps ConnectX-7', '4 张 200Gb RoCEv2 网卡', '每个节点 4 个 IB 口',
 # 'a single Intel 100Gbps NIC'. A masked NIC model ('·····') counts as the NIC word when it names one.
-_NIC_WORD = r"(?:网卡|网口|光口|网络接口|NICs?|HCAs?|network\s+(?:interfaces?(?:\s+cards?)?|cards?)|ENIs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
+_NIC_WORD = r"(?:(?:IB|InfiniBand|RoCE(?:\s?v2)?|RDMA|EFA|[EHNX]DR\d*)\s?links?|mlx5\s?(?:devices?|设备|HCAs?)|网卡|网口|光口|网络接口|NICs?|HCAs?|network\s+(?:interfaces?(?:\s+cards?)?|cards?)|ENIs?|rails?|(?:IB|RDMA|RoCE)\s*(?:口(?!卡)|卡|ports?|cards?)|adapters?|口(?!卡|网卡)|(?:EDR|HDR|NDR|XDR)\d*\s*(?:IB)?)"
 _NIC_COUNT = re.compile(
     rf"(?P<n>{COUNT}|a single|single|双(?=\s?\d))\s{{0,3}}(?:[x×*]\s{{0,3}})?(?:张|块|个|根|条)?\s{{0,3}}(?:dual[- ]port\s{{0,3}})?"
     rf"(?:(?:\d+(?:\.\d+)?\s?G\w*(?:/s)?|Intel|Mellanox|NVIDIA|Broadcom|RoCE(?:\s?v2)?|InfiniBand|IB|RDMA|EFA|mlx\d?|"
-    rf"ConnectX-?\d*|CX-?\d|的)\s{{0,3}}){{0,4}}"
+    rf"ConnectX-?\d*|CX-?\d|的|[(（]\s?(?:IB|RoCE|RDMA|EFA|HCA)\s?[)）])\s{{0,3}}){{0,4}}"
     rf"(?P<nic>{_NIC_WORD}|·{{3,}}(?:\s{{0,3}}(?:网卡|NICs?|HCAs?|cards?))?)", _IC)
 _NIC_MODEL = re.compile(r"ConnectX|CX-?\d|BlueField|mlx\d", _IC)
 
@@ -1305,10 +1305,12 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue
         if re.search(r"还是\s*$", masked[max(0, m.start() - 4):m.start()]) or re.match(r"\s*还是", masked[m.end():]):
             continue  # '是单口还是双口？': the choice asked about, neither side a count
+        if _NIC_STATE_AFTER.match(masked, m.end()):
+            continue  # s14 'one IB link is down', '一张网卡坏了': the state of some NICs, not how many there are
         if _BUSY_NICS.match(masked, m.end()) or re.search(r"(?:只有|仅有|only)\s*$", masked[max(0, m.start() - 6):m.start()], _IC) \
                 and _BUSY_NICS.match(masked, m.end()):
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
-        if _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]):
+        if _PART_OF_NICS.search(masked[max(0, m.start() - 30):m.start()]):
             continue  # '其他 3 张网卡没流量', 'only one NIC was used': some of the NICs, not how many there are
         if _PER_GPU_AFTER.match(masked, m.end()):
             continue  # 'one 200G NIC per GPU': NICs for each GPU, not for the node
@@ -1324,7 +1326,7 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
         n = _count(m["n"] or m["n1"] or m["n2"])
         if not n or n > 32 or _BUSY_NICS.match(masked, m.end()) or re.match(r"\s*(?:还是|的话)", masked[m.end():]):
             continue
-        if _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]):
+        if _PART_OF_NICS.search(masked[max(0, m.start() - 30):m.start()]):
             continue
         hits.append(Understood("nic.count", n * _groups_holding(masked, m.start()), unmasked[m.start():m.end()],
                                m.start(), m.end()))
@@ -1335,10 +1337,13 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     for m in _RATED_PORTS.finditer(masked):  # 'two 100GbE ports bonded', '2 个 25G 口做了 bond': ports of a rate, counted
         n = _count(m["n"] or m["n2"])
         if n and 1 <= n <= 16 and not _SWITCH_SAID.search(tx.sentence(masked, m.start())) \
-                and not _PART_OF_NICS.search(masked[max(0, m.start() - 10):m.start()]) \
+                and not _PART_OF_NICS.search(masked[max(0, m.start() - 30):m.start()]) \
                 and not _BUSY_NICS.match(masked, m.end()) and not any(h.start <= m.start() < h.end for h in hits):
             hits.append(Understood("nic.count", n * _groups_holding(masked, m.start()), unmasked[m.start():m.end()],
                                    m.start(), m.end()))
+    for m in _RATED_CARDS.finditer(masked):  # '2 块 200G 卡' beside a network word: cards of a link's rate, no GPUs
+        if _NETWORK_WORDS.search(tx.sentence(masked, m.start())) and not any(h.start <= m.start() < h.end for h in hits):
+            hits.append(Understood("nic.count", _count(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     for m in _RATE_TIMES.finditer(masked):  # 'IB 200Gb * 4': four of them (a NIC's rating, not '31 Gbps x 2' measured)
         hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     for pattern in (_N_RAIL, _NIC_THEN_PER_NODE):  # net-s11 '8-rail 400G', 'NICs are … 400G, 8 per node'
@@ -1349,7 +1354,50 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             n = _count(m[group])
             if n and 1 <= n <= 16:
                 hits.append(Understood("nic.count", n, unmasked[m.start(group):m.end()], m.start(group), m.end()))
-    return hits
+    for m in _MODEL_TIMES.finditer(masked):  # 'CX6 ×2': the card's model, then how many
+        if _NIC_MODEL.match(unmasked[m.start():]) and not any(h.start <= m.start("n") < h.end for h in hits):
+            hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
+    return [h for h in hits if not _LINKS_HEAD.search(h.text) or _a_rate_with_the_links(masked, h)] \
+        + _rate_after_the_count(masked, unmasked, hits)
+
+
+_LINKS_HEAD = re.compile(r"links?$", _IC)
+
+
+def _a_rate_with_the_links(masked: str, h: Understood) -> bool:
+    """'2 IB links at 200 Gb/s' counts the node's links; 'one IB link is down', '2 NDR links between the leaf
+    switches' count none: a rate said with them, and no switch, makes them the node's."""
+    return bool(re.search(r"\d\s*G", h.text) or _RATE_AFTER_COUNT.match(masked, h.end)) \
+        and not _SWITCH_SAID.search(tx.sentence(masked, h.start))
+
+
+_MODEL_TIMES = re.compile(r"·{3,}\s*[x×*]\s*(?P<n>[1-9]|1[0-6])(?![\d.])"
+                          r"(?!\s*(?:nodes?|machines?|servers?|hosts?|GPUs?|cards?|台|节点|机|卡|服务器))", _IC)
+# s14 the rate right after the NICs counted: 'two ConnectX-6 (200G)', '4 mlx5 devices, 200G each', '2 个 mlx5 设备，每个
+# 200G', 'IB 8口 200G', 'CX6 ×2, 100G' — a bare figure of a link's rate that says no unit of bytes
+_RATE_AFTER_COUNT = re.compile(r"\s*(?:[(（,，:：]\s*|\s(?:at|of)\s+)?(?:each\s+|每(?:个|张|块|口)?\s*|都是\s*)?"
+                               r"(?P<r>10|25|40|50|56|100|200|400|800)\s*(?-i:G(?:b|bps|b/s|bE|bit/s)?)(?![A-Za-z/\d])"
+                               r"(?:\s*(?:each|apiece))?", _IC)
+
+
+# after the figure: bytes or a GPU's memory, the node's total ('400G total per node'), or a test's figure ('10G measured
+# with iperf3'): no rate of each NIC
+_NOT_EACH_RATE = re.compile(r"\s*(?:B(?![A-Za-z])|bytes|显存|内存|memory|(?:in\s+)?total|aggregate|combined|overall|"
+                            r"(?:的\s*)?(?:switch|交换机|storage|存储|NFS|management|mgmt|管理|uplink)|per (?:node|"
+                            r"server|machine|host)|总|合计|一共|共|[^.;。；\n]{0,12}?(?:measur|iperf|perftest|ib_\w+_bw|test|"
+                            r"实测|测))", _IC)
+
+
+def _rate_after_the_count(masked: str, unmasked: str, counts: list[Understood]) -> list[Understood]:
+    """The link rate written just after a count of NICs: the rate of each of them (a bare 'G' beside NICs is bits)."""
+    out = []
+    for h in counts:
+        if h.weak:
+            continue
+        m = _RATE_AFTER_COUNT.match(masked, h.end)
+        if m and not _NOT_EACH_RATE.match(masked, m.end()):
+            out.append(Understood("nic.speed_gbps", float(m["r"]), unmasked[m.start("r"):m.end()], m.start("r"), m.end()))
+    return out
 
 
 _PER_GPU_AFTER = re.compile(r"\s*(?:per|for each|for every|each)\s+(?:GPU|card|accelerator)(?![A-Za-z])|\s*(?:对应)?每(?:张|块)?(?:卡|GPU)",
@@ -1381,16 +1429,29 @@ _NIC_AFTER = re.compile(
     rf"|(?:(?:网卡|网口|NIC|HCA|IB\s*卡)\s*(?:的)?\s*(?:数量|个数|数|count)|(?<![A-Za-z])number of (?:NICs|HCAs|rails)|"
     rf"(?<![\w-])(?:NICs|HCAs)(?=\s*[:=]))\s*(?:[:：=]|为|是|(?<![A-Za-z])is(?![A-Za-z]))?\s*(?P<n2>{COUNT})(?![\d.]*\d)"
     rf"(?!\s*(?:%|[x×*]|G|Gb|Gbps|M|倍)))", _IC)
-_RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*(?:IB|RoCE|网卡|NICs?)?\s*[*x×]\s*(?P<n>[1-9]|1[0-6])(?!\d|\.\d)",
+_RATE_TIMES = re.compile(r"(?<![\d.])(?:10|25|40|50|56|100|200|400|800)\s*(?:G|Gb|Gbps|Gb/s|GbE)\s*"
+                         r"(?:(?:IB|InfiniBand|RoCE(?:\s?v2)?|EFA|[EHNX]DR|网卡|NICs?)\s*){0,2}[*x×]\s*(?P<n>[1-9]|1[0-6])(?!\d|\.\d)"
+                         r"(?!\s*(?:nodes?|machines?|servers?|hosts?|boxes|instances?|GPUs?|台|机|节点|服务器|卡))",
                          _IC)
+# '2 块 200G 卡', '8 张 400G 的 IB 卡': cards counted with a link's rate; a GPU's memory ('8 块 32G 卡') is no link rate
+_RATED_CARDS = re.compile(rf"(?P<n>{COUNT})\s*(?:张|块|个)\s*(?:25|50|56|100|200|400|800)\s*G(?:b|bps|b/s|bE)?\s*(?:的\s*)?"
+                          r"(?:IB|RoCE|RDMA)?\s*卡", _IC)
+_NETWORK_WORDS = re.compile(r"网卡|网络|网口|带宽|IB|RoCE|RDMA|NCCL|NIC|交换机|互联", _IC)
 
 
+_NIC_STATE_AFTER = re.compile(r"\s*(?:(?:is|was|are|were|went|goes|keeps?)\s+)?(?:down|dead|broken|failed|failing|flapping|"
+                              r"missing|not (?:up|working|detected|active))(?![A-Za-z])|\s*(?:坏了|掉了|挂了|down了|不通|掉线)",
+                              _IC)
 _BUSY_NICS = re.compile(r"\s*(?:在干活|在用|在跑|有流量|被用|用上了|跑满|are (?:used|busy|active)|(?:is|are) carrying|carry traffic|"
                         r"show traffic|get traffic)", _IC)
 
 
 _PART_OF_NICS = re.compile(r"(?:其他|其它|其余|另外|剩下的?|剩余的?|(?<![A-Za-z])(?:the )?other|remaining|the rest of(?: the)?|"
-                           r"(?:只|仅)(?:用了|走了|跑了|用上了)|only (?:uses?|used|using|use)|is only using)\s*$", _IC)
+                           r"(?:只|仅)(?:用了|走了|跑了|用上了)|only (?:uses?|used|using|use)|is only using|"
+                           # 'traffic only goes over one NIC', 'all of it went through a single port': the NICs used
+                           r"(?:only|just)\s+(?:goes|go|going|went|flows?|flowing|flowed|runs?|ran|travels?|passes|passed)\s+"
+                           r"(?:over|through|via|on|across)|(?:goes|go|went|flows?|runs?|ran)\s+(?:over|through|via|on)\s+"
+                           r"(?:only|just))\s*(?:the\s+|a\s+)?$", _IC)
 # 'two PCIe switches, each with 4 GPUs and 1 NIC', '两个 PCIe switch，每个 switch 下挂 4 张 GPU + 1 张网卡': per group
 _GROUP = r"(?:PCIe\s*)?(?:switch(?:es)?|交换芯片|PLX|PEX|CPUs?|sockets?|NUMA(?:\s*nodes?)?|root complex(?:es)?)"
 _GROUPS = re.compile(rf"(?P<k>{COUNT})\s*(?:个|颗|路)?\s*{_GROUP}(?![A-Za-z])", _IC)

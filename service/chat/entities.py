@@ -114,7 +114,7 @@ INSTANCE_TYPE = re.compile(
 #  - Intel's X520/X540/X550/X710/XL710 and 82599 are Ethernet-only adapters without RDMA (the E810 and X722 do RDMA,
 #    so they say nothing), nor do Broadcom's BCM parts by name alone; a bondN interface may be one port or many.
 _NIC_NAMES: list[tuple[re.Pattern[str], tuple[tuple[str, object], ...]]] = [
-    (re.compile(r"ConnectX[- ]?[4-9]\w*(?:\s?(?:Dx|Lx|VPI|EN))?(?![\w])|(?<![A-Za-z0-9])CX-?[4-9](?:\s?(?:Dx|Lx|VPI|EN))?(?![\w])"
+    (re.compile(r"ConnectX[- ]?[4-9]\w*(?:\s?(?:Dx|Lx|VPI|EN))?(?![\w])|(?<![A-Za-z0-9])CX-?[4-9](?:\s?(?:Dx|Lx|VPI|EN))?s?(?![\w])"
                 r"|BlueField[- ]?\d(?![\w])|(?<![\w])mlx5_\w+(?::\d+)?", _IC), (("nic.rdma", True),)),
     (re.compile(r"ConnectX[- ]?\d\w*(?:\s?(?:Dx|Lx|VPI|EN))?|(?<![A-Za-z0-9])CX-?\d(?![\w])|mlx\d_\w+(?::\d+)?"), ()),
     (re.compile(r"(?<![A-Za-z])ib(?:\d+|p\d+\w*|s\d+\w*)(?:\.\w+)?(?![\w])"),

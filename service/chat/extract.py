@@ -25,6 +25,7 @@ from bwdoctor.chat import text as tx
 from bwdoctor.chat.commands import setting_runs
 from bwdoctor.chat.entities import INSTANCE_TYPE
 from bwdoctor.chat.instances import known_bandwidth_gbps, known_gpu_model, known_gpus
+from bwdoctor.chat.restated import Rate, restated_rates
 from bwdoctor.chat.units import (
     NUMBER,
     params_to_billions,
@@ -1102,6 +1103,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     if not is_bytes and _LINK_RATES.fullmatch(m["num"]) and re.match(r"\s*(?:的\s*)?·{2,}", tail) and label in {None, "busbw"}:
         # en-s10: 'instead of the 100G ens5f0': a link rate just before a port's name is its rating; s12 '8 张 400G 的 CX7'
         return "rated"
+    if label == "measured" and not is_bytes and _LINK_RATES.fullmatch(m["num"]) \
+            and _CARD_BANDWIDTH.search(text, max(0, m.start() - 60), m.start()) \
+            and not _A_TOOL.search(tx.clause(text, m.start())):
+        return "rated"  # s14 'the bandwidth of each ib card is 56G': a card's standard rate, no test's figure
     if re.match(r"\s*(?:in|from|by|per|according to|on)?\s*[(（]?\s*(?:`\s*)?ethtool", tail + text[m.end() + 16:m.end() + 24], _IC):
         return "rated"  # '100000Mb/s in ethtool': what the link negotiated, as ethtool reports it
     if not is_bytes and re.search(r"(?:ibstat|ibstatus|ibv_devinfo|ibdev2netdev)(?![A-Za-z])[^，,。.;；\n\d]{0,24}?"  # net-s11
@@ -1236,6 +1241,11 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
     return label or "rated?"  # a link rate unless a measurement said just before names it (network_rates decides)
 
 
+# s14 a card's bandwidth said as what it is ('the bandwidth of each ib card is 56G', 'the speed of the HCA is 200G')
+_CARD_BANDWIDTH = re.compile(r"(?<![A-Za-z])(?:bandwidth|speed|rate)\s+of\s+(?:each|every|the|one|a|our)?\s*(?:[\w-]+\s+){0,2}?"
+                             r"(?:cards?|NICs?|HCAs?|adapters?|ports?)\s*(?:is|are|:|=)\s*$", _IC)
+
+
 # zh-s10 measured before: a test named in the clause before a bare rate ('用 iperf 测了一下，两台机器之间只有 3Gb/s',
 # 'ran iperf3 between the nodes, only 3 Gb/s'), nothing between but words: the test's figure
 _TEST_NAMED = re.compile(r"iperf3?|ib_(?:write|read|send)_bw|perftest|实测|测出|测得|测了|测试了?一下|测一下|测下来|"
@@ -1270,6 +1280,25 @@ _BOUGHT = re.compile(r"买的(?:是|都是)?|采购的?(?:是)?|购买的?(?:是
                      _IC)
 
 
+def _in_bytes(text: str, m: re.Match[str]) -> bool:
+    """A rate in bytes: 'GB/s', 'MBytes/sec', and a bare G with the word after it ('7G Byte'); a bare 'GB' before a
+    NIC's word is bits ('100GB NICs')."""
+    unit = m["unit"]
+    return bool(re.match(r"[GM]B|[GM]/s", unit)) and unit != "GB" or unit in {"G", "M"} and bool(
+        re.match(r"\s?Bytes?(?![A-Za-z])", text[m.end():m.end() + 7], _IC))
+
+
+def _plain_gbps(text: str, m: re.Match[str]) -> float | None:
+    """A rate's figure in Gb/s as written, its range's low end and no count before it: enough to tell two ways of
+    writing one quantity apart from two quantities."""
+    value = parse_number(m["num"])
+    if value is None or value <= 0:
+        return None
+    unit = m["unit"]
+    prefix = "T" if unit.lower().startswith("t") else "G" if re.match(r"G|gb|Gig", unit, _IC) else unit[0]
+    return rate_to_gbps(value, prefix, _in_bytes(text, m))
+
+
 @extractor
 def network_rates(text: str) -> list[Understood]:
     """'10GbE', '25G网卡', '400G IB', 'iperf3 shows 3.2 Gbits/sec', '带宽大约 1Gbps', 'busbw 2 GB/s', ….
@@ -1283,15 +1312,21 @@ def network_rates(text: str) -> list[Understood]:
     # link there is ('两台机器只有一个 1G 管理口相连')
     other_link = any(not _management_port(text, r.start(), r.end()) for r in rates)
     said: list[tuple[Understood, str, bool]] = []  # measurements with a unit: the hit, its prefix, bytes or bits
+    pairs = restated_rates(text, [Rate(m.start(), m.end(), g, int(m["mult"]) if m["mult"] else None)
+                                  for m in rates if (g := _plain_gbps(text, m)) is not None])
     for m in rates:
         value = parse_number(m["num"])
-        if value is None or value <= 0:
+        if value is None or value <= 0 or m.start() in pairs.dropped:
+            continue  # (a rate restated beside another way of writing it: read once, at the other)
+        if m.start() in pairs.splits and not _in_bytes(text, m):
+            n, each, a, b = pairs.splits[m.start()]  # 'EFA 400 Gbps (4 × 100)': four NICs of 100G, no 400G link
+            hits += [_hit_span("nic.count", n, text, m.start(), b), _hit_span("nic.speed_gbps", each, text, a, b)]
             continue
         others = [r for r in rates if r is not m and abs(r.start() - m.start()) <= 60]
         cue_text = text
         for r in others:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
-        kind = _rate_kind(text, m, cue_text)
+        kind = "rated" if m.start() in pairs.breakdowns else _rate_kind(text, m, cue_text)  # '1.6T（8×200G）': NICs
         if kind in {"measured", "rated?", "none?", "traffic"} and _INSIDE_THE_MACHINE.search(
                 text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 48),
                 m.start()) and not re.search(r"busbw|algbw|all[_-]?reduce|nccl|NVLS|SHARP",
@@ -1321,7 +1356,7 @@ def network_rates(text: str) -> list[Understood]:
         prefix = "G" if re.match(r"G|gb|Gig", unit, _IC) and not unit.startswith(("M", "m")) else unit[0]
         if unit.lower().startswith("t"):
             prefix = "T"
-        is_bytes = bool(re.match(r"[GM]B|[GM]/s", unit)) and unit != "GB"  # (a bare 'GB' before a NIC's word: bits)
+        is_bytes = _in_bytes(text, m)
         gbps = rate_to_gbps(value, prefix, is_bytes)
         after = _MULT_AFTER.match(text, m.end()) if not m["mult"] and kind == "rated" else None
         if m["mult"] and kind == "rated":

@@ -569,13 +569,50 @@ def _hostfile(block: str) -> Parsed:
     return facts, [], False
 
 
+# the command line above ethtool's output ('$ ethtool bond0 | grep Speed'), which names the interface when the
+# output is cut to the Speed line and has no 'Settings for bond0:'
+_ETHTOOL_COMMAND = re.compile(r"(?:^|[$#]\s*|\s)(?:sudo\s+)?ethtool\s+(?P<iface>[A-Za-z][\w.@-]{1,15})(?=\s|$|\|)",
+                              re.M)
+# a Linux bonding or teaming device: the interface is several ports aggregated, by what it is
+_BOND_DEVICE = re.compile(r"(?:bond|team)\d+(?:\.\d+)?")
+
+
+def _bond_looked_up(pasted: Pasted, text: str) -> None:
+    """A bond's speed looked up with ethtool ('every node is 20000Mb/s: $ ethtool bond0 | grep Speed'): the link the
+    question measures is a bond, whether the output or the words give the figure."""
+    if any(_BOND_DEVICE.fullmatch(m["iface"]) for m in _ETHTOOL_COMMAND.finditer(text)):
+        pasted.facts["nic.bonded"] = True
+        pasted.sources["nic.bonded"] = "ethtool"
+
+
+def _ethtool_command_above(pasted: Pasted, text: str, spans: list[tuple[int, int]]) -> None:
+    """ethtool's output cut to its Speed line, with the command that names the interface left in the prose just above
+    ('$ ethtool bond0 | grep Speed' then 'Speed: 20000Mb/s'): the speed is that interface's, a bond's when it is one.
+"""
+    if pasted.sources.get("nic.speed_gbps") != "ethtool" or "nic.name" in pasted.facts:
+        return
+    for s, e in spans:
+        commands = list(_ETHTOOL_COMMAND.finditer(text, max(0, s - 120), s))
+        command = commands[-1] if commands else None
+        if command and "Speed:" in text[s:e] and not text[command.end():s].strip("\n |").count("\n"):
+            pasted.facts["nic.name"] = command["iface"]
+            if _BOND_DEVICE.fullmatch(command["iface"]):
+                pasted.facts["nic.bonded"] = True
+                pasted.sources["nic.bonded"] = "ethtool"
+            return
+
+
 def _ethtool(block: str) -> Parsed:
     result = parse_ethtool(block)
     facts = result.facts()
     if result.speed_gbps:
         facts["nic.speed_gbps"] = result.speed_gbps  # negotiated ("Speed: 25000Mb/s")
-    if result.interface:
-        facts["nic.name"] = result.interface
+    command = _ETHTOOL_COMMAND.search(block)
+    interface = result.interface or (command["iface"] if command and not command["iface"].startswith("-") else None)
+    if interface:
+        facts["nic.name"] = interface
+        if _BOND_DEVICE.fullmatch(interface) and result.speed_gbps:
+            facts["nic.bonded"] = True  # 'ethtool bond0 … Speed: 20000Mb/s': the speed read is a bond's
     notes = []
     rating = result.max_supported_gbps
     if rating and result.speed_gbps and result.speed_gbps < rating:
@@ -682,6 +719,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
     """
     prose, spans = split_pasted(text)
     pasted = Pasted(spans=spans, language=lang or detect_language(prose if prose.strip() else text))
+    _bond_looked_up(pasted, text)
     if not spans and not _ENV_LINE.search(text):
         return prose, pasted
     bodies = []
@@ -713,6 +751,7 @@ def parse_pasted(text: str, lang: str | None = None) -> tuple[str, Pasted]:
                 pasted.add(item)
             pasted.partial = pasted.partial or partial
     _gpu_links_said_by_the_words(pasted, blocks, prose)
+    _ethtool_command_above(pasted, text, spans)
     if pasted.facts.get("nic.rdma") is False and pasted.sources.get("nic.rdma") == "nccl-log" \
             and (_IN_A_CONTAINER.search(text) or _RDMA_ADAPTER_NAMED.search(prose)):
         # (or the words name an RDMA adapter the hosts have: 'We have ConnectX-6 cards', NCCL just cannot open it)

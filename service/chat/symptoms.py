@@ -880,6 +880,16 @@ def light_compute(text: str) -> list[Understood]:
 _CNI = re.compile(r"(?<![A-Za-z])(?:flannel|calico|weave[- ]?net|cilium|antrea|kube-router)(?![A-Za-z])|"
                   r"(?<![A-Za-z])(?:CNI|pod|overlay|容器|Pod)\s*(?:overlay\s*)?(?:networks?|networking|网络)|"
                   r"(?<![A-Za-z])(?:CNI|VXLAN)\s*overlay|覆盖网络", _IC)
+# 'weave' alone names Weave Net only where Kubernetes is the topic ('k8s with weave'), not the English verb
+_WEAVE = re.compile(r"(?<![A-Za-z])weave(?![A-Za-z-])", _IC)
+_K8S = re.compile(r"(?<![A-Za-z])(?:k8s|kubernetes|kubectl|pods?|CNI|kubespray|kubeadm)(?![A-Za-z])", _IC)
+# a secondary network that gives the pods the host's NICs ('Multus + SR-IOV for the IB NICs', 'RDMA shared device
+# plugin'): the CNI named beside it ('the default network is Calico') is then no evidence that training runs on it
+_SECONDARY_NET = re.compile(r"(?<![A-Za-z])(?:Multus|SR-?IOV|host-device|rdma[- ]shared[- ]device[- ]plugin|"
+                            r"k8s-rdma-shared-dev-plugin|(?:RDMA|SR-?IOV)\s+device\s+plugin|network-operator)(?![A-Za-z])",
+                            _IC)
+_DENIED_BEFORE = re.compile(r"(?:(?:(?<![A-Za-z])(?:not|never|no|without)|n't)\s*(?:[A-Za-z]+\s+){0,2}|"
+                            r"(?:没有|没|不|未)(?:用|使用|开|配置?|装)?)\s*$", _IC)
 _HOSTNET = re.compile(r"(?<![A-Za-z])(?:hostNetwork|host[- ]network(?:ing)?|--net(?:work)?[= ]host)(?![A-Za-z])|"
                       r"主机网络|宿主机网络", _IC)
 _HOSTNET_ON_AFTER = re.compile(r"^\s*(?:mode\s*)?(?:[:=]\s*)?[\"']?(?:true|enabled|on)\b|"
@@ -911,7 +921,11 @@ def pod_network(text: str) -> list[Understood]:
             hits.append(_hit("net.pod_overlay", False, m))
     if any(h.value is False for h in hits):
         return [h for h in hits if h.value is False] if not any(h.value for h in hits) else []
-    for m in _CNI.finditer(text):
+    if any(not (_asks(text, m.start()) or _NOT_OURS.search(tx.before(text, m.start(), 24))
+                or _DENIED_BEFORE.search(tx.before(text, m.start(), 24))) for m in _SECONDARY_NET.finditer(text)):
+        return hits  # which interface NCCL then takes (the NIC given, or the CNI's eth0) the words rarely say
+    cni = list(_CNI.finditer(text)) + (list(_WEAVE.finditer(text)) if _K8S.search(text) else [])
+    for m in cni:
         if _asks(text, m.start()) or _NOT_OURS.search(tx.before(text, m.start(), 24)):
             continue
         if not any(h.start <= m.start() < h.end for h in hits):
@@ -1019,7 +1033,10 @@ _ONE_NIC_EN = re.compile(
     r"(?<![A-Za-z])(?:only|just)\s+(?:uses?|used|using|goes over|went over)\s+(?:one|1|a single)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:NIC|HCA|port|rail|interface)(?![A-Za-z])|"
     rf"(?:picked|picks|selected|selects|chose|uses|used)\s+only\s+(?:{_ONE_NIC}|[\w·-]{{2,16}}\s+(?:for|as)\s+"
-    r"(?:TCP|data|traffic|RDMA|the transport|transport))|"
+    r"(?:TCP|data|traffic|RDMA|the transport|transport)|"
+    # s14 one interface by name, the others said beside it ('UCX picked only eth1 even though there are 2 NICs')
+    r"(?<=(?:ked|cks|ted|ose|cts) only )·{3,16}(?![\w·])(?=\s*,?\s*(?:even though|although|though|while|but|out of|"
+    r"of the|among)[^.;。；\n]{0,30}?(?:NICs|interfaces|HCAs|ports|rails)(?![A-Za-z])))|"
     r"(?:only|just)\s+(?:one|1|a single)\s+"
     r"(?:of\s+(?:the|our|its|their)\s+(?:[\w-]+\s+){0,2}?|(?:EFA|IB|RoCE|RDMA)\s+)?"
     r"(?:NICs?|interfaces?|HCAs?|ports?|rails?|devices?|adapters?)\s+"

@@ -194,6 +194,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _baseline_machine_gpus(stated, counted)
     _per_nic_speed(stated, hits)
     _rated_and_negotiated(stated, hits, prose)
+    _slowest_node_link(stated, hits, prose)
     _wanted_line_rate(stated, proposed, prose)
     _share_of_line_rate(stated, prose)
     _gpus_said_with_the_nodes(stated, hits, prose)
@@ -1262,6 +1263,31 @@ def _rated_and_negotiated(stated: dict[str, Understood], hits: list[Understood],
         stated["nic.speed_gbps"] = low
         if "nic.max_speed_gbps" not in stated or stated["nic.max_speed_gbps"].weak:
             stated["nic.max_speed_gbps"] = Understood("nic.max_speed_gbps", high.value, high.text, high.start, high.end)
+
+
+# s14 nodes set against each other: 'one node has 100G, the other 25G', 'node A … node B', '一台是 100G，另一台是 25G'
+_NODE_AGAINST_NODE = re.compile(
+    r"(?<![A-Za-z])(?:one|the first)\s+(?:of the\s+)?(?:nodes?|machines?|servers?|hosts?|boxes)(?![A-Za-z])"
+    r"[^.;。；]{0,60}?"
+    r"(?<![A-Za-z])the (?:other|second)(?![A-Za-z])|(?<![A-Za-z])(?:node|machine|server|host)\s*(?:A|1)(?![A-Za-z0-9])"
+    r"[^.;。；]{0,60}?(?:node|machine|server|host)\s*(?:B|2)(?![A-Za-z0-9])|(?:一|其中一)台[^。；;]{0,30}?另(?:外)?(?:一|那)台|"
+    r"(?<![A-Za-z])some (?:nodes|machines|servers|hosts)(?![A-Za-z])[^.;。；]{0,60}?(?<![A-Za-z])others?(?![A-Za-z])|"
+    r"(?:部分|有的|有些)(?:机器|节点|服务器)[^。；;]{0,30}?(?:另一部分|其他|其余|有的|有些)", re.IGNORECASE)
+
+
+def _slowest_node_link(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
+    """Two link speeds said of different nodes ('one node has 100G, the other 25G'): the job's link is the slowest one
+    (the cluster's aggregate of nic.speed_gbps is its minimum), not the one said first."""
+    speeds = [h for h in hits if h.fact == "nic.speed_gbps" and h.source == "words" and not h.weak
+              and not h.hypothetical]
+    if len({h.value for h in speeds}) < 2:
+        return
+    for m in _NODE_AGAINST_NODE.finditer(text):
+        a, b = tx.sentence_bounds(text, m.start())
+        inside = [h for h in speeds if a <= h.start < max(b, m.end() + 24)]
+        if len({h.value for h in inside}) >= 2:
+            stated["nic.speed_gbps"] = min(inside, key=lambda h: h.value)
+            return
 
 
 _LINE_RATE = re.compile(r"line[- ]rate|wire[- ]speed|full (?:link )?speed|线速|满速|跑满|打满", re.IGNORECASE)
