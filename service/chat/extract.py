@@ -1449,8 +1449,17 @@ _MGMT_BEFORE = re.compile(rf"{_MGMT}\s*(?:网口|网卡|口|网络|网|ports?|NI
                           r"\s*(?:only\s+|just\s+|a\s+|an\s+|one\s+|一个\s*|只有\s*)*$", _IC)
 
 
+# s14 a NIC given another job than training after its noun ('a 25G ethernet NIC for storage', '一张千兆网卡做管理',
+# '25G 网卡用于存储'): beside the training link, it is not the NIC the gradients cross
+_OTHER_ROLE = r"(?:management|mgmt|storage|NFS|Lustre|Ceph|GPFS|the (?:frontend|front-end|login|internet)|管理|存储|业务|前端|外网|带外)"
+_ROLE_AFTER = re.compile(r"\s*(?:的)?\s*(?:(?:ethernet|Ethernet|以太网|RoCE)\s*)?(?:NICs?|ports?|cards?|interfaces?|links?|网卡|网口|口|网络)"
+                         rf"\s*(?:(?:is |are )?(?:only |just )?(?:used |dedicated )?(?:for|to)|用于|用来|专门用于|专门做|做|作为|给|跑|走)\s*"
+                         rf"(?:the )?{_OTHER_ROLE}", _IC)
+
+
 def _management_port(text: str, start: int, end: int) -> bool:
-    return bool(_MGMT_AFTER.match(text, end) or _MGMT_BEFORE.search(text, max(0, start - 30), start))
+    return bool(_MGMT_AFTER.match(text, end) or _MGMT_BEFORE.search(text, max(0, start - 30), start)
+                or _ROLE_AFTER.match(text, end))
 
 
 _SWITCH_WORD = re.compile(r"交换机|(?<![A-Za-z])switch(?:es)?(?![A-Za-z])", _IC)

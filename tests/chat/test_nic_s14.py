@@ -134,6 +134,27 @@ CASES: list[Case] = _counted_rates() + _counted_nouns() + _restated() + [
 ]
 
 
+def _nics_of_another_role() -> list[Case]:
+    """A second NIC given another job after its noun (storage, management, the front end), beside the training NIC:
+    the training NIC's rate is the link's, the other's is none (and said alone, it is the only link there is)."""
+    en = ["Each node has a {t}G IB NIC for training and a {o}G ethernet NIC for {role}.",
+          "Each node has a {t}G IB NIC and a {o}G NIC used for {role}.",
+          "Servers: {t}G RoCE for NCCL, plus a {o}G port dedicated to {role}."]
+    zh = ["每台机器有一张 {t}G IB 网卡，还有一张 {o}G 网卡用于{zrole}",
+          "节点上 {t}G 的 RoCE 网卡跑训练，{o}G 网卡做{zrole}",
+          "每台服务器一张 {t}G IB 网卡，另外一张 {o}G 的网口给{zrole}用"]
+    out: list[Case] = []
+    for (t, o), role, zrole in itertools.product([(100, 25), (200, 10)], ["storage", "management", "NFS"],
+                                                 ["存储", "管理", "业务"]):
+        out += [(q.format(t=t, o=o, role=role), {S: t}, {S: o}) for q in en]
+        out += [(q.format(t=t, o=o, zrole=zrole), {S: t}, {S: o}) for q in zh]
+    return out + [("Our nodes only have a 25G NIC, used for storage and for training.", {S: 25}, {}),
+                  ("两台机器只有一个 25G 网卡，存储和训练都走它", {S: 25}, {})]
+
+
+CASES += _nics_of_another_role()
+
+
 @pytest.mark.parametrize(("text", "want", "never"), [pytest.param(*c, id=f"n{i:03d}") for i, c in enumerate(CASES)])
 def test_nic_descriptions_s14(engine: Any, text: str, want: dict[str, Any], never: dict[str, Any]) -> None:
     facts = answer_turn(text, engine=engine)["facts"]
