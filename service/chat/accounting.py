@@ -15,7 +15,9 @@ from typing import Any
 from bwdoctor.chat import text as tx
 
 _CN = "一二两三四五六七八九十百千"
-_NUMBER = re.compile(rf"(?<![\w.])\d+(?:,\d{{3}})*(?:\.\d+)?|(?<![{_CN}])[{_CN}]{{1,6}}(?=\s*(?:台|张|块|个|卡|倍|小时|"
+# ('一个' / '一次' alone is the article 'a', 'once': no figure to place)
+_NUMBER = re.compile(rf"(?<![\w.])\d+(?:,\d{{3}})*(?:\.\d+)?|"
+                     rf"(?<![{_CN}])(?!一(?:个|次)(?!小时|钟头))[{_CN}]{{1,6}}(?=\s*(?:台|张|块|个|卡|倍|小时|"
                      r"分钟|秒|机|节点|步|次|G|T|M|B))")
 
 
@@ -41,7 +43,20 @@ def unaccounted(prose: str, used: list[tuple[int, int]], original: str | None = 
             continue
         a, b = tx.clause_bounds(prose, m.start())
         source = original if original is not None and len(original) == len(prose) else prose
-        context = source[max(a, m.start() - 30):min(b, m.end() + 30)].strip(" ，,。.;；\n")
+        context = _window(source, a, b, m.start(), m.end()).strip(" ，,。.;；\n")
         out.append({"text": m.group(0), "start": m.start(), "end": m.end(),
                     "context": re.sub(r"\s+", " ", context)})
     return out
+
+
+def _window(source: str, a: int, b: int, start: int, end: int, reach: int = 30) -> str:
+    """About `reach` characters either side of a number, within its clause [a, b), cut between words: a quote that
+    begins inside a word ('00G IB NIC …' of '100G IB NIC …') reads as a different number. A cut side is marked '…'."""
+    lo, hi = max(a, start - reach), min(b, end + reach)
+    if lo > a and source[lo - 1].isascii() and source[lo - 1].isalnum() and source[lo].isalnum():
+        space = source.find(" ", lo, start)
+        lo = space + 1 if space >= 0 else start
+    if hi < b and source[hi - 1].isascii() and source[hi - 1].isalnum() and source[hi].isalnum():
+        space = source.rfind(" ", end, hi)
+        hi = space if space >= 0 else end
+    return ("…" if lo > a else "") + source[lo:hi] + ("…" if hi < b else "")

@@ -63,6 +63,7 @@ from bwdoctor.chat.scopes import (
 )
 from bwdoctor.chat.symptoms import figures_without_the_data, light_model_name
 from bwdoctor.chat.text import soften_line_breaks
+from bwdoctor.chat.units import cn_durations_as_digits
 
 #: Longer questions are refused before any reading (the readers are linear, but a bound keeps them cheap).
 MAX_QUESTION_CHARS = 20_000
@@ -116,8 +117,11 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         lines[i] = "\n"
     # s13 thread: another party's words (a reply, a quote) are no side of the asker's own comparisons
     theirs = other_party_spans(prose)
-    scaling = read_scaling(blank(prose, theirs), lines=blank("".join(lines), theirs)) if theirs else read_scaling(
-        prose, lines="".join(lines))
+    # s14 '单机一个 epoch 两个半小时，两机要四个小时': times in Chinese numerals compared as figures
+    # (the same length, so the spans hold)
+    scaling = read_scaling(cn_durations_as_digits(blank(prose, theirs)),
+                           lines=cn_durations_as_digits(blank("".join(lines), theirs))) if theirs else read_scaling(
+        cn_durations_as_digits(prose), lines=cn_durations_as_digits("".join(lines)))
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
             + _entity_facts(entities, unmasked) + read_pcie(prose) + read_several_machines(prose))

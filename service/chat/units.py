@@ -150,3 +150,29 @@ def format_number(value: object) -> str:
     if "." in text and _NUMBER_RE.match(text):
         text = text.rstrip("0").rstrip(".")
     return text
+
+
+# a duration in Chinese numerals ('四个小时', '两个半小时', '十个小时', '三天'); never a fraction ('三分之一') or
+# an ordinal ('第三天')
+_CN_DURATION = re.compile(r"(?<![第零〇一二两俩三四五六七八九十百千几数])(?P<n>[零〇一二两俩三四五六七八九十百千]{1,6})"
+                          r"(?P<rest>个半|个)?(?=\s*(?:个\s*)?(?:小时|钟头|分钟|分(?!之)|秒|天|周|星期))")
+
+
+def cn_durations_as_digits(text: str) -> str:
+    """The same text, of the same length, with durations in Chinese numerals written in digits ('两机要四个小时' →
+    '两机要4 个小时', '两个半小时' → '2.5小时'), so that the readers of times compare them like any figure; a
+    rendering that does not fit in the numeral's own characters is left as written."""
+    def digits(m: re.Match[str]) -> str:
+        value = parse_cn_integer(m["n"])
+        if value is None:
+            return m.group(0)
+        written = f"{value}.5" if m["rest"] == "个半" else str(value)
+        if m["rest"] == "个半" or len(written) > len(m["n"]):
+            room = len(m.group(0))  # '十个小时': the measure word gives '10' its second character
+        else:
+            room = len(m["n"])
+            written += m["rest"] or ""
+            room += len(m["rest"] or "")
+        return written.ljust(room) if len(written) <= room else m.group(0)
+
+    return _CN_DURATION.sub(digits, text)

@@ -74,6 +74,15 @@ def test_full_shard_gets_no_accumulation_but_hybrid_sharding(engine):
     )
 
 
+def test_zero2_is_not_told_to_stop_full_sharding(engine):
+    # 'deepspeed zero2' reads as sharded data parallel at stage 2: no full shard to leave, no 1.5x to take back.
+    facts = {"job.model_params_b": 7, "job.precision": "bf16", "job.nodes": 2, "nic.speed_gbps": 10,
+             "job.parallelism": "fsdp", "job.negative_scaling": True}
+    assert "shard-within-node" in ids(remedies(engine, facts, "poor-scaling-model-outgrows-link"))
+    assert "shard-within-node" not in ids(remedies(engine, {**facts, "job.zero_stage": 2},
+                                                   "poor-scaling-model-outgrows-link"))
+
+
 def test_remedies_are_ranked_by_time_saved_with_hardware_last(engine):
     facts = {**ARTICLE, "job.precision": "fp32", "job.step_time_baseline_s": 10}
     recs = remedies(engine, facts, "nic-below-25g-for-10b-100b")
