@@ -308,6 +308,17 @@ _NOT_UTIL = re.compile(r"效率|efficien|时间|time|占比|of the (?:step|time|
                        # 'GPUs sit idle 70% of the time', 'GPU 空等 60%': a share of idle time, not a utilisation
                        r"(?<![A-Za-z])(?:idle|idling|waiting|wait|stall\w*|starv\w*)(?![A-Za-z])|"
                        r"空闲|闲置|空等|等待|空转|闲着", _IC)
+# h-symptoms a figure wanted or expected rather than seen ('should be near 100%', 'we expect ~95%', '目标是 90%'),
+# unless the load seen follows it in the clause ('应该 100%，现在只有 40%' is cut at the comma already)
+_WANTED_LOAD = re.compile(r"(?<![A-Za-z])(?:should|ought to|(?<!than )expect(?:ed|s|ing)?|target(?:ed|ing)?|goal|aim(?:ing)? "
+                          r"(?:for|at)|supposed to|ideally|hope|want|would like)(?![A-Za-z])|应该|应当|期望|预期|目标|希望|理想|"
+                          r"理论上|按理", _IC)
+_NOW_SAID = re.compile(r"(?<![A-Za-z])(?:but|however|actually|instead|now|only|just)(?![A-Za-z])|但|可是|实际|现在|却|只有|才",
+                       _IC)
+_ONE_CORE = re.compile(r"(?<![A-Za-z])(?:one|a single|single|1|a)\s+(?:CPU\s+)?cores?(?![A-Za-z])|one of the (?:CPU )?cores|"
+                       r"单(?:个)?核|一个\s*(?:CPU\s*)?核|某(?:个|一)?\s*核", _IC)
+_ONE_GPU = re.compile(r"(?:其中|有|某)\s*(?:一|1)?\s*(?:张|块|个)\s*(?:卡|GPU|显卡)|(?<![A-Za-z])(?:one|a single)\s+(?:of\s+the\s+)?"
+                      r"GPUs?(?![A-Za-z])|(?<![A-Za-z])GPU\s*#?\d+(?![\d.])|(?<![\w.])\d+\s*号卡|卡\s*\d+", _IC)
 # '65% of the time', '40% of each step', '70% 的时间': a share of time after the figure, not a utilisation
 _TIME_SHARE_AFTER = re.compile(r"\s*(?:的)?\s*(?:时间|耗时|时长)|\s*of\s+(?:the\s+|each\s+|every\s+|its\s+|their\s+|our\s+|"
                                r"total\s+|all\s+)?(?:[\w-]+\s+)?(?:time|steps?|iterations?|iters?|run ?time|wall|training)",
@@ -419,6 +430,7 @@ def _subject_of_the_clause_before(text: str, a: int, at: int) -> tuple[int, str]
 def utilisation(text: str) -> list[Understood]:
     """'GPU利用率只有40%', 'GPU util hovers around 70%', 'CPU 97%', 'iowait 30%' → *_pct facts."""
     hits = []
+    wanted: set[int] = set()
     for m in _PERCENT.finditer(text):
         a = tx.clause_bounds(text, m.start())[0]
         window = text[max(a, m.start() - 40):m.start()]
@@ -505,6 +517,14 @@ def utilisation(text: str) -> list[Understood]:
         gap = _FELL_TO.sub("", gap)
         if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
             continue
+        if best[1] in _LOADS and (want := _WANTED_LOAD.search(window)) and not _NOW_SAID.search(window, want.end()):
+            # h-symptoms 'should be near 100%', '目标是 GPU 利用率 90%': a target, not the load seen (kept until the
+            # end, so that '…，但是现在只有 50%' still finds its subject)
+            wanted.add(m.start())
+        if best[1] == "cpu.util_pct" and _ONE_CORE.search(window):
+            continue  # h-symptoms 'one CPU core is at 100%', 'CPU 单核跑满': one core, not the mean over all of them
+        if best[1] == "gpu.util_pct" and any(h.fact == "gpu.util_pct" for h in hits) and _ONE_GPU.search(window):
+            continue  # h-symptoms 'GPU 利用率平均 60%，其中一张卡只有 20%': the job's figure was said; one GPU's is not it
         if re.match(r"\s*(?:的)?\s*(?:扩展|并行|加速|线性|scaling |parallel |linear )?(?:效率|efficien)", tail, _IC):
             continue  # '8 台 64 卡只有 79% 的扩展效率': a scaling efficiency, not the GPUs' load
         if _TIME_SHARE_AFTER.match(tail) or _RATIO_BEFORE.search(gap) or (best[0] and _RATIO_AFTER.match(tail)):
@@ -522,6 +542,7 @@ def utilisation(text: str) -> list[Understood]:
         lo, hi = int(m["lo"]), int(m["hi"])
         if lo < hi <= 100 and _SWING_CUE.search(tx.clause(text, m.start())) and not _overlaps(m, hits):
             hits.append(_hit_span("gpu.util_pct", round((lo + hi) / 2, 1), text, m.start("lo"), m.end("hi")))
+    hits = [h for h in hits if not (h.fact in _LOADS and any(h.start <= w < h.end for w in wanted))]
     hits.extend(_qualitative_load(text))
     return _split_loads(text, _typical_over_peak(text, _swinging_loads(text, hits)))
 
@@ -716,6 +737,8 @@ def _qualitative_load(text: str) -> list[Understood]:
                 continue
             if m["high"] and re.search(r"(?:能|可以|才能|就能|也能)\s*把\s*$", text[max(0, m.start() - 6):m.start()]):
                 continue  # job-s12b '设 OMP_NUM_THREADS 能把 CPU 占满但速度没提升': what a setting tried can do, not the load
+            if fact == "cpu.util_pct" and _ONE_CORE.search(text, max(0, m.start() - 16), m.end()):
+                continue  # h-symptoms 'one CPU core is pegged', 'CPU 单核跑满': one core's load, not the mean
             if fact == "cpu.util_pct" and _SUBJECTS["cpu.iowait_pct"].search(m["gap"] or ""):
                 continue  # zh-s10 iowait: 'CPU iowait 很高' is time waiting on I/O, not the CPUs' load
             if fact == "gpu.util_pct" and m["high"] and re.search(r"bound|bottleneck|full", m["high"], _IC):
@@ -2760,8 +2783,10 @@ def job_shape(text: str) -> list[Understood]:
                          r"Hogwild|stale (?:gradients|updates)", text, _IC):
         if not _is_question_clause(text, m.start()):
             hits.append(_hit("job.async", True, m))
-    for m in re.finditer(r"同步训练|synchronous (?:training|SGD|updates)|sync SGD", text, _IC):
-        if not re.search(r"异|a$", text[max(0, m.start() - 1):m.start()]) and not _is_question_clause(text, m.start()):
+    # ('Async SGD' is no 'sync SGD': the letter before is read in any case; h-symptoms 'training is synchronous')
+    for m in re.finditer(r"同步训练|synchronous (?:training|SGD|updates)|sync SGD|(?<![A-Za-z])(?:training|updates|SGD) "
+                         r"(?:is|are|was) (?:fully )?synchronous(?![A-Za-z])", text, _IC):
+        if not re.search(r"异|a$", text[max(0, m.start() - 1):m.start()], _IC) and not _is_question_clause(text, m.start()):
             hits.append(_hit("job.async", False, m))
     for m in re.finditer(r"important (?:training )?(?:run|job)|critical (?:training )?(?:run|job)|production (?:train"
                          r"ing )?"

@@ -73,6 +73,12 @@ _PREPARING = (r"(?:prepar\w*|load\w*|read\w*|creat\w*|build\w*|decod\w*|preproce
 _PREPARING_ZH = (r"(?:准备|加载|读取|读|预处理|处理|构造|生成)\s*(?:和\s*\S{1,4}\s*)?"
                  r"(?:数据|batch|样本|图片|train_iter|迭代器)")
 _DATA_SHARE_FORMS = [
+    # h-symptoms the share first, the loader as what it is: 'about 40% of each iteration is data loading'
+    re.compile(rf"{_ABOUT}{_SHARE}\s*of\s+(?:the\s+|each\s+|every\s+|its\s+|our\s+)?(?:training\s+)?"
+               r"(?:time|step(?:\s+time)?|iteration(?:\s+time)?|iter|run\s*time)\s+(?:is|was|goes\s+to|is\s+spent\s+(?:in|on))\s+"
+               r"(?:the\s+)?(?:data[- ]?loading|data\s*loader|DataLoader|input\s+pipeline|"
+               r"waiting\s+(?:for|on)\s+(?:the\s+)?"
+               r"(?:data|batches|(?:the\s+)?data\s*loader))(?![A-Za-z])", _IC),
     re.compile(rf"{_ABOUT}{_SHARE}\s*(?:of\s+)?(?:the\s+|each\s+|every\s+|its\s+)?(?:time|step|iteration|epoch)\s+"
                rf"(?:goes|went|is spent|was spent|is used)\s+(?:(?:in|on|into|to|for)\s+)?{_PREPARING}", _IC),
     re.compile(rf"{_ABOUT}{_SHARE}\s*(?:以上|左右)?\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:是)?\s*(?:花|耗|用|消耗)\s*"

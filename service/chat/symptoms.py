@@ -65,6 +65,11 @@ _STRAGGLER_EN = [
                rf"\d+(?:\.\d+)?\s*(?:%|s\b|ms\b|GB/s|Gb/s|Gbps)[^.;。；\n]{{0,12}}?(?:while|whereas|but|and)\s+{_OTHERS}",
                _IC),
 ]
+# h-symptoms one named member said to lag: 'rank 3 lags behind', 'node 2 always falls behind', 'one GPU trails the rest'
+_LAGS = re.compile(
+    rf"(?<![A-Za-z])(?:(?:rank|node|machine|host|server|worker|GPU)\s*#?\d+|(?:one|a single|one of (?:the|our|my))\s+"
+    rf"(?:\w+\s+)?{_UNIT})\s+(?:is\s+|keeps\s+)?(?:always\s+|consistently\s+|often\s+|still\s+|constantly\s+)?"
+    r"(?:lags?|lagging|falls?\s+behind|falling\s+behind|fell\s+behind|trails?|trailing)(?![A-Za-z])", _IC)
 # 'two nodes are slower than one node': scaling, not one node behind the others
 _THAN_FEWER = re.compile(r"[^.;。；\n]{0,20}?than\s+(?:on\s+|with\s+|using\s+)?(?:one|a single|single|\d+|fewer|"
                          r"the single)\b", _IC)
@@ -203,9 +208,9 @@ def stragglers(text: str) -> list[Understood]:
         a = tx.clause_bounds(text, m.start())[0]
         return bool(_DENIED_OR_ASKED.search(text, max(a, m.start() - 16), m.start()))
 
-    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE, _RANKS_DIFFER]:
+    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE, _RANKS_DIFFER, _LAGS]:
         for m in pattern.finditer(text):
-            if _THAN_FEWER.match(text, m.end()) or denied(m):
+            if _THAN_FEWER.match(text, m.end()) or denied(m) or (pattern is _LAGS and _asks(text, m.start())):
                 continue
             add(m)
     for m in _ONE_OF_ZH.finditer(text):
@@ -1333,11 +1338,17 @@ def gpu_swings(text: str) -> list[Understood]:
 # 'the GPUs are waiting for data' → job.data_loading_slow True; 'the dataloader is fast', '数据加载不是瓶颈',
 # '数据加载很快' → False. A guess ('有人说是 IO 跟不上', 'maybe the dataloader is the bottleneck') or a question:
 # nothing.
+# where the data lives, as a user names it when its reads are slow
+_STORE = (r"(?:NFS|S3|GCS|OSS|Lustre|GPFS|HDFS|Ceph\w*|NAS|CephFS|JuiceFS|Alluxio|blob\s+storage|object\s+storage|"
+          r"(?:network|shared|remote)\s+(?:storage|file\s*system|disk|drive)|the\s+bucket|buckets?|disk|HDD)(?![A-Za-z])")
 _LOADING = (r"(?:数据加载|加载数据|数据读取|读取数据|读数据|数据预处理|数据管线|数据管道|数据\s*IO|"
             r"(?:图片|图像|视频|JPEG|jpeg)\s*解码|(?:JPEG|image|video)\s+decoding|"  # st-s11 decoding
             r"dataloader|DataLoader|"
             r"data\s*loader|data[- ]?loading|loading\s+(?:the\s+)?data|input\s+pipeline|data\s+pipeline|"
             r"reading\s+(?:the\s+)?data|data\s+reading|"
+            # h-symptoms the reads from where the data lives: 'reading from NFS', 'loading images from S3', '读 NFS'
+            rf"(?:reading|loading|fetching|streaming)\s+(?:(?:the\s+)?(?:data(?:set)?|images|samples|files|batches|"
+            rf"shards)\s+)?(?:from|off)\s+(?:the\s+|our\s+|an?\s+)?{_STORE}|(?:读|读取|加载)\s*{_STORE}|"
             # 'loading of batches', 'the IO speed', 'disk I/O' (a file or a disk's reads, not the network's)
             r"loading\s+of\s+(?:the\s+)?(?:data|batches|samples|images)|"
             r"(?<![Nn]etwork )(?<!NIC )(?<!网络)(?:the\s+)?(?:disk\s+|file\s+|data\s+)?"
@@ -1360,6 +1371,11 @@ _LOADING_SLOW = re.compile(
     r"(?:data\s*loader|DataLoader|dataloader)s?\s+(?:keeps?\s+|often\s+|always\s+|constantly\s+)?stall(?:s|ing|ed)?|"
     r"(?:数据|图片|样本|文件)(?:读|加载|读取)(?:得|的)\s*(?:很|太|特别|非常|比较|有点|有些)?慢|"
     rf"{_LOADING}\s+(?:can't|cannot|can not|couldn't|doesn't|does not|isn't|is not)\s+keep(?:ing)?\s+up|"
+    # h-symptoms the loader unable to feed the GPUs: 'can not catch up with the batch consumption', 'can't feed the
+    # GPUs fast enough', 'can not provide data in time'
+    rf"{_LOADING}s?\s+(?:can't|cannot|can not|couldn't|is unable to|are unable to|fails? to)\s+(?:catch\s+up|"
+    r"feed\s+(?:the\s+|all\s+the\s+)?GPUs?|provide\s+(?:the\s+)?(?:data|batches|samples)\s+(?:in\s+time|fast\s+enough|quickly\s+enough)|"
+    r"supply\s+(?:the\s+)?(?:data|batches|GPUs?))|"
     # s21 the data read into memory said slow: '数据放在 Lustre 上，不管是读到 CPU 还是读到 GPU 显存都很慢'
     r"(?<![解])读(?:取)?(?:到|进)\s*(?:CPU|GPU|内存|显存|主机内存)[^，。,;；]{0,16}?(?:都|也)?(?:很慢|太慢|特别慢|非常慢)|"
     r"(?:GPUs?|显卡|(?<![显网])卡)\s*(?:are\s+|is\s+)?(?:always\s+|mostly\s+)?"
@@ -1386,12 +1402,42 @@ _LOADING_SLOW = re.compile(
     r"rises?|rose|balloons?|ballooned|(?:is|was|are|gets?|got|becomes?|became)\s+(?:very\s+|too\s+|really\s+|so\s+)?"
     r"(?:high|large|long|big|huge)(?![A-Za-z])|"
     r"变(?:得)?(?:很|非常|特别)?(?:长|大|高)|很(?:大|长|高)|暴涨|飙升|上升|增加|增大|变多)", _IC)
+# h-symptoms the job said bound by its input, or most of its time said to go to the loader: 'we are IO bound',
+# 'bottlenecked by data loading', 'the dataloader takes most of the step time', 'dataloader 占了大部分时间',
+# 'IO 是瓶颈'; a negation just before ('not IO bound', '不是 IO 瓶颈') says the opposite (False)
+_MOST = (r"(?:most|the\s+bulk|the\s+majority|(?:a\s+)?large\s+(?:part|share|chunk)|a\s+big\s+(?:part|chunk|share)|"
+         r"nearly\s+all|almost\s+all)")
+_LOADING_BOUND = re.compile(
+    r"(?<![A-Za-z])(?<![Nn]etwork )(?<!NIC )(?<!网络)"
+    r"(?:I/?O|input|data[- ]?loading|data[- ]?loader|dataloader|DataLoader|disk|storage)[- ]?bound(?![A-Za-z])|"
+    rf"(?<![A-Za-z])(?:bottleneck(?:ed)?|limited|throttled|held\s+back|starved)\s+(?:by|on)\s+(?:the\s+)?"
+    rf"(?:{_LOADING}|I/?O(?![A-Za-z])|disk\s+reads|storage(?![A-Za-z])|reads\s+from\s+{_STORE})|"
+    rf"{_LOADING}s?\s+(?:takes?|took|eats?|ate|uses?|accounts?\s+for|dominates|is|(?:is\s+|are\s+)?taking)\s+(?:up\s+)?"
+    rf"{_MOST}\s+of\s+"
+    r"(?:the\s+|each\s+|every\s+)?(?:\w+\s+)?(?:time|step|iteration)|"
+    rf"(?<![A-Za-z]){_MOST}\s+of\s+(?:the\s+|each\s+)?(?:\w+\s+)?(?:time|step)\s+(?:is|was|goes)\s+(?:spent\s+|lost\s+)?"
+    rf"(?:in|on|into|to|waiting\s+(?:for|on))\s+(?:the\s+)?{_LOADING}|"
+    rf"{_LOADING}\s*(?:占了?|占用了?|花了?|耗了?)\s*(?:绝)?(?:大部分|大半|一大半|大多数)\s*(?:的)?\s*(?:时间|耗时)|"
+    rf"(?:绝)?(?:大部分|大半|一大半|大多数)\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用|浪费|卡)在\s*(?:了)?\s*{_LOADING}|"
+    r"(?<![A-Za-z])(?<!网络)(?<!网络 )(?<!网卡)(?<!网卡 )I/?O\s*(?:是|成了|成为|就是)?\s*(?:主要的?)?\s*瓶颈|"
+    # the loader's time against the compute's: 'data loading time is longer than the compute',
+    # '读数据的时间比计算时间还长'
+    rf"(?:{_LOADING}|data[_ ]time)\s*(?:time\s+)?(?:is\s+|was\s+)?(?:much\s+|far\s+|even\s+)?(?:longer|more)\s+than\s+"
+    r"(?:the\s+)?(?:compute|computation|forward|training|GPU|model)|"
+    rf"{_LOADING}\s*(?:的)?\s*(?:时间|耗时)\s*比\s*(?:GPU\s*)?(?:计算|训练|前向|前向传播|模型)\S{{0,4}}?(?:还|都)?(?:长|久|多)|"
+    rf"瓶颈\s*(?:在|是|就是|出在)\s*(?:于)?\s*(?<![A-Za-z])I/?O(?![A-Za-z])", _IC)
+_NEGATED = re.compile(r"(?:not|n't|never|no\s+longer|rather\s+than|instead\s+of|不是|并不是|并非|没有|不)"
+                      r"\s*(?:\S+\s+)?$",
+                      _IC)
 _LOADING_FAST = re.compile(
     rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:not|isn't|is not|不是|并不是|并非|没有成为)\s*"
     r"(?:the\s+|a\s+)?(?:bottleneck|瓶颈|问题)|"
     rf"{_LOADING}\s*(?:的)?\s*(?:速度)?\s*(?:is\s+|was\s+|are\s+)?(?:(?:very|quite|pretty|plenty)\s+)?"
     r"(?:fast|quick|fine|keeps up|keeping up)(?![A-Za-z])|"
-    rf"{_LOADING}\s*(?:速度)?\s*(?:很快|挺快|够快|没问题|跟得上|不慢)", _IC)
+    rf"{_LOADING}\s*(?:速度)?\s*(?:很快|挺快|够快|没问题|跟得上|不慢)|"
+    # h-symptoms 'not a data loading problem', '不是数据加载的问题'
+    rf"(?:不是|并不是|并非)\s*{_LOADING}\s*(?:的)?\s*(?:问题|瓶颈)|"
+    rf"(?:not|n't|isn't)\s+(?:a\s+|the\s+)?{_LOADING}\s+(?:problem|issue|bottleneck)", _IC)
 _GUESS = re.compile(r"有人说|怀疑|猜|可能|也许|是不是|会不会|是否|(?<![A-Za-z])(?:maybe|perhaps|I guess|guess|suspect|"
                     r"someone said|might|could|whether|if)(?![A-Za-z])", _IC)
 
@@ -1422,6 +1468,14 @@ def data_loading(text: str) -> list[Understood]:
             if _YES_NO_QUESTION.match(tx.sentence(text, m.start())):
                 continue  # s22 'is the GPU waiting for data, or for the network?': asked, in a later clause
             return [_hit("job.data_loading_slow", value, m)]
+    for m in _LOADING_BOUND.finditer(text):
+        a = tx.clause_bounds(text, m.start())[0]
+        if _asks(text, m.start()) or _GUESS.search(text, max(a, m.start() - 20), m.start()) \
+                or _STALL_ELSEWHERE.search(text, max(a, m.start() - 20), m.start()) \
+                or _YES_NO_QUESTION.match(tx.sentence(text, m.start())):
+            continue
+        negated = _NEGATED.search(text[max(a, m.start() - 14):m.start()]) is not None
+        return [_hit("job.data_loading_slow", not negated, m)]
     return []
 
 
@@ -1452,17 +1506,27 @@ _SAVE = (r"(?:(?:保存|存|写)\s*(?:一次|一个|下)?\s*(?:模型|checkpoint
          r"(?:checkpoint|ckpt|检查点)\s*(?:的)?\s*"
          r"(?:保存|写入|存储|写盘)?|(?:saving|writing|dumping)\s+(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|(?:the\s+)?models?|"
          r"weights)|checkpoint(?:ing|s)?(?:\s+saves?)?|(?:the\s+)?(?:checkpoint|model)\s+saves?|"
-         r"(?:checkpoint|ckpt|model)\s+(?:saving|writing)|torch\.save(?:\s*(?:到|to)\s*\S{1,12}\s*)?)")  # st-s11
+         r"(?:checkpoint|ckpt|model)\s+(?:saving|writing)|(?<![A-Za-z])(?:every|each)\s+(?:model\s+)?save(?![A-Za-z])|"
+         r"(?<![A-Za-z])save\s+(?:a\s+|the\s+)?(?:checkpoints?|ckpts?)|"
+         r"torch\.save(?:\s*(?:到|to)\s*\S{1,12}\s*)?)")  # st-s11
 # s21 where the save goes, said between the save and how it goes ('checkpoint 保存到 NAS 上经常卡住',
 # 'saving a checkpoint to the shared filesystem stalls training')
 _TO_TARGET_ZH = r"(?:\s*(?:到|至|进)\s*[^，。,;；\s]{1,12}?\s*(?:上|里|中))?"
 _TO_TARGET_EN = r"(?:\s+(?:to|on|onto|into)\s+(?:the\s+|a\s+|an\s+|our\s+)?[\w/.:-]+(?:\s+[\w/.:-]+)?)?"
 _SAVE_SLOW = re.compile(
     rf"{_SAVE}{_TO_TARGET_ZH}\s*(?:的时候|时|期间)?\s*(?:\S{{0,4}}?)(?:很慢|特别慢|非常慢|太慢|慢得|巨慢|超级慢|极慢|卡(?:住|很久|好久|半天)|"
-    r"要很久|要好久|要好几分钟|要半天|特别久|很久)|"
+    r"要很久|要好久|要好几分钟|要半天|特别久|很久|"
+    # h-symptoms a long time said without its figure: '存一次 ckpt 要十几分钟', '要好几个小时'
+    r"(?:要|需要|得|花)\s*(?:十几|几十|好几|二三十|十多)\s*(?:个)?\s*(?:分钟|小时))|"
     rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:is|are|was|were|takes?|took)\s+"
     r"(?:very\s+|extremely\s+|really\s+|so\s+|too\s+|painfully\s+)?"
-    r"(?:slow|forever|ages|a long time|a very long time|minutes)|"
+    r"(?:slow|forever|ages|(?:a\s+)?(?:very\s+|really\s+|quite\s+|so\s+)?long\s+time|minutes)|"
+    rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:needs?|needed|requires?|required)\s+(?:a\s+)?(?:very\s+|really\s+)?"
+    r"long\s+time|"
+    # h-symptoms 'the time it takes to save a checkpoint is quite long'
+    r"(?<![A-Za-z])time\s+(?:it\s+takes\s+|needed\s+|required\s+|spent\s+)?(?:to\s+)?(?:save|write)\s+"
+    r"(?:a\s+|the\s+|each\s+)?(?:checkpoints?|ckpts?|models?)\s+(?:is|was|gets)\s+"
+    r"(?:quite\s+|very\s+|really\s+|so\s+|too\s+|extremely\s+)?(?:long|huge)(?![A-Za-z])|"
     rf"(?<![A-Za-z]){_SAVE}{_TO_TARGET_EN}\s+(?:stalls?|blocks?|freezes?|holds?\s+up|hangs?)\s+(?:the\s+)?"
     r"(?:training|run|job|GPUs)|"
     # s21 the save's pace named first: 'the speed of saving models during multi-machine training is very slow'
