@@ -426,6 +426,25 @@ def _subject_of_the_clause_before(text: str, a: int, at: int) -> tuple[int, str]
     return pa + end - max(a, at - 40), fact
 
 
+# s14 the load named after a memory's figure: 'GPU memory usage is 60% and util is 40%', 'memory usage is 90% but
+# utilization is only 20%', 'VRAM at 90% but utilization only 20%', '显存 90%，使用率 20%': the load word names the GPUs'
+# load anew (a memory has no utilisation of its own), so the figure after it is gpu.util_pct, not the memory's again
+_LOAD_NAMED = re.compile(r"(?:利用率|使用率|(?<![A-Za-z])(?:utili[sz]ation|util|compute util\w*)(?![A-Za-z]))"
+                         r"[^\d%，,。.;；\n]{0,24}$", _IC)
+_MEMORIES = ("gpu.mem_used_pct", "mem.used_pct")
+
+
+def _load_after_memory(text: str, hits: list[Understood], at: int) -> bool:
+    """Whether the figure at `at` is the GPUs' load named by a load word after a memory's figure (see above)."""
+    if not hits or hits[-1].fact not in _MEMORIES or at - hits[-1].end > 48 \
+            or tx.sentence_bounds(text, hits[-1].start) != tx.sentence_bounds(text, at):
+        return False
+    gap = text[hits[-1].end:at]
+    named = _LOAD_NAMED.search(gap)
+    return bool(named) and not re.search(r"\d", gap) and not _OTHER_UTIL.search(gap) and not _NOT_UTIL.search(gap) \
+        and not any(p.search(gap) for f, p in _SUBJECTS.items() if f != "gpu.util_pct")
+
+
 @extractor
 def utilisation(text: str) -> list[Understood]:
     """'GPU利用率只有40%', 'GPU util hovers around 70%', 'CPU 97%', 'iowait 30%' → *_pct facts."""
@@ -440,6 +459,9 @@ def utilisation(text: str) -> list[Understood]:
                 and not any(p.search(text, hits[-1].end, m.start()) for p in _SUBJECTS.values()):
             # 'GPU 利用率在 0-50% 之间波动（均值 30% 左右）': the mean said after a range is that figure's
             hits.append(_hit(hits[-1].fact, float(m["num"]), m))
+            continue
+        if _load_after_memory(text, hits, m.start()):
+            hits.append(_hit("gpu.util_pct", parse_range_mid(m["num"], m["hi"]) or float(m["num"]), m))
             continue
         best: tuple[int, str] | None = None
         for fact, subject in _SUBJECTS.items():
