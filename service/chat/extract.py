@@ -775,7 +775,9 @@ def _qualitative_load(text: str) -> list[Understood]:
             if fact == "cpu.util_pct" and re.search(r"内存|memory|RAM", m["gap"] or "", _IC):
                 hits.append(_hit("mem.used_pct", 35 if m["low"] else 95, m, inferred=True))
     # zh-s10 zero said: 'GPU 利用率为 0', '利用率都是 0' as much as 'drops to 0'
-    for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around|"
+    # ('GPU大部分时间利用率都为0': how often said between the GPUs and their load)
+    for m in re.finditer(r"(?:GPU|显卡)\s*(?:的)?\s*(?:(?:大部分|大多数|多数|很多)(?:时间|时候)\s*(?:的)?\s*)?"
+                         r"(?:利用率|使用率|util\w*)[^，,。.;；\d%]{0,12}?(?:接近|几乎(?:为|是)?|约|差不多|close to|near|almost|around|"
                          r"(?:直接|经常|会|就|都)?(?:掉到|降到|跌到|变成|变为|掉为|降为)|(?:都|一直|基本)?(?:为|是)(?=\s*(?:0|零)\s*%?\s*(?:[，,。;；!！?？]|$))|(?:drops?|dropped|falls?|fell|goes|went)\s+(?:down\s+)?to)"
                          r"\s*(?:0|零)(?!\s*\.\d|\d)\s*%?|GPU\s*(?:util\w*)?\s*(?:is\s*)?(?:near|close to|almost)\s*(?:zero|0)\b", text, _IC):
         hits.append(_hit("gpu.util_pct", 0, m))  # 'almost 0': the figure said, approximately

@@ -632,6 +632,56 @@ def said_by_others(text: str, pos: int) -> bool:
     return any(a <= pos < b for a, b in _quoted_speech(text)) or bool(_OTHER_SYSTEM.search(text, sa, sb))
 
 
+# s14 a figure said of ANOTHER machine set against OURS: 'On the other machine GPU util is 95%, ours is 40%'. The
+# other side is one machine, node, box or team named as another (the plural 'the other GPUs/nodes' are the job's own
+# parts, a straggler pattern, and stay); our side is said with 'ours', 'here', 'this one', '我们这台', '这边'.
+_OTHER_SIDE = re.compile(r"(?<![A-Za-z])(?:the|an?)\s*other (?:machine|node|box|server|host|instance|team|setup|rig)"
+                         r"(?![A-Za-z])(?!s\b)|(?<![A-Za-z])another (?:machine|node|box|server|host|instance|team|setup|rig)"
+                         r"(?![A-Za-z])|另(?:外)?一台(?:机器|节点|服务器|主机)?|另(?:外)?一个(?:节点|机器|服务器)|"
+                         rf"别(?:的|人的)(?:机器|节点|服务器)|其他(?:的)?(?:机器|服务器)|{OTHER_CLUSTER}", _IC)
+_OUR_SIDE = re.compile(r"(?<![A-Za-z])(?:ours|mine|here|(?:on\s+)?this (?:one|machine|node|box|server|host|cluster)|"
+                       r"(?:our|my) (?:machine|node|box|server|host|one|side|setup|rig)(?!s))(?![A-Za-z])|"
+                       r"我们?(?:这|这边|这里|这儿)(?:台|边|里|儿)?(?:机器|节点|服务器)?|咱们这(?:台|边|里)?|这边|本机", _IC)
+_SIDE_FACTS = _SHARES | _QUOTABLE | {"job.step_time_s"}
+_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*(%|ms|s|秒|毫秒|[GM]B/s|[GM]bps|Gb/s)(?:/it)?\s*$", _IC)
+_BARE_FIGURE = r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s|秒|毫秒|[GM]B/s|[GM]bps|Gb/s)(?![A-Za-z\d])"
+_UNIT_SCALES = (0.001, 1000.0, 0.125, 8.0)
+_OURS_THEN_FIGURE = re.compile(rf"(?:{_OUR_SIDE.pattern})[^,.;，。；\d\n]{{0,24}}?{_BARE_FIGURE}", _IC)
+
+
+def _other_side(text: str, h: Understood) -> bool:
+    """The clause of `h` names another machine before the figure, and its sentence names ours outside that clause."""
+    if h.fact not in _SIDE_FACTS or h.source.startswith("pasted"):
+        return False
+    a, b = tx.clause_bounds(text, h.start)
+    if not _OTHER_SIDE.search(text, a, h.start):
+        return False
+    sa, sb = tx.sentence_bounds(text, h.start)
+    return any(not a <= m.start() < b for m in _OUR_SIDE.finditer(text, sa, sb))
+
+
+def our_side_figures(text: str, kept: list[Understood], refs: list[Understood]) -> list[Understood]:
+    """s14 'ours is 40%', '我们这台只有 40%': a bare figure on our side of a comparison with another machine takes the
+    measure named on the other side, in the same unit (the other side's figure itself is set aside)."""
+    out: list[Understood] = []
+    for r in refs:
+        said = _FIGURE.search(r.text)
+        if r.fact not in _SIDE_FACTS or not said or not float(said[1]):
+            continue
+        sa, sb = tx.sentence_bounds(text, r.start)
+        if not (_OTHER_SIDE.search(text, tx.clause_bounds(text, r.start)[0], r.start)):
+            continue
+        for m in _OURS_THEN_FIGURE.finditer(text, sa, sb):
+            a, b = m.span("n")[0], m.end()
+            if m["unit"].lower() != said[2].lower() or any(x.start < b and a < x.end for x in kept + refs + out):
+                continue
+            # the unit's scale to the fact's ('1200 ms' as 1.2 s); a share is its figure ('CPU is 100%' read as 95)
+            scale = float(r.value) / float(said[1])
+            scale = next((k for k in _UNIT_SCALES if abs(scale - k) < 1e-9 * k), 1.0) if said[2] != "%" else 1.0
+            out.append(Understood(r.fact, round(float(m["n"]) * scale, 6), text[a:b], a, b))
+    return out
+
+
 def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood], list[Understood]]:
     """Measurements quoted as references ('the datasheet says 50 GB/s') and facts of another system described for
     comparison: (kept, set aside); a value of the past said again for now ('used to be 5 s, now 9 s') is set aside."""
@@ -657,6 +707,8 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         said_at = cue[1] if cue and not _aside_without(text, cue[0], h.start) else None
         # '官方文档说 … 900GB/s，我们测出来 … 350GB/s': the asker's own run named again after the other system's
         theirs_said = said_at is not None and not (said_at <= h.start and _OWN_RUN_SAID.search(text, said_at, h.start))
+        # s14 'The other team says 1.2 s, here it is 3.5 s': a later clause said of our side is ours again
+        theirs_said = theirs_said and not (said_at is not None and said_at <= a and _OUR_SIDE.search(text, a, h.start))
         a, b = _side_of_a_contrast(text, a, b, h.start)  # 'expected 23 GB/s but we get 8 GB/s': two sides, one reference
         if (a, b) not in quoted:
             quoted[(a, b)] = [m.start() for m in _REFERENCE.finditer(text, a, b)]
@@ -666,12 +718,12 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
         theirs = theirs or any(x <= h.start < y for x, y in speech) or (
             h.fact == "job.model_params_b" and any(x <= h.start < y for x, y in fine_models))
-        if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached
+        if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached or _other_side(text, h)
                                                     or (h.fact in _QUOTABLE and said_so)):
             refs.append(h)
         else:
             kept.append(h)
-    return kept, refs
+    return kept + our_side_figures(text, kept, refs), refs
 
 
 _WHAT_IF_CUE = re.compile(
