@@ -60,6 +60,13 @@ _FASTER_THAN = re.compile(r"(?P<a>[^\s,.;:!?，。；][^,.;:!?，。；\n]{0,29}
 _ANOTHER_CLUSTER = re.compile(rf"{OTHER_CLUSTER}|旧集群|老集群|原来的集群|之前的集群|(?<![A-Za-z])(?:old|previous) cluster", _IC)
 _INSTEAD = re.compile(r"(?:反而|竟然|居然|却|倒)(?:每(?:个)?\s*(?:step|步|iter|iteration|迭代|epoch|轮)|速度|训练|时间|耗时|用时|"
                       r"(?:step|epoch)\s*(?:time|耗时|时间)?)?\s*(?:还|更|要|接近|变得?)?(?:更|还)?(?:慢|长|久|低|差|要|接近|需要|花)")
+# s34 the larger run said slower with the smaller left unsaid: '分布式更慢了', '多机反而更慢', '多卡训练变慢了',
+# 'distributed training is even slower' (a comparand said, 'slower than …', is read above; a wish or a question is none)
+_LARGER_SLOWER = re.compile(r"(?:分布式|多机|多节点|多卡|双机|两机|双节点)(?:多卡)?\s*(?:的)?\s*(?:训练|运行|版本|任务|模式)?\s*"
+                            r"(?:反而|竟然|居然|却|倒)?\s*(?:还|要)?\s*(?:更慢|变慢|更加慢)|"
+                            r"(?<![A-Za-z])(?:distributed|multi-?node|multi-?GPU|multi-?machine)\s+(?:training\s+|runs?\s+|jobs?\s+|"
+                            r"version\s+|setup\s+)?(?:is|was|gets|got|became|becomes|turned\s+out|turns\s+out)\s+(?:to\s+be\s+)?"
+                            r"(?:even\s+|actually\s+|much\s+)?slower(?![A-Za-z])(?!\s+than)", _IC)
 # counts-zh-s13 fell instead: '速度不升反降', '速度没有提升，反而下降了', '吞吐却降低了': the pace fell where more machines
 # should have raised it (the pace named before it: '显存反而下降' or '时间反而降低' is no slower run)
 _INSTEAD_FELL = re.compile(r"不(?:升|增|涨)反(?:降|减)|不快反慢|(?:反而|竟然|居然|却|倒)\s*(?:还)?\s*(?:下降|降低|降了|变少|减少|掉了)")
@@ -335,6 +342,11 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if _ANOTHER_CLUSTER.search(sentence):
             continue  # s12 '之前在另一个集群上跑得很好，现在 2 台 … 反而慢了': slower than another cluster, not than fewer machines
         if re.search(_SMALL, sentence, _IC) or re.search(r"多机|两机|双机|多节点|两台|2\s*台", sentence):
+            found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _LARGER_SLOWER.finditer(text):  # s34 the larger run slower, the smaller unsaid
+        if not _asked(text, m.end(), m.end()) and not _wondered(text, m.start(), m.end()) \
+                and not _ANOTHER_CLUSTER.search(tx.sentence(text, m.start())) \
+                and not _ASKING.search(text, tx.clause_bounds(text, m.start())[0], m.start()):
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
     for m in _INSTEAD_FELL.finditer(text):  # counts-zh-s13 fell instead
         a = tx.sentence_bounds(text, m.start())[0]

@@ -114,7 +114,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("label-nodes", re.compile(rf"{_LABEL_NODES}{_LABEL_SEP}(?P<n>{COUNT}){_LABEL_END}", _IC)),
     # '节点 2 个', '机器 4 台', '服务器共 3 台': the machines, the count after the word
     # (s30 or a verb of using between: '训练节点用了 100 个', '机器申请了 4 台'; never of each machine: '每个节点用了 8 个')
-    ("nodes-after", re.compile(rf"(?<![每单各])(?<!每个)(?<!每台)(?:节点|机器|服务器|主机)\s*(?:[:：]|共|一共|总共|"
+    # (s34 never a word counted before it: '两台机器：一台做 ps …' counts two machines, then one of them)
+    ("nodes-after", re.compile(rf"(?<![每单各台个])(?<!每个)(?<!每台)(?:节点|机器|服务器|主机)\s*(?:[:：]|共|一共|总共|"
                                rf"(?:一共|总共|共)?(?:用了|使用了|开了|起了|申请了|跑了))?\s*(?P<n>{COUNT})\s*(?:个|台)"
                                rf"(?!\s*(?:GPU|卡|显卡|rank|进程|网卡|口|核|CPU|线程|worker|trainer|pserver|ps|容器|pod|{GPU_MARK}|[x×*]))",
                                _IC)),

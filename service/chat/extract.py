@@ -2049,6 +2049,10 @@ _STEP_PATTERNS = [
                rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|～|–|到|至)\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?:多|余|来|几)?\s*"
                rf"{_TIME_UNIT}(?![A-Za-z])", _IC),
 ]
+# s34 a part of the step named between the step's words and its figure ('每步梯度 AllReduce 要 557 ms', '每个 step 通信
+# 2 秒', 'each step the all-reduce takes 1.8 s', '每步反向 336 ms'): that part's time, not the whole step's
+_PART_OF_STEP = re.compile(r"通信|集合通信|梯度同步|反向|前向|(?<![A-Za-z])(?:NCCL|communication|comms?|all-?reduce|"
+                           r"reduce-?scatter|all-?gather|all-?to-?all|broadcast|backward|forward|bwd|fwd)(?![A-Za-z])", _IC)
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
 # (s29 over many steps a time may be hours: '12 小时训练了 iter 800/6420', 'every 1000 steps take 2 hours')
@@ -2224,6 +2228,8 @@ def step_time(text: str) -> list[Understood]:
         for m in pattern.finditer(text):
             if _ORDINAL_STEP.search(text, max(0, m.start() - 16), m.start()):
                 continue  # s33 '第 1 个 batch 完成（tar 下载完之后 613 秒）', 'the first step takes 90 s': when one step came
+            if _PART_OF_STEP.search(text, m.start(), m.start("num")):
+                continue  # s34 '每步梯度 AllReduce 要 557 ms', 'each step the backward takes 336 ms': a part's time, not the step's
             value = parse_number(m["num"])
             if value and m.groupdict().get("hi") and (hi := parse_number(m["hi"])) and hi > value:
                 value = (value + hi) / 2  # s14 a range said for the step ('takes 1.25–1.3 s'): its middle
@@ -2706,6 +2712,15 @@ def job_shape(text: str) -> list[Understood]:
             n = int(m["num"])
             if 1 <= n <= 512:
                 hits.append(_hit(fact, n, m))
+    # s34 the degree before its letters: '256 EP on 32 nodes', '8 TP', '4 PP' (uppercase, as a parallel layout is
+    # written; not the figure of a degree named before it: 'TP 8 PP 2' is TP 8)
+    for m in re.finditer(r"(?<![\w.])(?P<num>\d{1,3})\s*(?P<name>TP|PP|EP)(?![A-Za-z\d])(?!\s*[=:：]?\s*\d)", text):
+        n, fact = int(m["num"]), {"TP": "job.tp_degree", "PP": "job.pp_degree", "EP": "job.ep_degree"}[m["name"]]
+        if re.search(r"(?<![A-Za-z])(?:TP|PP|EP|DP|CP|SP)[-_ ]?(?:size|degree)?\s*[=:：]?\s*$", text[max(0, m.start() - 12):m.start()],
+                     _IC):
+            continue
+        if 2 <= n <= 512 and not _overlaps(m, hits) and not any(h.fact == fact for h in hits):
+            hits.append(_hit(fact, n, m))
     # degrees named as a product, then their figures in that order: 'TP x PP = 4 x 2', 'TP×PP×DP = 8×4×2', 'TP/PP/DP = 8/2/4'
     _names = {"tp": "job.tp_degree", "pp": "job.pp_degree", "ep": "job.ep_degree"}
     for m in re.finditer(r"(?<![A-Za-z])(?P<names>(?:TP|PP|DP|EP|CP|SP)(?:\s*[x×*/]\s*(?:TP|PP|DP|EP|CP|SP))+)\s*(?:=|:|：|is|are)\s*"
@@ -2773,10 +2788,13 @@ def job_shape(text: str) -> list[Understood]:
                          text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     # job-s12b roles said with a verb: 'one is scheduler, one is server, 2 are GPU workers', '一台做 scheduler，一台是 server'
+    # (s34 and 'ps' for the server, with an aside between: '一台做 ps（CUDA_VISIBLE_DEVICES=0，一块 K40c），另一台做 worker')
     _role = r"(?:\d+|one|two|three|four|[一两二三四])\s*(?:台|个)?\s*(?:is|are|was|were|做|是|当|作为)\s*(?:the\s+|a\s+)?"
-    for m in re.finditer(rf"{_role}(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler)(?![A-Za-z])[^。.;；\n]{{0,40}}?{_role}(?:GPU\s*)?"
-                         rf"workers?(?![A-Za-z])|{_role}(?:GPU\s*)?workers?(?![A-Za-z])[^。.;；\n]{{0,40}}?{_role}"
-                         rf"(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler)(?![A-Za-z])", text, _IC):
+    _server = r"(?:CPU[- ]?(?:only\s*)?)?(?:servers?|scheduler|ps)(?![A-Za-z])"
+    _between = r"(?:[^。.;；\n（(]|[（(][^）)]{0,80}[）)]){0,40}?"
+    for m in re.finditer(rf"{_role}{_server}{_between}{_role}(?:GPU\s*)?"
+                         rf"workers?(?![A-Za-z])|{_role}(?:GPU\s*)?workers?(?![A-Za-z]){_between}{_role}"
+                         rf"{_server}", text, _IC):
         hits.append(_hit("job.comm_pattern", "parameter_server", m))
     for m in re.finditer(r"parameter[- ]servers?|参数服务器|pservers?|(?<![A-Za-z])PS(?:\s*(?:架构|模式|-worker|/worker))|"
                          # 'one ps + four workers', '1 个 ps 4 个 worker', 'workers and 2 ps': ps beside workers
@@ -3324,7 +3342,7 @@ _MACHINE_WORDS = re.compile(r"nodes?|machines?|instances?|servers?|hosts?|VMs?|c
 
 
 # zh-s12b a sequence length said in words: '序列长度 2048', '上下文长度是 8k', 'sequence length of 4096', 'seq len 2048'
-_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:sequence|context|seq)[ -]?(?:length|len)|"
+_SEQ_LEN_SAID = re.compile(r"(?:序列长度|序列长|上下文长度|文本长度|(?<![A-Za-z_])(?:max_)?(?:sequence|context|seq)[ _-]?(?:length|len)(?![A-Za-z])|"
                            r"(?<![A-Za-z_])(?:max_len|seqlen|seq(?=\s*[=:]))|(?<![A-Za-z_])packing to)"
                            r"\s*(?:is|of|=|:|：|是|为|设为|设置为|设成)?\s*(?P<n>\d{1,6})(?P<k>[kK](?![A-Za-z]))?"
                            # (two lengths weighed, '序列长度 2048 和 4096 哪个快', are neither the job's)

@@ -1403,6 +1403,7 @@ _LOADING_SLOW = re.compile(
     r"(?:high|large|long|big|huge)(?![A-Za-z])|"
     r"变(?:得)?(?:很|非常|特别)?(?:长|大|高)|很(?:大|长|高)|暴涨|飙升|上升|增加|增大|变多)", _IC)
 # h-symptoms the job said bound by its input, or most of its time said to go to the loader: 'we are IO bound',
+# (s34 and the gerund straight after: 'most of the training time is spent loading data')
 # 'bottlenecked by data loading', 'the dataloader takes most of the step time', 'dataloader 占了大部分时间',
 # 'IO 是瓶颈'; a negation just before ('not IO bound', '不是 IO 瓶颈') says the opposite (False)
 _MOST = (r"(?:most|the\s+bulk|the\s+majority|(?:a\s+)?large\s+(?:part|share|chunk)|a\s+big\s+(?:part|chunk|share)|"
@@ -1416,7 +1417,7 @@ _LOADING_BOUND = re.compile(
     rf"{_MOST}\s+of\s+"
     r"(?:the\s+|each\s+|every\s+)?(?:\w+\s+)?(?:time|step|iteration)|"
     rf"(?<![A-Za-z]){_MOST}\s+of\s+(?:the\s+|each\s+)?(?:\w+\s+)?(?:time|step)\s+(?:is|was|goes)\s+(?:spent\s+|lost\s+)?"
-    rf"(?:in|on|into|to|waiting\s+(?:for|on))\s+(?:the\s+)?{_LOADING}|"
+    rf"(?:(?:in|on|into|to|waiting\s+(?:for|on))\s+|(?<=spent\s)|(?<=lost\s))(?:the\s+)?{_LOADING}|"
     rf"{_LOADING}\s*(?:占了?|占用了?|花了?|耗了?)\s*(?:绝)?(?:大部分|大半|一大半|大多数)\s*(?:的)?\s*(?:时间|耗时)|"
     rf"(?:绝)?(?:大部分|大半|一大半|大多数)\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用|浪费|卡)在\s*(?:了)?\s*{_LOADING}|"
     r"(?<![A-Za-z])(?<!网络)(?<!网络 )(?<!网卡)(?<!网卡 )I/?O\s*(?:是|成了|成为|就是)?\s*(?:主要的?)?\s*瓶颈|"

@@ -20,7 +20,7 @@ from typing import Any
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.accounting import unaccounted
-from bwdoctor.chat.batches import splits_the_batch
+from bwdoctor.chat.batches import batch_shares, batch_totals, splits_the_batch
 from bwdoctor.chat.boxes import machines_compared
 from bwdoctor.chat.commands import blank, read_commands
 from bwdoctor.chat.comparisons import read_scaling, read_tables, run_sizes
@@ -133,6 +133,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     hits = drop_counts_of_a_part(prose, hits)  # s33 '把 vLLM 放到 2 张卡上' beside '8*A800': a share of the cards
     hits = _retool_measurements(raw_prose, hits, question)
     hits = _whole_batch_of_the_framework(question, prose, hits)
+    hits = _batch_totals(question, hits)
     hits = runs_under_settings(blank(raw_prose, theirs) if theirs else raw_prose, hits)  # rr-s10 runs under settings
     hits = _was_and_now(prose, hits)
     hits = _parts_of_a_whole(prose, hits)
@@ -579,6 +580,22 @@ def _whole_batch_of_the_framework(question: str, text: str, hits: list[Understoo
     out = [h for h in hits if not (h.fact in _BATCHES and h.weak and (h.start, h.end) in bare)]
     out += [Understood("job.global_batch_size", h.value, h.text, h.start, h.end, weak=True) for h in bare.values()]
     return sorted(out, key=lambda h: h.start)
+
+
+def _batch_totals(question: str, hits: list[Understood]) -> list[Understood]:
+    """s34 '每个卡 batch_size = 16，共 64': the total after the GPUs' batch is the global batch (batches.batch_totals),
+    unless a global batch was read already; and a bare batch that each GPU's share ('每个 GPU 只分到 16') divides was
+    the whole step's."""
+    shares = batch_shares(question)
+    if shares:
+        hits = [Understood("job.global_batch_size", h.value, h.text, h.start, h.end, weak=True)
+                if h.fact == "job.micro_batch_size" and h.weak and any(h.value > n and h.value % n == 0 for n in shares)
+                else h for h in hits]
+    if any(h.fact == "job.global_batch_size" and not h.weak for h in hits):
+        return hits
+    said = [Understood("job.global_batch_size", total, question[a:b], a, b)
+            for total, a, b in batch_totals(question)[:1]]
+    return sorted(hits + said, key=lambda h: h.start) if said else hits
 
 
 # job-s12b a load said in the sentence of the one-machine run, before the job's larger run is named: 'a single node
