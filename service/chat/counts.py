@@ -1358,8 +1358,36 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
     for m in _MODEL_TIMES.finditer(masked):  # 'CX6 ×2': the card's model, then how many
         if _NIC_MODEL.match(unmasked[m.start():]) and not any(h.start <= m.start("n") < h.end for h in hits):
             hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
+    hits += [h for h in _device_ranges(masked, unmasked) if not any(x.start <= h.start < x.end for x in hits)]
     return [h for h in hits if not _LINKS_HEAD.search(h.text) or _a_rate_with_the_links(masked, h)] \
         + _rate_after_the_count(masked, unmasked, hits)
+
+
+# s14 a node's RDMA devices written as a range from the first: 'mlx5_0 … mlx5_7', 'mlx5_0 到 mlx5_7', 'mlx5_[0-7]',
+# 'mlx5_{0..7}', 'mlx5_0-7' — the kernel numbers a node's devices from 0, so the range names all of them
+_DEV = r"(?P<dev>(?:mlx\d|bnxt_re|irdma|rdmap|hns_|efa_?)[A-Za-z]*_?)"
+_DEVICE_RANGE = re.compile(
+    rf"(?<![\w=,])(?:{_DEV}0\s*(?:…|\.{{2,3}}|-|–|~|～|到|至|through|thru|to)\s*(?P=dev)(?P<hi>\d{{1,2}})"
+    rf"|{_DEV.replace('dev', 'dev2')}(?:\[0\s*-\s*(?P<hi2>\d{{1,2}})\]|\{{0\.\.(?P<hi3>\d{{1,2}})\}}|0-(?P<hi4>\d{{1,2}})))"
+    r"(?!\w|,\s*(?:mlx|bnxt|irdma|rdmap|hns|efa))", _IC)
+# a host named between or just before the devices ('node1: mlx5_0 … mlx5_3, node2: …'): each node's list, not one node's
+_HOST_NAMED = re.compile(r"(?<![A-Za-z])(?:node|host|server|machine|worker|节点|机器|服务器|主机)\s*[-_]?\s*[A-Za-z]?\d+\s*[:：]", _IC)
+_BOND_SAID = re.compile(r"bond|team|LACP|聚合|绑定", _IC)
+
+
+def _device_ranges(masked: str, unmasked: str) -> list[Understood]:
+    """nic.count from a range of RDMA device names, the same count in every range said (two nodes' ranges alike)."""
+    found = []
+    for m in _DEVICE_RANGE.finditer(unmasked):
+        n = int(next(g for g in (m["hi"], m["hi2"], m["hi3"], m["hi4"]) if g)) + 1
+        sentence = tx.sentence(unmasked, m.start())
+        if not 2 <= n <= 16 or _BOND_SAID.search(sentence) or _HOST_NAMED.search(sentence):
+            continue  # a bond's ports are one link; hosts named each have their own devices
+        if _PART_OF_NICS.search(masked[max(0, m.start() - 30):m.start()]) or _BUSY_NICS.match(masked, m.end()) \
+                or _NIC_STATE_AFTER.match(masked, m.end()):
+            continue  # 'only mlx5_0 … mlx5_3 carry traffic', 'mlx5_0 到 mlx5_3 都 down 了': some of them, a state
+        found.append(Understood("nic.count", n, m.group(0), m.start(), m.end()))
+    return found if len({h.value for h in found}) == 1 else []
 
 
 _LINKS_HEAD = re.compile(r"links?$", _IC)

@@ -1381,6 +1381,8 @@ def network_rates(text: str) -> list[Understood]:
                                                   m.end() + 12], _IC):
             continue  # 'NVLink 带宽是 400GB/s', 'PCIe bandwidth is 25 GB/s': a bus inside the machine, no network figure
         sibling = None
+        if kind in {"measured", "rated?", "none?"} and rating_in_brackets(text, m.start(), m.end()):
+            kind = "rated"
         if kind in {"rated?", "none?"}:
             sibling = _sibling_measurement(text, m.start(), said)
             kind = sibling[0].fact if sibling else "rated" if kind == "rated?" else None
@@ -1513,6 +1515,17 @@ _SWITCH_WORD = re.compile(r"交换机|(?<![A-Za-z])switch(?:es)?(?![A-Za-z])", _
 _NIC_WORD = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|adapters?)(?![A-Za-z])", _IC)
 
 
+# a rate whose noun is a switch: '100G switch', '100G 的交换机', 'the switch is 100G', '交换机是 100G 的'
+_SWITCH_AFTER = re.compile(r"\s*(?:的\s*)?(?:(?:ethernet|Ethernet|以太网|IB|InfiniBand|RoCE|ToR|leaf|spine|core)\s*)?"
+                           r"(?:交换机|switch(?:es)?(?![A-Za-z]))", _IC)
+_SWITCH_BEFORE = re.compile(r"(?:交换机|(?<![A-Za-z])switch(?:es)?)\s*(?:ports?\s*)?(?:is|are|was|:|：|是|为|用的是)?\s*"
+                            r"(?:an?\s+|only\s+|just\s+|都是\s*)?$", _IC)
+
+
+def _rate_of_a_switch(text: str, h: Understood) -> bool:
+    return bool(_SWITCH_AFTER.match(text, h.end) or _SWITCH_BEFORE.search(text, max(0, h.start - 24), h.start))
+
+
 def _switch_against_nic(text: str, hits: list[Understood]) -> list[Understood]:
     """zh-s12b a switch's rate said beside the NICs' ('交换机是千兆的，网卡是万兆的', 'the switch is 100G but the NICs are
     25G'): a link runs at the slower end, so a slower switch is the link's rate (the NICs' their rating) and a faster
@@ -1524,6 +1537,12 @@ def _switch_against_nic(text: str, hits: list[Understood]) -> list[Understood]:
 
     switch = [h for h in speeds if names(h, _SWITCH_WORD) and not names(h, _NIC_WORD)]
     nics = [h for h in speeds if names(h, _NIC_WORD) and not names(h, _SWITCH_WORD)]
+    if not nics and (own := [h for h in speeds if _rate_of_a_switch(text, h)]):
+        # s14 '4 NICs, 100G switch', '每台 2 张网卡，接 100G 交换机': the NICs named without a rate of their own; the
+        # switch's rate only caps the link (its ports may run faster than the NICs), so it is not the NICs' rate
+        # (a switch's rate with no NIC named, '千兆交换机连的三台服务器', stays the network's)
+        if _NIC_WORD.search(text) and all(h.value > 1 for h in own):  # a 1G switch caps any server's NIC
+            return [h for h in hits if not any(h is o for o in own)]
     if len(switch) != 1 or not nics or tx.sentence_bounds(text, switch[0].start) != tx.sentence_bounds(text, nics[0].start):
         return hits
     sw = switch[0]
@@ -1605,6 +1624,8 @@ def _bare_value(fact: str, num: str, hi: str | None) -> float | None:
     if (fact == "net.iperf3_gbps" and value > 400) or (fact == "net.rdma_bw_gbps" and value >= 1000):
         # iperf3 in Mbits/sec past any TCP figure in Gb/s, ib_write_bw in MB/sec (its default) in the thousands
         value = rate_to_gbps(value, "M", is_bytes=fact == "net.rdma_bw_gbps")
+        if fact == "net.rdma_bw_gbps":
+            value *= 1.048576  # perftest's MB/sec is 2^20 bytes a second (its format_factor 0x100000)
     return round(value, 6)
 
 
@@ -1684,6 +1705,23 @@ _GOES_ON_JUST_BEFORE = re.compile(r"(?:只有|才|仅|(?<![A-Za-z])(?:only|just)
                                   r"\s*(?:了|有|是)?\s*(?:about|around|roughly|约|大约|大概|~|≈)?\s*$", _IC)
 _GOES_ON_BARE = re.compile(rf"(?:实测|实际|测出来|测下来|measured|(?<![A-Za-z])(?:we|I)\s+(?:only\s+)?(?:get|see|got|saw)|"
                            rf"(?<![A-Za-z])only|只有|才|仅)\s*(?:了|有|是)?\s*(?:about|around|约|大约|大概|~)?\s*{_BARE_NUM}", _IC)
+
+
+# s14 a rating in brackets after a measured figure ('ib_write_bw 96 Gb/s (100G line rate)', '跑出 96 Gb/s（线速 100G）'):
+# the bracket's rate is the link's rating, the figure before it what the tool measured
+_BRACKET_OPEN = re.compile(r"\d[^()（）\n]{0,16}[(（](?P<inside>[^()（）\n]{0,24})$")
+_RATING_WORD = re.compile(r"line[- ]?rate|wire[- ]?speed|rated|nominal|theoretical|spec|port|link|NICs?|card|"
+                          r"线速|标称|额定|理论|网卡|端口|链路", re.IGNORECASE)
+
+
+def rating_in_brackets(text: str, start: int, end: int) -> bool:
+    """A rate in brackets after a figure, a rating word beside it inside: the link's rating, not a second figure."""
+    opened = _BRACKET_OPEN.search(text, max(0, start - 48), start)
+    if not opened:
+        return False
+    close = re.search(r"[)）\n]", text[end:end + 30])
+    inside = opened["inside"] + text[end:end + (close.start() if close else 0)]
+    return bool(_RATING_WORD.search(inside))
 
 
 def _sibling_measurement(text: str, start: int, said: list[tuple[Understood, str, bool]]) -> tuple[Understood, str, bool] | None:
@@ -1802,6 +1840,14 @@ def _use_denied(text: str, m: re.Match[str]) -> bool:
 # 'Mellanox cards', '网卡是 Mellanox 的': Mellanox (NVIDIA) adapters are ConnectX, RDMA-capable; its switches and cables
 # say nothing of the nodes' adapters. An assumption, as the Ethernet words' 'no RDMA' is ('Mellanox ConnectX-3 40 GbE …
 # tcp transport': the later one said wins)
+# s14 the link layer of an RDMA port said as Ethernet: only RDMA tools print a link layer (ibv_devinfo 'link_layer:
+# Ethernet', ibstat 'Link layer: Ethernet', perftest 'Link type : Ethernet', sysfs .../ports/1/link_layer), and an RDMA
+# device whose link layer is Ethernet runs RoCE
+_ETHERNET_LINK_LAYER = re.compile(r"(?<![A-Za-z])(?:link[_ ]?layer|link[_ ]type|链路层)\s*(?:\(s\)\s*)?(?:的\s*)?"
+                                  r"(?:(?:of|on|for)\s+(?:the\s+)?[\w:/·-]{2,20}\s+)?"
+                                  r"(?:is|was|are|were|shows?|says?|reads?|=|:|：|为|是|显示(?:为|是)?)?\s*[\"'`]?\s*"
+                                  r"(?:Ethernet|以太网)(?![A-Za-z])|(?<![A-Za-z])(?:Ethernet|以太网)\s*(?:的\s*)?"
+                                  r"(?:link[_ ]?layer|链路层)", _IC)
 _MELLANOX = re.compile(r"(?<![A-Za-z])(?:Mellanox|迈络思)(?![A-Za-z])(?!\s*(?:的)?\s*(?:SN\d|Spectrum|switch|交换机|Quantum|"
                        r"cables?|线缆|光模块|OFED))", _IC)
 # zh-s10 required fabric: 'RDMA words' asked about as a requirement ('是不是必须要 IB 才能…', '一定得上 RDMA 吗') affirm none
@@ -1875,6 +1921,9 @@ def nic_kind(text: str) -> list[Understood]:
                 r"GPU\s?Direct|GDR|GPU[\s-]*RDMA", text[max(0, m.start() - 6):m.end()], _IC):
             hits = [h for h in hits if not (h.fact == "nic.rdma" and h.value is True and h.weak and m.start() <= h.start < m.end())]
             hits.append(_hit("nic.rdma", False, m))
+    layers = list(_ETHERNET_LINK_LAYER.finditer(text))
+    for m in layers:  # s14 'link_layer: Ethernet' (ibv_devinfo, ibstat, perftest's 'Link type'): an RDMA port on Ethernet
+        hits.extend(_nic_kind_facts("roce", text, m.start(), m.end()))
     affirmed = [w for w in _RDMA_WORDS.finditer(text)
                 if not re.search(r"(?:没有|没用|不是|无|no|without|not|don't have|lack)\s*(?:an?\s+|the\s+)?$",
                                  text[max(0, w.start() - 14):w.start()], _IC)
@@ -1893,6 +1942,8 @@ def nic_kind(text: str) -> list[Understood]:
             if _management_port(text, m.start(), m.end()) and any(
                     not _management_port(text, r.start(), r.end()) for r in _RATE.finditer(text)):
                 continue  # '2 张 100G 网卡跑训练，另外一个千兆管理口': the management port's Ethernet, not the training NIC's
+            if any(r.start() <= m.start() < r.end() for r in layers):
+                continue  # the Ethernet an RDMA port's link layer names is RoCE's (read above)
             hits.append(_hit("nic.kind", "ethernet", m, inferred=True, weak=True))
             hits.append(_hit("nic.rdma", False, m, inferred=True, weak=True))
     return hits

@@ -39,6 +39,7 @@ from bwdoctor.chat.extract import (
     model_in_path,
     nodes_setting,
     prefer_exact_sizes,
+    rating_in_brackets,
     resolve,
     runs_under_settings,
     step_time_swings,
@@ -500,6 +501,8 @@ _NCCL_SAID = re.compile(r"(?<![\w-])(?:NCCL(?![_\w-])|all[-_ ]?reduce(?!_perf)(?
 _RATED_BETWEEN = re.compile(r"网卡|NICs?|link|port|rated|标称|额定|接口|interface|card|卡", re.IGNORECASE)
 _RATED_AFTER = re.compile(r"\s*(?:的)?\s*(?:网卡|NICs?|links?|ports?|interfaces?|cards?|以太网|ethernet|IB|RoCE|网络|"
                           r"口|networks?|fabric|switch|GbE|uplinks?|(?-i:EDR|HDR|NDR|XDR)(?:100|200)?)", re.IGNORECASE)
+# perftest's 'MB/sec' (and the 'MiB/sec' of newer builds) is 2^20 bytes a second (format_factor 0x100000)
+_PERFTEST_MB = re.compile(r"(?<![A-Za-z])Mi?B(?:/s(?:ec)?|ps)?(?![A-Za-z])")
 
 
 def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> list[Understood]:
@@ -521,7 +524,7 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
                 tool = m.lastgroup
             measured = tool is None or any(x.fact in MEASUREMENTS and m.end() <= x.start < h.start for x in hits)
             if tool in {"iperf", "rdma"} and not measured and not _RATED_BETWEEN.search(text, m.end(), h.start) \
-                    and not _RATED_AFTER.match(text, h.end):
+                    and not _RATED_AFTER.match(text, h.end) and not rating_in_brackets(text, h.start, h.end):
                 fact = "net.iperf3_gbps" if tool == "iperf" else "net.rdma_bw_gbps"
                 out.append(Understood(fact, h.value, h.text, h.start, h.end, h.source, h.inferred, h.weak,
                                       h.hypothetical))
@@ -554,6 +557,8 @@ def _retool_measurements(text: str, hits: list[Understood], whole: str = "") -> 
             continue
         fact = {"rdma": "net.rdma_bw_gbps", "busbw": "nccl.allreduce_busbw_gbytes_per_s",
                 "algbw": "nccl.allreduce_algbw_gbytes_per_s", "iperf": "net.iperf3_gbps"}.get(tool or "", h.fact)
+        if fact == "net.rdma_bw_gbps" and _PERFTEST_MB.search(h.text):
+            gbps *= 1.048576  # 'ib_write_bw shows 11000 MB/sec': perftest's MB is 2^20 bytes
         value = round(gbps / 8, 6) if fact.startswith("nccl.") else round(gbps, 6)
         out.append(Understood(fact, value, h.text, h.start, h.end, h.source, h.inferred, h.weak, h.hypothetical))
     return out

@@ -150,8 +150,9 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("iperf3 says 940 Mbits/sec between the two boxes", {"net.iperf3_gbps": 0.94}, {}),
     ("iperf3 gets about 1.1 GB/s between nodes", {"net.iperf3_gbps": 8.8}, {}),
     ("ib_write_bw reaches 190 Gb/s between the two nodes", {"net.rdma_bw_gbps": 190}, {}),
-    ("ib_write_bw reports 23000 MB/sec average", {"net.rdma_bw_gbps": 184}, {}),
-    ("ib_send_bw shows 11500 MB/s", {"net.rdma_bw_gbps": 92}, {}),
+    # perftest's MB is 2^20 bytes (format_factor 0x100000): 23000 MB/sec is 192.94 Gb/s (s14b)
+    ("ib_write_bw reports 23000 MB/sec average", {"net.rdma_bw_gbps": 192.937984}, {}),
+    ("ib_send_bw shows 11500 MB/s", {"net.rdma_bw_gbps": 96.468992}, {}),
     (
         "A 200G HDR IB network but ib_write_bw only gets 100 Gb/s",
         {"nic.speed_gbps": 200, "nic.kind": IB, "net.rdma_bw_gbps": 100},
