@@ -798,6 +798,8 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
         return
     if job is None or "job.baseline_nodes" in stated or not isinstance(job.value, int) or job.value <= 1:
         return
+    # s14 the machines of a parameter-server job's roles ('一台做 scheduler，一台是 server，两台是 worker') are its own
+    roles = [h for h in hits if h.fact == "job.comm_pattern" and h.value == "parameter_server"]
     # a smaller count inside the job's own words ('One node in us-east-1 and the other node …' counts two) is no run
     # nor is one of the job's own machines ("one node's ib port keeps going down", 'one of the nodes')
     smaller = [h for h in hits if h.fact == "job.nodes" and not h.hypothetical and h.value < job.value
@@ -805,7 +807,8 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
                and (_COMPARES.search(text) or h.value == 1 and _one_run_said(text, h))
                and not re.match(r"\s*(?:'s|’s|of (?:the|our|them|these))", text[h.end:h.end + 12])
                and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])
-               and not _listed_one_by_one(text, h.start)]
+               and not _listed_one_by_one(text, h.start)
+               and not any(r.start <= h.start < r.end for r in roles)]
     if smaller:
         base = min(smaller, key=lambda h: (h.value, h.start))
         stated["job.baseline_nodes"] = Understood("job.baseline_nodes", base.value, base.text, base.start, base.end)

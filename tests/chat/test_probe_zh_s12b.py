@@ -66,7 +66,7 @@ PROBES: list[tuple[str, dict[str, object]]] = [
     ('nccl-tests 跑出来 busbw 只有 3 GB/s', {BB: 3}),
     ('all_reduce_perf 测得 busbw 180GB/s，单机 8 卡', {BB: 180, N: 1, G: 8}),
     ('ib_write_bw 测出来 190 Gb/s，网卡是 200G 的', {RB: 190, V: 200}),
-    ('ib_write_bw 只有 11000 MB/s', {RB: 88}),
+    ('ib_write_bw 只有 11000 MB/s', {RB: 92.274688}),  # perftest's MB is 2^20 bytes
     ('万兆网卡，iperf 只能跑到 3Gbps', {V: 10, IP: 3}),
     ('两台机器是 40G 网卡，iperf3 能跑到 37Gbps', {V: 40, IP: 37}),
     ('网卡 10GbE，nccl busbw 只有 0.9GB/s', {V: 10, BB: 0.9}),
@@ -175,7 +175,7 @@ PROBES: list[tuple[str, dict[str, object]]] = [
     ('nnodes=2, nproc_per_node=4，两台机器之间用网线直连', {N: 2, G: 4}),
     ('跑 nccl-tests 的 all_reduce_perf -b 8 -e 8G -f 2 -g 8，busbw 最大只有 8.5', {BB: 8.5}),
     ('all_reduce_perf 结果 Avg bus bandwidth : 1.25', {BB: 1.25}),
-    ('ib_write_bw -d mlx5_0 测出来 BW average 23000 MB/sec', {RB: 184}),
+    ('ib_write_bw -d mlx5_0 测出来 BW average 23000 MB/sec', {RB: 192.937984}),
     ('iperf3 -c 10.0.0.2 -P 8 测出 9.41 Gbits/sec', {IP: 9.41}),
     ('网卡是 2*100G，bond4 模式', {V: 100, NC: 2}),
     ('两台机器之间带宽只有 100MB/s 左右', {}),
