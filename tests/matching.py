@@ -101,3 +101,11 @@ def stated_facts(text: str) -> dict[str, object]:
     from bwdoctor.chat import understand
 
     return {u.fact: u.value for u in understand(text).understood}
+
+
+def check_stated(text: str, expected: dict[str, object]) -> None:
+    """Assert each fact of `expected` is stated with its value, or (value None) not stated at all."""
+    read = stated_facts(text)
+    for key, want in expected.items():
+        got = read.get(key)
+        assert (got is None) if want is None else same_value(got, want), (key, got, want)

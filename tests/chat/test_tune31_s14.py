@@ -7,15 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
+from tests.matching import check_stated as _check
 from tests.matching import stated_facts as facts
-
-
-def _check(text: str, expected: dict[str, object]) -> None:
-    read = facts(text)
-    for key, want in expected.items():
-        got = read.get(key)
-        assert (got is None) if want is None else same_value(got, want), (key, got, want)
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -16,19 +16,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matching import same_value
-from tests.matching import stated_facts as facts
+from tests.matching import check_stated as _check
 
 MICRO, GLOBAL, STEP = "job.micro_batch_size", "job.global_batch_size", "job.step_time_s"
 NEG, EP, TP, PP = "job.negative_scaling", "job.ep_degree", "job.tp_degree", "job.pp_degree"
 SEQ, LOADING, NODES, PS = "job.seq_len", "job.data_loading_slow", "job.nodes", "job.comm_pattern"
-
-
-def _check(text: str, expected: dict[str, object]) -> None:
-    read = facts(text)
-    for key, want in expected.items():
-        got = read.get(key)
-        assert (got is None) if want is None else same_value(got, want), (key, got, want)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
