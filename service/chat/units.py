@@ -4,12 +4,13 @@ Every converter returns a float in the unit of the fact vocabulary (spec/facts.m
 parameters, gigabits per second, gigabytes, seconds, milliseconds.
 """
 
+import functools
 import re
 
-_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "俩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-              "七": 7, "八": 8, "九": 9}
-_CN_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CN_BIG_UNITS = {"万": 10_000, "亿": 100_000_000}
+import cn2an
+
+#: A magnitude written alone means one of it ('千兆' is 1000 M, '百亿' ten billion): cn2an wants a digit.
+_CN_BARE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 _EN_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
              "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20,
              "thirty-two": 32, "sixty-four": 64, "a pair of": 2, "a couple of": 2, "single": 1,
@@ -24,23 +25,20 @@ NUMBER = (r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<!\d)\d{1,12}(?:\.\d{1,6})?|(?<![�
           r"|thirty-two|sixty-four)(?![A-Za-z]))")
 
 
+@functools.lru_cache(maxsize=1024)
 def parse_cn_integer(text: str) -> int | None:
-    """Chinese numerals to an int: '八' 8, '十六' 16, '一千七百五十' 1750, '两万' 20000; None if not one."""
-    if not text or any(ch not in _CN_DIGITS and ch not in _CN_SMALL_UNITS and ch not in _CN_BIG_UNITS
-                       for ch in text):
+    """Chinese numerals to an int: '八' 8, '一千七百五十' 1750, '两万' 20000, '一二八' 128; None if not one."""
+    if not text:
         return None
-    total = section = digit = 0
-    for ch in text:
-        if ch in _CN_DIGITS:
-            digit = _CN_DIGITS[ch]
-        elif ch in _CN_SMALL_UNITS:
-            section += (digit or 1) * _CN_SMALL_UNITS[ch]
-            digit = 0
-        else:
-            section += digit
-            total += (section or 1) * _CN_BIG_UNITS[ch]
-            section = digit = 0
-    return total + section + digit
+    bare = _CN_BARE_UNITS.get(text)
+    if bare is not None:
+        return bare
+    try:
+        # 'normal' takes what people write ('两', '〇', digit-by-digit '一二八'); spoken '俩' is two.
+        value = cn2an.cn2an(text.replace("俩", "两"), "normal")
+    except (ValueError, KeyError, IndexError):  # cn2an's ways of saying 'not a numeral' ('万十零')
+        return None
+    return int(value) if float(value).is_integer() else None
 
 
 def parse_number(text: str) -> float | None:

@@ -1,6 +1,8 @@
 """Numbers and units as people write them."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bwdoctor.chat.units import (
     format_number,
@@ -15,9 +17,22 @@ from bwdoctor.chat.units import (
 
 
 @pytest.mark.parametrize(("text", "value"), [("八", 8), ("十六", 16), ("两", 2), ("一千七百五十", 1750),
-                                             ("两万", 20000), ("一百", 100), ("十", 10)])
+                                             ("两万", 20000), ("一百", 100), ("十", 10), ("俩", 2),
+                                             ("一千零二十四", 1024), ("一二八", 128), ("二〇二四", 2024),
+                                             ("千", 1000), ("万", 10000)])
 def test_chinese_integers(text: str, value: int) -> None:
     assert parse_cn_integer(text) == value
+
+
+@pytest.mark.parametrize("text", ["十十", "万十零", "四千两亿二", "十几", "万兆", "", "abc"])
+def test_chinese_non_numerals_are_none(text: str) -> None:
+    assert parse_cn_integer(text) is None
+
+
+@given(st.text(alphabet="零〇一二两俩三四五六七八九十百千万亿点几多", max_size=12))
+def test_chinese_integers_never_raise(text: str) -> None:
+    value = parse_cn_integer(text)
+    assert value is None or (isinstance(value, int) and value >= 0)
 
 
 @pytest.mark.parametrize(("text", "value"), [("1,024", 1024), ("3.5", 3.5), ("eight", 8), ("八", 8), ("abc", None)])
