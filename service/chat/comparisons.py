@@ -34,6 +34,8 @@ _SLOWER_THAN = re.compile(r"(?:slower|worse|longer|(?:much |a lot |way )?more ti
                           r"over)\s+[^,.;:!?]{1,30}?|\s+(?:in\s+)?(?:multi-?(?:node|machine|host|GPU)|distributed|parallel))?"
                           r"\s+than\s+(?:on\s+|with\s+|in\s+)?"
                           r"(?P<obj>[^,.;:!?，。；：\n]{0,40})", _IC)
+# a figure right after 'less than' bounds it ('less than 2x the throughput of one node', 'lower than 50% of …')
+_A_BOUND = re.compile(r"\s*(?:about\s+|roughly\s+|around\s+|~\s*)?\d+(?:\.\d+)?\s*(?:x|×|times|%|倍|-?fold)(?![A-Za-z])", _IC)
 # '比单机还慢', '远远比单机多卡训练要慢', '不如 1 卡', '赶不上一台', '比 1 台服务器 5 张卡耗时更长'
 _SLOWER_THAN_ZH = re.compile(r"(?:比|较)(?P<obj>(?:\s*[A-Za-z][\w.-]{3,40})?[^，。,;；！？?!\n]{1,24}?)(?:还|都|更|要|反而|也)?\s*(?:耗时|时间|用时)?"
                              r"(?:更|还|要)?(?:慢|差|长|久|低)"
@@ -290,6 +292,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             obj = m[group] or m.groupdict().get("obj2") or m.groupdict().get("obj3") or ""
             if m.groupdict().get("obj3") and _PER_STEP.search(tx.sentence(text, m.start())):
                 continue  # s14 'a step takes twice as long as on one node': a step on more GPUs does more work
+            if _A_BOUND.match(obj) and re.match(r"(?:less|lower)\b", m.group(0), _IC):
+                continue  # 'less than 2x the throughput of one node': a bound on the speed-up, not a slower run
             if _a_setting(obj) or ODD_STEPS.search(tx.sentence(text, m.start())):
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines
             if _THAN_A_TARGET.search(text, m.start(), m.end()):
@@ -462,7 +466,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_respectively(text, found))
     found.hits.extend(_tables(lines if lines and len(lines) == len(text) else text, found))
     for m in _SAME_AS.finditer(text):  # '训练时间跟只用一个 node 差不多', 'no faster than a single node'
-        group = "obj" if m["obj"] else "obj2" if m["obj2"] else "obj3"
+        group = next(g for g in ("obj", "obj2", "obj3", "obj4") if m[g])
         obj = m[group] or ""
         size = _run_size(obj)
         if size is None or not _PACE.search(tx.clause(text, m.start())):
@@ -484,6 +488,9 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         if size[1] == "nodes" and gpus:  # '单机八卡': the baseline's GPUs too
             found.hits.append(Understood("job.baseline_gpus", gpus[0][0], m.group(0), m.start(), m.end()))
         found.baseline_spans.append((start, end))
+        if not any(h.fact == "job.speedup" for h in found.hits) and not _EACH_ONES_PACE.search(tx.sentence(text, m.start())):
+            # 'no faster than a single DGX', '跟单机差不多': the larger run gains nothing, a speed-up of about 1
+            found.hits.append(Understood("job.speedup", 1.0, m.group(0), m.start(), m.end()))
     found.hits.extend(_loads_compared(text, found))
     found.hits.extend(_figure_moves(text, found))
     found.hits.extend(_count_chain(text, found))
@@ -1270,7 +1277,8 @@ _PER_GPU_RATIO = re.compile(
     r"shrinks?|shrank)(?![A-Za-z])|下降|降低|减少|掉|少)了?\s*(?:by\s+)?(?:about\s+|around\s+|roughly\s+|~\s*|大约|约|近|将近)?"
     r"(?P<down>\d+(?:\.\d+)?)\s*%(?!\s*(?:of|的))|"
     r"(?P<half>(?<![A-Za-z])(?:halve[sd]|is halved|was halved|(?:is |was )?cut in half|drops? (?:by )?(?:in )?half|"
-    r"dropped (?:by )?(?:in )?half)(?![A-Za-z])|减半|砍半|(?:下降|降|掉|少)了?一半|只有\s*(?:[^，,。；;\d]{0,8}的)?\s*一半)|"
+    r"dropped (?:by )?(?:in )?half|(?:is|are|was|were|only|just)\s+(?:about\s+|roughly\s+|only\s+)?half\s+(?:of|that of|what))"
+    r"(?![A-Za-z])|减半|砍半|(?:下降|降|掉|少)了?一半|只有\s*(?:[^，,。；;\d]{0,8}的)?\s*一半)|"
     r"(?P<share>\d+(?:\.\d+)?)\s*%\s*of(?![A-Za-z])|的\s*(?P<share2>\d+(?:\.\d+)?)\s*%|"
     r"(?:降到|掉到|降至|只有|仅有|仅|才)\s*(?P<share3>\d+(?:\.\d+)?)\s*%", _IC)
 
@@ -1298,8 +1306,21 @@ def _per_gpu_ratio(text: str, found: Scaling) -> list[Understood]:
             small, big = (first, second) if 0 < first[0] < second[0] or second[0] == 0 else (second, first)
             if small[0] > 0:
                 hits += _sizes_of_the_runs(text, small, big, found)
+        elif pair is None and not said & {"job.baseline_nodes", "job.baseline_gpus"}:
+            hits += _the_run_it_is_a_share_of(text, m.end(), b, found)
         break
     return hits
+
+
+def _the_run_it_is_a_share_of(text: str, start: int, end: int, found: Scaling) -> list[Understood]:
+    """'… is half of what a single node gets per GPU', '只有单机的一半': the one run named after the share is the one the
+    job's GPUs are compared with, the baseline, never the job itself."""
+    after = [s for s in run_sizes(text, start, min(end, start + 40)) if s[0] > 0]
+    if len(after) != 1:
+        return []
+    n, _, kind, s, e = after[0]
+    found.baseline_spans.append((s, e))
+    return [Understood("job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes", n, text[s:e], s, e)]
 
 
 # '多机训练加速比只有 1.5', 'a speedup of only 2.1x on 4 nodes', '8 卡的加速比才 3.2', 'only a 1.8x speed-up on 4 nodes':
@@ -1494,8 +1515,14 @@ def _compared_with(text: str, found: Scaling) -> list[Understood]:
 _SAME_AS = re.compile(r"(?:the\s+)?same\s+(?:speed|time|throughput|pace|step time|performance)?\s*as\s+(?:on\s+|with\s+|using\s+)?"
                       r"(?P<obj>[^,.;:!?，。；：\n]{1,30})|(?:no|not any|not)\s+faster\s+than\s+(?:on\s+|with\s+)?"
                       r"(?P<obj3>[^,.;:!?，。；：\n]{1,30})|"
+                      # 'with 2 nodes it is as fast as with 1 node' (never 'twice as fast as', 'not as fast as')
+                      r"(?:(?<=is )|(?<=was )|(?<=are )|(?<=were )|(?<=just )|(?<=about )|(?<=only )|(?<=roughly )|(?<=it's ))"
+                      r"as\s+(?:fast|quick)\s+as\s+(?:on\s+|with\s+|using\s+)?(?P<obj4>[^,.;:!?，。；：\n]{1,30})|"
                       r"(?:跟|和|与|同)(?P<obj2>[^，。,;；！？?!\n]{1,16}?)(?:的)?\s*(?:速度|时间|耗时|用时|吞吐)?\s*(?:差不多|一样|一致|"
                       r"相当|相同|相近|持平|没(?:什么|啥)?(?:区别|差别))(?!的)", _IC)
+# ('每个节点的速度和单节点时一致', 'per-GPU throughput is the same as on one node': each one's pace kept, linear scaling)
+_EACH_ONES_PACE = re.compile(r"每个?(?:节点|台|机器?|卡|张卡|GPU)|(?<![A-Za-z])(?:per[- ](?:node|GPU|device|card|machine)|"
+                             r"each (?:node|GPU|machine|card)'?s?)(?![A-Za-z])", _IC)
 _PACE = re.compile(r"速度|时间|耗时|用时|吞吐|慢|快|time|speed|throughput|fast|slow|epoch|step|iter|tok/s|samples/s", _IC)
 
 
@@ -1610,8 +1637,14 @@ def _bare_run(text: str, obj: str, at: int) -> tuple[int, str] | None:
     return (n, sizes[-1][2]) if n and sizes and sizes[-1][0] > n else None
 
 
+_PRONOUN_ONE = re.compile(r"\s*(?:the|this|that|our|my|your|their|its)\s+(?:[A-Za-z-]+\s+){0,2}?ones?(?![A-Za-z])"
+                          r"(?!\s*(?:node|machine|server|box|host|GPU|card))", _IC)
+
+
 def _run_size(obj: str) -> tuple[int, str] | None:
     """The size of the run named after 'than' / '比': (count, 'nodes' or 'gpus'), or None if it names no run."""
+    if _PRONOUN_ONE.match(obj):
+        return None  # 'as fast as the old one', 'slower than this one': a pronoun, no run on one machine
     sizes = run_sizes(obj, 0, len(obj))
     if sizes:
         n, _, kind, _, _ = sizes[0]
@@ -1983,13 +2016,20 @@ _PER_GPU = re.compile(r"per (?:GPU|device|card|worker)|/\s*(?:GPU|gpu|card)|每�
 _PER_GPU_PACE = re.compile(r"(?<![A-Za-z])(?:per[- ](?:GPU|device|card)|each GPU'?s?)\s+(?:throughput|speed|rate|samples/s|"
                            r"tokens/s|img/s|images/s|tok/s|TFLOPS|performance)|(?:throughput|speed|samples/s|tokens/s|img/s|"
                            r"images/s|tok/s|TFLOPS)\s+(?:per|of each|on each)\s+(?:GPU|device|card)(?![A-Za-z])|"
-                           r"每(?:张|块|个)?(?:卡|GPU)(?:的)?\s*(?:吞吐|速度|性能|TFLOPS|tokens/s|samples/s)", _IC)
+                           r"每(?:张|块|个)?(?:卡|GPU)(?:的)?\s*(?:吞吐|速度|性能|TFLOPS|tokens/s|samples/s)|"
+                           # '多机的单卡吞吐', '两机单卡速度': each GPU of the machines named
+                           r"(?:多机|双机|两机|[二三四五六七八九十\d]+\s*机|多节点|多台|\d+\s*(?:台|个节点))(?:上)?(?:的)?\s*单卡(?:的)?\s*"
+                           r"(?:吞吐|速度|性能)", _IC)
+# 'the throughput is half of what a single node gets per GPU': each GPU's pace said after the ratio, in its clause
+_PER_GPU_AFTER = re.compile(r"(?<![A-Za-z])(?:gets?|does|achieves?|reaches|sees|delivers|manages)\s+per[- ](?:GPU|device|card)"
+                            r"(?![A-Za-z])", _IC)
 
 
 def per_gpu_pace(text: str, pos: int) -> bool:
     """The figure or ratio at `pos` measures each GPU's pace: the sentence names a per-GPU pace before it."""
     a = tx.sentence_bounds(text, pos)[0]
-    return bool(_PER_GPU_PACE.search(text, max(a, pos - 80), pos + 1))
+    end = tx.clause_bounds(text, pos)[1]
+    return bool(_PER_GPU_PACE.search(text, max(a, pos - 80), pos + 1) or _PER_GPU_AFTER.search(text, pos, min(end, pos + 60)))
 
 
 def _per_step(text: str, pos: int) -> bool:

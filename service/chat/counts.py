@@ -145,13 +145,14 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("en-mark", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*(?:[x×*,]|with|of)\s*{_MARK}s?\s*[x×*]\s*"
                            rf"(?P<m>\d{{1,2}})(?!\d|\.\d)", _IC)),
     # 2x(8xA100) nodes, 4 x (8 x H100): machines, each holding the bracketed GPUs
-    ("nxm-paren", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*[(（]\s*(?P<m>\d{{1,2}})\s*[x×*]?\s*"
+    # (never a PCIe link: 'PCIe Gen4 x16 cards' is a generation and a width, no 4 machines of 16 GPUs)
+    ("nxm-paren", re.compile(rf"(?<![\d.A-Za-z])(?<!Gen )(?<!PCIe )(?P<n>\d{{1,4}})\s*[x×*]\s*[(（]\s*(?P<m>\d{{1,2}})\s*[x×*]?\s*"
                              rf"(?:{_MARK}|{_GPU_EN})(?:[^)）]{{0,12}}[)）])?", _IC)),
     # 2x8 H100, 2 x 8 GPUs, 4*8卡
-    ("nxm", re.compile(rf"(?<![\d.])(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
+    ("nxm", re.compile(rf"(?<![\d.A-Za-z])(?<!Gen )(?<!PCIe )(?P<n>\d{{1,4}})\s*[x×*]\s*(?P<m>\d{{1,2}})\s*(?:[x×*]\s*)?(?:{_GPU_EN}|{_GPU_ZH})",
                        _IC)),
     # '2 台 H100（2*8*80G）': machines x GPUs x each GPU's memory
-    ("nxm", re.compile(r"(?<![\d.])(?P<n>\d{1,3})\s*[x×*]\s*(?P<m>\d{1,2})\s*[x×*]\s*(?:16|24|32|40|48|64|80|94|96|141|"
+    ("nxm", re.compile(r"(?<![\d.A-Za-z])(?<!Gen )(?<!PCIe )(?P<n>\d{1,3})\s*[x×*]\s*(?P<m>\d{1,2})\s*[x×*]\s*(?:16|24|32|40|48|64|80|94|96|141|"
                        r"192)\s*G(?:B|iB)?(?![A-Za-z/\d])")),
     # '8 GPUs = 4 per node x 2 nodes', '4 GPUs per node × 2 nodes': the GPUs each holds, times the machines
     ("m-per-x-n", re.compile(rf"(?P<m>{COUNT})\s*(?:{_ADJ}{_GPU_EN}\s*)?(?:per|each|a|/)\s*(?:node|machine|server|host|box)"
@@ -276,7 +277,8 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                            # 'our p5.48xlarge nodes (16 of them)': how many of the things just named
                            rf"(?![A-Za-z])|[(（]\s*(?P<n2>{COUNT})\s+of\s+them\s*[)）]", _IC)),
     # single GPU / 单卡
-    ("single-gpu", re.compile(r"单卡|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
+    # ('多机的单卡吞吐只有单机的一半': each GPU's pace on the machines named, no run on one GPU)
+    ("single-gpu", re.compile(r"(?:(?<!的)单卡|单卡(?!(?:的)?\s*(?:吞吐|速度|性能|效率)))|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
     # world size 16, world_size=16, WORLD_SIZE: 16: the ranks in all, one a GPU
     # (s13 never 'LOCAL_WORLD_SIZE: 8', a machine's ranks: label-per)
