@@ -292,7 +292,7 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             obj = m[group] or m.groupdict().get("obj2") or m.groupdict().get("obj3") or ""
             if m.groupdict().get("obj3") and _PER_STEP.search(tx.sentence(text, m.start())):
                 continue  # s14 'a step takes twice as long as on one node': a step on more GPUs does more work
-            if _A_BOUND.match(obj) and re.match(r"(?:less|lower)\b", m.group(0), _IC):
+            if _A_BOUND.match(text, m.start(group)) and re.match(r"(?:less|lower)\b", m.group(0), _IC):
                 continue  # 'less than 2x the throughput of one node': a bound on the speed-up, not a slower run
             if _a_setting(obj) or ODD_STEPS.search(tx.sentence(text, m.start())):
                 continue  # cmp-s10 settings compared ('slower than ZeRO-2 on 2 nodes'): both ran on those machines

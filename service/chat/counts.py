@@ -125,7 +125,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                       # zh-s12b the model before each's share: '两台机器，A100 各 8 张', '两台，显存 80G 的 A100 各 8 张'
                       rf"(?:(?:显存\s*\d{{2,3}}\s*GB?\s*的\s*)?{GPU_MARK}+\s*(?:显卡|GPU)?\s*(?=各|每台))?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
                       # s22 one card each said as 单卡: '双节点单卡', '两机单卡' (one card in all cannot span two machines)
-                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?:x(?P<m2>\d{{1,2}})(?!\d)|(?:[x×*]\s*)?(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡))))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
+                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?:x(?P<m2>\d{{1,2}})(?!\d)|(?:[x×*]\s*)?(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡))(?<!的单)(?!卡的?\s*(?:吞吐|速度|性能|效率))))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
                       # counts-s11: '两台机器各 4 张': each's share said bare, the GPUs named elsewhere
                       r"|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     # counts-zh-s13 '多机多卡（2x8）', '多节点 (4*8) 训练': a multi-machine run, then machines times GPUs in brackets

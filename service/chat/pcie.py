@@ -43,7 +43,8 @@ _TOKEN = re.compile(
     r"PCI-?e\s*(?P<ver>[1-6])\.0|"
     r"(?<![\d.])(?P<gts>2\.5|5|8|16|32|64)\s*GT/s|"
     # right after the generation a width is the link's, whatever follows ('PCIe Gen4 x16 cards')
-    r"(?:(?<=Gen[1-6] )|(?<=Gen[1-6])|(?<=\.0 )|(?<=PCIe ))[x×]\s*(?P<width3>\d{1,2})(?![\d.])|"
+    r"(?:(?<=Gen[1-6] )|(?<=Gen[1-6])|(?<=Gen [1-6] )|(?<=Gen [1-6])|(?<=\.0 )|(?<=PCIe ))"
+    r"[x×]\s*(?P<width3>\d{1,2})(?![\d.])|"
     r"(?<![A-Za-z0-9])[x×]\s*(?P<width>\d{1,2})(?![\d.])(?!\s*(?:GPU|卡|card|node|机|台|A100|H100|V100))|"
     r"(?<![\d.])(?P<width2>\d{1,2})\s*x(?![A-Za-z0-9])(?=\s*(?:lanes?|links?|width|宽|$|[,，。.;；)）]))", _IC)
 
