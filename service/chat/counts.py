@@ -286,7 +286,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("world", re.compile(rf"(?<![A-Za-z])(?<!local_)(?<!local )(?<!local-)(?<!group_)world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
     ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
-    ("gpus", re.compile(rf"(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
+    ("gpus", re.compile(rf"(?<!Gen)(?<!Gen )(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
                         rf"(?!\s*{_NODE_EN})", _IC)),
 ]
 

@@ -91,10 +91,6 @@ _OTHER_NAMES = [
     r"InternLM|Baichuan|ChatGLM|chatglm|GLM|DeepSeek|deepseek|Phi|phi|Gemma|gemma|OPT|opt|BLOOM|Falcon|EfficientNet|"
     r"maxvit|MaxViT|Swin|swin|Inception|DenseNet|MobileNet|wav2vec|Whisper|whisper|SD|sdxl|SDXL|Stable Diffusion)"
     r"[- ]?v?\d+(?:\.\d+)?(?:-[A-Za-z]+)?(?!\w|\.\w)(?!\s?(?:[BbMm]|billion|million)\b)",
-    # a PCIe link's generation and width ('PCIe Gen4 x16 cards', 'Gen3 x8', 'PCIe 4.0 x16'): no counts of anything
-    # (read_pcie reads them from the unmasked text)
-    r"(?i:(?<![A-Za-z0-9])Gen\s?[1-6](?:\.0)?(?:\s?[x×]\s?\d{1,2})?(?![\w.])|(?<=PCIe )[1-6]\.0(?:\s?[x×]\s?\d{1,2})?(?![\w.])"
-    r"|(?<=PCIe )[x×]\s?\d{1,2}(?![\w.])|(?<=PCIe)[x×]\d{1,2}(?![\w.])|(?<![A-Za-z0-9])[x×]\d{1,2}\s?Gen\s?[1-6](?![\w.]))",
     # dates and clock times
     r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|(?<![\d.])\d{1,2}:\d{2}:\d{2}(?![\d])",
 ]

@@ -1437,7 +1437,9 @@ def network_rates(text: str) -> list[Understood]:
         elif kind == "measured":
             hits.append(_hit("net.iperf3_gbps", gbps, m))
             said.append((hits[-1], prefix, is_bytes))
-            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) and sibling is None \
+            # (the tool may be named in the clause before: 'iperf3 测了一下，大概 9.41 Gbits/sec' is its result only)
+            if not is_bytes and not _MEASURING.search(tx.clause(text, m.start())) \
+                    and not _MEASURING.search(text, tx.sentence_bounds(text, m.start())[0], m.start()) and sibling is None \
                     and not SHARE_OF_THE_RATE.match(text, m.end()):  # s11 share of the rate: short of the link, not it
                 # 'the bandwidth between the machines is 1 Gbps': a link speed as much as a measurement
                 hits.append(_hit("nic.speed_gbps", gbps, m, weak=True))

@@ -23,11 +23,13 @@ _IC = re.IGNORECASE
 _NEGATOR = re.compile(
     r"(?:没有|没用|没开|没开启|未开启|未启用|未使用|不支持|不带|不是|并非|不用|没装|没走|不走|未配置|没配置?|"
     r"无(?=\s*(?:RDMA|IB|InfiniBand|NVLink|RoCE|GDR))|"
+    # an intention denied: '我们不打算上 IB', '暂时不考虑 RDMA', '没计划买 IB' — the job has none now
+    r"不打算|没打算|不准备|没准备|不考虑|不想|没计划|没有计划|不计划|"
     r"(?<![A-Za-z])(?:no|not|without|lacks?|lacking|neither|nor|never)(?![A-Za-z])|n't|not using|not use|"
     r"don't have|doesn't have|do not have|does not have|isn't|aren't|wasn't|weren't)"
     # what may stand between the negation and the feature: '没有配置过任何 RDMA 网卡', 'we never had InfiniBand'
     r"(?:\s*(?:any|a|an|the|use|using|have|has|had|enabled?|with|on|over|support(?:ing)?\s+for|access to|installed|configured|"
-    r"是|用|有|到|走|配置过?|配过|装过?|安装过?|部署过?|用过|开过|接|连|任何|什么|上))*\s*$",
+    r"是|用|有|到|走|配置过?|配过|装过?|安装过?|部署过?|用过|开过|接|连|任何|什么|上|买|换|采购|引入|部署))*\s*$",
     _IC)
 # Traffic said not to take a fabric ('NCCL 没走 IB', 'not going over RoCE'): the fabric is not in use, not absent.
 _NOT_ROUTED = re.compile(r"(?:没走|不走|没有走|没用上|not (?:going|routed|sent|running) (?:over|through)|"

@@ -125,7 +125,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
         cn_durations_as_digits(prose), lines=cn_durations_as_digits("".join(lines)))
     scaling.hits.extend(read_tables(question, pasted.spans).hits)  # a table of runs pasted in a code block
     hits = (extract_facts(prose) + read_counts(prose, unmasked) + read_nic_count(prose, unmasked) + scaling.hits
-            + _entity_facts(entities, unmasked) + read_pcie(unmasked) + read_several_machines(prose))
+            + _entity_facts(entities, unmasked) + read_pcie(prose) + read_several_machines(prose))
     # a setting quoted as code ('`num_nodes: 2`') is blanked with the commands; its node count still describes the job
     hits += [h for h in nodes_setting(raw_prose) if not any(x.start == h.start for x in hits)]
     hits += config_settings(question)  # '[config] hidden=7168, num_topk=8' in a log: the model's shape
