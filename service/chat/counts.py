@@ -323,6 +323,31 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
 
 _RANGE_OF_GPUS = re.compile(r"(?<![\w.])(?<!from )(?<!From )(?<!从)(?<!从 )(?<!由)(?<!由 )\d{1,2}\s*(?:-|~|～|to|或|到|至)\s*\d{1,2}(?=\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)"
                             r"(?![A-Za-z0-9]))", re.IGNORECASE)
+# cnt a choice of machine counts: '扩展到 4 或 8 个节点后', 'on 2 or 4 nodes it hangs', '节点数扩展到 4 或 8 后': the job
+# runs on one or the other, neither is its count; more than one machine either way is said
+_ALT = r"\s*(?:或者?|或是|(?<![A-Za-z])or(?![A-Za-z])|/)\s*"
+_CHOICE_OF_MACHINES = re.compile(
+    rf"(?<![\w.])(?P<a>\d{{1,3}}){_ALT}(?P<b>\d{{1,3}})(?![\w.])\s*(?:个|台)?\s*(?=(?:节点|机器|服务器|主机|台|机(?![器房架柜])|"
+    r"(?:nodes|machines|servers|hosts)(?![A-Za-z])))"
+    r"|(?:节点|机器|服务器|主机)\s*(?:数|数量|个数|台数)\s*(?:扩展|扩|增加|加|提高|提升|上|改|变)?\s*(?:到|至|为|成)?\s*"
+    rf"(?P<a2>\d{{1,3}}){_ALT}(?P<b2>\d{{1,3}})(?![\w.])", _IC)
+
+
+def _choice_of_machines(text: str) -> tuple[str, list[Understood]]:
+    """The text with each choice of machine counts ('4 或 8 个节点') blanked (same length), and job.multi_node where
+    both counts are more than one machine: a question about either size says the job spans machines, not how many."""
+    hits = []
+    for m in _CHOICE_OF_MACHINES.finditer(text):
+        a, b = int(m["a"] or m["a2"]), int(m["b"] or m["b2"])
+        if a == b:
+            continue
+        if min(a, b) > 1:
+            hits.append(Understood("job.multi_node", True, m.group(0), m.start(), m.end(), source="choice", weak=True))
+        at, end = m.start("a") if m["a"] else m.start("a2"), m.end("b") if m["b"] else m.end("b2")
+        text = text[:at] + " " * (end - at) + text[end:]
+    return text, hits
+
+
 _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
 
 
@@ -387,6 +412,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     # the job's: left unread (blanked, same length); 'from 8 to 16 GPUs' is a move, read as such
     text = _RANGE_OF_GPUS.sub(lambda m: " " * len(m.group(0)), text)
     hits: list[Understood] = []
+    text, hits = _choice_of_machines(text)
     named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan
 
@@ -1359,6 +1385,7 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
         if _NIC_MODEL.match(unmasked[m.start():]) and not any(h.start <= m.start("n") < h.end for h in hits):
             hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     hits += [h for h in _device_ranges(masked, unmasked) if not any(x.start <= h.start < x.end for x in hits)]
+    hits += [h for h in _nic_names_listed(unmasked) if not any(x.start <= h.start < x.end for x in hits)]
     return [h for h in hits if not _LINKS_HEAD.search(h.text) or _a_rate_with_the_links(masked, h)] \
         + _rate_after_the_count(masked, unmasked, hits)
 
@@ -1388,6 +1415,26 @@ def _device_ranges(masked: str, unmasked: str) -> list[Understood]:
             continue  # 'only mlx5_0 … mlx5_3 carry traffic', 'mlx5_0 到 mlx5_3 都 down 了': some of them, a state
         found.append(Understood("nic.count", n, m.group(0), m.start(), m.end()))
     return found if len({h.value for h in found}) == 1 else []
+
+
+# cnt a configuration's list of a node's RDMA interfaces: k8s-rdma-shared-dev-plugin's 'ifNames: [ibs10, ibs11, ibs18,
+# ibs19]', 'interfaces: ib0, ib1, ib2, ib3', '网卡：mlx5_0、mlx5_1': as many NICs as names (an RDMA device's or an IPoIB
+# interface's names only: an Ethernet list, 'eth0,eth1', may be a bond's members or a socket's fallbacks)
+_RDMA_NAME = r"(?:ib[a-z]{0,2}\d{1,3}(?:[a-z]\d{1,3}){0,3}|mlx\d_\d{1,3}|bnxt_re\d{1,2}|irdma\d{1,2}|rdmap?\w{0,10}\d)"
+_NIC_NAMES_LISTED = re.compile(
+    r"(?<![A-Za-z_])(?:if_?names?|interfaces?|(?:rdma|ib|hca|nic)_?(?:devices?|devs?|hcas?|interfaces?|names?)|devices?|"
+    r"HCAs?|NICs?|网卡|接口|设备)\s*[:：=]\s*[\[(（]?\s*"
+    rf"(?P<names>{_RDMA_NAME}(?:\s*(?:,|，|、|\s(?:and|和)\s)\s*{_RDMA_NAME}){{1,15}})\s*[\])）]?(?![\w-])", _IC)
+
+
+def _nic_names_listed(unmasked: str) -> list[Understood]:
+    """nic.count from a configured list of RDMA interface names: each distinct name is one NIC of the node."""
+    hits = []
+    for m in _NIC_NAMES_LISTED.finditer(unmasked):
+        names = set(re.findall(_RDMA_NAME, m["names"], _IC))
+        if len(names) >= 2:
+            hits.append(Understood("nic.count", len(names), m.group(0), m.start(), m.end()))
+    return hits
 
 
 _LINKS_HEAD = re.compile(r"links?$", _IC)

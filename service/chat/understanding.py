@@ -112,7 +112,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     commands = read_commands(raw_prose, set_aside=lambda pos: said_by_others(raw_prose, pos))
     unmasked = _tools_kept(raw_prose, blank(raw_prose, commands.spans), commands.spans)
     entities = find_entities(unmasked)
-    prose = mask_entities(unmasked, entities)
+    prose = tx.gpu_words(mask_entities(unmasked, entities))  # cnt '3 graphics cards' are 3 GPUs
     lines = list(prose)
     for i in typed_breaks:
         lines[i] = "\n"
@@ -767,7 +767,9 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     n 倍', 'adding GPUs from a second server'), that single machine is the baseline, not the job.
     """
     job = stated.get("job.nodes")
-    if job is not None and job.value == 1 and job.weak and _multi_node_run_said(text):
+    several = stated.get("job.multi_node")  # cnt '扩展到 4 或 8 个节点': a choice of sizes, each more than one machine
+    if job is not None and job.value == 1 and job.weak and (_multi_node_run_said(text) or (
+            several is not None and several.source == "choice" and not several.hypothetical)):
         stated.pop("job.nodes")
         stated.setdefault("job.baseline_nodes", Understood("job.baseline_nodes", 1, job.text, job.start, job.end))
         if re.search(r"a second (?:server|node|machine|box)|another (?:server|node|machine|box)|第二台|两机|双机", text,
