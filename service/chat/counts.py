@@ -107,6 +107,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("groups", re.compile(rf"(?P<n>{COUNT})\s*(?:台|个节点|节点|机)\s*(?:机器|服务器)?\s*(?P<m>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)"
                           rf"(?:\s*{_MARK})?\s*(?:\+|＋|加)\s*(?P<n2>{COUNT})\s*(?:台|个节点|节点|机)\s*"
                           rf"(?:机器|服务器)?\s*(?P<m2>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)")),
+    # cnt 'two A800*8 machines', '2 台 H100×8 服务器': machines counted, each of the model times its GPUs
+    ("n-mark-times-nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:台|个)?\s*{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*"
+                                      rf"(?:(?:nodes|machines|servers|boxes|hosts|instances|workstations)(?![A-Za-z])|"
+                                      rf"机器|服务器|节点)", _IC)),
     ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # s14 a total's label whose value says it is each machine's: 'GPUs: 8 per node, 2 nodes', '卡数：8/台'
     ("label-per", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT})\s*(?:GPUs?|cards?|张|块|卡)?\s*(?:(?<![A-Za-z])per\s*|/\s*)"
@@ -135,7 +139,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("zh-rev", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_ZH}\s*[x×*]\s*(?P<n>{COUNT})\s*(?:台|个节点|节点|机)")),
     # counts-s11: '8卡×2', '8 GPUs x 2': a machine's GPUs, times the machines (never a memory, a rate or more GPUs after)
     ("gpus-times", re.compile(rf"(?P<m>{COUNT})\s*(?:{_GPU_ZH}|{_GPU_EN})\s*[x×*]\s*(?P<n>\d{{1,2}})(?![\d.])"
-                              rf"(?!\s*(?:GPUs?|cards?|卡|显卡|张|块|[x×*=]|%|倍|[KMGT]i?B?(?![A-Za-z])|Gb|bit|byte))", _IC)),
+                              rf"(?!\s*(?:GPUs?|cards?|卡|显卡|张|块|[x×*=]|%|倍|[KMGT]i?B?(?![A-Za-z])|Gb|bit|byte))"
+                              # (cnt never one machine after: 'one A100*8 node' is a node of eight, not eight nodes)
+                              r"(?!\s*-?\s*(?:node|machine|server|box|host|instance|workstation)(?![A-Za-z]))", _IC)),
     # 2 nodes x 8 GPUs, 2 nodes with 8 A100s each, two boxes with 4 RTX 4090 each, 4 machines each with 8 GPUs
     ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?P<each0>each\s*(?:with|has|having|:)?|[x×*]|with|having|"
                       rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
@@ -217,6 +223,12 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # '… x 8 台' counts machines)
     ("mark-times-node", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:node|machine|server|box|host|"
                                    rf"instance|workstation)(?![A-Za-z])|机器|服务器)", _IC)),
+    # cnt 'some A100-40G × 8 nodes', '几台 A800*8 服务器': machines counted by a quantifier, so the count after the
+    # model is each one's GPUs even before a plural
+    ("mark-times-node", re.compile(rf"(?:(?<![A-Za-z])(?:some|several|a few|few|multiple|many|more|our|the|these|those|"
+                                   rf"both)\s+|多台\s*|几台\s*|若干台?\s*|一些\s*)"
+                                   rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:nodes|machines|servers|boxes|"
+                                   rf"hosts|instances|workstations)(?![A-Za-z])|机器|服务器|节点)", _IC)),
     ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)(?!\s*(?:nodes?|machines?|servers?|台|节点))",
                               _IC)),
     # 'a3-highgpu-8g x 4', 'p4d.24xlarge * 2': instances of a type, counted after it
@@ -985,7 +997,7 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 # counts-s11: the new shapes say both counts
-_FULL_SHAPES = {"multi-paren", "gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
+_FULL_SHAPES = {"n-mark-times-nodes", "multi-paren", "gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
                 "total", "gpus-nodes", "pods"}
 
 
@@ -1074,6 +1086,11 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             if per % n:
                 return None
             per //= n
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        out.append(_hit("job.gpus_per_node", per, text, a, b))
+    elif shape == "n-mark-times-nodes":
+        if not n or not per or per > 16 or n > 1024:
+            return None
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b))
     elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node", "one-node-of"}:
