@@ -760,12 +760,29 @@ def _multi_node_run_said(text: str) -> bool:
     return any(not _NOT_A_RUN.search(text, max(0, m.start() - 24), m.start()) for m in _MULTI_NODE.finditer(text))
 
 
+# cnt one machine named right before the baseline's GPUs: '单机 4 卡', '单个 worker 4 张卡', 'one node with 8 GPUs'
+_ONE_MACHINE_BEFORE = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|单个\s*(?:worker|节点|机器|服务器)|一台(?:机器|服务器)?|"
+                                 r"(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|worker)"
+                                 r"(?:\s*(?:with|having|,))?)\s*(?:上)?\s*(?:的)?\s*$", re.IGNORECASE)
+
+
+def _baseline_on_one_machine(stated: dict[str, Understood], text: str) -> None:
+    """A baseline of several GPUs said on one machine ('单个 worker 4 张卡时每卡 156 img/s') is one machine's run too:
+    baseline_nodes 1 beside the baseline's GPUs, where the job spans more machines."""
+    base, job = stated.get("job.baseline_gpus"), stated.get("job.nodes")
+    if base is None or "job.baseline_nodes" in stated or job is None or not isinstance(job.value, int) or job.value <= 1:
+        return
+    if _ONE_MACHINE_BEFORE.search(text, max(0, base.start - 16), base.start):
+        stated["job.baseline_nodes"] = Understood("job.baseline_nodes", 1, base.text, base.start, base.end, inferred=True)
+
+
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison.
 
     When the only machine count is a single one and the question is about a multi-machine run ('多机时每个 step 是单机的
     n 倍', 'adding GPUs from a second server'), that single machine is the baseline, not the job.
     """
+    _baseline_on_one_machine(stated, text)
     job = stated.get("job.nodes")
     several = stated.get("job.multi_node")  # cnt '扩展到 4 或 8 个节点': a choice of sizes, each more than one machine
     if job is not None and job.value == 1 and job.weak and (_multi_node_run_said(text) or (
