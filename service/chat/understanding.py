@@ -760,6 +760,35 @@ def _multi_node_run_said(text: str) -> bool:
     return any(not _NOT_A_RUN.search(text, max(0, m.start() - 24), m.start()) for m in _MULTI_NODE.finditer(text))
 
 
+# cnt a baseline named as such: '基线是单机 3 卡', 'the baseline is one node with 8 GPUs', '对照组为 2 机 16 卡',
+# 'baseline: 1 GPU' (never a baseline asked for or to be set: 'what baseline should I use')
+_BASELINE_NAMED = re.compile(r"(?:基线|基准|对照组?|参照)\s*(?:配置|环境|实验)?\s*(?:是|为|用的是|:|：)\s*|"
+                             r"(?<![A-Za-z])(?:(?:our|my|the)\s+)?baseline(?:\s+(?:run|setup|config(?:uration)?))?\s*"
+                             r"(?:is|was|:|=|\(|-)\s*", re.IGNORECASE)
+
+
+def _named_baseline(stated: dict[str, Understood], text: str) -> None:
+    """The run sizes in a clause that names the baseline are the baseline's (baseline_nodes, baseline_gpus), not the
+    job's: the job's counts read from those words go, and the baseline said outright outranks one inferred."""
+    for m in _BASELINE_NAMED.finditer(text):
+        end = tx.clause_bounds(text, m.end())[1]
+        sizes = [sz for sz in run_sizes(text, m.end(), end) if sz[3] - m.end() <= 12 or sz[3] - m.end() <= 24 and
+                 not re.search(r"[，,。；;]", text[m.end():sz[3]])]
+        if not sizes:
+            continue
+        for value, _, kind, a, b in sizes[:2]:
+            fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
+            old = stated.get(fact)
+            if old is None or old.inferred or old.weak or old.value != value:
+                stated[fact] = Understood(fact, value, text[a:b], a, b)
+        lo, hi = sizes[0][3], sizes[min(1, len(sizes) - 1)][4]
+        for fact in ("job.nodes", "job.gpus_per_node", "gpu.count"):
+            h = stated.get(fact)
+            if h is not None and lo <= h.start < hi + 2:
+                stated.pop(fact)
+        return
+
+
 # cnt one machine named right before the baseline's GPUs: '单机 4 卡', '单个 worker 4 张卡', 'one node with 8 GPUs'
 _ONE_MACHINE_BEFORE = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|单个\s*(?:worker|节点|机器|服务器)|一台(?:机器|服务器)?|"
                                  r"(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|worker)"
@@ -782,6 +811,7 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
     When the only machine count is a single one and the question is about a multi-machine run ('多机时每个 step 是单机的
     n 倍', 'adding GPUs from a second server'), that single machine is the baseline, not the job.
     """
+    _named_baseline(stated, text)
     _baseline_on_one_machine(stated, text)
     job = stated.get("job.nodes")
     several = stated.get("job.multi_node")  # cnt '扩展到 4 或 8 个节点': a choice of sizes, each more than one machine
