@@ -1290,6 +1290,11 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
                 continue
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
+        elif h.source == "ranks" and not per_node_cue and not total_cue and not nodes and n <= 8 \
+                and not _SEVERAL_MACHINES.search(text):
+            # cnt '8 个 rank 0~7 都打印了', 'all 8 ranks hang': a few ranks and no other machine said are one machine's
+            # GPUs, one rank each (weak: any machine count said outranks it)
+            out.append(Understood(h.fact, n, h.text, h.start, h.end, source="ranks", weak=True))
         elif total_cue or (h.source == "ranks" and not per_node_cue):
             # a total with no machine count to divide it by says nothing about one machine: the job's GPUs in all,
             # when it counts GPUs ('one or two workers may fail to save' counts no job)
