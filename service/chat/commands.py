@@ -604,7 +604,8 @@ _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "
              "devices", "gpus",  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
              "gpu_num_per_node", "num_gpus_per_machine",  # s24 OneFlow's '--gpu_num_per_node=8'
              "actor_num_gpus_per_node"}
-# cnt a training script's own GPU flag: MegEngine's and many repos' '--ngpus 8', '--n_gpus 4', '--num-gpu 2', '--nproc 8'
+# cnt a training script's own GPU flag: MegEngine's and many repos' '--ngpus 8', '--n_gpus 4', '--num-gpu 2',
+# '--nproc 8'
 # (GPUs of the one machine the script runs on; never nccl-tests' '-g'/'--ngpus', the GPUs each of its processes drives)
 _SCRIPT_GPUS = {"ngpus", "n_gpus", "ngpu", "n_gpu", "num_gpu", "gpu_num", "gpus_num", "nproc", "num_devices"}
 _PROCESSES = {"num_processes", "ntasks"}

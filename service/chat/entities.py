@@ -31,7 +31,7 @@ _GPU_NAME = (
     r"|Quadro\s?(?:[PMK]|GV|GP)\d{3,4}|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
     r"|(?:TITAN|Titan)(?=s?\s+(?:cards?|GPUs?|显卡|卡)|s?\s*[,，、。;；)）]|[卡显])|(?<=[\d张块]\s)Titans?(?![A-Za-z])|(?<=[\d张块])Titans?(?![A-Za-z]))"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL|HGX|DGX))?"
-    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?![A-Za-z])(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
+    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?:(?![A-Za-z])|(?=[xX]\d))(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL))?"
 )
 # A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.

@@ -790,7 +790,8 @@ def _named_baseline(stated: dict[str, Understood], text: str) -> None:
 
 
 # cnt one machine named right before the baseline's GPUs: '单机 4 卡', '单个 worker 4 张卡', 'one node with 8 GPUs'
-_ONE_MACHINE_BEFORE = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|单个\s*(?:worker|节点|机器|服务器)|一台(?:机器|服务器)?|"
+_ONE_MACHINE_BEFORE = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|单个\s*(?:worker|节点|机器|服务器)|"
+                                 r"一台(?:机器|服务器)?|"
                                  r"(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|worker)"
                                  r"(?:\s*(?:with|having|,))?)\s*(?:上)?\s*(?:的)?\s*$", re.IGNORECASE)
 
@@ -799,10 +800,12 @@ def _baseline_on_one_machine(stated: dict[str, Understood], text: str) -> None:
     """A baseline of several GPUs said on one machine ('单个 worker 4 张卡时每卡 156 img/s') is one machine's run too:
     baseline_nodes 1 beside the baseline's GPUs, where the job spans more machines."""
     base, job = stated.get("job.baseline_gpus"), stated.get("job.nodes")
-    if base is None or "job.baseline_nodes" in stated or job is None or not isinstance(job.value, int) or job.value <= 1:
+    if base is None or "job.baseline_nodes" in stated or job is None or not isinstance(job.value, int) \
+            or job.value <= 1:
         return
     if _ONE_MACHINE_BEFORE.search(text, max(0, base.start - 16), base.start):
-        stated["job.baseline_nodes"] = Understood("job.baseline_nodes", 1, base.text, base.start, base.end, inferred=True)
+        stated["job.baseline_nodes"] = Understood("job.baseline_nodes", 1, base.text, base.start, base.end,
+                                                  inferred=True)
 
 
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
