@@ -604,10 +604,10 @@ _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "
              "devices", "gpus",  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
              "gpu_num_per_node", "num_gpus_per_machine",  # s24 OneFlow's '--gpu_num_per_node=8'
              "actor_num_gpus_per_node"}
-# cnt a training script's own GPU flag: MegEngine's and many repos' '--ngpus 8', '--n_gpus 4', '--num-gpu 2',
-# '--nproc 8'
+# cnt a training script's own GPU flag: MegEngine's and many repos' '--ngpus 8', '--n_gpus 4', '--num-gpu 2'
+# (never 'nproc', the shell's count of CPU cores)
 # (GPUs of the one machine the script runs on; never nccl-tests' '-g'/'--ngpus', the GPUs each of its processes drives)
-_SCRIPT_GPUS = {"ngpus", "n_gpus", "ngpu", "n_gpu", "num_gpu", "gpu_num", "gpus_num", "nproc", "num_devices"}
+_SCRIPT_GPUS = {"ngpus", "n_gpus", "ngpu", "n_gpu", "num_gpu", "gpu_num", "gpus_num", "num_devices"}
 _PROCESSES = {"num_processes", "ntasks"}
 _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length", "max_seq_len", "model_max_length",
             "max_sequence_length", "sequence_length"}

@@ -225,8 +225,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                                    rf"instance|workstation)(?![A-Za-z])|机器|服务器)", _IC)),
     # cnt 'some A100-40G × 8 nodes', '几台 A800*8 服务器': machines counted by a quantifier, so the count after the
     # model is each one's GPUs even before a plural
-    ("mark-times-node", re.compile(rf"(?:(?<![A-Za-z])(?:some|several|a few|few|multiple|many|more|our|the|these|those|"
-                                   rf"both)\s+|多台\s*|几台\s*|若干台?\s*|一些\s*)"
+    ("mark-times-node", re.compile(rf"(?:(?<![A-Za-z])(?:some|several|a few|multiple)\s+|多台\s*|几台\s*|若干台?\s*|一些\s*)"
                                    rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:nodes|machines|servers|boxes|"
                                    rf"hosts|instances|workstations)(?![A-Za-z])|机器|服务器|节点)", _IC)),
     ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)(?!\s*(?:nodes?|machines?|servers?|台|节点))",
@@ -337,7 +336,7 @@ _RANGE_OF_GPUS = re.compile(r"(?<![\w.])(?<!from )(?<!From )(?<!从)(?<!从 )(?<
                             r"(?![A-Za-z0-9]))", re.IGNORECASE)
 # cnt a choice of machine counts: '扩展到 4 或 8 个节点后', 'on 2 or 4 nodes it hangs', '节点数扩展到 4 或 8 后': the job
 # runs on one or the other, neither is its count; more than one machine either way is said
-_ALT = r"\s*(?:或者?|或是|(?<![A-Za-z])or(?![A-Za-z])|/)\s*"
+_ALT = r"\s*(?:或者?|或是|(?<![A-Za-z])or(?![A-Za-z]))\s*"  # (never '2/4': a ratio or a date as often as a choice)
 _CHOICE_OF_MACHINES = re.compile(
     rf"(?<![\w.])(?P<a>\d{{1,3}}){_ALT}(?P<b>\d{{1,3}})(?![\w.])\s*(?:个|台)?\s*(?=(?:节点|机器|服务器|主机|台|机(?![器房架柜])|"
     r"(?:nodes|machines|servers|hosts)(?![A-Za-z])))"
@@ -345,19 +344,21 @@ _CHOICE_OF_MACHINES = re.compile(
     rf"(?P<a2>\d{{1,3}}){_ALT}(?P<b2>\d{{1,3}})(?![\w.])", _IC)
 
 
-def _choice_of_machines(text: str) -> tuple[str, list[Understood]]:
-    """The text with each choice of machine counts ('4 或 8 个节点') blanked (same length), and job.multi_node where
-    both counts are more than one machine: a question about either size says the job spans machines, not how many."""
-    hits = []
+def _choice_of_machines(text: str) -> tuple[str, list[Understood], list[int]]:
+    """A choice of machine counts ('4 或 8 个节点'): the text with its first count and the 'or' blanked (same length,
+    so 'on 2 or 4 nodes with 8 GPUs each' still reads each machine's GPUs), job.multi_node where both counts are more
+    than one machine, and where the second count starts (its machine count, read there, is no count of the job's)."""
+    hits, seconds = [], []
     for m in _CHOICE_OF_MACHINES.finditer(text):
         a, b = int(m["a"] or m["a2"]), int(m["b"] or m["b2"])
         if a == b:
             continue
         if min(a, b) > 1:
             hits.append(Understood("job.multi_node", True, m.group(0), m.start(), m.end(), source="choice", weak=True))
-        at, end = m.start("a") if m["a"] else m.start("a2"), m.end("b") if m["b"] else m.end("b2")
-        text = text[:at] + " " * (end - at) + text[end:]
-    return text, hits
+        at, second = (m.start("a"), m.start("b")) if m["a"] else (m.start("a2"), m.start("b2"))
+        text = text[:at] + " " * (second - at) + text[second:]
+        seconds.append(second)
+    return text, hits, seconds
 
 
 _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
@@ -424,7 +425,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     # the job's: left unread (blanked, same length); 'from 8 to 16 GPUs' is a move, read as such
     text = _RANGE_OF_GPUS.sub(lambda m: " " * len(m.group(0)), text)
     hits: list[Understood] = []
-    text, hits = _choice_of_machines(text)
+    text, hits, seconds = _choice_of_machines(text)
     named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan
 
@@ -526,6 +527,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
     hits = _parts_of_the_machines(text, hits)  # counts-zh-s13 parts
+    if seconds:  # cnt a choice of machine counts: the second one read is no count of the job's
+        hits = [h for h in hits if h.fact != "job.nodes" or not any(h.start <= at < h.end for at in seconds)]
     return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
         text, _drop_side_runs(text, _drop_added(text, hits)), unmasked))))
 
@@ -1290,11 +1293,6 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
                 continue
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
-        elif h.source == "ranks" and not per_node_cue and not total_cue and not nodes and n <= 8 \
-                and not _SEVERAL_MACHINES.search(text):
-            # cnt '8 个 rank 0~7 都打印了', 'all 8 ranks hang': a few ranks and no other machine said are one machine's
-            # GPUs, one rank each (weak: any machine count said outranks it)
-            out.append(Understood(h.fact, n, h.text, h.start, h.end, source="ranks", weak=True))
         elif total_cue or (h.source == "ranks" and not per_node_cue):
             # a total with no machine count to divide it by says nothing about one machine: the job's GPUs in all,
             # when it counts GPUs ('one or two workers may fail to save' counts no job)

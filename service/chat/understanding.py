@@ -768,24 +768,23 @@ _BASELINE_NAMED = re.compile(r"(?:基线|基准|对照组?|参照)\s*(?:配置|�
 
 
 def _named_baseline(stated: dict[str, Understood], text: str) -> None:
-    """The run sizes in a clause that names the baseline are the baseline's (baseline_nodes, baseline_gpus), not the
-    job's: the job's counts read from those words go, and the baseline said outright outranks one inferred."""
+    """The run sizes in a clause that names the baseline are the baseline's (baseline_nodes, baseline_gpus; its GPUs
+    only on one machine, where they are all it has): the baseline said outright outranks one inferred (the job's counts read from the same words stay: the job often runs
+    on the same machines)."""
     for m in _BASELINE_NAMED.finditer(text):
         end = tx.clause_bounds(text, m.end())[1]
         sizes = [sz for sz in run_sizes(text, m.end(), end) if sz[3] - m.end() <= 12 or sz[3] - m.end() <= 24 and
                  not re.search(r"[，,。；;]", text[m.end():sz[3]])]
         if not sizes:
             continue
+        machines = [sz[0] for sz in sizes[:2] if sz[2] == "nodes"]
         for value, _, kind, a, b in sizes[:2]:
+            if kind == "gpus" and machines and machines[0] > 1:
+                continue  # 'baseline: 2 nodes x 8 GPUs': eight a machine, not the baseline's GPUs in all
             fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
             old = stated.get(fact)
-            if old is None or old.inferred or old.weak or old.value != value:
+            if old is None or old.inferred or old.weak:
                 stated[fact] = Understood(fact, value, text[a:b], a, b)
-        lo, hi = sizes[0][3], sizes[min(1, len(sizes) - 1)][4]
-        for fact in ("job.nodes", "job.gpus_per_node", "gpu.count"):
-            h = stated.get(fact)
-            if h is not None and lo <= h.start < hi + 2:
-                stated.pop(fact)
         return
 
 
