@@ -769,8 +769,8 @@ _BASELINE_NAMED = re.compile(r"(?:基线|基准|对照组?|参照)\s*(?:配置|�
 
 def _named_baseline(stated: dict[str, Understood], text: str) -> None:
     """The run sizes in a clause that names the baseline are the baseline's (baseline_nodes, baseline_gpus; its GPUs
-    only on one machine, where they are all it has): the baseline said outright outranks one inferred (the job's counts read from the same words stay: the job often runs
-    on the same machines)."""
+    only on one machine, where they are all it has): the baseline said outright outranks one inferred (the job's
+    counts read from the same words stay: the job often runs on the same machines)."""
     for m in _BASELINE_NAMED.finditer(text):
         end = tx.clause_bounds(text, m.end())[1]
         sizes = [sz for sz in run_sizes(text, m.end(), end) if sz[3] - m.end() <= 12 or sz[3] - m.end() <= 24 and
