@@ -58,7 +58,9 @@ _ARG = r"(?:[^\s,，。;；?？]|,(?=\S))"
 _INLINE = re.compile(rf"(?<![\w/])(?P<cmd>{_LAUNCHER}(?:\s+(?:-{{1,2}}[\w.\-]+(?:[= ]{_ARG}+)?|"
                      rf"{_ARG}*[/=.:_\-\d]{_ARG}*|[A-Za-z_]+\.py))+)")
 _ENV = re.compile(r"(?:(?:export|set|-x|--env|-e)\s+)?(?P<name>NCCL_[A-Z0-9_]+|FI_[A-Z0-9_]+|UCX_[A-Z0-9_]+|"
-                  r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME)"
+                  r"CUDA_VISIBLE_DEVICES|OMP_NUM_THREADS|GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|"
+                  # cnt CaffeOnSpark's and other launchers' 'DEVICES=1': the GPUs each worker machine runs
+                  r"(?<![A-Za-z_])DEVICES(?==\d))"
                   r"\s*(?:=|:|：|->|→|=>|为|设为|设置为|设成|"
                   # s13 thread 'Turns out NCCL_SOCKET_IFNAME was set to eth0'
                   r"\s+(?:(?:is|was|are|were|got|has been|had been)\s+)?(?:set\s+)?(?:to|=|设为|设置为|设成|为)\s*|"
@@ -491,7 +493,8 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     args = _short_options(body, _args(body))
     mpi = bool(re.match(r"\s*(?:sudo\s+)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:mpirun|mpiexec|horovodrun)", body))
     facts = _setting_facts(args, per_device_train_batch=_per_device_train_batch(body, args),
-                           whole_batch=whole_batch or splits_the_batch(body), training_workers=training_workers)
+                           whole_batch=whole_batch or splits_the_batch(body), training_workers=training_workers,
+                           nccl_test=bool(_NCCL_TEST.search(body)))
     # '-N' is machines to srun and processes per machine to mpirun; '-ppn'/'-perhost' are Intel MPI's and MPICH's.
     slurm = bool(re.match(r"\s*(?:#\s*)?(?:SBATCH\s|srun\s|sbatch\s|salloc\s)", body))
     total = _int(_option(args, "--gpus", "-G")) if slurm else None
@@ -601,6 +604,10 @@ _PER_NODE = {"nproc_per_node", "num_gpus", "gpus_per_node", "n_gpus_per_node", "
              "devices", "gpus",  # s12 Lightning's Trainer(devices=4, num_nodes=4): the GPUs of each node
              "gpu_num_per_node", "num_gpus_per_machine",  # s24 OneFlow's '--gpu_num_per_node=8'
              "actor_num_gpus_per_node"}
+# cnt a training script's own GPU flag: MegEngine's and many repos' '--ngpus 8', '--n_gpus 4', '--num-gpu 2'
+# (never 'nproc', the shell's count of CPU cores)
+# (GPUs of the one machine the script runs on; never nccl-tests' '-g'/'--ngpus', the GPUs each of its processes drives)
+_SCRIPT_GPUS = {"ngpus", "n_gpus", "ngpu", "n_gpu", "num_gpu", "gpu_num", "gpus_num", "num_devices"}
 _PROCESSES = {"num_processes", "ntasks"}
 _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length", "max_seq_len", "model_max_length",
             "max_sequence_length", "sequence_length"}
@@ -638,7 +645,7 @@ _PRECISION = {"bf16", "fp16", "fp8", "mixed_precision", "precision", "torch_dtyp
               "use_fp16", "use_bf16", "use_amp_fp16"}  # s29 icefall's and k2's '--use-fp16 1'
 _FSDP = {"fsdp", "use_fsdp"}
 _STRATEGY = {"strategy", "distributed_type", "sharding_strategy", "fsdp_sharding_strategy"}
-_NAMES = (_NODES | _PER_NODE | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
+_NAMES = (_NODES | _PER_NODE | _SCRIPT_GPUS | _PROCESSES | _SEQ_LEN | _MICRO | _GLOBAL | _ACCUM | set(_DEGREES) | _ZERO
           | _ZERO_CONFIG | _PRECISION | _FSDP | _STRATEGY | set(_MODEL_SHAPE) | _LOADER_WORKERS | _MOE_TOP_K)
 
 
@@ -763,12 +770,14 @@ def _per_device_train_batch(body: str, args: list[str]) -> bool:
 
 
 def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
-                   whole_batch: bool = False, training_workers: bool = False) -> dict[str, Any]:
+                   whole_batch: bool = False, training_workers: bool = False,
+                   nccl_test: bool = False) -> dict[str, Any]:
     """Facts from framework arguments, overrides and config names; a name read without a fact maps to None.
 
     `per_device_train_batch`: `--train_batch_size` is per GPU (_per_device_train_batch). `whole_batch`: a bare
     `--batch-size` is the whole step's batch (batches.splits_the_batch). `training_workers`: 'num_workers' counts
-    training workers (Ray Train's ScalingConfig), not loader processes.
+    training workers (Ray Train's ScalingConfig), not loader processes. `nccl_test`: the command is an nccl-tests
+    binary, whose '--ngpus' is each process's GPUs (read by _command_facts), not a script's GPU count.
     """
     facts: dict[str, Any] = {}
 
@@ -794,7 +803,7 @@ def _setting_facts(args: list[str], *, per_device_train_batch: bool = False,
             put("job.gpus_per_node", int(gres.group(1)))  # Slurm '--gres=gpu:8', '--gres=gpu:a100:4': per node
         elif key in _NODES and number:
             put("job.nodes", number)
-        elif key in _PER_NODE and number:
+        elif (key in _PER_NODE or (key in _SCRIPT_GPUS and not nccl_test)) and number:
             put("job.gpus_per_node", number if number <= 16 else None)
         elif key in _PROCESSES and number:
             put("_processes", number)
@@ -868,6 +877,11 @@ def _env_facts(name: str, value: str) -> dict[str, Any]:
         devices = value.strip().strip("\"'")
         listed = re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices)
         return {"job.gpus_per_node": len(devices.split(","))} if listed else {}
+    if name == "DEVICES":  # cnt 'DEVICES=1': how many GPUs the worker uses (a list of indices: as many as listed)
+        devices = value.strip().strip("\"'")
+        if re.fullmatch(r"\d{1,2}(?:,\d{1,2}){1,15}", devices):
+            return {"job.gpus_per_node": len(devices.split(","))}
+        return {"job.gpus_per_node": int(devices)} if re.fullmatch(r"(?:[1-9]|1[0-6])", devices) else {}
     if name == "NCCL_NET":  # 'NCCL_NET=Socket' / 'NCCL_NET=IB': the network NCCL is told to use
         net = value.strip().strip("\"'").lower()
         return {"nccl.transport": "socket"} if net == "socket" else {"nccl.transport": "ib"} if net == "ib" else {}

@@ -265,6 +265,9 @@ _SIZE = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:台|个)?\s*(?P<w>nodes?|mach
                    r"(?=\s*(?:[,.;:!?)]|$|and\b|together|combined|(?:it\s+)?(?:takes?|took|needs?|is|was|runs?|ran|gets?|got|"
                    r"gives?|gave)\b|\d))"
                    rf"|(?P<single>单机|单节点|单卡|单台|一台|单个(?:节点|机器|服务器|主机)|"  # counts-s11 '单个节点'
+                   # cnt one worker holding GPUs: '单个 worker 4 张卡', 'a single worker with 8 GPUs' (one machine)
+                   rf"(?:单个|一个|(?<![A-Za-z])(?:a single|single|one))\s*worker(?=\s*(?:[,，、]\s*)?(?:每台|各|with|having|has)?\s*"
+                   rf"(?:有|用)?\s*{COUNT}\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡|{GPU_MARK}))|"
                    rf"a single (?:node|machine|server|box|GPU)|single[- ](?:node|machine|server|box|GPU)|one (?:node|machine|"
                    rf"server|box|GPU))"
                    # GPUs named by a model the masks leave alone ('dual P4', 'single P4 GPU', '4 T4'): a letter and digits
@@ -1672,6 +1675,12 @@ def _listed(text: str, start: int, n: int) -> bool:
     return all(0 < x < y for x, y in zip(counts, counts[1:], strict=False))
 
 
+# cnt a worker's own GPUs said right after it: '单个 worker 4 张卡', '2 个 worker、每台 4 张卡', '2 workers with 8 GPUs
+# each' (a machine of the job, not a process of one GPU)
+_WORKER_HOLDS_GPUS = re.compile(rf"\s*(?:[,，、]\s*)?(?:(?:每台|每个|各|(?:each\s+)?(?:with|having|has)|each)\s*(?:有|用|是)?\s*)?"
+                                rf"{COUNT}\s*(?:张|块|个)?\s*(?:[x×*]\s*)?(?:GPUs?|cards?|卡|显卡|{GPU_MARK}+)", _IC)
+
+
 def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]:
     """(value, position, 'nodes'|'gpus', start, end) of the run sizes named in text[a:b]; a size ending a series of
     counts ('1, 2 or 5 machines') names no single run."""
@@ -1703,6 +1712,9 @@ def run_sizes(text: str, a: int, b: int) -> list[tuple[int, int, str, int, int]]
         if m["w"] == "张" and not re.search(rf"GPU|显卡|卡|{GPU_MARK}", text[max(a, m.start() - 24):m.start()], _IC):
             continue  # s11 bare classifier: '8 张' counts GPUs only where GPUs were just named
         if m["w"].lower().startswith("worker"):
+            if _WORKER_HOLDS_GPUS.match(text, m.end()):
+                out.append((n, m.start(), "nodes", m.start(), m.end()))
+                continue  # cnt '单个 worker 4 张卡', '2 workers, each with 4 GPUs': a worker holding GPUs is a machine
             if _parameter_server(text):
                 continue  # a parameter-server job's workers are machines or processes: how many GPUs each, unsaid
             kind = "gpus"  # data-parallel workers ('the 4-worker case', Ray Train, Horovod): one GPU each

@@ -107,6 +107,10 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("groups", re.compile(rf"(?P<n>{COUNT})\s*(?:台|个节点|节点|机)\s*(?:机器|服务器)?\s*(?P<m>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)"
                           rf"(?:\s*{_MARK})?\s*(?:\+|＋|加)\s*(?P<n2>{COUNT})\s*(?:台|个节点|节点|机)\s*"
                           rf"(?:机器|服务器)?\s*(?P<m2>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)")),
+    # cnt 'two A800*8 machines', '2 台 H100×8 服务器': machines counted, each of the model times its GPUs
+    ("n-mark-times-nodes", re.compile(rf"(?P<n>{COUNT})\s*(?:台|个)?\s*{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*"
+                                      rf"(?:(?:nodes|machines|servers|boxes|hosts|instances|workstations)(?![A-Za-z])|"
+                                      rf"机器|服务器|节点)", _IC)),
     ("label-per", re.compile(rf"{_LABEL_PER}{_LABEL_SEP}(?P<m>{COUNT}){_LABEL_END}", _IC)),
     # s14 a total's label whose value says it is each machine's: 'GPUs: 8 per node, 2 nodes', '卡数：8/台'
     ("label-per", re.compile(rf"{_LABEL_TOTAL}{_LABEL_SEP}(?P<m>{COUNT})\s*(?:GPUs?|cards?|张|块|卡)?\s*(?:(?<![A-Za-z])per\s*|/\s*)"
@@ -135,7 +139,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("zh-rev", re.compile(rf"(?P<m>{COUNT})\s*{_GPU_ZH}\s*[x×*]\s*(?P<n>{COUNT})\s*(?:台|个节点|节点|机)")),
     # counts-s11: '8卡×2', '8 GPUs x 2': a machine's GPUs, times the machines (never a memory, a rate or more GPUs after)
     ("gpus-times", re.compile(rf"(?P<m>{COUNT})\s*(?:{_GPU_ZH}|{_GPU_EN})\s*[x×*]\s*(?P<n>\d{{1,2}})(?![\d.])"
-                              rf"(?!\s*(?:GPUs?|cards?|卡|显卡|张|块|[x×*=]|%|倍|[KMGT]i?B?(?![A-Za-z])|Gb|bit|byte))", _IC)),
+                              rf"(?!\s*(?:GPUs?|cards?|卡|显卡|张|块|[x×*=]|%|倍|[KMGT]i?B?(?![A-Za-z])|Gb|bit|byte))"
+                              # (cnt never one machine after: 'one A100*8 node' is a node of eight, not eight nodes)
+                              r"(?!\s*-?\s*(?:node|machine|server|box|host|instance|workstation)(?![A-Za-z]))", _IC)),
     # 2 nodes x 8 GPUs, 2 nodes with 8 A100s each, two boxes with 4 RTX 4090 each, 4 machines each with 8 GPUs
     ("en", re.compile(rf"(?P<n>{COUNT})[\s-]*{_ADJ}{_NODE_EN}\s*,?\s*(?P<each0>each\s*(?:with|has|having|:)?|[x×*]|with|having|"
                       rf"of|each (?:has|have)|(?:that |which )?(?:each )?(?:has|have))\s*(?:(?:up to|about|around)\s*)?"
@@ -218,6 +224,11 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # '… x 8 台' counts machines)
     ("mark-times-node", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:node|machine|server|box|host|"
                                    rf"instance|workstation)(?![A-Za-z])|机器|服务器)", _IC)),
+    # cnt 'some A100-40G × 8 nodes', '几台 A800*8 服务器': machines counted by a quantifier, so the count after the
+    # model is each one's GPUs even before a plural
+    ("mark-times-node", re.compile(rf"(?:(?<![A-Za-z])(?:some|several|a few|multiple)\s+|多台\s*|几台\s*|若干台?\s*|一些\s*)"
+                                   rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)\s*-?\s*(?:(?:nodes|machines|servers|boxes|"
+                                   rf"hosts|instances|workstations)(?![A-Za-z])|机器|服务器|节点)", _IC)),
     ("mark-times", re.compile(rf"{_MARK}\s*[*x×]\s*(?P<m>\d{{1,2}})(?!\d|\.\d)(?!\s*(?:nodes?|machines?|servers?|台|节点))",
                               _IC)),
     # 'a3-highgpu-8g x 4', 'p4d.24xlarge * 2': instances of a type, counted after it
@@ -325,6 +336,33 @@ def _hit(fact: str, value: int, text: str, a: int, b: int, *, weak: bool = False
 
 _RANGE_OF_GPUS = re.compile(r"(?<![\w.])(?<!from )(?<!From )(?<!从)(?<!从 )(?<!由)(?<!由 )\d{1,2}\s*(?:-|~|～|to|或|到|至)\s*\d{1,2}(?=\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)"
                             r"(?![A-Za-z0-9]))", re.IGNORECASE)
+# cnt a choice of machine counts: '扩展到 4 或 8 个节点后', 'on 2 or 4 nodes it hangs', '节点数扩展到 4 或 8 后': the job
+# runs on one or the other, neither is its count; more than one machine either way is said
+_ALT = r"\s*(?:或者?|或是|(?<![A-Za-z])or(?![A-Za-z]))\s*"  # (never '2/4': a ratio or a date as often as a choice)
+_CHOICE_OF_MACHINES = re.compile(
+    rf"(?<![\w.])(?P<a>\d{{1,3}}){_ALT}(?P<b>\d{{1,3}})(?![\w.])\s*(?:个|台)?\s*(?=(?:节点|机器|服务器|主机|台|机(?![器房架柜])|"
+    r"(?:nodes|machines|servers|hosts)(?![A-Za-z])))"
+    r"|(?:节点|机器|服务器|主机)\s*(?:数|数量|个数|台数)\s*(?:扩展|扩|增加|加|提高|提升|上|改|变)?\s*(?:到|至|为|成)?\s*"
+    rf"(?P<a2>\d{{1,3}}){_ALT}(?P<b2>\d{{1,3}})(?![\w.])", _IC)
+
+
+def _choice_of_machines(text: str) -> tuple[str, list[Understood], list[int]]:
+    """A choice of machine counts ('4 或 8 个节点'): the text with its first count and the 'or' blanked (same length,
+    so 'on 2 or 4 nodes with 8 GPUs each' still reads each machine's GPUs), job.multi_node where both counts are more
+    than one machine, and where the second count starts (its machine count, read there, is no count of the job's)."""
+    hits, seconds = [], []
+    for m in _CHOICE_OF_MACHINES.finditer(text):
+        a, b = int(m["a"] or m["a2"]), int(m["b"] or m["b2"])
+        if a == b:
+            continue
+        if min(a, b) > 1:
+            hits.append(Understood("job.multi_node", True, m.group(0), m.start(), m.end(), source="choice", weak=True))
+        at, second = (m.start("a"), m.start("b")) if m["a"] else (m.start("a2"), m.start("b2"))
+        text = text[:at] + " " * (second - at) + text[second:]
+        seconds.append(second)
+    return text, hits, seconds
+
+
 _AT_LEAST = re.compile(r"(?P<n>(?<![\d.])\d{1,4})\+(?=\s*(?:nodes|machines|servers|hosts|台|个节点|节点|机))", re.IGNORECASE)
 
 
@@ -389,6 +427,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     # the job's: left unread (blanked, same length); 'from 8 to 16 GPUs' is a move, read as such
     text = _RANGE_OF_GPUS.sub(lambda m: " " * len(m.group(0)), text)
     hits: list[Understood] = []
+    text, hits, seconds = _choice_of_machines(text)
     named = _named_machines(text)
     taken: list[tuple[int, int]] = []  # kept sorted and disjoint: a lookup is a bisection, not a scan
 
@@ -490,6 +529,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
     hits = _parts_of_the_machines(text, hits)  # counts-zh-s13 parts
+    if seconds:  # cnt a choice of machine counts: the second one read is no count of the job's
+        hits = [h for h in hits if h.fact != "job.nodes" or not any(h.start <= at < h.end for at in seconds)]
     return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
         text, _drop_side_runs(text, _drop_added(text, hits)), unmasked))))
 
@@ -961,7 +1002,7 @@ def _used_and_installed(text: str, hits: list[Understood]) -> list[Understood]:
 
 
 # counts-s11: the new shapes say both counts
-_FULL_SHAPES = {"multi-paren", "gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
+_FULL_SHAPES = {"n-mark-times-nodes", "multi-paren", "gpus-times", "n-m-node-zh", "m-node-x-n", "n-g", "total-paren", "zh", "zh-rev", "en", "en-mark", "nxm", "nxm-paren", "n-m-node",
                 "total", "gpus-nodes", "pods"}
 
 
@@ -1050,6 +1091,11 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
             if per % n:
                 return None
             per //= n
+        out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
+        out.append(_hit("job.gpus_per_node", per, text, a, b))
+    elif shape == "n-mark-times-nodes":
+        if not n or not per or per > 16 or n > 1024:
+            return None
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b))
     elif shape.startswith("per-node") or shape in {"accel", "mark-times", "mark-times-node", "one-node-of"}:
@@ -1361,6 +1407,7 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
         if _NIC_MODEL.match(unmasked[m.start():]) and not any(h.start <= m.start("n") < h.end for h in hits):
             hits.append(Understood("nic.count", int(m["n"]), unmasked[m.start():m.end()], m.start(), m.end()))
     hits += [h for h in _device_ranges(masked, unmasked) if not any(x.start <= h.start < x.end for x in hits)]
+    hits += [h for h in _nic_names_listed(unmasked) if not any(x.start <= h.start < x.end for x in hits)]
     return [h for h in hits if not _LINKS_HEAD.search(h.text) or _a_rate_with_the_links(masked, h)] \
         + _rate_after_the_count(masked, unmasked, hits)
 
@@ -1390,6 +1437,26 @@ def _device_ranges(masked: str, unmasked: str) -> list[Understood]:
             continue  # 'only mlx5_0 … mlx5_3 carry traffic', 'mlx5_0 到 mlx5_3 都 down 了': some of them, a state
         found.append(Understood("nic.count", n, m.group(0), m.start(), m.end()))
     return found if len({h.value for h in found}) == 1 else []
+
+
+# cnt a configuration's list of a node's RDMA interfaces: k8s-rdma-shared-dev-plugin's 'ifNames: [ibs10, ibs11, ibs18,
+# ibs19]', 'interfaces: ib0, ib1, ib2, ib3', '网卡：mlx5_0、mlx5_1': as many NICs as names (an RDMA device's or an IPoIB
+# interface's names only: an Ethernet list, 'eth0,eth1', may be a bond's members or a socket's fallbacks)
+_RDMA_NAME = r"(?:ib[a-z]{0,2}\d{1,3}(?:[a-z]\d{1,3}){0,3}|mlx\d_\d{1,3}|bnxt_re\d{1,2}|irdma\d{1,2}|rdmap?\w{0,10}\d)"
+_NIC_NAMES_LISTED = re.compile(
+    r"(?<![A-Za-z_])(?:if_?names?|interfaces?|(?:rdma|ib|hca|nic)_?(?:devices?|devs?|hcas?|interfaces?|names?)|devices?|"
+    r"HCAs?|NICs?|网卡|接口|设备)\s*[:：=]\s*[\[(（]?\s*"
+    rf"(?P<names>{_RDMA_NAME}(?:\s*(?:,|，|、|\s(?:and|和)\s)\s*{_RDMA_NAME}){{1,15}})\s*[\])）]?(?![\w-])", _IC)
+
+
+def _nic_names_listed(unmasked: str) -> list[Understood]:
+    """nic.count from a configured list of RDMA interface names: each distinct name is one NIC of the node."""
+    hits = []
+    for m in _NIC_NAMES_LISTED.finditer(unmasked):
+        names = set(re.findall(_RDMA_NAME, m["names"], _IC))
+        if len(names) >= 2:
+            hits.append(Understood("nic.count", len(names), m.group(0), m.start(), m.end()))
+    return hits
 
 
 _LINKS_HEAD = re.compile(r"links?$", _IC)

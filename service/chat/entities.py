@@ -31,7 +31,7 @@ _GPU_NAME = (
     r"|Quadro\s?(?:[PMK]|GV|GP)\d{3,4}|MI\d{3}[XA]?|Ascend\s?910(?:[ABC]\d?)?|910[ABC]\d?|Gaudi\s?[123]?|TPU\s?v\d[a-z]?|TITAN\s?(?:Xp|X|V|RTX)|Titan\s?(?:Xp|X|V|RTX)"
     r"|(?:TITAN|Titan)(?=s?\s+(?:cards?|GPUs?|显卡|卡)|s?\s*[,，、。;；)）]|[卡显])|(?<=[\d张块]\s)Titans?(?![A-Za-z])|(?<=[\d张块])Titans?(?![A-Za-z]))"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL|HGX|DGX))?"
-    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?![A-Za-z])(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
+    r"(?:\s?(?:[-_/ (（]\s?)(?:\d{2,3})\s?(?:[Gg](?:[Bb]|iB)?)(?:(?![A-Za-z])|(?=[xX]\d))(?:\s?(?:显存|HBM\d?e?|memory))?[)）]?)?"
     r"(?:[\s-]?(?:SXM\d?|PCI[Ee]|NVL))?"
 )
 # A letter-digit GPU name must not be a unit or a word: 'A100' yes, 'B2' (too short), 'T100' no.
@@ -55,7 +55,9 @@ def _canonical(name: str) -> str:
 
 
 # (s24 a count glued to the board by a hyphen: 'my 16-V100 benchmark', 'an 8-A100 box')
-_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=[DH]GX-)|(?<=(?<![\w.\-])\d-)|(?<=(?<![\w.\-])\d\d-)|(?<=(?<![\w.\-])\d\d\d-)|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?(?![A-Za-z0-9])")
+_GPU = re.compile(rf"(?:(?<![A-Za-z0-9_.\-])|(?<=[DH]GX-)|(?<=(?<![\w.\-])\d-)|(?<=(?<![\w.\-])\d\d-)|(?<=(?<![\w.\-])\d\d\d-)|(?<=\d[xX×*])|(?<=[xX×*]\d)|(?<=[xX×*]\d\d))(?P<name>{_GPU_NAME})(?:s(?![A-Za-z]))?"
+                  # cnt the count glued after the board: 'H100x8', 'A100x8 nodes' (eight of them)
+                  r"(?:(?![A-Za-z0-9])|(?=[xX]\d{1,2}(?![\w.])))")
 _KNOWN_FAMILIES = re.compile(
     r"^(?:Tesla\s+P4(?![0-9])|Quadro|(?:NVIDIA\s+|Nvidia\s+|Tesla\s+|GeForce\s+)?(?:GB200|GB300|GH200|GB10(?![0-9])|B200|B100|B300|H100|H200|H800|H20|A100|A800|A10G?"
     r"|A30|A40|A6000|A5000|A4000|L40S?|L4|L20|V100|T4|P100|P40|K80|K40|K20|M40|M60|RTX|GTX|[1-5]0[5-9]0|MI\d|Ascend|910|Gaudi|TPU|Titan))",
@@ -84,7 +86,7 @@ _OTHER_NAMES = [
     r"|(?<![\w.])\d+\.\d+\.\d+(?:[.\-+]\w+)*(?!\w|\.\w)|\d{2}\.\d{2}-py3",
     # addresses, ids and references: IPs with ports, MACs, PCI addresses, hex, issue numbers, URLs, paths, GID
     r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/\d+)?(?!\w|\.\w)|(?:[0-9a-f]{2}:){5}[0-9a-f]{2}"
-    r"|(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|0x[0-9a-fA-F]+|(?<![\w&])#\d+|https?://\S+"
+    r"|(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|(?<![A-Za-z0-9])0x[0-9a-fA-F]+|(?<![\w&])#\d+|https?://\S+"
     r"|(?<![\w])(?:/[\w.\-]+){2,}|fe80::[0-9a-f:]+",
     # model names with digits that are not sizes of the job: ResNet-50, GPT-2, BERT-large, Llama-2, Qwen2.5, T5
     r"(?:ResNet|resnet|VGG|vgg|GPT|gpt|Llama|LLaMA|llama|Qwen|qwen|Mixtral|Mistral|T5|t5|Yolo|YOLO|yolo|ViT|vit|"

@@ -48,6 +48,18 @@ def normalise_apostrophes(text: str) -> str:
     return _BARE_CONTRACTION.sub(lambda m: f"{m['stem']}n't", text) if "nt" in text else text
 
 
+# cnt 'graphics cards', 'video cards', 'a graphic card': a GPU said in a gamer's words (Chinese says 显卡, read already)
+_GPU_IN_WORDS = re.compile(r"(?<![A-Za-z])(?:graphics?|video)[ -]cards?(?![A-Za-z])", re.IGNORECASE)
+
+
+def gpu_words(text: str) -> str:
+    """'3 graphics cards' read as '3 GPUs' (padded with spaces after: same length, so spans hold), so every count and
+    comparison reader that knows 'GPUs' reads the gamer's word too."""
+    if "card" not in text.lower():
+        return text
+    return _GPU_IN_WORDS.sub(lambda m: ("GPUs" if m.group(0)[-1] in "sS" else "GPU").ljust(len(m.group(0))), text)
+
+
 def soften_line_breaks(text: str) -> str:
     """Line breaks inside a wrapped sentence become spaces (same length), so a sentence is read whole.
 

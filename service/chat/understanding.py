@@ -112,7 +112,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     commands = read_commands(raw_prose, set_aside=lambda pos: said_by_others(raw_prose, pos))
     unmasked = _tools_kept(raw_prose, blank(raw_prose, commands.spans), commands.spans)
     entities = find_entities(unmasked)
-    prose = mask_entities(unmasked, entities)
+    prose = tx.gpu_words(mask_entities(unmasked, entities))  # cnt '3 graphics cards' are 3 GPUs
     lines = list(prose)
     for i in typed_breaks:
         lines[i] = "\n"
@@ -760,14 +760,65 @@ def _multi_node_run_said(text: str) -> bool:
     return any(not _NOT_A_RUN.search(text, max(0, m.start() - 24), m.start()) for m in _MULTI_NODE.finditer(text))
 
 
+# cnt a baseline named as such: '基线是单机 3 卡', 'the baseline is one node with 8 GPUs', '对照组为 2 机 16 卡',
+# 'baseline: 1 GPU' (never a baseline asked for or to be set: 'what baseline should I use')
+_BASELINE_NAMED = re.compile(r"(?:基线|基准|对照组?|参照)\s*(?:配置|环境|实验)?\s*(?:是|为|用的是|:|：)\s*|"
+                             r"(?<![A-Za-z])(?:(?:our|my|the)\s+)?baseline(?:\s+(?:run|setup|config(?:uration)?))?\s*"
+                             r"(?:is|was|:|=|\(|-)\s*", re.IGNORECASE)
+
+
+def _named_baseline(stated: dict[str, Understood], text: str) -> None:
+    """The run sizes in a clause that names the baseline are the baseline's (baseline_nodes, baseline_gpus; its GPUs
+    only on one machine, where they are all it has): the baseline said outright outranks one inferred (the job's
+    counts read from the same words stay: the job often runs on the same machines)."""
+    for m in _BASELINE_NAMED.finditer(text):
+        end = tx.clause_bounds(text, m.end())[1]
+        sizes = [sz for sz in run_sizes(text, m.end(), end) if sz[3] - m.end() <= 12 or sz[3] - m.end() <= 24 and
+                 not re.search(r"[，,。；;]", text[m.end():sz[3]])]
+        if not sizes:
+            continue
+        machines = [sz[0] for sz in sizes[:2] if sz[2] == "nodes"]
+        for value, _, kind, a, b in sizes[:2]:
+            if kind == "gpus" and machines and machines[0] > 1:
+                continue  # 'baseline: 2 nodes x 8 GPUs': eight a machine, not the baseline's GPUs in all
+            fact = "job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes"
+            old = stated.get(fact)
+            if old is None or old.inferred or old.weak:
+                stated[fact] = Understood(fact, value, text[a:b], a, b)
+        return
+
+
+# cnt one machine named right before the baseline's GPUs: '单机 4 卡', '单个 worker 4 张卡', 'one node with 8 GPUs'
+_ONE_MACHINE_BEFORE = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|单个\s*(?:worker|节点|机器|服务器)|"
+                                 r"一台(?:机器|服务器)?|"
+                                 r"(?<![A-Za-z])(?:a single|single|one|1)[- ](?:node|machine|server|box|host|worker)"
+                                 r"(?:\s*(?:with|having|,))?)\s*(?:上)?\s*(?:的)?\s*$", re.IGNORECASE)
+
+
+def _baseline_on_one_machine(stated: dict[str, Understood], text: str) -> None:
+    """A baseline of several GPUs said on one machine ('单个 worker 4 张卡时每卡 156 img/s') is one machine's run too:
+    baseline_nodes 1 beside the baseline's GPUs, where the job spans more machines."""
+    base, job = stated.get("job.baseline_gpus"), stated.get("job.nodes")
+    if base is None or "job.baseline_nodes" in stated or job is None or not isinstance(job.value, int) \
+            or job.value <= 1:
+        return
+    if _ONE_MACHINE_BEFORE.search(text, max(0, base.start - 16), base.start):
+        stated["job.baseline_nodes"] = Understood("job.baseline_nodes", 1, base.text, base.start, base.end,
+                                                  inferred=True)
+
+
 def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """A smaller run named beside the job ('单机 runs fine, 4 nodes crawl') is the baseline of the comparison.
 
     When the only machine count is a single one and the question is about a multi-machine run ('多机时每个 step 是单机的
     n 倍', 'adding GPUs from a second server'), that single machine is the baseline, not the job.
     """
+    _named_baseline(stated, text)
+    _baseline_on_one_machine(stated, text)
     job = stated.get("job.nodes")
-    if job is not None and job.value == 1 and job.weak and _multi_node_run_said(text):
+    several = stated.get("job.multi_node")  # cnt '扩展到 4 或 8 个节点': a choice of sizes, each more than one machine
+    if job is not None and job.value == 1 and job.weak and (_multi_node_run_said(text) or (
+            several is not None and several.source == "choice" and not several.hypothetical)):
         stated.pop("job.nodes")
         stated.setdefault("job.baseline_nodes", Understood("job.baseline_nodes", 1, job.text, job.start, job.end))
         if re.search(r"a second (?:server|node|machine|box)|another (?:server|node|machine|box)|第二台|两机|双机", text,

@@ -96,10 +96,12 @@ def test_a_refused_ssh_login_is_no_nccl_connection_failure() -> None:
 
 @pytest.mark.parametrize(("text", "nodes"), [
     ("单节点性能整体平稳；节点数扩展到 4 后，通信耗时明显增加。", 4),
-    ("单节点性能整体平稳；节点数扩展到 4 或 8 后，通信耗时明显增加。", 4),
+    # (cnt '扩展到 4 或 8': a choice of two sizes, neither the job's count; read as job.multi_node,
+    # test_counts_grammar.py)
+    ("单节点性能整体平稳；节点数扩展到 4 或 8 后，通信耗时明显增加。", None),
     ("The number of nodes increased to 8 and the step time doubled. 8 GPUs per node.", 8),
 ])
-def test_a_count_said_as_changed_to_is_the_jobs(text: str, nodes: int) -> None:
+def test_a_count_said_as_changed_to_is_the_jobs(text: str, nodes: int | None) -> None:
     assert facts(text).get("job.nodes") == nodes
 
 

@@ -741,6 +741,9 @@ PROBES: list[tuple[str, dict[str, object]]] = [
 
 # The forms the reader now reads, with the readings beside them that must not change
 FIXED: list[tuple[str, dict[str, object]]] = [
+    # cnt a GPU count glued after the model inside a DGX's name ('DGX-H100x8'), read since the counts grammar
+    # (test_counts_grammar.py) reads 'A100x8' as the board times its count
+    ("I am training on one DGX-H100x8 node, distillation with a Llama 3 teacher", {GM: "H100"}),
     # a model in an auxiliary role beside the job's
     ("We train a 7B student distilled from a 70B teacher on 2 nodes of 8 A100", {MP: 7}),
     ("PPO for our 7B policy with a 70B reward model, 4 nodes x 8 H100", {MP: 7}),
@@ -805,8 +808,6 @@ FIXED: list[tuple[str, dict[str, object]]] = [
 
 # Forms not read yet (a strict xfail flips when they are), one per form
 NOT_YET: list[tuple[str, dict[str, object]]] = [
-    # a GPU count glued after the model inside a DGX's name ('DGX-H100x8'): 'V100x4 machines' must stay unread as counts
-    ("I am training on one DGX-H100x8 node, distillation with a Llama 3 teacher", {GM: "H100"}),
     # a smaller model suggested by someone else ('e.g. 10B to investigate') is no model of the job
     ("we use a 72B model with zero3 on 4 nodes; is it possible for you to use a smaller model, e.g. 10B to investigate",
      {MP: 72}),
