@@ -19,7 +19,8 @@ def read(text: str) -> dict[str, object]:
     return {u.fact: u.value for u in understand(text).understood}
 
 
-SET = ("mpirun -np 16 -x NCCL_IB_DISABLE=0 -x NCCL_IB_HCA=mlx5_0:1 -x NCCL_IB_GID_INDEX={g} ./all_reduce_perf -b 8 -e 128M",
+SET = ("mpirun -np 16 -x NCCL_IB_DISABLE=0 -x NCCL_IB_HCA=mlx5_0:1 -x NCCL_IB_GID_INDEX={g} "
+       "./all_reduce_perf -b 8 -e 128M",
        "export NCCL_IB_GID_INDEX={g}\ntorchrun --nnodes 2 --nproc_per_node 8 train.py",
        "两台机器跑 nccl-tests，设置了 NCCL_IB_GID_INDEX={g}，busbw 很低",
        "GID index 用的 {g}，跨机 allreduce 很慢",

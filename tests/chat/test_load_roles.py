@@ -43,7 +43,8 @@ def test_a_lone_figure_or_peak_is_still_read(form: str, p: int) -> None:
     assert read(form.format(p=p)).get(GPU) == p
 
 
-@pytest.mark.parametrize(("text", "cpu"), [("GPU 利用率最高 90%，CPU 20%", 20), ("GPU util peaks at 90%, CPU usage 20%", 20)])
+@pytest.mark.parametrize(("text", "cpu"), [("GPU 利用率最高 90%，CPU 20%", 20),
+                                           ("GPU util peaks at 90%, CPU usage 20%", 20)])
 def test_another_load_after_a_peak_is_its_own(text: str, cpu: int) -> None:
     got = read(text)
     assert got.get(GPU) == 90 and got.get(CPU) == cpu
@@ -63,7 +64,8 @@ def test_a_sum_over_the_cards_is_no_cards_load(form: str, v: int) -> None:
     assert read(form.format(v=v)).get(GPU) is None
 
 
-@pytest.mark.parametrize("text", ["the total GPU utilisation is 40%", "GPU util is 40% in total on each card? no, it is 40%"])
+@pytest.mark.parametrize("text", ["the total GPU utilisation is 40%",
+                                  "GPU util is 40% in total on each card? no, it is 40%"])
 def test_a_total_said_far_from_the_figure_is_no_sum(text: str) -> None:
     assert read(text).get(GPU) == 40
 
