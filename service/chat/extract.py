@@ -566,7 +566,21 @@ def utilisation(text: str) -> list[Understood]:
             hits.append(_hit_span("gpu.util_pct", round((lo + hi) / 2, 1), text, m.start("lo"), m.end("hi")))
     hits = [h for h in hits if not (h.fact in _LOADS and any(h.start <= w < h.end for w in wanted))]
     hits.extend(_qualitative_load(text))
-    return _split_loads(text, _typical_over_peak(text, _swinging_loads(text, hits)))
+    return _split_loads(text, _typical_over_peak(text, _swinging_loads(text, _not_summed(text, hits))))
+
+
+# s9 the GPUs' loads summed ('the GPU-Util of all GPUs always adds up to 100 %', '所有卡的利用率加起来一共 100%',
+# 'the sum of the utilisation is 100 %'): a total over the cards, no one card's load and no mean
+_SUMMED_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?:add(?:s|ed)?\s+up\s+to|sum(?:s|med)?\s+(?:up\s+)?to|sum\s+(?:of\s+\w+\s+)?"
+                            r"(?:is|was|comes to)|total(?:s|led)?\s+(?:to\s+)?|in\s+total\s+(?:is|was|comes to)?)|"
+                            r"加起来(?:一共|总共|共|才|是|有|刚好|正好|就)?|加在一起(?:一共|总共|是|有)?|总和(?:是|为|才|有)?|之和(?:是|为|才|有)?)"
+                            r"[^，,。;；\n\d%]{0,12}$", _IC)
+
+
+def _not_summed(text: str, hits: list[Understood]) -> list[Understood]:
+    """Drops a load said as the sum over several cards ('adds up to 100 %', '加起来一共 100%'): the cards' total is
+    not a card's utilisation."""
+    return [h for h in hits if not (h.fact in _LOADS and _SUMMED_BEFORE.search(text, max(0, h.start - 30), h.start))]
 
 
 # s29 some GPUs' load against the rest's: 'usually 2-3 GPUs are at 100 % utilisation and the rest at 0', '有几张卡
@@ -681,6 +695,24 @@ _TROUGH_CUE = re.compile(r"(?:低谷|谷值|最低|掉到|降到|跌到|(?<![A-Z
 _TROUGH_AFTER = re.compile(r"\s*(?:的)?\s*(?:低谷|谷值|谷底)", _IC)
 
 
+# the end of the stretch a peak's other figures may follow in: the paragraph's sentence end ('。', a line), not '；'
+_PEAK_SPAN_END = re.compile(r"[。!?！？\n]|\.(?=\s|$)")
+
+
+def _level_after_peak(text: str, peak: Understood) -> bool:
+    """s28 a load's peak followed by another bare figure of it ('GPU load 最高 31%；换成其他数据集只有 20% 左右',
+    'utilisation peaks at 31%; on other data it is about 20%'): the peak is one end of what the load does, not its
+    level. True where a percent follows within 60 characters of the same stretch with no other load or memory named
+    between (a CPU's or a memory's figure there is theirs: 'GPU 最高 90%，CPU 20%')."""
+    end = _PEAK_SPAN_END.search(text, peak.end)
+    stop = min(end.start() if end else len(text), peak.end + 60)
+    nxt = _PERCENT.search(text, peak.end, stop)
+    if not nxt:
+        return False
+    gap = text[peak.end:nxt.start()]
+    return not any(p.search(gap) for p in _SUBJECTS.values())
+
+
 def _typical_over_peak(text: str, hits: list[Understood]) -> list[Understood]:
     out = []
     swing: set[int] = set()
@@ -697,6 +729,8 @@ def _typical_over_peak(text: str, hits: list[Understood]) -> list[Understood]:
                 tx.sentence_bounds(text, h.start)[1], h.end + 60)])  # ('…，但交替出现 47% 的低谷': no subject of its own)
             if troughs or bare_trough:
                 swing.update(id(o) for o in [h, *troughs])
+            elif _level_after_peak(text, h):
+                swing.add(id(h))
         out.append(h)
     return [h for h in out if id(h) not in swing]
 

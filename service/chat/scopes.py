@@ -259,6 +259,31 @@ _EARLIER_RUN = re.compile(r"(?:an?|the|our|my) (?:earlier|previous|prior|older|o
                           r"之前(?=(?:跑|训)的)|以前(?=(?:跑|训)的)", _IC)
 
 
+# s9/s28 a load said of another workload than the job ('Training separate models fills every GPU close to 100 %',
+# 'When I train the "trivial" model the CPU usage is about 60-70%', '训练其他模型时 GPU 利用率能到 90%'): that
+# workload's load, to the end of its sentence, not the job's
+_OTHER_WORKLOAD = re.compile(
+    r"(?<![A-Za-z])(?:(?:when|if|whenever)\s+(?:I|we)\s+(?:train|run|use|try|launch)|training|running|trying|with|for)\s+"
+    r"(?:the\s+|a\s+|an\s+|some\s+)?[\"“']?(?:other|another|separate|different|toy|trivial|dummy)[\"”']?\s+"
+    r"(?:[\w-]+\s+)?(?:models?|networks?|nets?|jobs?|workloads?|tasks?|benchmarks?)(?![A-Za-z])|"
+    r"(?:训练|跑|换成|换|用|单独训练)\s*(?:其他|其它|别的|另一个|另外的|另外一个)\s*(?:的)?\s*(?:模型|网络|任务|程序)", _IC)
+_OWN_LOADS = {"gpu.util_pct", "cpu.util_pct", "gpu.util_min_pct"}
+
+
+def _other_workload_spans(text: str) -> list[tuple[int, int]]:
+    """Where a sentence speaks of another workload than the job's ('training separate models', '训练其他模型时'):
+    from the cue to the end of its clause, or of the next where the cue's own clause holds no figure ('when I train
+    other models, the GPUs are at 100%'); never past the sentence ('…90%，这个模型只有 30%' keeps the job's 30)."""
+    spans = []
+    for m in _OTHER_WORKLOAD.finditer(text):
+        stop = tx.sentence_bounds(text, m.start())[1]
+        end = tx.clause_bounds(text, m.start())[1]
+        if not re.search(r"\d", text[m.end():end]) and end < stop:
+            end = tx.clause_bounds(text, min(end + 1, len(text) - 1))[1]
+        spans.append((m.start(), min(end, stop)))
+    return spans
+
+
 # 'we trained an 80B model on 340 Gbps, whereas BLOOM-176B reached 150 TFLOPs on a cluster with 140 Gbps': a contrast
 # that names a model of another size describes another team's run, to the end of its sentence.
 # (job-s12b or a smaller model said not to have the problem: '小模型没这个问题，2.6B 模型 micro batch 8 时：…', 'smaller
@@ -691,6 +716,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
     other_model = _other_model_spans(text, hits) + [(m.start(), tx.clause_bounds(text, m.start())[1])
                                                     for m in _EARLIER_RUN.finditer(text)]
     fine_models = _fine_model_spans(text, hits) + _wanted_model_spans(text, hits)
+    other_work = _other_workload_spans(text)
     speech = _quoted_speech(text)
     kept, refs = [], []
     others: dict[tuple[int, int], tuple[int, int] | None] = {}  # one search per clause: where another system was named
@@ -718,6 +744,7 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
         theirs = h.fact not in _OWN_RUN and any(x <= h.start < y for x, y in other_model) or (
             h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
+        theirs = theirs or h.fact in _OWN_LOADS and any(x <= h.start < y for x, y in other_work)
         theirs = theirs or any(x <= h.start < y for x, y in speech) or (
             h.fact == "job.model_params_b" and any(x <= h.start < y for x, y in fine_models))
         if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached or _other_side(text, h)

@@ -60,6 +60,23 @@ def gpu_words(text: str) -> str:
     return _GPU_IN_WORDS.sub(lambda m: ("GPUs" if m.group(0)[-1] in "sS" else "GPU").ljust(len(m.group(0))), text)
 
 
+# Full-width forms as Chinese input methods type them ('１００Ｇ', 'ｎｃｃｌ', 'IFNAME＝eth0', '９０％'): their
+# ASCII letters, digits and the signs a figure or a setting is written with, one character for one so that every
+# span read stays where it was. Full-width punctuation of the prose (，：（）；！？) stays: the readers hear it as such.
+_WIDE = str.maketrans({**{chr(0xFF10 + i): chr(0x30 + i) for i in range(10)},
+                       **{chr(0xFF21 + i): chr(0x41 + i) for i in range(26)},
+                       **{chr(0xFF41 + i): chr(0x61 + i) for i in range(26)},
+                       "\uff05": "%", "\uff1d": "=", "\uff0b": "+", "\uff0e": ".", "\uff0f": "/",
+                       "\uff3f": "_",
+                       "\uff0d": "-", "\uff03": "#", "\uff20": "@"})
+_ANY_WIDE = re.compile(r"[\uff03\uff05\uff0b\uff0d-\uff19\uff1d\uff20-\uff3a\uff3f\uff41-\uff5a]")
+
+
+def normalise_width(text: str) -> str:
+    """Full-width letters, digits and figure signs as their ASCII forms, same length ('１００Ｇ' → '100G')."""
+    return text.translate(_WIDE) if _ANY_WIDE.search(text) else text
+
+
 def soften_line_breaks(text: str) -> str:
     """Line breaks inside a wrapped sentence become spaces (same length), so a sentence is read whole.
 

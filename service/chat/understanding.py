@@ -103,7 +103,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     """Read one turn. `previous_facts` only sharpens ambiguous corrections ('不对，是25G')."""
     previous_facts = previous_facts or {}
     # (spans and quotes refer to this text, which is the one the Understanding keeps)
-    question = tx.normalise_apostrophes(question[:MAX_QUESTION_CHARS])
+    question = tx.normalise_apostrophes(tx.normalise_width(question[:MAX_QUESTION_CHARS]))
     raw_prose, pasted = parse_pasted(_mask_long_runs(question, _ABSURD_RUN), normalise_lang(lang))
     language = normalise_lang(lang) or detect_language(raw_prose if raw_prose.strip() else question)
     typed_breaks = [i for i, ch in enumerate(raw_prose) if ch == "\n"]  # tables are read line by line
@@ -1118,6 +1118,21 @@ def _fabric_from_its_tools(stated: dict[str, Understood], question: str) -> None
     if rdma is not None and rdma.value is False and rdma.source == "words" and not rdma.inferred:
         stated["nic.kind"] = Understood("nic.kind", "ethernet", rdma.text, rdma.start, rdma.end, inferred=True,
                                         weak=True)
+        return
+    _roce_from_a_gid_index(stated)
+
+
+def _roce_from_a_gid_index(stated: dict[str, Understood]) -> None:
+    """s35 a GID index set ('-x NCCL_IB_GID_INDEX=3', 'GID index 用的 3') with no fabric named: NCCL's GID index is
+    'the Global ID index used in RoCE mode' (its docs), so the NICs are RoCE; an assumption, and none where the IB
+    transport is switched off or no RDMA is said."""
+    gid = stated.get("nic.gid_index")
+    off = stated.get("nccl.ib_disabled")
+    rdma = stated.get("nic.rdma")
+    if gid is None or "nic.kind" in stated or (off is not None and off.value is True) \
+            or (rdma is not None and rdma.value is False):
+        return
+    stated["nic.kind"] = Understood("nic.kind", "roce", gid.text, gid.start, gid.end, inferred=True, weak=True)
 
 
 _UNSUPPORTED = re.compile(r"不支持|用不了|不能用|无法|support|lack", re.IGNORECASE)
