@@ -641,6 +641,10 @@ def _quoted_speech(text: str) -> list[tuple[int, int]]:
     return quoted + [(m.start(), tx.sentence_bounds(text, m.end())[1]) for m in _ADVICE.finditer(text)] + _replies(text)
 
 
+#: what a reply can say of the asker's own job: the cause it found
+_FOUND_BY_A_REPLY = {"job.data_loading_slow"}
+
+
 def other_party_spans(text: str) -> list[tuple[int, int]]:
     """s13 thread: the spans of a thread that are someone else's words (quoted, passed on, a reply paraphrased or quoted
     as markdown, a sentence that opens on another party: 'Other users with 8 nodes report 1.2 s per step.'): the
@@ -745,7 +749,8 @@ def drop_references(text: str, hits: list[Understood]) -> tuple[list[Understood]
             h.fact in _GENERIC_FACTS and _generic(text, a, h.start))
         not_reached = h.fact in _SHARES and _NOT_REACHED.search(text, max(a, h.start - 24), h.start)
         theirs = theirs or h.fact in _OWN_LOADS and any(x <= h.start < y for x, y in other_work)
-        theirs = theirs or any(x <= h.start < y for x, y in speech) or (
+        # (a cause a reply finds is the job's: '（维护者回复：已经确定是数据载入的问题）')
+        theirs = theirs or (h.fact not in _FOUND_BY_A_REPLY and any(x <= h.start < y for x, y in speech)) or (
             h.fact == "job.model_params_b" and any(x <= h.start < y for x, y in fine_models))
         if not h.source.startswith("pasted") and (theirs_said or theirs or not_reached or _other_side(text, h)
                                                     or (h.fact in _QUOTABLE and said_so)):

@@ -1341,7 +1341,7 @@ def gpu_swings(text: str) -> list[Understood]:
 # where the data lives, as a user names it when its reads are slow
 _STORE = (r"(?:NFS|S3|GCS|OSS|Lustre|GPFS|HDFS|Ceph\w*|NAS|CephFS|JuiceFS|Alluxio|blob\s+storage|object\s+storage|"
           r"(?:network|shared|remote)\s+(?:storage|file\s*system|disk|drive)|the\s+bucket|buckets?|disk|HDD)(?![A-Za-z])")
-_LOADING = (r"(?:数据加载|加载数据|数据读取|读取数据|读数据|数据预处理|数据管线|数据管道|数据\s*IO|"
+_LOADING = (r"(?:数据加载|加载数据|数据载入|载入数据|数据读取|读取数据|读数据|数据预处理|数据管线|数据管道|数据\s*IO|"
             r"(?:图片|图像|视频|JPEG|jpeg)\s*解码|(?:JPEG|image|video)\s+decoding|"  # st-s11 decoding
             r"dataloader|DataLoader|"
             r"data\s*loader|data[- ]?loading|loading\s+(?:the\s+)?data|input\s+pipeline|data\s+pipeline|"
@@ -1454,6 +1454,15 @@ _YES_NO_QUESTION = re.compile(r"\s*(?:is|are|was|were|does|do|did|can|could|woul
                               _IC)
 
 
+# the cause found, by the poster or a replier: '目前已经确定是数据载入的问题', '问题出在数据加载上', 'it turned out
+# to be a data loading problem', 'the slowness is caused by the dataloader' ('不是数据加载的问题' denies it)
+_LOADING_CAUSE = re.compile(
+    rf"是\s*{_LOADING}\s*(?:上)?\s*(?:的)?\s*(?:问题|导致|造成|引起|慢|瓶颈)|问题(?:出|就)?在\s*(?:于)?\s*{_LOADING}|"
+    rf"(?<![A-Za-z])(?:is|was|it's|turned\s+out\s+to\s+be|was\s+found\s+to\s+be|proved\s+to\s+be)\s+"
+    rf"(?:an?\s+|the\s+)?(?:slow\s+)?{_LOADING}\s+(?:problem|issue|bottleneck)(?![A-Za-z])|"
+    rf"(?<![A-Za-z])(?:caused|explained)\s+by\s+(?:the\s+|a\s+)?(?:slow\s+)?{_LOADING}", _IC)
+
+
 @extractor
 def data_loading(text: str) -> list[Understood]:
     """'数据加载跟不上', 'the dataloader is the bottleneck', 'GPU 在等数据' → job.data_loading_slow True;
@@ -1469,7 +1478,7 @@ def data_loading(text: str) -> list[Understood]:
             if _YES_NO_QUESTION.match(tx.sentence(text, m.start())):
                 continue  # s22 'is the GPU waiting for data, or for the network?': asked, in a later clause
             return [_hit("job.data_loading_slow", value, m)]
-    for m in _LOADING_BOUND.finditer(text):
+    for m in (*_LOADING_BOUND.finditer(text), *_LOADING_CAUSE.finditer(text)):
         a = tx.clause_bounds(text, m.start())[0]
         if _asks(text, m.start()) or _GUESS.search(text, max(a, m.start() - 20), m.start()) \
                 or _STALL_ELSEWHERE.search(text, max(a, m.start() - 20), m.start()) \
