@@ -295,7 +295,9 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # (s13 never 'LOCAL_WORLD_SIZE: 8', a machine's ranks: label-per)
     # (s14 never torchelastic's 'group_world_size=2', the agents: one a machine)
     ("world", re.compile(rf"(?<![A-Za-z])(?<!local_)(?<!local )(?<!local-)(?<!group_)world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
-    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])", _IC)),
+    # (never workers counted for each GPU: 'we use 4 workers per GPU' are the data loader's)
+    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])"
+                         r"(?!\s*(?:per|for each|on each|for every)\s+(?:GPU|card|device|process|rank))", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?<!Gen)(?<!Gen )(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
                         rf"(?!\s*{_NODE_EN})", _IC)),

@@ -2134,7 +2134,9 @@ _STEP_PATTERNS = [
                # the step named bare before its time: '两机训练 step 8 秒', 'step 2.8s on 2 nodes', 'iteration: 1.2 s'
                rf"(?<![A-Za-z_])(?:step|iteration|iter)(?=\s*[:：=≈~]?\s*\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|秒|毫秒)(?![A-Za-z/])))"
                rf"[^0-9\n，,。;；]{{0,16}}?{_NUM}(?:\s*(?:-|~|～|–|到|至)\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?:多|余|来|几)?\s*"
-               rf"{_TIME_UNIT}(?![A-Za-z])", _IC),
+               rf"{_TIME_UNIT}(?![A-Za-z])"
+               # ('each batch takes 1.2 s to load from NFS': the loading's time, not the step's)
+               r"(?!\s+(?:just\s+|only\s+)?to\s+(?:load|read|fetch|download|copy|transfer|decode|prepare|save|write)(?![A-Za-z]))", _IC),
 ]
 # s34 a part of the step named between the step's words and its figure ('每步梯度 AllReduce 要 557 ms', '每个 step 通信
 # 2 秒', 'each step the all-reduce takes 1.8 s', '每步反向 336 ms'): that part's time, not the whole step's

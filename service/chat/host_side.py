@@ -243,7 +243,13 @@ _WORKERS_SAID = re.compile(
     r"\s*(?:设的是|设为|设成|设置为|设置成|设置的是|是|为|:|：|=|用了|开了|开到|设了)?\s*(?P<n4>\d{1,4})(?![\d.%])|"
     # s29 the count before its name: 'with 8 dataloader workers', 'using 16 data-loading workers'
     r"(?<![\w.])(?P<n5>\d{1,4})\s+(?:data ?loader|DataLoader|data[- ]loading)\s+(?:workers|processes|threads)"
-    r"(?![A-Za-z])",
+    r"(?![A-Za-z])|"
+    # workers counted for each GPU are the loader's, a process per GPU: 'we use 4 workers per GPU', '默认每张 GPU
+    # 用 4 个 worker'
+    r"(?<![\w.])(?P<n6>\d{1,3})\s+workers?\s+(?:per|for each|on each|for every)\s+(?:GPU|card|device|process|rank)"
+    r"(?![A-Za-z])|"
+    r"每\s*(?:张|块|个)?\s*(?:GPU|卡|显卡|进程)\s*(?:上)?\s*(?:默认)?\s*(?:用|开|配|起|跑)?\s*(?:了)?\s*(?P<n7>\d{1,3})\s*个?\s*"
+    r"(?:data ?loader\s*)?workers?(?![A-Za-z])",
     _IC)
 
 
@@ -277,7 +283,7 @@ def loader_workers(text: str) -> list[Understood]:
         return []
     hits: list[Understood] = []
     for m in _WORKERS_SAID.finditer(text):
-        group = next(g for g in ("n", "n2", "n3", "n4", "n5") if m[g] is not None)
+        group = next(g for g in ("n", "n2", "n3", "n4", "n5", "n6", "n7") if m[g] is not None)
         if _ASKS.search(tx.clause(text, m.start(group))) and not re.search(r"现在|目前|currently|now", tx.clause(
                 text, m.start(group)), _IC):
             continue  # 'should num_workers be 0?' asks
