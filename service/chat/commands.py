@@ -873,15 +873,15 @@ _ENV_FACTS: dict[str, tuple[str, Any]] = {
 
 def _env_facts(name: str, value: str) -> dict[str, Any]:
     """The catalogue fact an NCCL_* setting gives, if any; CUDA_VISIBLE_DEVICES=0,1,2,3 is the GPUs a machine runs."""
-    if name == "CUDA_VISIBLE_DEVICES":
-        devices = value.strip().strip("\"'")
-        listed = re.fullmatch(r"\d{1,2}(?:,\d{1,2}){0,15}", devices)
-        return {"job.gpus_per_node": len(devices.split(","))} if listed else {}
-    if name == "DEVICES":  # cnt 'DEVICES=1': how many GPUs the worker uses (a list of indices: as many as listed)
+    if name in ("CUDA_VISIBLE_DEVICES", "DEVICES"):
         devices = value.strip().strip("\"'")
         if re.fullmatch(r"\d{1,2}(?:,\d{1,2}){1,15}", devices):
-            return {"job.gpus_per_node": len(devices.split(","))}
-        return {"job.gpus_per_node": int(devices)} if re.fullmatch(r"(?:[1-9]|1[0-6])", devices) else {}
+            return {"job.gpus_per_node": len(devices.split(","))}  # a list of indices: as many GPUs as listed
+        if not re.fullmatch(r"\d{1,2}", devices):
+            return {}
+        # one bare number: CUDA_VISIBLE_DEVICES=3 names one GPU; cnt 'DEVICES=1' (CaffeOnSpark's) counts them
+        count = 1 if name == "CUDA_VISIBLE_DEVICES" else int(devices)
+        return {"job.gpus_per_node": count} if 1 <= count <= 16 else {}
     if name == "NCCL_NET":  # 'NCCL_NET=Socket' / 'NCCL_NET=IB': the network NCCL is told to use
         net = value.strip().strip("\"'").lower()
         return {"nccl.transport": "socket"} if net == "socket" else {"nccl.transport": "ib"} if net == "ib" else {}

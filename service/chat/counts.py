@@ -101,6 +101,8 @@ _LABEL_TOTAL = (rf"(?:(?:总)?(?:GPU|卡|显卡|{GPU_MARK}+)\s*(?:的)?\s*(?:总
                 r"|(?<![A-Za-z])(?:(?:the )?(?:total )?number of GPUs|total GPUs|GPU count|GPUs in total)(?![A-Za-z])"
                 rf"|(?<![\w-])(?:(?<!\d\s)|{_AFTER_A_VALUE})GPUs(?=\s*[:：=]))")
 
+# ('多机的单卡吞吐只有单机的一半': after '的', '单卡' followed by a pace is each GPU's pace, no run on one GPU)
+_EACH_CARDS_PACE = r"(?:的)?\s*(?:吞吐|速度|性能|效率)"
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # counts-zh-s13 groups: '4 台 4 卡 + 1 台 8 卡', '2 台 8 卡和 2 台 4 卡': machines of two kinds, summed (their GPUs each
     # one count only where both kinds agree)
@@ -129,7 +131,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                       # zh-s12b the model before each's share: '两台机器，A100 各 8 张', '两台，显存 80G 的 A100 各 8 张'
                       rf"(?:(?:显存\s*\d{{2,3}}\s*GB?\s*的\s*)?{GPU_MARK}+\s*(?:显卡|GPU)?\s*(?=各|每台))?\s*(?P<each>每台|每个节点|每节点|每机|每个|各|都是|均为|都有)?"
                       # s22 one card each said as 单卡: '双节点单卡', '两机单卡' (one card in all cannot span two machines)
-                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?:x(?P<m2>\d{{1,2}})(?!\d)|(?:[x×*]\s*)?(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡))(?<!的单)(?!卡的?\s*(?:吞吐|速度|性能|效率))))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
+                      rf"\s*(?:(?:机器|服务器)?(?:上)?(?:有|装|配|配了|插了)?)?\s*(?:x(?P<m2>\d{{1,2}})(?!\d)|(?:[x×*]\s*)?(?P<m>{COUNT}|单(?=\s*(?:卡|GPU|gpu|显卡))(?<!的单)(?!卡{_EACH_CARDS_PACE})))\s*(?:[x×*]\s*)?(?:{_GPU_ZH}"
                       # counts-s11: '两台机器各 4 张': each's share said bare, the GPUs named elsewhere
                       r"|(?P<bare>张|块)(?=\s*(?:[，,。；;、)）!?！？\n]|$)))")),
     # counts-zh-s13 '多机多卡（2x8）', '多节点 (4*8) 训练': a multi-machine run, then machines times GPUs in brackets
@@ -289,7 +291,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
                            rf"(?![A-Za-z])|[(（]\s*(?P<n2>{COUNT})\s+of\s+them\s*[)）]", _IC)),
     # single GPU / 单卡
     # ('多机的单卡吞吐只有单机的一半': each GPU's pace on the machines named, no run on one GPU)
-    ("single-gpu", re.compile(r"(?:(?<!的)单卡|单卡(?!(?:的)?\s*(?:吞吐|速度|性能|效率)))|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
+    ("single-gpu", re.compile(rf"(?:(?<!的)单卡|单卡(?!{_EACH_CARDS_PACE}))|single[- ]GPU|one GPU|a single GPU|1 GPU(?!s)|1张卡|一张卡", _IC)),
     # 8 H800 nodes (64 ranks): one rank per GPU, a total the machines divide
     # world size 16, world_size=16, WORLD_SIZE: 16: the ranks in all, one a GPU
     # (s13 never 'LOCAL_WORLD_SIZE: 8', a machine's ranks: label-per)
