@@ -157,7 +157,7 @@ _FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半":
               "halves": 2, "halved": 2, "减半": 2, "砍半": 2, "twice": 2, "two times": 2, "three times": 3, "thrice": 3,
               "four times": 4}
 # what is slower is not the job's pace: a collective, a link, a benchmark ('the all-reduce is 3x slower across nodes')
-_NOT_THE_JOB = re.compile(r"all-?reduce|all-?gather|reduce-?scatter|all-?to-?all|collective|busbw|algbw|bandwidth|带宽|"
+_NOT_THE_JOB = re.compile(r"all[-_ ]?reduce|all[-_ ]?gather|reduce[-_ ]?scatter|all-?to-?all|collective|busbw|algbw|bandwidth|带宽|"
                           r"latency|延迟|时延|nccl-tests|_perf|iperf|ib_\w+|通信|communication|comm\b|p2p|send|recv|"
                           r"loading|加载|启动|startup|init", re.IGNORECASE)
 # '30% slower across 4 nodes', 'about 2x slower with 2 nodes': slower on a larger run, the smaller one left unsaid

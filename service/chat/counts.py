@@ -420,6 +420,15 @@ _ONE_THE_PRONOUN = re.compile(r"one\s+(?:should|must|can|could|would|may|might|n
                               r"usually|typically|often|normally)(?![A-Za-z])", re.IGNORECASE)
 
 
+# 'the new one has H100s', 'which one has 8 GPUs', 'one has V100s, the other A100s': 'one' stands for a thing named
+# before (a cluster, a machine, a run), no count of GPUs
+_ONE_OF_THEM = re.compile(r"one(?![A-Za-z])", re.IGNORECASE)
+_ONE_NAMED_BEFORE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|every|any|no|other|another|new|old|older|newer|"
+                               r"first|second|third|last|slow|fast|slower|faster|bad|good|broken|same|big|small|bigger|"
+                               r"smaller)\s+\Z", re.IGNORECASE)
+_THE_OTHER = re.compile(r"[^.;!?\n]{0,60}?(?:,|;|and|but|while|whereas)\s+the\s+other(?![A-Za-z])", re.IGNORECASE)
+
+
 def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
     """job.nodes and job.gpus_per_node hits from the masked prose (weak where the count is one).
 
@@ -460,7 +469,8 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
                 continue  # s11 NIC devices: 'ibv_devices lists 4 devices' counts RDMA devices, not GPUs
             if shape in {"gpus", "nodes", "per-node3", "zh"} and _one_of_a_list(text, m):
                 continue  # counts-zh-s13 '每台分别有 8、8、4 张卡': the last of a list of counts, no count of all
-            if _ONE_THE_PRONOUN.match(m.group(0)):
+            if _ONE_THE_PRONOUN.match(m.group(0)) or _ONE_OF_THEM.match(m.group(0)) and (
+                    _ONE_NAMED_BEFORE.search(text, max(0, m.start() - 16), m.start()) or _THE_OTHER.search(text, m.end())):
                 continue  # net-s12b: 'so one should launch more server instances': 'one' is anyone, no count
             insort(taken, (m.start(), m.end()))
             hits.extend(got)
@@ -1277,8 +1287,8 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
             or re.search(r"(?:multi[- ]?node|多机|多节点|分布式)\s*(?:setup|run|training|cluster|训练|集群|环境)?\s*(?:[(（:：,，]|with|on|of|"
                          r"uses?|using|用了?)?\s*$", tx.before(text, h.start, 26), _IC)
         # '各起 4 个进程', 'Each node runs 8 ranks': said of one machine
-        per_node_cue = not total_cue and (re.search(r"每台|每个|每机|各|each|per|apiece|/node", tx.before(
-            text, h.start, 12) + tx.after(text, h.end, 14), _IC) or _EACH_RUNS.search(tx.before(text, h.start, 30)))
+        per_node_cue = not total_cue and (_PER_MACHINE_CUE.search(tx.before(text, h.start, 12) + tx.after(text, h.end, 14))
+                                          or _EACH_RUNS.search(tx.before(text, h.start, 30)))
         near = by_sentence.get(tx.sentence_bounds(text, h.start), [])
         if not near and total_cue:
             near = nodes[-1:]  # '16 GPUs across nodes' in a table: the machines named elsewhere
@@ -1314,6 +1324,13 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
         else:  # 'AlexNet on 128 K80 GPUs': more than a machine holds, so the GPUs of the whole job
             out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
     return out
+
+
+# 'each with 8 GPUs', '8 GPUs per node', '每台 8 卡': a count said of one machine; never a rate's or a GPU's 'per'
+# ('3B tokens per day on 64 GPUs', 'batch 4 per GPU on 64 GPUs')
+_PER_MACHINE_CUE = re.compile(r"每台|每个|每机|各|apiece|/node|(?<![A-Za-z])(?:each|per)(?![A-Za-z])(?!\s*(?:day|hour|h|min\w*|"
+                              r"sec\w*|s|ms|step|iter\w*|epoch|token|sample|image|batch|GPU|card|device|rank|process|"
+                              r"worker|second|week|month)s?(?![A-Za-z]))", _IC)
 
 
 # (s14 the one who runs them between: 'On each node I run 8 processes', 'on every machine we launch 4 ranks')

@@ -739,7 +739,7 @@ def _typical_over_peak(text: str, hits: list[Understood]) -> list[Understood]:
 # The forms the profile-share reader (symptoms.comm_share) leaves: the share named before its figure ('通信时间占比大约 30%',
 # 'NCCL 耗时占比 45%'), the step named between ('allreduce 占每个 step 的 45%', '通信占总时间的 1/3' is no percent), and
 # ranges ('all-reduce takes 40-50% of each iteration').
-_COMM = (r"(?:NCCL|通信|集合通信|梯度同步|all-?reduce|allreduce|reduce-?scatter|all-?gather|communication|comms?|"
+_COMM = (r"(?:NCCL|通信|集合通信|梯度同步|all[-_ ]?reduce|allreduce|reduce[-_ ]?scatter|all[-_ ]?gather|communication|comms?|"
          r"nccl\w*Kernel\w*|ncclKernel\w*|ncclDevKernel\w*)")
 _SHARE_PCT = r"(?P<num>\d{1,3}(?:\.\d+)?)(?:\s*(?:-|~|到|至|–)\s*(?P<hi>\d{1,3}(?:\.\d+)?))?\s*%"
 _APPROX = r"(?:大约|大概|约|近|将近|差不多|超过|接近|about|around|roughly|nearly|almost|over|~|≈)?\s*"
@@ -2101,7 +2101,7 @@ def latency(text: str) -> list[Understood]:
         hits.append(_hit("net.rtt_ms", float(m["num"]), m))  # ping's summary: the average
     for pattern in (_RTT, _RTT_AFTER):
         for m in pattern.finditer(text):
-            if pattern is _RTT and (re.search(r"(?:all-?reduce|allgather|NCCL|kernel|step|iteration|inference|推理|首|P99|"
+            if pattern is _RTT and (re.search(r"(?:all[-_ ]?reduce|allgather|NCCL|kernel|step|iteration|inference|推理|首|P99|"
                                               r"p99|TTFT|token|请求|request|读|read|write|写|IO|disk|磁盘)\s*(?:的)?\s*$",
                                               tx.before(text, m.start(), 16), _IC)
                                     or re.search(r"step|iteration|迭代|每步|epoch|checkpoint", m.group(0), _IC)):
@@ -2140,8 +2140,8 @@ _STEP_PATTERNS = [
 ]
 # s34 a part of the step named between the step's words and its figure ('每步梯度 AllReduce 要 557 ms', '每个 step 通信
 # 2 秒', 'each step the all-reduce takes 1.8 s', '每步反向 336 ms'): that part's time, not the whole step's
-_PART_OF_STEP = re.compile(r"通信|集合通信|梯度同步|反向|前向|(?<![A-Za-z])(?:NCCL|communication|comms?|all-?reduce|"
-                           r"reduce-?scatter|all-?gather|all-?to-?all|broadcast|backward|forward|bwd|fwd)(?![A-Za-z])", _IC)
+_PART_OF_STEP = re.compile(r"通信|集合通信|梯度同步|反向|前向|(?<![A-Za-z])(?:NCCL|communication|comms?|all[-_ ]?reduce|"
+                           r"reduce[-_ ]?scatter|all[-_ ]?gather|all-?to-?all|broadcast|backward|forward|bwd|fwd)(?![A-Za-z])", _IC)
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
 # (s29 over many steps a time may be hours: '12 小时训练了 iter 800/6420', 'every 1000 steps take 2 hours')

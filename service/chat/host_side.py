@@ -62,10 +62,7 @@ _DATA_WAIT_FORMS = [
 # job-s12b the step's time said to go into preparing its data, as a share in words or in per cent: 'nearly half of the
 # time goes into preparing the train_iter for each batch', 'a third of each step is spent loading the batches',
 # '将近一半的时间花在准备数据上', '30% 的时间用来读取和预处理数据'
-_SHARE_WORDS = {"half": 50.0, "a half": 50.0, "one half": 50.0, "a third": 33.3, "one third": 33.3, "a quarter": 25.0,
-                "one quarter": 25.0, r"一半": 50.0, r"三分之一": 33.3, r"四分之一": 25.0, r"一大半": 60.0}
-_SHARE = (r"(?P<share>(?<![\d.])\d{1,3}(?:\.\d+)?\s*%|(?<![A-Za-z])(?:a |one )?(?:half|third|quarter)(?![A-Za-z])|"
-          r"一大半|一半|三分之一|四分之一)")
+_SHARE = rf"(?P<share>{tx.SHARE})"
 _PREPARING = (r"(?:prepar\w*|load\w*|read\w*|creat\w*|build\w*|decod\w*|preprocess\w*|fetch\w*)\s+(?:and\s+\w+\s+)?"
               r"(?:the\s+|its\s+|each\s+|every\s+)?(?:new\s+)?(?:training\s+|input\s+|next\s+)?"
               r"(?:data(?:set)?|batch(?:es)?|inputs?|samples|images|train_iter|data ?iter\w*|iterators?|"
@@ -100,12 +97,6 @@ _DATA_TIME_OF_STEP = re.compile(
     r"(?P<zb>\d+(?:\.\d+)?)\s*(?P<zub>ms|s|秒)(?![\w.])", _IC)
 
 
-def _share_value(said: str) -> float | None:
-    said = said.strip().lower()
-    if said.endswith("%"):
-        return float(said[:-1].strip())
-    return _SHARE_WORDS.get(said) or _SHARE_WORDS.get(said.removeprefix("a ").removeprefix("one "))
-
 
 # a share of a device's capacity, or of memory, is no share of time
 _NOT_TIME = re.compile(r"util|利用率|使用率|CPU|内存|memory|RAM|显存|bandwidth|带宽", _IC)
@@ -134,7 +125,7 @@ def data_wait_share(text: str) -> list[Understood]:
             hits.append(_hit_span("job.data_wait_pct", round(100 * a / b, 1), text, m.start(), m.end()))
     for pattern in _DATA_SHARE_FORMS:
         for m in pattern.finditer(text):
-            value = _share_value(m["share"])
+            value = tx.share_value(m["share"])
             if value is None or not 0 < value <= 100 or _ASKS.search(tx.clause(text, m.start("share"))) \
                     or any(h.start <= m.start("share") < h.end for h in hits):
                 continue

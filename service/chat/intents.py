@@ -48,7 +48,7 @@ _SLOW = re.compile(r"slow|bottleneck|stuck|waiting|idle|underutili|low (?:gpu )?
                    r"不达预期|效率低|diagnos|诊断|排查|troubleshoot|problem|问题|why|为什么|怎么回事|咋回事|help|帮我看"
                    r"",
                    _IC)
-_DOMAIN = re.compile(r"GPU|NCCL|bandwidth|带宽|network|网络|网卡|NIC|train|训练|iperf|all-?reduce|gradient|梯度|"
+_DOMAIN = re.compile(r"GPU|NCCL|bandwidth|带宽|network|网络|网卡|NIC|train|训练|iperf|all[-_ ]?reduce|gradient|梯度|"
                      r"checkpoint|node|节点|机器|cluster|集群|RDMA|InfiniBand|RoCE|latency|延迟|storage|存储|model|模型"
                      r"|"
                      r"batch|parallel|并行|cloud|云|instance|实例", _IC)
@@ -132,7 +132,8 @@ TOPICS: dict[str, tuple[list[str], re.Pattern[str]]] = {
     "checkpoint": (["H29", "H3"], re.compile(
         r"checkpoint[^。.?？]*(?:频率|frequen|how often|bandwidth|带宽|慢|slow|network|网络|影响|impact)|"
         r"(?:保存|存)(?:checkpoint|检查点)[^。.?？]*(?:频率|带宽|慢|影响)|检查点", _IC)),
-    "topology": (["H28"], re.compile(r"参数服务器[^。.?？]*(?:还是|vs|和|与|对比)|ring all-?reduce[^.?]*(?:vs|or|versus"
+    "topology": (["H28"], re.compile(r"参数服务器[^。.?？]*(?:还是|vs|和|与|对比)|"
+                                     r"ring all[-_ ]?reduce[^.?]*(?:vs|or|versus"
     "|better)|"
                                      r"(?:vs|versus|or) (?:a )?parameter server|拓扑|topology|同一机架|same rack",
                                      _IC)),
@@ -146,7 +147,7 @@ TOPICS: dict[str, tuple[list[str], re.Pattern[str]]] = {
         r"看哪)[^。.?？]*(?:nccl-tests|nccl tests|all_reduce_perf|busbw|bus ?bandwidth|algbw)|"
         r"(?:nccl-tests|nccl tests|all_reduce_perf|busbw|bus ?bandwidth|algbw)[^。.?？]*(?:mean|是什么|什么意思|啥意思|"
         r"怎么看|怎么用|怎么跑|怎么测|how (?:do|to|can)|区别|difference|interpret|which one)|"
-        r"(?:怎么|如何|how)[^。.?？]*(?:测|measure)[^。.?？]*(?:all-?reduce|集合通信|NCCL)", _IC)),
+        r"(?:怎么|如何|how)[^。.?？]*(?:测|measure)[^。.?？]*(?:all[-_ ]?reduce|集合通信|NCCL)", _IC)),
     # GPUDirect RDMA asked about: whether to turn it on, what it does, how to check it
     "gdr": (["H22"], re.compile(
         r"(?:要不要|需不需要|需要|是否(?:需要|要)?|该不该|应该|怎么|如何|有必要)\s*(?:开|开启|启用|打开|用|上|配置?)?\s*"

@@ -681,13 +681,13 @@ _FEW_KB = re.compile(r"(?:(?:only|just|merely|about|around|~|under|less than)\s*
                      r"(?:只有|才|仅|就)\s*(?:几|\d+(?:\.\d+)?)\s*(?:KB|KiB|K|字节)", _IC)
 _EACH = re.compile(rf"(?:each|every|per|one)\s+(?:\w+\s+)?(?:{_PIECES}|message)|"
                    rf"(?:{_PIECES})\s+(?:of|is|are|were|carry|carries)\s+(?:only|just|merely)|"
-                   r"(?:每次|每个|每条)\s*(?:all-?reduce|通信|消息|集合通信)?", _IC)
-_SMALL_ZH = re.compile(r"(?:小消息|小包|小数据包|小张量|(?:小|很小)的\s*(?:all-?reduce|通信|集合通信|消息|包|张量|"
+                   r"(?:每次|每个|每条)\s*(?:all[-_ ]?reduce|通信|消息|集合通信)?", _IC)
+_SMALL_ZH = re.compile(r"(?:小消息|小包|小数据包|小张量|(?:小|很小)的\s*(?:all[-_ ]?reduce|通信|集合通信|消息|包|张量|"
                        r"bucket|桶))"
                        r"[^，,。；;\n]{0,6}?(?:很多|太多|特别多|非常多|较多|频繁|居多|为主|多)|"
                        r"(?:大量|很多|许多|频繁的?|成千上万|上千|几千|数千|上百|几百)\s*(?:个|次|条)?\s*(?:的)?\s*"
-                       r"(?:很小的|小的|小)\s*(?:消息|包|数据包|张量|通信|集合通信|all-?reduce|allreduce|"
-                       r"reduce-?scatter|all-?gather|bucket|桶|梯度桶)|"
+                       r"(?:很小的|小的|小)\s*(?:消息|包|数据包|张量|通信|集合通信|all[-_ ]?reduce|allreduce|"
+                       r"reduce[-_ ]?scatter|all[-_ ]?gather|bucket|桶|梯度桶)|"
                        r"延迟(?:占主导|为主|主导|是瓶颈|成为瓶颈|占大头)|受(?:网络)?延迟(?:限制|制约)|"
                        r"latency\s*bound", _IC)
 _COUNT_ZH = re.compile(rf"(?:上千|几千|数千|上百|几百|成千上万|\d[\d,]*)\s*(?:次|个)\s*(?:的)?\s*{_COLL}", _IC)
@@ -735,22 +735,26 @@ def small_messages(text: str) -> list[Understood]:
 # What a profile shows: 'NCCL takes 75% of the step', 'allreduce accounts for 40% of iteration time', 'Nsight 里 NCCL
 # 通信占了 75% 的时间', '60% 的时间花在 all-reduce 上'. Not a bandwidth share ('NCCL reaches 75% of line rate'), nor GPU
 # utilisation.
-_COMM_WHO = (r"(?:NCCL(?:\s+(?:kernels?|calls?|communication|collectives?|all-?reduce))?|communication|comms?|"
-             r"all-?reduces?|allreduce|reduce-?scatter|all-?gather|collectives?|gradient (?:sync|exchange)|"
+_COMM_WHO = (r"(?:NCCL(?:\s+(?:kernels?|calls?|communication|collectives?|all[-_ ]?reduce))?|communication|comms?|"
+             r"all[-_ ]?reduces?|allreduce|reduce[-_ ]?scatter|all[-_ ]?gather|collectives?|gradient (?:sync|exchange)|"
              r"ncclDevKernel\w*|ncclKernel\w*)")
-_PCT = r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"
-_ABOUT = r"(?:(?:about|around|roughly|nearly|almost|over|more than|~|≈|up to)\s*)?"
+_PCT = rf"(?P<pct>{tx.SHARE})"  # in per cent or in words ('half of the step', '一半的时间')
+_ABOUT = r"(?:(?:about|around|roughly|nearly|almost|over|more than|~|≈|up to|大约|约|近|将近|差不多|超过)\s*)?"
 _SHARE_OF = (r"(?:of\s+(?:the\s+|each\s+|every\s+|total\s+|all\s+)?(?:\w+\s+)?(?:step|iteration|iter|time|runtime|"
-             r"run ?time|wall[- ]?(?:clock )?time|training time|GPU time|timeline|trace|profile|total))")
+             r"run ?time|wall[- ]?(?:clock )?time|training time|GPU time|timeline|trace|profile|total)(?:\s+time)?)")
 _COMM_SHARE_EN = [
     re.compile(rf"(?<![A-Za-z]){_COMM_WHO}\s+(?:\w+\s+){{0,2}}?(?:takes?|took|taking|accounts? for|accounted for|"
                rf"occup(?:ies|y|ied)|consumes?|consumed|eats?(?: up)?|ate|uses?|used|is|are|was|were|makes? up|"
                rf"dominates? with)\s+{_ABOUT}{_PCT}\s*{_SHARE_OF}", _IC),
     re.compile(rf"{_ABOUT}{_PCT}\s*{_SHARE_OF}?\s*(?:is|was|goes|went|are|were)?\s*(?:spent\s+)?(?:in|on|to|waiting "
                rf"(?:for|on))\s+(?:the\s+)?{_COMM_WHO}(?![A-Za-z])", _IC),
+    # 'in the trace, 70% of the time is NCCL': the whole named, then what it is
+    re.compile(rf"{_ABOUT}{_PCT}\s*{_SHARE_OF}\s+(?:is|was|are|were)\s+(?:all\s+|just\s+|pure\s+)?"
+               rf"{_COMM_WHO}(?![A-Za-z])", _IC),
 ]
 _COMM_SHARE_ZH = [
-    re.compile(rf"(?:NCCL|通信|all-?reduce|allreduce|集合通信|梯度同步|reduce-?scatter|all-?gather|网络延迟|网络通信|网络传输|"
+    re.compile(rf"(?:NCCL|通信|all[-_ ]?reduce|allreduce|集合通信|梯度同步|reduce[-_ ]?scatter|all[-_ ]?gather|"
+               rf"网络延迟|网络通信|网络传输|"
                rf"参数同步|梯度通信)\s*(?:通信|kernel|"
                rf"操作|调用)?[^，,。；;\n%]{{0,6}}?(?:占了?|占用了?|占到了?|花了|用了)\s*"
                # s12 the whole named first: '网络延迟占了总训练时间的 35%', '通信占每个 step 时间的 40%'
@@ -759,7 +763,7 @@ _COMM_SHARE_ZH = [
                rf"{_PCT}(?:\s*(?:的)?\s*(?:时间|耗时|step|时长|运行时间|训练时间))?", _IC),
     # ('GPU 有 60% 的时间在空等通信': the time the GPUs wait on communication is its share too)
     re.compile(rf"{_PCT}\s*(?:的)?\s*(?:时间|耗时)\s*(?:都)?\s*(?:花|耗|用)?\s*(?:在|于)\s*(?:了)?\s*(?:空等|等待|等)?\s*(?:NCCL|通信|"
-               rf"all-?reduce|allreduce|集合通信|梯度同步)", _IC),
+               rf"all[-_ ]?reduce|allreduce|集合通信|梯度同步)", _IC),
 ]
 # a share of bandwidth or of a device's capacity, not of time: 'NCCL reaches 75% of line rate', 'GPU util 75%'
 _NOT_TIME_SHARE = re.compile(r"line[- ]?rate|bandwidth|peak|bus ?bw|busbw|algbw|Gb/s|GB/s|util|利用率|带宽|线速|"
@@ -772,8 +776,8 @@ def comm_share(text: str) -> list[Understood]:
     hits: list[Understood] = []
     for pattern in _COMM_SHARE_EN + _COMM_SHARE_ZH:
         for m in pattern.finditer(text):
-            pct = float(m["pct"])
-            if not 0 < pct <= 100 or _asks(text, m.start()):
+            pct = tx.share_value(m["pct"])
+            if pct is None or not 0 < pct <= 100 or _asks(text, m.start()):
                 continue
             near = text[max(m.start(), m.start("pct") - 12):min(len(text), m.end("pct") + 24)]
             if _NOT_TIME_SHARE.search(near) or _NOT_TIME_SHARE.search(m.group(0)):

@@ -191,3 +191,19 @@ def said_absent(text: str, start: int) -> bool:
         return True
     quote = _OPENING_QUOTE.search(text, max(0, start - 121), start)
     return bool(quote and ABSENT_BEFORE.search(text, max(0, quote.start() - 40), quote.start()))
+
+
+# A share of a whole said in per cent or in words: '40%', 'half', 'a third', '一半', '三分之二' (the value in per cent)
+_SHARE_WORDS = {"half": 50.0, "a third": 33.3, "third": 33.3, "two thirds": 66.7, "a quarter": 25.0, "quarter": 25.0,
+                "three quarters": 75.0, "一半": 50.0, "一大半": 60.0, "三分之一": 33.3, "三分之二": 66.7,
+                "四分之一": 25.0, "四分之三": 75.0, "大半": 60.0}
+SHARE = (r"(?:(?<![\d.])\d{1,3}(?:\.\d+)?\s*%|(?<![A-Za-z])(?:(?:a|one)\s+)?(?:half|third|quarter)(?![A-Za-z])|"
+         r"(?<![A-Za-z])(?:two thirds|three quarters)(?![A-Za-z])|一大半|大半|一半|三分之[一二]|四分之[一三])")
+
+
+def share_value(said: str) -> float | None:
+    """The per cent a SHARE says ('40 %' → 40, 'a third' → 33.3, '一半' → 50); None for anything else."""
+    said = re.sub(r"\s+", " ", said.strip().lower())
+    if said.endswith("%"):
+        return float(said[:-1].strip())
+    return _SHARE_WORDS.get(said) or _SHARE_WORDS.get(said.removeprefix("a ").removeprefix("one "))

@@ -24,10 +24,11 @@ from bwdoctor.chat.extract import Understood, _hit_span, extractor
 _IC = re.IGNORECASE
 _ASKS = re.compile(r"是否|是不是|正常吗|吗|[?？]|(?<![A-Za-z])(?:should|would|could|whether|is it normal|expected)"
                    r"(?![A-Za-z])", _IC)
-_PCT = r"(?P<pct>\d{1,3}(?:\.\d+)?)\s*%"
+_PCT = rf"(?P<pct>{tx.SHARE})"  # in per cent or in words ('通信时间占比三分之二')
 _ABOUT = (r"(?:(?:about|around|roughly|nearly|almost|over|more than|~|≈|大约|大概|约|近|将近|差不多|超过|接近)\s*)?")
 # what communicates, by name: the words, the collectives, and the send / receive ops a profiler lists
-_COMM_OP = (r"(?:NCCL|通信|集合通信|梯度同步|communication|comms?|all-?reduce|allreduce|reduce-?scatter|all-?gather|"
+_COMM_OP = (r"(?:NCCL|通信|集合通信|梯度同步|communication|comms?|all[-_ ]?reduce|allreduce|reduce[-_ ]?scatter|"
+            r"all[-_ ]?gather|"
             r"`?(?:send|recv|receive)(?:_op|_grad|_output|_activation)?`?(?:\s*/\s*(?:recv|receive)(?:_op)?)?|"
             r"`?pipe_(?:send|recv)\w*`?|nccl(?:Send|Recv|AllReduce|Kernel)\w*|p2p\s+(?:send|recv)\w*)")
 # the unit of work the share is of: a step, an iteration, a (mini-)batch, the whole run
@@ -36,7 +37,7 @@ _OF_STEP = (r"(?:每个|每一个|每|整个|总的?|一个)?\s*(?:mini-?batch|b
 _SHARE_FIGURE_FIRST = re.compile(
     rf"(?<![\d.]){_ABOUT}{_PCT}\s*(?:of\s+(?:the\s+|each\s+|every\s+)?(?:step|iteration|step time|time)\s+"
     rf"(?:is\s+|was\s+)?)?"
-    rf"(?:communication|comms?|NCCL|all-?reduce)\s*(?:overhead|time|share|cost)(?![A-Za-z])", _IC)
+    rf"(?:communication|comms?|NCCL|all[-_ ]?reduce)\s*(?:overhead|time|share|cost)(?![A-Za-z])", _IC)
 _OP_TAKES = [
     # '`send_op` 占了每个 mini-batch 90% 的时间', 'send/recv 占每个 step 的 60%'
     re.compile(rf"{_COMM_OP}[^，,。；;\n%\d]{{0,10}}?(?:占了?|占用了?|占到了?|花了|用了)\s*{_OF_STEP}\s*(?:的)?\s*{_ABOUT}"
@@ -53,12 +54,12 @@ _OP_TAKES = [
 # 'comm overhead ~50%', 'communication overhead of 55% per step', 'NCCL time: 35 %': the share after the name; a figure
 # of change ('50% lower') or of another whole ('50% of the compute') is none
 _SHARE_NAME_FIRST = re.compile(
-    rf"(?<![A-Za-z])(?:communication|comms?|NCCL|all-?reduce)\s+(?:overhead|time|share|cost)\s*"
+    rf"(?<![A-Za-z])(?:communication|comms?|NCCL|all[-_ ]?reduce)\s+(?:overhead|time|share|cost)\s*"
     rf"(?:(?:is|was|of|at|:|：|=)\s*)*{_ABOUT}{_PCT}"
     r"(?!\s*(?:lower|higher|less|more|reduction|increase|faster|slower|improvement|drop|better|worse|"
     r"of (?:the )?(?:compute|computation|forward|backward|bandwidth|peak|line)))", _IC)
 # '通信开销大约 40%', 'NCCL 耗时占比 35%' (what a change did to it, '通信时间降低了 30%', is none)
-_SHARE_NAME_FIRST_ZH = re.compile(rf"(?:通信|NCCL|all-?reduce)\s*(?:的)?\s*(?:开销|耗时|时间)\s*(?:占比)?\s*"
+_SHARE_NAME_FIRST_ZH = re.compile(rf"(?:通信|NCCL|all[-_ ]?reduce)\s*(?:的)?\s*(?:开销|耗时|时间)\s*(?:占比)?\s*"
                                   rf"(?:是|为|有|:|：)?\s*{_ABOUT}{_PCT}", _IC)
 _EFFICIENCY_FRACTION = re.compile(
     r"(?:(?<![A-Za-z])(?:scaling|parallel)\s+efficiency|扩展效率|并行效率|加速效率|线性度)\s*"
@@ -78,8 +79,8 @@ def comm_share_said_otherwise(text: str) -> list[Understood]:
     hits: list[Understood] = []
     for pattern in [_SHARE_FIGURE_FIRST, _SHARE_NAME_FIRST, _SHARE_NAME_FIRST_ZH, *_OP_TAKES]:
         for m in pattern.finditer(text):
-            pct = float(m["pct"])
-            if not 0 < pct <= 100 or _NOT_TIME.search(m.group(0) + tx.after(text, m.end(), 8)) \
+            pct = tx.share_value(m["pct"])
+            if pct is None or not 0 < pct <= 100 or _NOT_TIME.search(m.group(0) + tx.after(text, m.end(), 8)) \
                     or _ASKS.search(tx.clause(text, m.start("pct"))):
                 continue
             if any(h.start <= m.start("pct") < h.end for h in hits):
@@ -151,6 +152,34 @@ def comm_and_compute_times(text: str) -> list[Understood]:
         if 0 < comm < whole:
             pct = round(100 * comm / whole, 1)
             return [_hit_span("job.comm_time_pct", pct, text, m.start(), m.end(), inferred=True)]
+    return []
+
+
+# communication's time as a multiple of the compute's: 'NCCL time is 3x the compute time', 'comm takes twice as long as
+# compute', '通信时间是计算时间的 3 倍' → job.comm_time_pct, r ÷ (r + 1), as if nothing overlapped
+_TIMES_WORDS = {"twice": 2.0, "two times": 2.0, "three times": 3.0, "thrice": 3.0, "four times": 4.0,
+                "两": 2.0, "三": 3.0, "四": 4.0, "五": 5.0}
+_RATIO = r"(?P<r>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)|(?P<w>twice|two times|three times|thrice|four times)"
+_COMM_TIMES_COMPUTE = re.compile(
+    rf"(?<![A-Za-z]){_COMM_OP}\s*(?:time|耗时|时间|的时间)?\s*(?:is|was|takes?|took|are|were|是|要|有|约|大约|大概)?\s*"
+    rf"(?:about\s+|around\s+|roughly\s+|nearly\s+|~\s*)?(?:{_RATIO})\s*(?:as long as|longer than|the|of)?\s*(?:the\s+)?"
+    r"(?:compute|computation|forward\s*(?:\+|and|/)\s*backward|fwd\s*\+\s*bwd)(?:\s+time)?(?![A-Za-z])|"
+    rf"(?:通信|NCCL|all[-_ ]?reduce)\s*(?:的)?\s*(?:时间|耗时)?\s*(?:是|约是|大约是|差不多是)\s*"
+    r"(?:计算|前反向|前向\s*\+?\s*反向)\s*"
+    r"(?:时间|耗时)?\s*的\s*(?:(?P<zr>\d+(?:\.\d+)?)|(?P<zw>[两三四五]))\s*倍", _IC)
+
+
+@extractor
+def comm_as_a_multiple_of_compute(text: str) -> list[Understood]:
+    """'NCCL time is 3x the compute time' → job.comm_time_pct 75."""
+    for m in _COMM_TIMES_COMPUTE.finditer(text):
+        said = m["r"] or m["zr"]
+        ratio = float(said) if said else _TIMES_WORDS.get((m["w"] or m["zw"] or "").lower())
+        clause = tx.clause(text, m.start())
+        if not ratio or ratio <= 0 or _SUPPOSED.search(clause) or _ASKS.search(clause):
+            continue
+        at = m.start("r") if m["r"] else m.start("zr") if m["zr"] else m.start()
+        return [_hit_span("job.comm_time_pct", round(100 * ratio / (ratio + 1), 1), text, at, m.end(), inferred=True)]
     return []
 
 

@@ -1307,9 +1307,18 @@ _GPU_FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)\s*(?:the\s+|our\s+|an?\s+
 _GPU_TO_AFTER = re.compile(r"\s*(?:GPUs?|cards?|nodes?|machines?|servers?|卡|机器)?\s*"
                            r"(?:(?<![A-Za-z])to(?![A-Za-z])|→|->|换到|换成|升级到|迁移?到|切到|到)",
                            re.IGNORECASE)
-_GPU_PAST = re.compile(r"(?:以前|之前|原来|原先|过去|"
-                       r"(?<![A-Za-z])(?:previously|used to|before|earlier|formerly|old))[^，,。.;；]{0,12}$",
+_GPU_PAST = re.compile(r"(?:以前|之前|原来|原先|过去|旧的?|老的?|"
+                       r"(?<![A-Za-z])(?:previously|used to|before|earlier|formerly|old|older))[^，,。.;；]{0,20}$",
                        re.IGNORECASE)
+_GPU_NOW = re.compile(r"现在|如今|目前|换成|新的?(?:集群|机器|服务器|节点)|(?<![A-Za-z])(?:now|new|newer)(?![A-Za-z])",
+                      re.IGNORECASE)
+# 'we replaced the V100s with A100s', 'swapped our T4s for L4s', '把 V100 换成了 A100': the one replaced is left behind
+_GPU_REPLACED = re.compile(r"(?:(?<![A-Za-z])(?:replac\w*|swap\w*|trad\w*)|把|将)\s*"
+                           r"(?:the\s+|our\s+|my\s+|all\s+(?:the\s+)?)?"
+                           r"(?:\d+\s*[x×*]?\s*)?$", re.IGNORECASE)
+_GPU_REPLACED_BY = re.compile(r"\s*(?:GPUs?|cards?|nodes?|machines?|servers?|卡|机器)?\s*"
+                              r"(?:(?<![A-Za-z])(?:with|for|by)(?![A-Za-z])|全?(?:都)?(?:换成|替换成|替换为|改成|升级成|升级到)了?)",
+                              re.IGNORECASE)
 _GPU_FINE_BEFORE = re.compile(r"(?<![A-Za-z])(?:works?|worked|working|runs?|ran|is fine|was fine|fine|"
                               r"scales? (?:well|fine))\s+(?:\w+\s+){0,3}?(?:on|with)\s+(?:the\s+|an?\s+|our\s+)?$",
                               re.IGNORECASE)
@@ -1325,8 +1334,8 @@ def _gpu_left_or_fine(text: str, h: Understood) -> bool:
     a = tx.clause_bounds(text, h.start)[0]
     before = text[max(a, h.start - 40):h.start]
     return bool((_GPU_FROM.search(before) and _GPU_TO_AFTER.match(text, h.end))
-                or (_GPU_PAST.search(before) and re.search(r"现在|如今|目前|换成|(?<![A-Za-z])now(?![A-Za-z])",
-                                                           text[h.end:h.end + 60], re.IGNORECASE))
+                or (_GPU_REPLACED.search(before) and _GPU_REPLACED_BY.match(text, h.end))
+                or (_GPU_PAST.search(before) and _GPU_NOW.search(text, h.end, h.end + 60))
                 or _GPU_FINE_BEFORE.search(before) or _GPU_FINE_AFTER.match(text, h.end))
 
 
