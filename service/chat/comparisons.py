@@ -307,6 +307,9 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             if bare and _numbered_item(text, int(bare["n"])):
                 continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
             size = _run_size(obj)
+            if size is not None and size[0] == 1 and _NOUNLESS_ONE.fullmatch(obj):
+                # 'on several GPUs it is slower than on one', '两张卡比一张还慢': one of what the job's side counts
+                size = (1, _kind_said_before(text, m.start()) or size[1])
             if size is None:
                 size = _bare_run(text, obj, m.start())  # counts-s11 bare than
             if size is None:
@@ -1644,6 +1647,19 @@ _PRONOUN_ONE = re.compile(r"\s*(?:the|this|that|our|my|your|their|its)\s+(?:[A-Z
                           r"(?!\s*(?:node|machine|server|box|host|GPU|card))", _IC)
 
 
+# 'one' with its noun left out ('slower than on one', '比一张还慢', 'than with a single one')
+_NOUNLESS_ONE = re.compile(r"\s*(?:(?:on|with|using|in)\s+)?(?:(?:a\s+)?single(?:\s+one)?|one|1|一张|一块|一台|单张|单块)\s*"
+                           r"(?:(?:alone|only)\s*)?(?:还|都|更|要|反而|也)?\s*", _IC)
+_KIND_NOUN = re.compile(rf"(?P<g>GPUs?|cards?|devices?|卡|张|块|{GPU_MARK}+)|(?P<n>nodes?|machines?|servers?|hosts?|boxes|"
+                        r"instances?|台|机(?![器房架柜])|节点)", _IC)
+
+
+def _kind_said_before(text: str, at: int) -> str | None:
+    """Whether the last run named before `at` in its sentence counts GPUs or machines."""
+    nouns = list(_KIND_NOUN.finditer(text, tx.sentence_bounds(text, at)[0], at))
+    return None if not nouns else "gpus" if nouns[-1]["g"] else "nodes"
+
+
 def _run_size(obj: str) -> tuple[int, str] | None:
     """The size of the run named after 'than' / '比': (count, 'nodes' or 'gpus'), or None if it names no run."""
     if _PRONOUN_ONE.match(obj):
@@ -1655,6 +1671,8 @@ def _run_size(obj: str) -> tuple[int, str] | None:
     m = _RUN_SINGLE.search(obj)
     if m:
         return 1, "gpus" if re.search(rf"GPU|card|卡|{GPU_MARK}", m.group(0), _IC) else "nodes"
+    if re.fullmatch(r"\s*(?:一|单)\s*(?:张|块)\s*(?:还|都|更|要|反而|也)?\s*", obj):
+        return 1, "gpus"  # '两张卡比一张还慢': one card, its noun left out
     return None
 
 
