@@ -304,10 +304,13 @@ _OTHER_UTIL = re.compile(r"(?:带宽|网卡|网络|链路|端口|bandwidth|NIC|n
 _MEAN_OF = re.compile(r"(?:均值|平均值?|平均在|mean|average|avg|on average)\s*(?:是|为|约|大约|of|is|about|around|~|≈|:|：)?\s*$",
                       _IC)
 _NOT_UTIL = re.compile(r"效率|efficien|时间|time|占比|of the (?:step|time|training)|loss|准确率|accuracy|"
-                       r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销|"
+                       r"吞吐|throughput|MFU|speed ?up|slower|faster|慢了|快了|提升|drop|overhead|开销|T?FLOPS|"
                        # 'GPUs sit idle 70% of the time', 'GPU 空等 60%': a share of idle time, not a utilisation
                        r"(?<![A-Za-z])(?:idle|idling|waiting|wait|stall\w*|starv\w*)(?![A-Za-z])|"
                        r"空闲|闲置|空等|等待|空转|闲着", _IC)
+# a change by so much right before the figure ('TFLOPS 掉了 4%', 'fell by 15%', '降低了 20%'): not the level it is at
+_CHANGED_BY = re.compile(r"(?:掉|降|下降|少|减少|降低|涨|增加|提高|多)了\s*$|(?<![A-Za-z])(?:fell|decreased|reduced|lower|down|"
+                         r"up|increased|rose|went down|went up)\s+by\s*(?:about\s+|around\s+|~\s*)?$", _IC)
 # h-symptoms a figure wanted or expected rather than seen ('should be near 100%', 'we expect ~95%', '目标是 90%'),
 # unless the load seen follows it in the clause ('应该 100%，现在只有 40%' is cut at the comma already)
 _WANTED_LOAD = re.compile(r"(?<![A-Za-z])(?:should|ought to|(?<!than )expect(?:ed|s|ing)?|target(?:ed|ing)?|goal|aim(?:ing)? "
@@ -537,7 +540,7 @@ def utilisation(text: str) -> list[Understood]:
         gap = re.sub(r"(?:从|from)\s*\d+(?:\.\d+)?\s*%\s*[^\d%，,。;；]{0,10}?(?:到|to)\s*(?:了)?\s*$", "", gap, flags=_IC)
         # en-s10: 'GPU util drops to 30%', 'dropped to ~20%': the level it fell to ('drops by 30%' stays a change)
         gap = _FELL_TO.sub("", gap)
-        if _NOT_UTIL.search(gap) or re.search(r"\d", gap):
+        if _NOT_UTIL.search(gap) or re.search(r"\d", gap) or _CHANGED_BY.search(gap):
             continue
         if best[1] in _LOADS and (want := _WANTED_LOAD.search(window)) and not _NOW_SAID.search(window, want.end()):
             # h-symptoms 'should be near 100%', '目标是 GPU 利用率 90%': a target, not the load seen (kept until the

@@ -216,7 +216,10 @@ class Engine:
                 rejected[name] = "cannot be computed from the facts"
             else:
                 applied[name] = one.get(name)
-        after_facts = {k: v for k, v in {**facts, **applied}.items() if v is not None}
+        # a derived figure said as measured ('scaling efficiency 96 %') is today's: the changed job has none of its own
+        today = {k for k in facts if (spec := self.catalogue.get(k)) is not None and spec.derived}
+        facts_kept = {k: v for k, v in facts.items() if k not in today}
+        after_facts = {k: v for k, v in {**facts_kept, **applied}.items() if v is not None}
         while True:
             try:
                 after_facts = self.validate_facts(after_facts)
@@ -226,7 +229,7 @@ class Engine:
                     raise
                 rejected[exc.key] = f"expected {exc.expected}"
                 applied.pop(exc.key)
-                after_facts = {k: v for k, v in {**facts, **applied}.items() if v is not None}
+                after_facts = {k: v for k, v in {**facts_kept, **applied}.items() if v is not None}
         return Comparison(applied, self.diagnose(facts, lang), self.diagnose(after_facts, lang), rejected)
 
     def _evaluate(self, rule: Rule, known: Mapping[str, Any], context: Any) -> _Outcome:

@@ -139,6 +139,16 @@ def test_what_if_recomputes_the_diagnosis(engine):
     assert "nic-below-25g-for-10b-100b" not in {f["rule"] for f in after["findings"]}
 
 
+def test_what_if_over_a_derived_figure_said_as_measured_drops_it_from_the_changed_job(engine):
+    # the chat reads 'per-GPU TFLOPS fell 4 %' as a scaling efficiency of 96 %, a derived fact said as measured; a
+    # what-if on the job's size must neither fail on it nor carry today's figure over to the changed job
+    facts = {**engine.validate_facts({"job.nodes": 16, "job.baseline_nodes": 8}), "job.scaling_efficiency_pct": 96.0}
+    comparison = engine.what_if(facts, {"job.nodes": 32})
+    assert comparison.changes == {"job.nodes": 32}
+    assert comparison.before.to_dict()["derived"]["job.scaling_efficiency_pct"] == 96.0
+    assert comparison.after.to_dict()["derived"].get("job.scaling_efficiency_pct") != 96.0
+
+
 def test_findings_only_diagnosis_has_the_same_findings_without_questions(engine):
     facts = engine.validate_facts({k: v for k, v in ARTICLE.items() if k != "gpu.util_pct"})
     full = engine.diagnose(facts).to_dict()
