@@ -2142,6 +2142,11 @@ _STEP_PATTERNS = [
 # 2 秒', 'each step the all-reduce takes 1.8 s', '每步反向 336 ms'): that part's time, not the whole step's
 _PART_OF_STEP = re.compile(r"通信|集合通信|梯度同步|反向|前向|(?<![A-Za-z])(?:NCCL|communication|comms?|all-?reduce|"
                            r"reduce-?scatter|all-?gather|all-?to-?all|broadcast|backward|forward|bwd|fwd)(?![A-Za-z])", _IC)
+# h-step the part named as what takes the time, before a time per step ('the all-reduce takes 300 ms per step', 'NCCL
+# communication is 1.2 s/step', '通信要 2 秒每步'); a part beside the run ('with NCCL 3 s per step') says nothing of it
+_PART_TAKES = re.compile(rf"(?:{_PART_OF_STEP.pattern})(?:\s+(?:pass|phase|op(?:eration)?s?|calls?))?\s*(?:time|耗时|时间)?\s*"
+                         r"(?:alone\s+|itself\s+|就|都)?(?:takes?|took|costs?|needs?|is|was|are|lasts?|要|耗时|用时|花了?|需要|"
+                         r"占了?|用了)\s*(?:about|around|roughly|~|≈|约|大约|大概|近)?\s*$", _IC)
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
 # (s29 over many steps a time may be hours: '12 小时训练了 iter 800/6420', 'every 1000 steps take 2 hours')
@@ -2353,6 +2358,8 @@ def step_time(text: str) -> list[Understood]:
                 continue  # s33 '第 1 个 batch 完成（tar 下载完之后 613 秒）', 'the first step takes 90 s': when one step came
             if _PART_OF_STEP.search(text, m.start(), m.start("num")):
                 continue  # s34 '每步梯度 AllReduce 要 557 ms', 'each step the backward takes 336 ms': a part's time, not the step's
+            if _PART_TAKES.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 40), m.start()):
+                continue  # h-step 'the all-reduce takes 300 ms per step', '通信要 2 秒每步': the part said before the figure
             value = parse_number(m["num"])
             if value and m.groupdict().get("hi") and (hi := parse_number(m["hi"])) and hi > value:
                 value = (value + hi) / 2  # s14 a range said for the step ('takes 1.25–1.3 s'): its middle
