@@ -194,11 +194,15 @@ def read_commands(text: str, set_aside: Callable[[int], bool] | None = None) -> 
             if not any(s <= m.start() < e for s, e in spans):
                 spans.append((m.start(), m.end()))
                 read.append(({"job.nodes": int(m["n"])}, (m.start(), m.end())))
-    for pattern in (_PROSE_OPTION, _CONFIG_SETTING, _CONFIG_NAME):  # settings quoted alone in a sentence
+    for pattern in (_PROSE_OPTION, _CONFIG_SETTING, _VALUE_FIRST_SETTING, _CONFIG_NAME):  # settings alone in a sentence
         for m in pattern.finditer(text):
             if any(s <= m.start() < e for s, e in spans):
                 continue
             setting = m.group(0)
+            if pattern is _VALUE_FIRST_SETTING:
+                if re.search(r"[A-Za-z]\w*[_-][\w-]*\s*[:=]?\s*$", text[max(0, m.start() - 60):m.start()]):
+                    continue  # the value of the setting named before it
+                setting = f"{m['key']}={m['value']}"
             if pattern is _CONFIG_SETTING:
                 # 'precision 16' is prose; 'cutoff_len 2048', 'accum-grad 4' are settings
                 if m["spaced"] and not re.search(r"[_-]", m["key"]):
@@ -613,7 +617,8 @@ _SEQ_LEN = {"cutoff_len", "max_length", "seq_length", "seq_len", "max_seq_length
             "max_sequence_length", "sequence_length"}
 _MICRO = {"per_device_train_batch_size", "per_gpu_train_batch_size", "micro_batch_size", "micro_batch_size_per_gpu",
           "train_micro_batch_size_per_gpu", "ppo_micro_batch_size_per_gpu", "micro_train_batch_size", "batch_size",
-          "batch_size_per_device", "batch_size_per_gpu", "per_device_batch_size"}  # s24 OneFlow's per device
+          "batch_size_per_device", "batch_size_per_gpu", "per_device_batch_size",  # s24 OneFlow's per device
+          "samples_per_gpu", "imgs_per_gpu"}  # h-step mmdetection's and mmcv's batch of each GPU
 _GLOBAL = {"global_batch_size", "train_batch_size"}
 _ACCUM = {"gradient_accumulation_steps", "grad_accum_steps", "gradient_accumulation", "accumulate_grad_batches",
           "accum_grad", "grad_accum"}
@@ -684,6 +689,13 @@ _CONFIG_SETTING = re.compile(
     r"(?P<spaced>\d+)(?!\w|\.\d))"
     r"(?!\s*[*×x/+]\s*\d)",
     re.IGNORECASE)
+# h-step a batch setting said with its value first, as the terms of a product ('2 per_device_train_batch_size × 8
+# gradient_accumulation_steps × 8 num_gpus', '4 micro_batch_size'): only the batch's and accumulation's snake_case names
+# (a count of GPUs said so may be the whole run's), and never a value that is the setting's before it
+# ('per_device_train_batch_size 2 gradient_accumulation_steps 8' is read by name first)
+_VALUE_FIRST = {n for n in _MICRO | _GLOBAL | _ACCUM if "_" in n}
+_VALUE_FIRST_SETTING = re.compile(rf"(?<![\w.\-])(?P<value>\d{{1,5}})[ \t]+(?P<key>{_alternation(_VALUE_FIRST)})"
+                                  r"(?![\w\-])", re.IGNORECASE)
 # A DeepSpeed config named in a sentence: 'ds_z3_config.json', 'ds_config_zero2.json', 'llama3_full_sft_ds3.yaml'.
 _CONFIG_NAME = re.compile(r"(?<![\w/.\-])[\w./\-]*\.(?:json|ya?ml)(?![\w])|"
                           r"(?<![\w/.\-])(?:ds_z[0-3]|ds_config_zero[0-3]|zero[0-3]_config|ds_zero[0-3])[\w\-]*(?![\w.])")

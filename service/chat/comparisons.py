@@ -56,7 +56,9 @@ _NOT_COMPARED = re.compile(r"(?:(?<![A-Za-z])(?:not|no|never)|n't|并不|并没�
                            _IC)
 # (`a` starts at a word: a lazy run that may start in a pasted block's blanked spaces costs its length squared)
 _FASTER_THAN = re.compile(r"(?P<a>[^\s,.;:!?，。；][^,.;:!?，。；\n]{0,29}?)\s+(?:is|are|was|were|ran|runs|run|got|gets)\s+(?:\w+\s+)?"
-                          r"(?:faster|quicker)\s+than\s+(?P<b>[^,.;:!?，。；\n]{1,30})"
+                          r"(?:(?:faster|quicker)\s+than|(?P<fk>twice|two times|three times|thrice|four times|"
+                          # h-step the smaller run so many times as fast ('1 node is twice as fast as 2 nodes')
+                          r"\d+(?:\.\d+)?\s*(?:x|×|times))\s+as\s+(?:fast|quick)\s+as)\s+(?P<b>[^,.;:!?，。；\n]{1,30})"
                           r"|(?P<a2>[^，。,;；！？?!\n]{1,16}?)比(?P<b2>[^，。,;；！？?!\n]{1,16}?)(?:还|更|要)?(?:快|短)", _IC)
 # '两台反而要 1 小时 45 分钟', '4 卡并行反而接近 3 小时', '反而更慢'
 _ANOTHER_CLUSTER = re.compile(rf"{OTHER_CLUSTER}|旧集群|老集群|原来的集群|之前的集群|(?<![A-Za-z])(?:old|previous) cluster", _IC)
@@ -68,7 +70,12 @@ _LARGER_SLOWER = re.compile(r"(?:分布式|多机|多节点|多卡|双机|两机
                             r"(?:反而|竟然|居然|却|倒)?\s*(?:还|要)?\s*(?:更慢|变慢|更加慢)|"
                             r"(?<![A-Za-z])(?:distributed|multi-?node|multi-?GPU|multi-?machine)\s+(?:training\s+|runs?\s+|jobs?\s+|"
                             r"version\s+|setup\s+)?(?:is|was|gets|got|became|becomes|turned\s+out|turns\s+out)\s+(?:to\s+be\s+)?"
-                            r"(?:even\s+|actually\s+|much\s+)?slower(?![A-Za-z])(?!\s+than)", _IC)
+                            r"(?:even\s+|actually\s+|much\s+)?slower(?![A-Za-z])(?!\s+than)|"
+                            # h-step 'going multi-node made it slower', 'moving to 2 nodes makes training slower'
+                            r"(?<![A-Za-z])(?:going|moving|switching|scaling(?:\s+out)?)\s+(?:to\s+)?(?:multi-?node|"
+                            r"multiple (?:nodes|machines)|distributed|more (?:nodes|machines)|(?:2|two|4|four|8|eight) "
+                            r"(?:nodes|machines))\s+(?:has\s+)?(?:made|makes|make)\s+(?:it|training|things|everything|"
+                            r"the (?:training|job|run))\s+(?:even\s+|actually\s+|much\s+)?slower(?![A-Za-z])(?!\s+than)", _IC)
 # counts-zh-s13 fell instead: '速度不升反降', '速度没有提升，反而下降了', '吞吐却降低了': the pace fell where more machines
 # should have raised it (the pace named before it: '显存反而下降' or '时间反而降低' is no slower run)
 _INSTEAD_FELL = re.compile(r"不(?:升|增|涨)反(?:降|减)|不快反慢|(?:反而|竟然|居然|却|倒)\s*(?:还)?\s*(?:下降|降低|降了|变少|减少|掉了)")
@@ -79,6 +86,13 @@ _TIME_TIMES = re.compile(r"(?:耗时|训练时间|总时间|总耗时|用时|一
                          r"(?P<obj>[^，。,;；！？?!\n]{1,12}?)的\s*(?P<k>\d+(?:\.\d+)?|[两二三四五六七八九十])\s*(?:多)?倍")
 _SMALL_FASTER = re.compile(r"(?:单机|单节点|单台|一台(?:机器)?|1\s*台(?:机器)?|1\s*机)(?:\s*(?:上|的|跑|训练|单卡|多卡|\d{1,2}\s*卡))*"
                            r"\s*(?:反而|倒是|倒|竟然|居然)(?:还)?(?:更|要)?快")
+# h-step the smaller run faster than a larger one left uncounted: '单卡比多卡快', '单机训练反而比多机还快', '一台机器跑得比
+# 分布式还快' (the smaller run is the baseline; '多机单卡比单机单卡慢' is read above, the cards there each machine's)
+_SMALL_FASTER_THAN = re.compile(
+    r"(?<![多机])(?P<small>单机|单节点|单台(?:机器)?|一台(?:机器)?|单卡|单张卡|一张卡)(?!单卡|多卡|\d)\s*(?:上)?\s*(?:训练|跑|运行)?\s*"
+    r"(?:得|的)?\s*(?:速度)?\s*(?:反而|竟然|居然|却|倒)?\s*比\s*"
+    r"(?:多机|多卡|多节点|分布式|双机|两机|双卡|两卡|多台(?:机器)?)(?:多卡|单卡)?\s*(?:训练|跑|运行)?\s*(?:的)?\s*(?:速度)?\s*"
+    r"(?:还|都|要)?\s*(?:更)?快")
 _ASKING = re.compile(r"是否|会不会|吗|(?<![什怎])么|能否|可能|要不要|如果|假如")
 _WHY = re.compile(r"为什么|为啥|怎么|咋|(?<![A-Za-z])why(?![A-Za-z])", _IC)
 
@@ -343,8 +357,16 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
                     and not {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
                 fact = "job.baseline_gpus" if right[1] == "gpus" else "job.baseline_nodes"
                 found.hits.append(Understood(fact, right[0], m.group(0), m.start(), m.end()))
+                k = float(_FRACTIONS.get(m["fk"].lower()) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", m["fk"]))
+                          or 0) if m["fk"] else 0.0
+                if k > 1:  # h-step '4 nodes are twice as fast as 1 node': the speed-up said outright
+                    found.hits.append(Understood("job.speedup", k, m.group(0), m.start(), m.end()))
             continue
         found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+        k = float(_FRACTIONS.get(m["fk"].lower()) or parse_number(re.sub(r"\s*(?:x|×|times)$", "", m["fk"])) or 0) \
+            if m["fk"] else 0.0
+        if k > 1:  # 'one node is twice as fast as two': the larger run at half the pace
+            found.hits.append(Understood("job.speedup", round(1 / k, 4), m.group(0), m.start(), m.end()))
         fact = "job.baseline_gpus" if left[1] == "gpus" else "job.baseline_nodes"
         found.hits.append(Understood(fact, left[0], m.group(0), m.start(), m.end()))
     for m in _INSTEAD.finditer(text):
@@ -375,6 +397,13 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
                 n > 1 for n, _, kind, _, _ in run_sizes(text, 0, len(text)) if kind == "nodes")) \
                 and not _ANOTHER_CLUSTER.search(sentence):
             found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+    for m in _SMALL_FASTER_THAN.finditer(text):  # h-step '单卡比多卡快'
+        found.baseline_spans.append(m.span("small"))  # (asked or not, the one card is no machine of the job's)
+        if _asked(text, m.end(), m.end()) or _ANOTHER_CLUSTER.search(tx.sentence(text, m.start())):
+            continue
+        found.hits.append(Understood("job.negative_scaling", True, m.group(0), m.start(), m.end()))
+        fact = "job.baseline_gpus" if "卡" in m["small"] else "job.baseline_nodes"
+        found.hits.append(Understood(fact, 1, m.group(0), m.start(), m.end()))
     for m in _TIME_TIMES.finditer(text):  # counts-zh-s13 time times
         k = parse_number(m["k"]) or 0
         a = tx.sentence_bounds(text, m.start())[0]

@@ -2145,6 +2145,11 @@ _STEP_PATTERNS = [
 # 2 秒', 'each step the all-reduce takes 1.8 s', '每步反向 336 ms'): that part's time, not the whole step's
 _PART_OF_STEP = re.compile(r"通信|集合通信|梯度同步|反向|前向|(?<![A-Za-z])(?:NCCL|communication|comms?|all[-_ ]?reduce|"
                            r"reduce[-_ ]?scatter|all[-_ ]?gather|all-?to-?all|broadcast|backward|forward|bwd|fwd)(?![A-Za-z])", _IC)
+# h-step the part named as what takes the time, before a time per step ('the all-reduce takes 300 ms per step', 'NCCL
+# communication is 1.2 s/step', '通信要 2 秒每步'); a part beside the run ('with NCCL 3 s per step') says nothing of it
+_PART_TAKES = re.compile(rf"(?:{_PART_OF_STEP.pattern})(?:\s+(?:pass|phase|op(?:eration)?s?|calls?))?\s*(?:time|耗时|时间)?\s*"
+                         r"(?:alone\s+|itself\s+|就|都)?(?:takes?|took|costs?|needs?|is|was|are|lasts?|要|耗时|用时|花了?|需要|"
+                         r"占了?|用了)\s*(?:about|around|roughly|~|≈|约|大约|大概|近)?\s*$", _IC)
 # 'every 2000 steps take about 35 s', '每 100 步 35 秒', '35 s per 100 iterations': a time over N steps
 _N_STEPS = r"(?P<n>\d[\d,]*)\s*(?:个)?\s*(?:steps?|iterations?|iters?|its|batches|步|次迭代|个?step|个?iter)"
 # (s29 over many steps a time may be hours: '12 小时训练了 iter 800/6420', 'every 1000 steps take 2 hours')
@@ -2297,6 +2302,40 @@ _ORDINAL_STEP = re.compile(r"(?:第|首)\s*$|(?<![A-Za-z])(?:the\s+|its\s+|our\s
                            r"third|3rd|last|final|initial|\d+(?:st|nd|rd|th))\s+$", _IC)
 
 
+# h-step what a step was guessed or wished to take, not seen ('预计每步 2 秒', 'expected ~1 s per step', 'should take 1 s');
+# a run slower than expected is seen ('比预期慢，每步 3 秒', 'slower than expected at 3 s/it')
+_GUESSED_STEP = re.compile(r"(?<![比于及合出乎])(?:预计|预估|预期|期望|理论上|按理说?|本应|本该|原以为|本以为)|"
+                           r"(?<![A-Za-z])(?<!than )(?<!than I )(?<!than we )(?:expected|expecting|estimated|predicted|"
+                           r"projected|should (?:only )?(?:take|be|need|last)|ought to|supposed to|in theory|theoretically|"
+                           r"ideally|hop(?:e|ed|ing) (?:for|to get))(?![A-Za-z])", _IC)
+_SEEN_INSTEAD = re.compile(r"(?<![A-Za-z])(?:but|however|actually|instead|yet|whereas|while|now|in practice|in reality)"
+                           r"(?![A-Za-z])|但|可是|实际|却|结果|现在|其实", _IC)
+
+
+def _guessed(text: str, pos: int) -> bool:
+    """The figure at `pos` is a guessed step time: a guess's word before it in its clause, and no 'but' or '实际' between."""
+    a = tx.clause_bounds(text, pos)[0]
+    for m in _SEEN_INSTEAD.finditer(text, a, pos):
+        a = m.end()
+    return _GUESSED_STEP.search(text, a, pos) is not None
+
+
+# the step time gone from one figure to another ('从 15 秒涨到了 45 秒', 'went from 0.8 s to 2.4 s', '由 1.2s 增加到 3.6s'):
+# the time now is the job's, the time before the smaller run's or the old one's; h-step the figure before may be
+# qualified ('从预估的 15 秒左右涨到了 45 秒以上', 'from an expected ~1.5 s to over 4 s', 'from the original 2 s or so'), and
+# a figure guessed (预估, expected, estimated) is no run's
+_ABOUT_FIGURE = r"(?:~|≈|about\s|around\s|roughly\s|约|大约|大概|over\s|more than\s|超过)?"
+_STEP_FROM_TO = re.compile(
+    r"(?:from|从|由)\s*(?:(?:the|an?|our|my)\s+)?(?:(?P<guess>预估的?|预计的?|预期的?|估计的?|理论上?的?|"
+    r"(?:expected|estimated|predicted|projected|theoretical)\s)|original\s|previous\s|usual\s|normal\s|"
+    r"原来的?|之前的?|原先的?|原本的?|以前的?|正常的?)?\s*"
+    rf"{_ABOUT_FIGURE}\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?\s*(?:左右|上下|多|or so|-ish)?"
+    r"\s*(?:(?:a|per|each|every|/|每)\s*(?:个)?\s*(?:step|iteration|iter|it|步))?"
+    r"\s*(?:to|到|涨到|变成|增加到|增长到|上升到|升高到|增至|涨至|升到|变为|降到|降低到|缩短到|减少到|下降到|减到|掉到|"
+    r"(?:dropped|went down|fell|came down|decreased|improved|grew|increased|rose|jumped|went up|climbed|shot up)\s+to)"
+    rf"\s*(?:了\s*)?{_ABOUT_FIGURE}\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)(?![A-Za-z])", _IC)
+
+
 @extractor
 def step_time(text: str) -> list[Understood]:
     """'3.5 s/it', '2 it/s', '每步9.5秒', 'step time 9.5s on 8 nodes vs 3s on one' → job.step_time_s / _baseline_s."""
@@ -2322,6 +2361,8 @@ def step_time(text: str) -> list[Understood]:
                 continue  # s33 '第 1 个 batch 完成（tar 下载完之后 613 秒）', 'the first step takes 90 s': when one step came
             if _PART_OF_STEP.search(text, m.start(), m.start("num")):
                 continue  # s34 '每步梯度 AllReduce 要 557 ms', 'each step the backward takes 336 ms': a part's time, not the step's
+            if _PART_TAKES.search(text, max(tx.clause_bounds(text, m.start())[0], m.start() - 40), m.start()):
+                continue  # h-step 'the all-reduce takes 300 ms per step', '通信要 2 秒每步': the part said before the figure
             value = parse_number(m["num"])
             if value and m.groupdict().get("hi") and (hi := parse_number(m["hi"])) and hi > value:
                 value = (value + hi) / 2  # s14 a range said for the step ('takes 1.25–1.3 s'): its middle
@@ -2393,6 +2434,9 @@ def step_time(text: str) -> list[Understood]:
     # s29 the synthetic run's pace ('with the --fake option on I get ~7.8 it/s') is no step of the job's
     raw = [(m, seconds) for m, seconds in raw if not _SYNTHETIC_RUN.search(text, tx.clause_bounds(text, m.start())[0],
                                                                            m.start())]
+    # h-step a step time guessed or wished for ('原本预计每个 iteration 15s，实际要 45s', 'we estimated 2 s per step, but
+    # it's 6 s', 'each step should take 1 s'): no time of the job's (what was seen, said beside it, is)
+    raw = [(m, seconds) for m, seconds in raw if not _guessed(text, m.start())]
     baseline_logs = _baseline_log_spans(text)
     for m, seconds in raw:
         at = m.start("num") if "num" in m.re.groupindex and m["num"] else m.start()
@@ -2406,21 +2450,16 @@ def step_time(text: str) -> list[Understood]:
     if hits and all(h.fact == "job.step_time_baseline_s" for h in hits) and not _STEP_CUES["multi"].search(text):
         # s28 '单卡 30 分钟训练 1000 iter': one run, and it is on one GPU (or one machine): the job's, no baseline
         hits = [_hit_span("job.step_time_s", h.value, text, h.start, h.end, weak=h.weak) for h in hits]
-    for m in re.finditer(r"(?:from|从)\s*(?:the\s+original\s+|the\s+previous\s+|原来的|之前的|原先的|原本的)?"
-                         r"(?:~|≈|about\s|around\s|约)?\s*(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>ms|毫秒|s|秒|seconds?)?"
-                         r"\s*(?:to|到|涨到|变成|"
-                         r"增加到|升到|变为|降到|降低到|缩短到|减少到|下降到|减到|掉到|"
-                         r"(?:dropped|went down|fell|came down|decreased|improved)\s+to)"
-                         r"\s*(?:了\s*)?(?:~|≈|about\s|around\s|约)?\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>ms|毫秒|s|秒|seconds?)",
-                         text, _IC):
+    for m in _STEP_FROM_TO.finditer(text):
         if not re.search(r"step|步|迭代|iter", tx.sentence(text, m.start()), _IC):
             continue
         unit_b = {"秒": "s", "毫秒": "ms"}.get(m["ub"], m["ub"].lower())
         unit_a = {"秒": "s", "毫秒": "ms"}.get(m["ua"] or m["ub"], (m["ua"] or m["ub"]).lower())
         a, b = time_to_seconds(float(m["a"]), unit_a), time_to_seconds(float(m["b"]), unit_b)
         if a and b and b > a:
-            hits.append(_hit_span("job.step_time_baseline_s", a, text, m.start("a"), m.end("ua") if m["ua"]
-                                  else m.end("a")))
+            if not m["guess"]:  # ('from the estimated 15 s to 45 s': a guess, no run timed)
+                hits.append(_hit_span("job.step_time_baseline_s", a, text, m.start("a"), m.end("ua") if m["ua"]
+                                      else m.end("a")))
             hits.append(_hit_span("job.step_time_s", b, text, m.start("b"), m.end("ub")))
         elif a and b and b < a:
             # 'the step time went from 4.2 s to 2.9 s' after a fix: the time now is the job's; the old one no baseline

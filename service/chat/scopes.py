@@ -564,6 +564,18 @@ _REPORTED_REPLY = re.compile(
     r"(?<![A-Za-z])(?:the\s+)?(?:maintainers?|authors?|developers?|devs|a commenter|another (?:user|commenter|poster)|"
     r"other (?:users|commenters|posters)|someone(?: else)?)\s+(?:suggested|recommended|replied|answered|said|"
     r"says|mentioned|wrote|commented|reported|noted)(?![A-Za-z])", _IC)
+# h-step a reply said after what the replier did first ('（维护者看了 wall_clock_breakdown 之后说：…）', '维护者在他们的集群上跑了
+# 一下说：…', '(The maintainer looked at the profile and said: …)', 'A maintainer ran the same script and said each step
+# takes 0.2 s'): from the verb of saying on, the replier's words, as a reply with its verb next to the speaker is; what
+# the replier did before saying (looked at our 4 nodes' log) stays the asker's
+_REPLY_AFTER_DOING = re.compile(
+    r"(?<!我们)(?<!我们的)(?<!我的)(?<!我)(?:维护者|作者|官方|开发者|管理员|另一位用户|另一个用户|其他用户|楼上|网友)"
+    r"[^，,。；;：:\n（）()“”\"?？]{1,40}?"
+    r"(?P<said>(?:之后|以后|后)?\s*(?:回复说|回复|回答|答复|说|表示|指出|写道|补充)\s*(?:道)?\s*[:：])|"
+    r"(?<![A-Za-z])(?<![Oo]ur )(?<![Mm]y )(?:the\s+|a\s+|one\s+)?(?:maintainers?|authors?|developers?|devs|another user|"
+    r"a commenter)\s+(?:(?!said|replied|wrote|answered|commented)[^,.;:\n()\"?])"
+    r"{1,60}?\s+and\s+(?P<said2>(?:then\s+)?(?:said|replied|wrote|answered|commented|explained|concluded|reported)"
+    r"(?:\s*[:：]|(?:\s+that)?(?=\s)))", _IC)
 _ASKER_IN_REPORT = re.compile(r"我们|我的|我这|咱们|(?<![A-Za-z])(?:we|our|ours|my|I|me|us)(?![A-Za-z'])", _IC)
 # s13 thread: another party's aside in brackets ('(another poster on 8 H100 sees 1.2 s/it)', '（另一位同样配置的是 15s/it）')
 _OTHER_ASIDE = re.compile(r"(?<=[（(])\s*(?:(?:another|other|a) (?:user|person|poster|commenter)s?|someone else|"
@@ -596,6 +608,10 @@ def _replies(text: str) -> list[tuple[int, int]]:
                            (_OTHER_ASIDE, (_TO_THE_ASKER,))):
         for m in pattern.finditer(text):
             spans += _without_the_askers_clauses(text, m.start(), m.end(), _reply_end(text, m), asker)
+    for m in _REPLY_AFTER_DOING.finditer(text):
+        said = m.start("said") if m["said"] else m.start("said2")
+        asker = (_TO_THE_ASKER,) if m["said"] else (_TO_THE_ASKER, _ASKER_IN_REPORT)
+        spans += _without_the_askers_clauses(text, said, m.end(), _reply_end(text, m), asker)
     return spans + _quote_lines(text)
 
 
