@@ -2729,13 +2729,13 @@ def checkpoints(text: str) -> list[Understood]:
 
 # fix31 the words between a batch size and its figure: a verb of setting ('is', '设置为', 'set to', 'to' after 'set the
 # batch size'), after an adverb of limit or sameness ('batch_size 只能设置为 2', 'per device batch size 都是 8')
-_BATCH_SET = (r"(?:(?:都|也|只能|只|仅|最多|还是|一直)\s*)?(?:is|of|=|:|：|为|是|设为|设成|设置为|设置成|开到|"
-              r"(?:(?<=size )|(?<=size))(?:set )?to(?![A-Za-z]))?\s*")
+_BATCH_SET = tx.SET_TO
 # a batch size said bare ('batch size=4', 'bs 24', 'batch size 设成 8'; job-s12b 'batch 32' as an item of a list of
 # settings, 'ResNet-50, batch 32, TCP'); never a rate, a count of steps or a size in tokens
-_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|batch\s*大小|批(?:次|量|处理)?大小|bs(?=\s*[=:：]?\s*\d)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
+_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|batch\s*大小|批(?:次|量|处理)?大小|(?<![A-Za-z])bs(?![A-Za-z])|batch(?=\s*[=:：]\s*\d)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
                          rf"\s*{_BATCH_SET}{_NUM}(?!\d|\.\d)"
-                         r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB))", _IC)
+                         r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB|"
+                         r"张|块|台|个?节点|卡|GPUs?|cards?|nodes?))", _IC)
 
 
 # s14 a batch of other work than the training step's: 'generation batch size 128', 'inference bs 64', '推理 batch 32'
@@ -2886,7 +2886,8 @@ def job_shape(text: str) -> list[Understood]:
             if 2 <= n <= 512 and not _overlaps(m, hits):
                 hits.append(_hit(fact, n, m))
     for m in re.finditer(r"(?:micro[_ -]?batch(?:[_ ]size)?|micro[_ ]bs|micro_train_batch_size|mbs|per[_ ]device[_ ]train[_ ]batch[_ ]size|"
-                         r"(?:instantaneous )?batch size per (?:device|GPU|card|rank)|(?:per[- ](?:GPU|device|rank)|local)\s+"
+                         r"(?:instantaneous )?batch size (?:per|(?:of|for|on) (?:each|every|a single|one)) (?:device|GPU|card|rank)|"
+                         r"(?:per[- ](?:GPU|device|rank)|local)\s+"
                          r"batch(?:[_ ]size)?|(?:每张卡|每卡|单卡|每块卡|每个\s*GPU|每个\s*rank|每张\s*GPU)\s*(?:的|上)?\s*"
                          r"(?:batch(?:[_ ]?size)?|bs|批大小))"
                          rf"\s*{_BATCH_SET}{_NUM}", text, _IC):
@@ -2900,7 +2901,7 @@ def job_shape(text: str) -> list[Understood]:
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):
             hits.append(_hit("job.micro_batch_size", int(n), m))
     # 'batch size 4 per GPU', 'bs=8/卡': the count before the 'per device' words
-    for m in re.finditer(rf"(?:batch[_ ]?size|(?<![\w.])batch|\bbs)\s*(?:is|of|=|:|：|为|是)?\s*{_NUM}\s*(?:per (?:GPU|device|card|rank)|/\s*(?:GPU|卡|card)|"
+    for m in re.finditer(rf"(?:batch[_ ]?size|(?<![\w.])batch|\bbs)\s*{_BATCH_SET}{_NUM}\s*(?:per (?:GPU|device|card|rank)|/\s*(?:GPU|卡|card)|"
                          r"each GPU|on each GPU)(?![A-Za-z])", text, _IC):
         n = parse_number(m["num"])
         if n and n == int(n) and n >= 1 and not _overlaps(m, hits):

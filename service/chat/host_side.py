@@ -220,7 +220,13 @@ def shm_size_after(text: str, start: int, end: int) -> list[Understood]:
 _LOADER = r"(?:data ?loader|DataLoader|data[- ]loading|loader)"
 _WORKERS_SAID = re.compile(
     rf"(?<![A-Za-z]){_LOADER}\s*(?:'s\s*)?(?:的\s*)?(?:num_workers|workers?|worker\s*(?:数|数量|进程数)|进程数)"
-    r"\s*(?:is|are|was|=|:|：|为|是|设为|设成|设置为|设置成|设的是|(?:was |is )?set to|of)?\s*(?P<n>\d{1,4})(?![\d.%])|"
+    rf"\s*{tx.SET_TO}(?P<n>\d{{1,4}})(?![\d.%])|"
+    # the loader's processes counted after it: 'dataloader 用了 16 个 worker', 'the DataLoader runs 8 workers'
+    rf"(?<![A-Za-z]){_LOADER}\s*(?:用了|开了|起了|启动了|有|uses|runs|spawns|with)\s*(?P<n8>\d{{1,4}})\s*(?:个)?\s*"
+    r"(?:workers?|processes|进程|子进程)(?![A-Za-z])|"
+    # a training script's flag for them: '--workers 设成 4', '--num-workers 8' (never 'make -j 16', a build's)
+    rf"(?<![\w-])(?:--workers|--num[-_]workers|--dataloader[-_]num[-_]workers)(?:\s*=\s*|\s+{tx.SET_TO})(?P<n9>\d{{1,4}})"
+    r"(?![\d.%])|"
     r"(?<![A-Za-z])num_workers\s*(?:(?:从|from)\s*\d{1,4}\s*(?:调到|改到|改成|加到|增加到|提高到|调成|to)|"
     r"(?:is|are|was|为|是|设为|设成|设置为|设置成|(?:was |is )?set to|"
     # s24 'num_workers 设置了 16', 'num_workers 开到 8', 'num_workers 设的 16'
@@ -274,7 +280,7 @@ def loader_workers(text: str) -> list[Understood]:
         return []
     hits: list[Understood] = []
     for m in _WORKERS_SAID.finditer(text):
-        group = next(g for g in ("n", "n2", "n3", "n4", "n5", "n6", "n7") if m[g] is not None)
+        group = next(g for g in ("n", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9") if m[g] is not None)
         if _ASKS.search(tx.clause(text, m.start(group))) and not re.search(r"现在|目前|currently|now", tx.clause(
                 text, m.start(group)), _IC):
             continue  # 'should num_workers be 0?' asks

@@ -207,3 +207,13 @@ def share_value(said: str) -> float | None:
     if said.endswith("%"):
         return float(said[:-1].strip())
     return _SHARE_WORDS.get(said) or _SHARE_WORDS.get(said.removeprefix("a ").removeprefix("one "))
+
+
+# The words that set a setting to its value, between its name and the figure: 'is', '=', 'set to', 'is set to',
+# '设为', '设成', '我设的是', '调到了', '改成', '开到', '用的是' (after an adverb of limit or sameness: '只能设置为',
+# '都是')
+SET_TO = (r"(?:(?:都|也|只能|只|仅|最多|还是|一直|默认)\s*)?"
+          r"(?:(?:我们?|我这边)?\s*(?:设(?:置|定)?|调(?:大|小|整)?|改|开|配(?:置)?)\s*(?:成|为|到|置为|置成)?\s*(?:了|的)?\s*"
+          r"(?:是|为)?|用(?:的是|了)|(?<![A-Za-z])(?:(?:is|was|are|were)\s+(?:set|configured)\s+(?:to|at)|(?:set|configured)\s+"
+          r"(?:to|at)|is|was|are|of)(?![A-Za-z])|=|:|：|为|是|"
+          r"(?:(?<=size )|(?<=size)|(?<=GPU )|(?<=device )|(?<=card )|(?<=rank ))to(?![A-Za-z]))?\s*")
