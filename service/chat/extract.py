@@ -968,7 +968,7 @@ _RATE_CUES = {
                         r"upgrade|升级|wired|cabled|链路|直连|(?:单|每个?)口|(?<![A-Za-z])direct(?:ly)?[- ]connect(?:ed)?(?![A-Za-z])", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
                           r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
-    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce|"
+    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|alg(?:o|orithm)?[ _]?bw|all-reduce|"
                        r"bus bw|(?<![A-Za-z])all reduce(?![A-Za-z])", _IC),  # en-s10: 'bus bw', 'All reduce bandwidth'
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
     "storage": re.compile(r"读取|(?<!ib_)读|存储|加载|磁盘|(?:拉|下载|拷)数据|(?<![A-Za-z_])(?:read(?:s|ing)?|NAS|NFS|storage|loading|"
@@ -1408,6 +1408,9 @@ def network_rates(text: str) -> list[Understood]:
         for r in others:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
         kind = "rated" if m.start() in pairs.breakdowns else _rate_kind(text, m, cue_text)  # '1.6T（8×200G）': NICs
+        if kind == "busbw" and _PCIE_BUS.search(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 48),
+                                                m.start()):
+            continue  # 'the PCIe bus bandwidth is 12 GB/s', 'PCIe 总线带宽是 25GB/s': the GPU's bus, no nccl-tests figure
         if kind in {"measured", "rated?", "none?", "traffic"} and _INSIDE_THE_MACHINE.search(
                 text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 48),
                 m.start()) and not re.search(r"busbw|algbw|all[_-]?reduce|nccl|NVLS|SHARP",
@@ -1554,8 +1557,9 @@ _NIC_WORD = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|adapters?)(?![A-Za-z
 # a rate whose noun is a switch: '100G switch', '100G 的交换机', 'the switch is 100G', '交换机是 100G 的'
 _SWITCH_AFTER = re.compile(r"\s*(?:的\s*)?(?:(?:ethernet|Ethernet|以太网|IB|InfiniBand|RoCE|ToR|leaf|spine|core)\s*)?"
                            r"(?:交换机|switch(?:es)?(?![A-Za-z]))", _IC)
-_SWITCH_BEFORE = re.compile(r"(?:交换机|(?<![A-Za-z])switch(?:es)?)\s*(?:ports?\s*)?(?:is|are|was|:|：|是|为|用的是)?\s*"
-                            r"(?:an?\s+|only\s+|just\s+|都是\s*)?$", _IC)
+_SWITCH_BEFORE = re.compile(r"(?:交换机|(?<![A-Za-z])switch(?:es)?)\s*(?:(?:的\s*)?(?:ports?|端口|口)\s*)?"
+                            r"(?:is|are|was|:|：|是|为|用的是|只有|只支持|仅支持|最高|(?:only\s+)?(?:supports?|runs?(?: at)?|"
+                            r"handles?|does))?\s*(?:an?\s+|only\s+|just\s+|都是\s*|up to\s+)?$", _IC)
 
 
 def _rate_of_a_switch(text: str, h: Understood) -> bool:
@@ -1571,9 +1575,13 @@ def _switch_against_nic(text: str, hits: list[Understood]) -> list[Understood]:
     def names(h: Understood, word: re.Pattern[str]) -> bool:
         return bool(word.search(tx.clause(text, h.start)))
 
-    switch = [h for h in speeds if names(h, _SWITCH_WORD) and not names(h, _NIC_WORD)]
-    nics = [h for h in speeds if names(h, _NIC_WORD) and not names(h, _SWITCH_WORD)]
-    if not nics and (own := [h for h in speeds if _rate_of_a_switch(text, h)]):
+    # a rate written against the switch's own noun ('a 10G switch', 'the switch port is 40G') is the switch's even in a
+    # clause that names the NICs too ('25G NICs connected to a 10G switch'); the clause's other rates are the NICs'
+    own = [h for h in speeds if _rate_of_a_switch(text, h)]
+    switch = [h for h in speeds if any(h is o for o in own) or names(h, _SWITCH_WORD) and not names(h, _NIC_WORD)]
+    nics = [h for h in speeds if not any(h is w for w in switch) and names(h, _NIC_WORD)
+            and (own or not names(h, _SWITCH_WORD))]
+    if not nics and own:
         # s14 '4 NICs, 100G switch', '每台 2 张网卡，接 100G 交换机': the NICs named without a rate of their own; the
         # switch's rate only caps the link (its ports may run faster than the NICs), so it is not the NICs' rate
         # (a switch's rate with no NIC named, '千兆交换机连的三台服务器', stays the network's)
@@ -1603,6 +1611,11 @@ _OTHER_COLLECTIVE = re.compile(r"(?<![A-Za-z])(?:all[_-]?gather|all[_-]?to[_-]?a
                                r"(?:\n[^\n]{0,80})?$", _IC)
 
 
+# PCIe's own bus named before a rate ('PCIe bus bw', 'PCIe 的总线带宽'): 'bus bandwidth' there is no nccl-tests column
+_PCIE_BUS = re.compile(r"(?<![A-Za-z])PCI-?e\s*(?:Gen\s*\d\s*)?(?:x\s*\d{1,2}\s*)?(?:的\s*)?(?:bus|总线)"
+                       r"(?:(?!busbw|nccl|all[-_ ]?reduce)[^.;。；\n]){0,30}$", _IC)
+
+
 # A bus inside one machine named just before a rate, with no network word between: NVLink, NVSwitch, PCIe, P2P, memory.
 _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwidth\w*|PCIe|PCI-E|"
                                  r"memory bandwidth|显存带宽|内存带宽)(?![A-Za-z])"
@@ -1617,9 +1630,9 @@ _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwi
 # prints Gbits/sec (Mbits/sec when the figure is in the thousands), nccl-tests GB/s, ib_write_bw --report_gbits Gb/s
 # (MB/sec in the thousands, its default).
 _FIGURE_NAMES = {
-    "algbw": (r"algbw|algorithm bandwidth|算法带宽", "nccl.allreduce_algbw_gbytes_per_s"),
+    "algbw": (r"alg(?:o|orithm)?[ _]?bw|algorithm bandwidth|算法带宽", "nccl.allreduce_algbw_gbytes_per_s"),
     # 'NCCL all-reduce bandwidth of 20 GB/s', 'allreduce 带宽': what an all-reduce moved, busbw as people quote it
-    "busbw": (r"busbw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf|"
+    "busbw": (r"bus[ _]?bw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf|"
               r"all[-_ ]?reduce\s*(?:的\s*)?(?:bandwidth|bw|throughput|带宽|吞吐)", "nccl.allreduce_busbw_gbytes_per_s"),
     "rdma": (r"ib_(?:write|read|send)_bw|perftest", "net.rdma_bw_gbps"),
     "iperf": (r"iperf3?", "net.iperf3_gbps"),
