@@ -963,7 +963,7 @@ _RATE_CUES = {
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)|"
                            r"结果|(?<![A-Za-z])BW average(?![A-Za-z])",  # net-s11
                            _IC),  # net-s11 a test's result: 'ib_write_bw -d mlx5_0 结果平均 11.5 GB/s', 'BW average 是 23.4GB/sec'
-    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
+    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|(?<![A-Za-z])line[- ]rate(?![A-Za-z])|线速|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路|直连|(?:单|每个?)口|(?<![A-Za-z])direct(?:ly)?[- ]connect(?:ed)?(?![A-Za-z])", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
@@ -1646,7 +1646,10 @@ _FIGURE_FILLER = re.compile(
     r"(?:the\s+)?(?:column|result|number|figure|value)s?|(?-i:I|we)\s+(?:get|got|see|saw)|"
     r"(?:usually|typically|normally|gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
     r"gets|reach(?:es|ed)?|tops? out at|topped out at|peaks? at|peaked at|maxes out at|maxed out at|at|hovers? (?:around|at)|"
-    r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈)(?![A-Za-z])", _IC)
+    r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈|"
+    # the figure it fell to: 'busbw drops to 0.5', 'busbw fell to 2.1', 'busbw 降到 3'
+    r"(?:drops?|dropped|falls?|fell|goes down|went down|decreases?|decreased|degrades?|degraded)\s+to)(?![A-Za-z])|"
+    r"掉到|降到|跌到|下降到|降至|掉至", _IC)
 # (a Chinese word may stand glued before it, 'busbw只有3.2': only ASCII letters and digits bound it)
 _BARE_NUM = r"(?<![A-Za-z0-9_.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
 # between the name and its figure: a verb or a filler, no digits, no other figure's name, no end of clause
@@ -2969,7 +2972,8 @@ def job_shape(text: str) -> list[Understood]:
     # (the sentence may end right after it, 'gid index 3.'; the variable's own name said bare too, 'NCCL_IB_GID_INDEX 3')
     for m in re.finditer(r"(?:(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)|(?<![A-Za-z_])NCCL_IB_GID_INDEX)\s*"
                          r"(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
-                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?!\d|\.\d)|"
+                         r"是|为|=|:|：|is|of|set to|was|(?:changed |switched |moved )?to|设置到|改到|改成)?\s*"
+                         r"(?P<n>\d{1,3})(?!\d|\.\d)|"
                          # 'using GID 3 (RoCE v2)', '用 GID 3': the index said bare after a verb of use (not 'GID 0: fe80::…')
                          r"(?:using|use|uses|used|with|用|用的是)\s+(?:the\s+)?GID\s*(?P<n2>\d{1,3})(?![\d.:/,、]|\s*(?:/|or|and|或|和)\s*\d)",
                          text, _IC):
@@ -3120,7 +3124,12 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|802\.3ad|"
                               # a bond's mode said after its (masked) name: 'bond0 (mode 4) of 2x 25GbE'
-                              r"(?<=·)\s*[(（]\s*mode\s*[0-6]\s*[)）]|"
+                              r"(?<=·)\s*[(（][^()（）\n]{0,24}?mode\s*[0-6]\s*[)）]|"
+                              # what the (masked) interface is made of: 'bond0 is made of two 10G NICs', 'bond0 consists of
+                              # 2 x 25GbE ports', 'bond0 with two slaves eth0 and eth1'
+                              r"(?<=·)\s*(?:is\s+)?(?:made (?:up )?of|consists of|combin(?:es|ing)|aggregat(?:es|ing)|"
+                              r"(?:built|formed) (?:from|of)|with (?:two|2|four|4) (?:slaves|members|ports|NICs))"
+                              r"(?=\s*(?:the\s+)?(?:two|2|four|4|both|\d\s*[x×*]|slaves|members|·))|"
                               r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
     ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行|DeepEP|"
                            r"DeepSeek[- ]?(?:V2|V3|R1)(?:\.\d)?|Mixtral|Qwen\d?(?:\.\d)?-\d+B-A\d+B|all-?to-?all dispatch|"
