@@ -991,6 +991,15 @@ _NOT_NETWORK = re.compile(r"显存|内存|存储|磁盘|硬盘|文件|模型|数
                           r"dataset|file", _IC)
 
 
+# the NICs named in the clause before, then a word pointing back at them before their rate ('…8 RoCE NICs, all of which
+# are 100Gb', '4 NICs per node, each is 200Gb', '2 ConnectX-6 cards which are 100Gb each')
+_BACK_TO_THE_NICS = re.compile(r"(?<![A-Za-z])(?:all of (?:which|them|these|those)|(?:each|both|every one) of (?:which|them)|"
+                               r"which|they|each(?: one)?|both|all)\s+(?:are|is|were|was|run at|runs at)\s+"
+                               r"(?:all\s+|each\s+|rated at\s+|rated for\s+)?$", _IC)
+_NICS_NAMED = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|adapters?|ports?|ConnectX[-\w]*|CX-?\d\w*|"
+                         r"(?:IB|RoCE|InfiniBand|Mellanox|network|Ethernet)\s+(?:cards?|NICs?))(?![A-Za-z])|·{3,}", _IC)
+
+
 _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
 _LINK_RATES = re.compile(r"1|10|25|40|50|56|100|200|400|800")
 _FABRIC_JUST_BEFORE = re.compile(r"(?<![A-Za-z])(?:EDR|HDR|NDR|FDR|XDR|IB|InfiniBand|RoCE(?:\s*v2)?)\s*(?:的|是)?\s*$",
@@ -1309,6 +1318,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
                 and _NETWORK_SAID.search(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 30), m.start()) \
                 and not _NOT_NETWORK.search(text, max(0, m.start() - 8), m.end() + 4):
             return "rated"  # zh-s10 cards: 'IB 是 4 张 200G 的', 'IB 网卡 4 张，每张 200G': that many cards of that rate
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _BACK_TO_THE_NICS.search(
+                text, max(0, m.start() - 32), m.start()) and _NICS_NAMED.search(
+                text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 80), m.start()):
+            return "rated"  # 'Each node has 8 RoCE NICs, all of which are 100Gb', '4 NICs per node, each is 200Gb'
         if _measured_clause_before(text, m.start()):
             return "measured"  # zh-s10 measured before: '用 iperf 测了一下，两台机器之间只有 3Gb/s'
         return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
