@@ -5,7 +5,9 @@
     100Gb each') is the NICs' speed; the same words after GPUs or servers ('8 GPUs per node, all of which are 80G',
     'two servers, both are 100G') are no NIC speed;
   - cards counted under a NIC's make or model ('each server has 2 ConnectX-6 cards', '2 BlueField-2 cards', '2 Mellanox
-    cards', '两张 CX6 卡') are NICs, never the node's GPUs; the GPUs counted beside them still are.
+    cards', '两张 CX6 卡') are NICs, never the node's GPUs; the GPUs counted beside them still are;
+  - NCCL pointed at an interface through the setting ('I pointed NCCL at ens3 with NCCL_SOCKET_IFNAME', 'we set NCCL to
+    eth1 via NCCL_SOCKET_IFNAME') is nccl.socket_ifname; a question whether to ('should I point NCCL at ib0 …?') is not.
 
 Written for this battery (not copied from the corpus). Each row: (question, facts that must be read with these values,
 facts that must not be read: {fact: value, or None for any value}).
@@ -19,7 +21,7 @@ import pytest
 
 from tests.matching import read_problems
 
-SPEED, COUNT, GPN = "nic.speed_gbps", "nic.count", "job.gpus_per_node"
+SPEED, COUNT, GPN, IFNAME = "nic.speed_gbps", "nic.count", "job.gpus_per_node", "nccl.socket_ifname"
 Case = tuple[str, dict[str, Any], dict[str, Any]]
 
 
@@ -59,7 +61,19 @@ def _nic_cards() -> list[Case]:
     return cases
 
 
-CASES = _pointed_back() + _nic_cards()
+def _pointed_at() -> list[Case]:
+    cases: list[Case] = []
+    for iface in ["ens3", "eth1", "ib0", "bond0", "enp65s0f1"]:
+        cases += [
+            (f"I pointed NCCL at {iface} with NCCL_SOCKET_IFNAME", {IFNAME: iface}, {}),
+            (f"we set NCCL to {iface} via NCCL_SOCKET_IFNAME", {IFNAME: iface}, {}),
+            (f"we pinned NCCL to {iface} via NCCL_SOCKET_IFNAME", {IFNAME: iface}, {}),
+            (f"should I point NCCL at {iface} with NCCL_SOCKET_IFNAME?", {}, {IFNAME: None}),
+        ]
+    return cases
+
+
+CASES = _pointed_back() + _nic_cards() + _pointed_at()
 
 
 @pytest.mark.parametrize(("text", "want", "never"), CASES)
