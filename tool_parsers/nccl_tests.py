@@ -279,6 +279,8 @@ def _number(token: str) -> float | None:
 def _row(tokens: list[str], columns: list[str]) -> NcclTestsRow | None:
     if len(tokens) != len(columns) and len(tokens) == _half(columns):
         columns = columns[:len(tokens)]  # the out-of-place half of a row the terminal wrapped or cut at its width
+    elif len(tokens) == len(columns) - 1 and columns[-1] in ("#wrong", "error"):
+        columns = columns[:-1]  # a row whose last cell (its in-place #wrong) the terminal wrapped onto the next line
     if len(tokens) != len(columns) or not (tokens[0].isascii() and tokens[0].isdigit()):
         return None
     if "type" in columns and tokens[columns.index("type")] not in _TYPES:
@@ -321,6 +323,9 @@ def _candidate_layouts(tokens: list[str]) -> list[tuple[list[str], str]]:
         out += [(_NEW_LAYOUT, "new (assumed)"), (_PER_ITERATION_LAYOUT[:13], "per-iteration, one-sided (assumed)")]
     if len(tokens) == len(_OLD_LAYOUT):
         out.append((_OLD_LAYOUT, "old (assumed)"))
+        # or the new layout with its last cell (the in-place #wrong) wrapped onto the next line: a root column ('-1')
+        # where the old layout has its time
+        out.append((_NEW_LAYOUT[:-1], "new, last cell wrapped (assumed)"))
     # one-sided rows (out-of-place only, as some pastes and -z/-R runs show): the first half of a layout
     if len(tokens) == 9 and tokens[4].lstrip("-").isdigit():
         out.append((_NEW_LAYOUT[:9], "new, one-sided (assumed)"))
@@ -342,6 +347,8 @@ def _fits(tokens: list[str], columns: list[str]) -> bool | None:
         if name != "time" or i + 2 >= len(columns) or columns[i + 1:i + 3] != ["algbw", "busbw"]:
             continue
         time, algbw, busbw = (_number(tokens[j]) for j in (i, i + 1, i + 2))
+        if time is not None and time < 0:
+            return False  # no time is negative: the cell is a root ('-1') under a layout without that column
         if size is None or time is None or algbw is None or busbw is None or time <= 0:
             return False if time is None or algbw is None or busbw is None else None
         if algbw < 0.1:

@@ -103,8 +103,9 @@ _ENV_REVERSED = re.compile(r"(?<![\w])`?(?P<value>(?:eth|ens|enp|eno|ib|bond|net
                            r"(?:is|was|are|gets?)\s+(?:used|set|picked|chosen)\s+(?:for|as)\s+(?:the\s+)?"
                            r"(?P<name>NCCL_SOCKET_IFNAME|GLOO_SOCKET_IFNAME)|"
                            # 'we pinned NCCL to eth1 via NCCL_SOCKET_IFNAME', 'NCCL is forced onto ib0 with …'
-                           r"(?:(?:pinned|bound|restricted|forced|limited|told)\s+NCCL|NCCL\s+(?:is|was)\s+(?:pinned|bound|"
-                           r"restricted|forced|limited|set))\s+(?:on)?to\s+"
+                           # ('I pointed NCCL at ens3 with NCCL_SOCKET_IFNAME')
+                           r"(?:(?:pinned|bound|restricted|forced|limited|told|pointed|set)\s+NCCL|NCCL\s+(?:is|was)\s+"
+                           r"(?:pinned|bound|restricted|forced|limited|set|pointed))\s+(?:(?:on)?to|at)\s+"
                            r"(?:use\s+)?`?(?P<value2>(?:eth|ens|enp|eno|ib|bond|net)\d[\w.\-]{0,12})`?\s+(?:via|with|using|"
                            r"through|by)\s+(?:the\s+)?`?(?P<name2>NCCL_SOCKET_IFNAME)", re.IGNORECASE)
 

@@ -61,6 +61,8 @@ _MARK = rf"{GPU_MARK}+"
 # (job-s12b nor a verb: '2 are GPU workers' says what two of them are, not two GPUs)
 _ADJ = (r"(?:(?!(?:per|each|with|and|or|on|in|of|for|to|a|an|the|vs|than|are|is|was|were|processes|ranks|GPUs?|cards?|NICs?|IB|InfiniBand|"
         r"RoCE|RDMA|network|Ethernet|"
+        # a NIC named by its make or model ('2 ConnectX-6 cards', '2 Mellanox cards'): network cards, no GPUs
+        r"ConnectX[-\w]*|CX-?\d\w*|Mellanox|BlueField[-\w]*|mlx\w*|SmartNICs?|DPUs?|"
         r"HCAs?|ports?|cores?|CPUs?|threads|workers|jobs|tasks|hours?|minutes?|mins?|seconds?|secs?|times|steps?|epochs?|"
         r"iterations?|days?|weeks?|[KMGT]i?(?:b|bits?|bytes?|bps|bE)?|Gig(?:E|abit)?|gigabit|links?|cables?)\b)[`'\"]?(?:[A-Za-z][A-Za-z0-9\-]*(?:\.[A-Za-z0-9]+)*|·+|Ｇ+|▪+)[`'\"]?\s+){0,3}?")
 _EACH = r"(?:each|apiece|per (?:node|machine|server|box|host)|/node|a node|a machine|on each|in each|in every)"
@@ -551,10 +553,17 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         hits = [Understood(h.fact, h.value, h.text, h.start, h.end, h.source, h.inferred, True, h.hypothetical)
                 if id(h) in aside else h for h in hits]
     hits = _parts_of_the_machines(text, hits)  # counts-zh-s13 parts
+    if unmasked is not None:  # '2 ConnectX-6 cards', '4 BlueField-2 cards': a masked NIC model's cards are NICs
+        hits = [h for h in hits if h.fact not in _GPU_COUNTS or not _NIC_MODEL_CARDS.search(unmasked, h.start, h.end)]
     if seconds:  # cnt a choice of machine counts: the second one read is no count of the job's
         hits = [h for h in hits if h.fact != "job.nodes" or not any(h.start <= at < h.end for at in seconds)]
     return _machines_picked(text, _workers_of_a_parameter_server(text, _used_and_installed(text, _spread_totals(
         text, _drop_side_runs(text, _drop_added(text, hits)), unmasked))))
+
+
+# a count of cards named by a NIC's model: network cards, no GPUs
+_NIC_MODEL_CARDS = re.compile(r"(?<![A-Za-z])(?:ConnectX|CX-?\d|BlueField|mlx\d)[-\w]*\s*(?:cards?|卡)", _IC)
+_GPU_COUNTS = {"job.gpus_per_node", "gpu.count", "job.total_gpus"}
 
 
 # counts-zh-s13 parts: '用 8 台机器训练，其中 2 台是 A100，6 台是 V100', '4 个节点里有 1 个特别慢': the machines counted

@@ -966,12 +966,12 @@ _RATE_CUES = {
                            r"effective|observed|看到|显示|(?<!网卡)(?<!网卡的)带宽|bandwidth(?! cap)|"
                            r"结果|(?<![A-Za-z])BW average(?![A-Za-z])",  # net-s11
                            _IC),  # net-s11 a test's result: 'ib_write_bw -d mlx5_0 结果平均 11.5 GB/s', 'BW average 是 23.4GB/sec'
-    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
+    "rated": re.compile(r"网卡(?!\s*(?:的)?\s*(?:流量|占用|峰值|平均|吞吐|实际|收发|接收|发送|入向|出向))|NICs?|nics?|link speed|(?<![A-Za-z])line[- ]rate(?![A-Za-z])|线速|negotiated|协商|ethtool|(?<![A-Za-z])(?:rated|ports?)(?![A-Za-z])|标称|额定|理论|端口|"
                         r"GbE|以太网|ethernet|interconnect|互联|connected (?:with|by|via|over)|fabric|switch|交换机|"
                         r"upgrade|升级|wired|cabled|链路|直连|(?:单|每个?)口|(?<![A-Za-z])direct(?:ly)?[- ]connect(?:ed)?(?![A-Za-z])", _IC),
     "traffic": re.compile(r"iftop|nload|sar -n|流量|收发|接收|发送|入向|出向|网卡(?:的)?(?:峰值|吞吐)|(?:训练|training)\s*(?:时|的时候|中|期间)?\s*"
                           r"(?:只|only)?\s*(?:用了|占用了?|跑了|uses?|used)|traffic|(?<![A-Za-z])(?:rx|tx)(?![A-Za-z])|nic usage|网卡(?:流量|占用)", _IC),
-    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|algbw|all-reduce|"
+    "busbw": re.compile(r"busbw|bus ?bandwidth|nccl|all_?reduce|allreduce|alg(?:o|orithm)?[ _]?bw|all-reduce|"
                        r"bus bw|(?<![A-Za-z])all reduce(?![A-Za-z])", _IC),  # en-s10: 'bus bw', 'All reduce bandwidth'
     # English cue words whole ('loss' is no OSS, 'thread' no read, 'support' no port)
     "storage": re.compile(r"读取|(?<!ib_)读|存储|加载|磁盘|(?:拉|下载|拷)数据|(?<![A-Za-z_])(?:read(?:s|ing)?|NAS|NFS|storage|loading|"
@@ -992,6 +992,15 @@ _NETWORK_SAID = re.compile(r"网卡|网络|网口|以太网|(?<![A-Za-z])(?:NICs
                            r"InfiniBand|fabric|interconnect|port|ports)(?![A-Za-z])", _IC)
 _NOT_NETWORK = re.compile(r"显存|内存|存储|磁盘|硬盘|文件|模型|数据集|checkpoint|ckpt|memory|VRAM|HBM|RAM|disk|storage|model|"
                           r"dataset|file", _IC)
+
+
+# the NICs named in the clause before, then a word pointing back at them before their rate ('…8 RoCE NICs, all of which
+# are 100Gb', '4 NICs per node, each is 200Gb', '2 ConnectX-6 cards which are 100Gb each')
+_BACK_TO_THE_NICS = re.compile(r"(?<![A-Za-z])(?:all of (?:which|them|these|those)|(?:each|both|every one) of (?:which|them)|"
+                               r"which|they|each(?: one)?|both|all)\s+(?:are|is|were|was|run at|runs at)\s+"
+                               r"(?:all\s+|each\s+|rated at\s+|rated for\s+)?$", _IC)
+_NICS_NAMED = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|adapters?|ports?|ConnectX[-\w]*|CX-?\d\w*|"
+                         r"(?:IB|RoCE|InfiniBand|Mellanox|network|Ethernet)\s+(?:cards?|NICs?))(?![A-Za-z])|·{3,}", _IC)
 
 
 _NCCL_TESTS_TOPIC = re.compile(r"nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth", _IC)
@@ -1312,6 +1321,10 @@ def _rate_kind(text: str, m: re.Match[str], cue_text: str | None = None) -> str 
                 and _NETWORK_SAID.search(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 30), m.start()) \
                 and not _NOT_NETWORK.search(text, max(0, m.start() - 8), m.end() + 4):
             return "rated"  # zh-s10 cards: 'IB 是 4 张 200G 的', 'IB 网卡 4 张，每张 200G': that many cards of that rate
+        if unit not in {"M", "Mb"} and _LINK_RATES.fullmatch(m["num"]) and _BACK_TO_THE_NICS.search(
+                text, max(0, m.start() - 32), m.start()) and _NICS_NAMED.search(
+                text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 80), m.start()):
+            return "rated"  # 'Each node has 8 RoCE NICs, all of which are 100Gb', '4 NICs per node, each is 200Gb'
         if _measured_clause_before(text, m.start()):
             return "measured"  # zh-s10 measured before: '用 iperf 测了一下，两台机器之间只有 3Gb/s'
         return "none?"  # nothing says what it is; a measurement said just before may (network_rates decides)
@@ -1411,6 +1424,9 @@ def network_rates(text: str) -> list[Understood]:
         for r in others:
             cue_text = cue_text[:r.start()] + " " * (r.end() - r.start()) + cue_text[r.end():]
         kind = "rated" if m.start() in pairs.breakdowns else _rate_kind(text, m, cue_text)  # '1.6T（8×200G）': NICs
+        if kind == "busbw" and _PCIE_BUS.search(text, max(tx.sentence_bounds(text, m.start())[0], m.start() - 48),
+                                                m.start()):
+            continue  # 'the PCIe bus bandwidth is 12 GB/s', 'PCIe 总线带宽是 25GB/s': the GPU's bus, no nccl-tests figure
         if kind in {"measured", "rated?", "none?", "traffic"} and _INSIDE_THE_MACHINE.search(
                 text, max(text.rfind("\n", 0, m.start()) + 1, tx.sentence_bounds(text, m.start())[0], m.start() - 48),
                 m.start()) and not re.search(r"busbw|algbw|all[_-]?reduce|nccl|NVLS|SHARP",
@@ -1557,8 +1573,9 @@ _NIC_WORD = re.compile(r"网卡|(?<![A-Za-z])(?:NICs?|HCAs?|adapters?)(?![A-Za-z
 # a rate whose noun is a switch: '100G switch', '100G 的交换机', 'the switch is 100G', '交换机是 100G 的'
 _SWITCH_AFTER = re.compile(r"\s*(?:的\s*)?(?:(?:ethernet|Ethernet|以太网|IB|InfiniBand|RoCE|ToR|leaf|spine|core)\s*)?"
                            r"(?:交换机|switch(?:es)?(?![A-Za-z]))", _IC)
-_SWITCH_BEFORE = re.compile(r"(?:交换机|(?<![A-Za-z])switch(?:es)?)\s*(?:ports?\s*)?(?:is|are|was|:|：|是|为|用的是)?\s*"
-                            r"(?:an?\s+|only\s+|just\s+|都是\s*)?$", _IC)
+_SWITCH_BEFORE = re.compile(r"(?:交换机|(?<![A-Za-z])switch(?:es)?)\s*(?:(?:的\s*)?(?:ports?|端口|口)\s*)?"
+                            r"(?:is|are|was|:|：|是|为|用的是|只有|只支持|仅支持|最高|(?:only\s+)?(?:supports?|runs?(?: at)?|"
+                            r"handles?|does))?\s*(?:an?\s+|only\s+|just\s+|都是\s*|up to\s+)?$", _IC)
 
 
 def _rate_of_a_switch(text: str, h: Understood) -> bool:
@@ -1574,9 +1591,13 @@ def _switch_against_nic(text: str, hits: list[Understood]) -> list[Understood]:
     def names(h: Understood, word: re.Pattern[str]) -> bool:
         return bool(word.search(tx.clause(text, h.start)))
 
-    switch = [h for h in speeds if names(h, _SWITCH_WORD) and not names(h, _NIC_WORD)]
-    nics = [h for h in speeds if names(h, _NIC_WORD) and not names(h, _SWITCH_WORD)]
-    if not nics and (own := [h for h in speeds if _rate_of_a_switch(text, h)]):
+    # a rate written against the switch's own noun ('a 10G switch', 'the switch port is 40G') is the switch's even in a
+    # clause that names the NICs too ('25G NICs connected to a 10G switch'); the clause's other rates are the NICs'
+    own = [h for h in speeds if _rate_of_a_switch(text, h)]
+    switch = [h for h in speeds if any(h is o for o in own) or names(h, _SWITCH_WORD) and not names(h, _NIC_WORD)]
+    nics = [h for h in speeds if not any(h is w for w in switch) and names(h, _NIC_WORD)
+            and (own or not names(h, _SWITCH_WORD))]
+    if not nics and own:
         # s14 '4 NICs, 100G switch', '每台 2 张网卡，接 100G 交换机': the NICs named without a rate of their own; the
         # switch's rate only caps the link (its ports may run faster than the NICs), so it is not the NICs' rate
         # (a switch's rate with no NIC named, '千兆交换机连的三台服务器', stays the network's)
@@ -1606,6 +1627,11 @@ _OTHER_COLLECTIVE = re.compile(r"(?<![A-Za-z])(?:all[_-]?gather|all[_-]?to[_-]?a
                                r"(?:\n[^\n]{0,80})?$", _IC)
 
 
+# PCIe's own bus named before a rate ('PCIe bus bw', 'PCIe 的总线带宽'): 'bus bandwidth' there is no nccl-tests column
+_PCIE_BUS = re.compile(r"(?<![A-Za-z])PCI-?e\s*(?:Gen\s*\d\s*)?(?:x\s*\d{1,2}\s*)?(?:的\s*)?(?:bus|总线)"
+                       r"(?:(?!busbw|nccl|all[-_ ]?reduce)[^.;。；\n]){0,30}$", _IC)
+
+
 # A bus inside one machine named just before a rate, with no network word between: NVLink, NVSwitch, PCIe, P2P, memory.
 _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwidth\w*|PCIe|PCI-E|"
                                  r"memory bandwidth|显存带宽|内存带宽)(?![A-Za-z])"
@@ -1620,9 +1646,9 @@ _INSIDE_THE_MACHINE = re.compile(r"(?<![A-Za-z])(?:NVLink|NVSwitch|HBM|p2pBandwi
 # prints Gbits/sec (Mbits/sec when the figure is in the thousands), nccl-tests GB/s, ib_write_bw --report_gbits Gb/s
 # (MB/sec in the thousands, its default).
 _FIGURE_NAMES = {
-    "algbw": (r"algbw|algorithm bandwidth|算法带宽", "nccl.allreduce_algbw_gbytes_per_s"),
+    "algbw": (r"alg(?:o|orithm)?[ _]?bw|algorithm bandwidth|算法带宽", "nccl.allreduce_algbw_gbytes_per_s"),
     # 'NCCL all-reduce bandwidth of 20 GB/s', 'allreduce 带宽': what an all-reduce moved, busbw as people quote it
-    "busbw": (r"busbw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf|"
+    "busbw": (r"bus[ _]?bw|bus ?bandwidth|总线带宽|nccl[-_ ]tests?|all_?reduce_perf|"
               r"all[-_ ]?reduce\s*(?:的\s*)?(?:bandwidth|bw|throughput|带宽|吞吐)", "nccl.allreduce_busbw_gbytes_per_s"),
     "rdma": (r"ib_(?:write|read|send)_bw|perftest", "net.rdma_bw_gbps"),
     "iperf": (r"iperf3?", "net.iperf3_gbps"),
@@ -1636,7 +1662,10 @@ _FIGURE_FILLER = re.compile(
     r"(?:the\s+)?(?:column|result|number|figure|value)s?|(?-i:I|we)\s+(?:get|got|see|saw)|"
     r"(?:usually|typically|normally|gives?|gave|shows?|showed|reports?|reported|says|said|is|was|are|were|of|around|about|roughly|only|just|got|"
     r"gets|reach(?:es|ed)?|tops? out at|topped out at|peaks? at|peaked at|maxes out at|maxed out at|at|hovers? (?:around|at)|"
-    r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈)(?![A-Za-z])", _IC)
+    r"stuck at|stays? at|yields?|measured|measures|comes? out at|came out at|still|now|barely|~|≈|"
+    # the figure it fell to: 'busbw drops to 0.5', 'busbw fell to 2.1', 'busbw 降到 3'
+    r"(?:drops?|dropped|falls?|fell|goes down|went down|decreases?|decreased|degrades?|degraded)\s+to)(?![A-Za-z])|"
+    r"掉到|降到|跌到|下降到|降至|掉至", _IC)
 # (a Chinese word may stand glued before it, 'busbw只有3.2': only ASCII letters and digits bound it)
 _BARE_NUM = r"(?<![A-Za-z0-9_.\-/])(?P<num>\d{1,6}(?:\.\d{1,4})?)(?:\s*(?:-|~|～|到)\s*(?P<hi>\d{1,6}(?:\.\d{1,4})?))?"
 # between the name and its figure: a verb or a filler, no digits, no other figure's name, no end of clause
@@ -2999,7 +3028,8 @@ def job_shape(text: str) -> list[Understood]:
     # (the sentence may end right after it, 'gid index 3.'; the variable's own name said bare too, 'NCCL_IB_GID_INDEX 3')
     for m in re.finditer(r"(?:(?<![A-Za-z_])GID[_ ]?(?:index|索引|idx)|(?<![A-Za-z_])NCCL_IB_GID_INDEX)\s*"
                          r"(?:用的是|用的|设置为|设置成|设置的是|设为|设成|改成了?|改为|配置为|"
-                         r"是|为|=|:|：|is|of|set to|was)?\s*(?P<n>\d{1,3})(?!\d|\.\d)|"
+                         r"是|为|=|:|：|is|of|set to|was|(?:changed |switched |moved )?to|设置到|改到|改成)?\s*"
+                         r"(?P<n>\d{1,3})(?!\d|\.\d)|"
                          # 'using GID 3 (RoCE v2)', '用 GID 3': the index said bare after a verb of use (not 'GID 0: fe80::…')
                          r"(?:using|use|uses|used|with|用|用的是)\s+(?:the\s+)?GID\s*(?P<n2>\d{1,3})(?![\d.:/,、]|\s*(?:/|or|and|或|和)\s*\d)",
                          text, _IC):
@@ -3150,7 +3180,12 @@ _FEATURES: list[tuple[str, re.Pattern[str], Any]] = [
     ("container.ipc_host", re.compile(r"--ipc[= ]host|ipc=host|host IPC|共享 ?IPC", _IC), True),
     ("nic.bonded", re.compile(r"(?<![A-Za-z])(?:bond(?:ed|ing)?|LACP|链路聚合|网卡绑定|双口绑定|802\.3ad|"
                               # a bond's mode said after its (masked) name: 'bond0 (mode 4) of 2x 25GbE'
-                              r"(?<=·)\s*[(（]\s*mode\s*[0-6]\s*[)）]|"
+                              r"(?<=·)\s*[(（][^()（）\n]{0,24}?mode\s*[0-6]\s*[)）]|"
+                              # what the (masked) interface is made of: 'bond0 is made of two 10G NICs', 'bond0 consists of
+                              # 2 x 25GbE ports', 'bond0 with two slaves eth0 and eth1'
+                              r"(?<=·)\s*(?:is\s+)?(?:made (?:up )?of|consists of|combin(?:es|ing)|aggregat(?:es|ing)|"
+                              r"(?:built|formed) (?:from|of)|with (?:two|2|four|4) (?:slaves|members|ports|NICs))"
+                              r"(?=\s*(?:the\s+)?(?:two|2|four|4|both|\d\s*[x×*]|slaves|members|·))|"
                               r"(?:绑定|绑|聚合)成(?=\s*(?:一个|一块|一张)?\s*(?:bond|逻辑|虚拟|·)))(?![A-Za-z])", _IC), True),  # net-s11 绑定成
     ("job.moe", re.compile(r"(?<![A-Za-z])(?:MoE|mixture[- ]of[- ]experts|混合专家|expert parallel\w*|专家并行|DeepEP|"
                            r"DeepSeek[- ]?(?:V2|V3|R1)(?:\.\d)?|Mixtral|Qwen\d?(?:\.\d)?-\d+B-A\d+B|all-?to-?all dispatch|"

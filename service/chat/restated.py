@@ -1,10 +1,11 @@
 """A network rate said twice: restated in brackets, or a node's total broken down into its NICs.
 
 Posters write one quantity two ways side by side — '56G (7G Byte)', '200Gb/s (25 GB/s)', '节点总带宽 1.6T（8×200G）',
-'EFA 400 Gbps (4 × 100)', '8 × 200G (1.6 Tb/s per node)'. Read one figure at a time, the second way is a second
-figure: the bytes restatement a throughput of its own, the node's total one NIC's rate, or the breakdown's product a
-measured 1600 Gb/s. Here the pair is found once, so that the rate reader keeps one reading of it: the breakdown's
-per-NIC rate and count, and the outer figure of a plain restatement.
+'EFA 400 Gbps (4 × 100)', '8 × 200G (1.6 Tb/s per node)', or with a word between ('22 GB/s, which is ~176 Gbps').
+Read one figure at a time, the second way is a second figure: the bytes restatement a throughput of its own, the
+node's total one NIC's rate, or the breakdown's product a measured 1600 Gb/s. Here the pair is found once, so that the
+rate reader keeps one reading of it: the breakdown's per-NIC rate and count, and the outer figure of a plain
+restatement.
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ from dataclasses import dataclass, field
 
 # between a figure and its restatement: an opening bracket, and at most a word saying it is the same ('i.e.', '约')
 _OPENS = re.compile(r"\s*[(（]\s*(?:~|≈|=|about|approx\.?|roughly|i\.e\.,?|ie\.?|or|约|即|大约|合)?\s*$", re.IGNORECASE)
+# or, without a bracket, a word that says so: '22 GB/s, which is ~180 Gbps', '3 GB/s, i.e. 24 Gbps', '12.5GB/s 即
+# 100Gbps'
+_SAYS_SAME = re.compile(r"\s*[,，]?\s*(?:which is|that is|that's|i\.e\.,?|ie\.?|=|≈|即|也就是|相当于|折合|"
+                        r"换算(?:成|下来)?(?:是)?)\s*(?:~|≈|about|approx\.?|roughly|around|约|大约)?\s*$",
+                        re.IGNORECASE)
 # a breakdown without a unit after a rate: 'EFA 400 Gbps (4 × 100)', '800G（4x200）'
 _BARE_SPLIT = re.compile(r"\s*[(（]\s*(?P<n>[1-9]|1[0-6])\s*[x×*]\s*(?P<s>\d{2,3})\s*(?:(?-i:G(?:bps|b/s|b)?)\s*)?"
                          r"(?:each|apiece|per (?:NIC|port|card|link|rail)|每张|每块|每个)?\s*[)）]", re.IGNORECASE)
@@ -54,7 +60,8 @@ def restated_rates(text: str, rates: list[Rate]) -> Restated:
     """Pairs of rates that are one quantity written twice, the second in brackets right after the first."""
     out = Restated()
     for first, second in zip(rates, rates[1:], strict=False):
-        if not _OPENS.fullmatch(text, first.end, second.start) or second.start - first.end > 16:
+        between = text[first.end:second.start]
+        if not (_OPENS.fullmatch(between) or _SAYS_SAME.fullmatch(between)) or second.start - first.end > 16:
             continue
         total_first, total_second = first.gbps * (first.mult or 1), second.gbps * (second.mult or 1)
         if not _same(total_first, total_second):

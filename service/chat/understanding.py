@@ -487,7 +487,8 @@ _DRIVER = re.compile(r"(?:driver|驱动)\s*(?:version|版本|ver\.?)?\s*(?:is|�
 
 # Which tool a measured figure came from, by the nearest tool named before it in its sentence.
 _TOOLS = re.compile(r"(?P<rdma>ib_(?:write|read|send)_bw|perftest|ib_write|RDMA\s*(?:bandwidth|bw|带宽)(?: test)?)|"
-                    r"(?P<busbw>nccl[-_ ]tests?|all_?reduce_perf|busbw|bus ?bandwidth|总线带宽)|(?P<algbw>algbw)|"
+                    r"(?P<busbw>nccl[-_ ]tests?|all_?reduce_perf|bus[ _]?bw|bus ?bandwidth|总线带宽)|"
+                    r"(?P<algbw>alg(?:o|orithm)?[ _]?bw|algorithm bandwidth|算法带宽)|"
                     r"(?P<iperf>iperf3?|netperf|qperf)|(?P<traffic>nload|iftop|sar -n|bmon|ifstat|网卡流量|traffic)|"
                     r"(?P<collective>(?<![A-Za-z])(?:all[-_ ]?gather|reduce[-_ ]?scatter|all[-_ ]?to[-_ ]?all|"
                     r"broadcast|sendrecv)(?:_perf)?(?![A-Za-z]))",
