@@ -2170,6 +2170,12 @@ _STEP_PATTERNS = [
                # ('each batch takes 1.2 s to load from NFS': the loading's time, not the step's)
                r"(?!\s+(?:just\s+|only\s+)?to\s+(?:load|read|fetch|download|copy|transfer|decode|prepare|save|write)(?![A-Za-z]))", _IC),
 ]
+# a step's time a logger prints without its unit, named as a setting is ('INFO: Step time: 22.885', 'iter_time=1.57',
+# 'time per iteration = 0.83', 'step_time (ms): 830'): in seconds, or in milliseconds where the name says so (a bare
+# figure of 100 or more may be either, and is left)
+_UNITLESS_STEP = re.compile(r"(?<![A-Za-z_])(?:step[_ ]time|iteration[_ ]time|iter[_ ]time|time[_ ]per[_ ](?:step|iteration|iter)|"
+                            r"time/(?:step|iter))\s*(?P<ms>\(ms\)|\[ms\]|_ms)?\s*(?:\((?:s|sec)\)|\[s\])?\s*[:=：]\s*"
+                            r"(?P<num>\d+(?:\.\d+)?)(?![\d.]|e[-+]?\d|\s*(?:ms|s|sec|secs|seconds?|秒|毫秒|%|[A-Za-z/]))", _IC)
 # s34 a part of the step named between the step's words and its figure ('每步梯度 AllReduce 要 557 ms', '每个 step 通信
 # 2 秒', 'each step the all-reduce takes 1.8 s', '每步反向 336 ms'): that part's time, not the whole step's
 _PART_OF_STEP = re.compile(r"通信|集合通信|梯度同步|反向|前向|(?<![A-Za-z])(?:NCCL|communication|comms?|all[-_ ]?reduce|"
@@ -2401,6 +2407,12 @@ def step_time(text: str) -> list[Understood]:
                                                                                  m.start()):
                 raw.append((m, seconds))
                 claim(m)
+    for m in _UNITLESS_STEP.finditer(text):  # a logger's 'Step time: 22.885', 'iter_time=1.57': seconds, unit unsaid
+        value = parse_number(m["num"])
+        scale = 0.001 if m["ms"] else 1.0
+        if value and (m["ms"] or value < 100) and 0.005 <= value * scale <= 3600 and not claimed[m.start("num")]:
+            raw.append((m, round(value * scale, 6)))
+            claim(m)
     for m in _IT_PER_S.finditer(text):
         value = parse_number(m["num"] or m["num2"] or m["num3"])
         if value:
@@ -2761,7 +2773,7 @@ def checkpoints(text: str) -> list[Understood]:
 _BATCH_SET = tx.SET_TO
 # a batch size said bare ('batch size=4', 'bs 24', 'batch size 设成 8'; job-s12b 'batch 32' as an item of a list of
 # settings, 'ResNet-50, batch 32, TCP'); never a rate, a count of steps or a size in tokens
-_BARE_BATCH = re.compile(rf"(?<![\w.])(?:batch[_ ]?size|batch\s*大小|批(?:次|量|处理)?大小|(?<![A-Za-z])bs(?![A-Za-z])|batch(?=\s*[=:：]\s*\d)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
+_BARE_BATCH = re.compile(rf"(?<![\w.])(?:(?:mini[-_ ]?)?batch[_ ]?size|mini[-_ ]?batch(?:\s+of)?|batch\s*大小|批(?:次|量|处理)?大小|(?<![A-Za-z])bs(?![A-Za-z])|batch(?=\s*[=:：]\s*\d)|(?:(?<=[,，(（、;；]\s)|(?<=[,，(（、;；]))batch(?=\s*\d+\s*(?:[,，)）、;；.。]|$)))"
                          rf"\s*{_BATCH_SET}{_NUM}(?!\d|\.\d)"
                          r"(?!\s*(?:/|per|个?样本每|samples?/s|img|images?/s|tokens?|it/s|steps?|epochs?|%|x\b|倍|GB|MB|"
                          r"张|块|台|个?节点|卡|GPUs?|cards?|nodes?))", _IC)

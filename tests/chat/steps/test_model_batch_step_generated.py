@@ -218,8 +218,9 @@ def test_batch_traps(text: str, expected: dict[str, object]) -> None:
 
 # Forms left on purpose (a strict xfail flips when they are read)
 NOT_YET: list[tuple[str, dict[str, object]]] = [
-    # a bare 'step_time=0.75' has no unit: seconds or milliseconds depend on the logger
-    ("2 nodes with 8 A100 each, step_time=0.75, too slow", {ST: 0.75}),
+    # a bare 'step_time=750' has no unit: 750 ms or 750 s depends on the logger (under 100 it is read as seconds:
+    # tests/chat/steps/test_unitless_logger_times_and_mini_batches.py)
+    ("2 nodes with 8 A100 each, step_time=750, too slow", {ST: 0.75}),
     # of two frameworks' steps, the one 'we use' named after both
     ("with DDP the step is 2.0 s, with FSDP 3.1 s which is what we use and find slow (2 nodes)", {ST: 3.1}),
     # a batch tried and given up ('tried 64 but it OOMs'), the one kept said without its word
