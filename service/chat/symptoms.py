@@ -70,6 +70,36 @@ _LAGS = re.compile(
     rf"(?<![A-Za-z])(?:(?:rank|node|machine|host|server|worker|GPU)\s*#?\d+|(?:one|a single|one of (?:the|our|my))\s+"
     rf"(?:\w+\s+)?{_UNIT})\s+(?:is\s+|keeps\s+)?(?:always\s+|consistently\s+|often\s+|still\s+|constantly\s+)?"
     r"(?:lags?|lagging|falls?\s+behind|falling\s+behind|fell\s+behind|trails?|trailing)(?![A-Za-z])", _IC)
+# A member named by what it does to the whole: only it is slow ('only machine B is slow', '只有 node3 慢'), taking it
+# out fixes the job ('when I remove node 7 from the hostfile everything is fast again', '去掉 gpu05 就正常了'), taking
+# it in slows it ('只要带上 gpu05 这台机器就变慢'), the rest wait for some ('some ranks wait a long time for the
+# others'), one GPU throttles ('one of the GPUs is throttling', '其中一张卡温度很高而且降频了'), or one pair of
+# machines tests slow beside a fine one ('between node1 and node2 is fine but node1 and node3 is slow')
+_MEMBER = (r"(?:(?:node|machine|host|server|rank|worker|GPU|box)\s*[-_#]?\s*[A-Za-z0-9][\w-]{0,10}|"
+           r"[A-Za-z][\w-]*\d[\w-]*)")
+_MEMBER_ZH = rf"(?:{_MEMBER}|(?:节点|机器|服务器|主机)\s*[-_#]?\s*[A-Za-z0-9][\w-]{{0,10}})"
+_ONE_MEMBER_SAID = [
+    re.compile(rf"(?<![A-Za-z])only\s+(?:the\s+)?{_MEMBER}\s+(?:is|was|runs?|seems?(?:\s+to\s+be)?)\s+(?:\w+\s+)?"
+               r"(?:slow|slower|lagging)(?![A-Za-z])|(?:只有|就只有|唯独)\s*" + _MEMBER_ZH + r"\s*(?:这台|这个)?\s*"
+               r"(?:机器|节点|服务器)?\s*(?:特别|比较|明显)?\s*(?:慢|拖后腿|掉队)", _IC),
+    re.compile(rf"(?<![A-Za-z])(?:remov\w*|exclud\w*|drop(?:ping|ped)?|without|tak(?:e|ing) out|kick(?:ing)? out)\s+"
+               rf"(?:the\s+)?{_MEMBER}[^.;!?\n]{{0,48}}?(?:fast|fine|normal|ok|okay|good|back to normal|goes away|"
+               r"disappears|full speed)(?![A-Za-z])", _IC),
+    re.compile(rf"(?:去掉|拿掉|剔除|排除|踢掉|不用|摘掉)\s*{_MEMBER_ZH}\s*(?:这台|这个)?\s*(?:机器|节点|服务器)?"
+               r"[^，,。；;\n]{0,10}?(?:就|又)?(?:正常|快|好)了?|(?:只要|一旦|每次)\s*(?:带上|加上|加入|包含|用到|用上)\s*"
+               rf"{_MEMBER_ZH}\s*(?:这台|这个)?\s*(?:机器|节点|服务器)?[^，,。；;\n]{{0,8}}?(?:就|都)?"
+               r"(?:变慢|慢|卡住?)", _IC),
+    re.compile(r"(?<![A-Za-z])(?:some|a few|certain|several|two|the fast)\s+(?:of the\s+)?(?:ranks|GPUs|nodes|workers|"
+               r"machines)\s+(?:keep\s+|always\s+|often\s+)?wait\w*\s+[^.;!?\n]{0,40}?for\s+(?:the\s+)?(?:others|rest|"
+               r"slow(?:er|est)? ones?)(?![A-Za-z])", _IC),
+    re.compile(r"(?<![A-Za-z])(?:one|a single|one of (?:the|our|my))\s+(?:\w+\s+)?GPUs?\s+(?:is\s+|was\s+|keeps\s+)?"
+               r"(?:throttl\w*|overheat\w*|running hot|clocking down|downclock\w*)|"
+               r"(?:其中|有|某)\s*(?:一|1)\s*(?:张|块|个)\s*"
+               r"(?:卡|GPU|显卡)[^，,。；;\n]{0,12}?(?:降频|过热|温度(?:很|特别|非常)?高|掉频)", _IC),
+    re.compile(rf"between\s+{_MEMBER}\s+and\s+{_MEMBER}\s+(?:is\s+|are\s+|looks?\s+|runs?\s+)?(?:fine|fast|ok|okay|"
+               rf"normal|good)[^.;!?\n]{{0,16}}?(?:but|while|whereas)\s+(?:between\s+)?(?:{_MEMBER}\s+and\s+)?{_MEMBER}"
+               r"[^.;!?\n]{0,24}?(?:slow|low)(?![A-Za-z])", _IC),
+]
 # 'two nodes are slower than one node': scaling, not one node behind the others
 _THAN_FEWER = re.compile(r"[^.;。；\n]{0,20}?than\s+(?:on\s+|with\s+|using\s+)?(?:one|a single|single|\d+|fewer|"
                          r"the single)\b", _IC)
@@ -78,6 +108,9 @@ _STRAGGLER_ZH = [
     re.compile(rf"(?:(?:某|其中|个别|少数|总有)\s*(?:一|两|几|1|2)?\s*(?:台|个|张|块)?|有\s*(?:一|1)\s*(?:台|个|张|块)|"
                rf"有个)\s*"
                rf"{_UNIT_ZH}[^，,。；;\n]{{0,8}}?(?:特别|明显|比较|格外|总是|一直)?\s*(?:慢|拖后腿|掉队|落后)"),
+    # '4 个节点里有 1 个特别慢', '8 台机器中有两台明显慢': some of the machines counted before
+    re.compile(rf"{_UNIT_ZH}\s*(?:里|中|当中|之中)(?:面)?\s*(?:有|的)?\s*(?:一|1|两|2|个别|几)\s*(?:台|个|张|块)\s*"
+               r"(?:特别|明显|比较|格外|总是|一直)?\s*(?:慢|拖后腿|掉队|落后)"),
     # '一个节点拖慢了整体', '被一台机器拖累', '慢节点', '拖后腿的节点', '掉队的 rank'
     re.compile(rf"(?:一|某|个别|其中一?)\s*(?:台|个|张)?\s*{_UNIT_ZH}[^，,。；;\n]{{0,6}}?(?:拖慢|拖累|拖后腿)|"
                rf"(?:拖慢|拖累)[^，,。；;\n]{{0,6}}?(?:一台|一个|某台|某个)\s*{_UNIT_ZH}|(?:慢|掉队|落后)的?\s*(?:节点|"
@@ -208,7 +241,7 @@ def stragglers(text: str) -> list[Understood]:
         a = tx.clause_bounds(text, m.start())[0]
         return bool(_DENIED_OR_ASKED.search(text, max(a, m.start() - 16), m.start()))
 
-    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE, _RANKS_DIFFER, _LAGS]:
+    for pattern in [*_STRAGGLER_EN, *_STRAGGLER_ZH, _LAST_ONE, _RANKS_DIFFER, _LAGS, *_ONE_MEMBER_SAID]:
         for m in pattern.finditer(text):
             if _THAN_FEWER.match(text, m.end()) or denied(m) or (pattern is _LAGS and _asks(text, m.start())):
                 continue

@@ -1043,7 +1043,10 @@ _ONE_SERVER = re.compile(r"(?<![A-Za-z])(?:our|my|this|the|a|one)\s+"
 _MORE_THAN_ONE = re.compile(r"(?<![A-Za-z])(?:servers|machines|boxes|workstations|nodes|hosts|instances|pods|other|"
                             r"another|"
                             r"second|peers?|remote|inter-?node|multi-?node|cluster|iperf3?|"
-                            r"add(?:s|ed|ing)?|more|ib_\w+_bw|NET/|MASTER_ADDR|nnodes|node_rank|hostfile)(?![A-Za-z])|"
+                            r"add(?:s|ed|ing)?|more|ib_\w+_bw|NET/|MASTER_ADDR|nnodes|node_rank|hostfile|"
+                            # one among several: 'the slowest node', 'a straggler', 'one node has a degraded NIC'
+                            r"slowest|fastest|straggl\w*|lagging|the others|the rest|"
+                            r"one\s+(?:node|machine|server|host|box)\s+(?:has|had|shows|showed|is|was))(?![A-Za-z])|"
                             r"多机|多台|多节点|跨机|跨节点|机间|节点间|集群|另一台|两台|其他|每台|各台|分布式|"
                             # s11 all of them: '我们的机器都在同一个机房', '所有机器', a zone or room shared
                             r"(?:机器|节点|服务器|主机)\s*(?:也)?都|所有|全部|可用区|机房",
@@ -1353,13 +1356,28 @@ _NEGOTIATED = re.compile(r"协商|negotiat\w*|ethtool|ibstat\w*|ibv_devinfo|(?<!
                          r"instead of|而不是", re.IGNORECASE)
 
 
+_INSTEAD_OF = re.compile(r"(?:instead of|rather than|而不是|而非)\s*(?:the\s+|its\s+)?(?:rated\s+|full\s+)?$",
+                         re.IGNORECASE)
+
+
 def _rated_and_negotiated(stated: dict[str, Understood], hits: list[Understood], text: str) -> None:
     """'ConnectX-6 200Gb 网卡，ethtool 看协商速率只有 100000Mb/s', 'negotiated at 25000Mb/s instead of 100G': the lower
     speed said as negotiated is the link's (nic.speed_gbps); the higher one is the NIC's rating (nic.max_speed_gbps)."""
     speeds = [h for h in hits if h.fact == "nic.speed_gbps" and h.source == "words" and not h.hypothetical]
     if len({h.value for h in speeds}) < 2:
         return
-    said = [h for h in speeds if not h.weak and _NEGOTIATED.search(text, max(0, h.start - 30), h.start)]
+    for h in speeds:  # 'running at 100G instead of 200G', '跑在 25G 而不是 100G': the figure before the cue is the link
+
+        if _INSTEAD_OF.search(text, max(0, h.start - 20), h.start):
+            before = [s for s in speeds if s.end <= h.start and s.value < h.value
+                      and tx.clause_bounds(text, s.start) == tx.clause_bounds(text, h.start)]
+            if before:
+                stated["nic.speed_gbps"] = before[-1]
+                if "nic.max_speed_gbps" not in stated or stated["nic.max_speed_gbps"].weak:
+                    stated["nic.max_speed_gbps"] = Understood("nic.max_speed_gbps", h.value, h.text, h.start, h.end)
+                return
+    said = [h for h in speeds if not h.weak and _NEGOTIATED.search(text, max(0, h.start - 30), h.start)
+            and not _INSTEAD_OF.search(text, max(0, h.start - 20), h.start)]
     if not said:
         return
     low = min(said, key=lambda h: h.value)
