@@ -1250,7 +1250,7 @@ _EIGHT_A_MACHINE = re.compile(r"(?<![A-Za-z0-9])(?:[AHB][1-8]00|H20|GB[23]00|MI[
 
 
 # the GPUs named by no model: 'GPUs', 'cards', '卡', '显卡' right after the count
-_GENERIC_GPUS = re.compile(r"\d\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)(?![A-Za-z0-9])", _IC)
+_GENERIC_GPUS = re.compile(r"\d\s*(?:-\s*)?(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)(?![A-Za-z0-9])", _IC)  # (cnt hyphened: "a 16-GPU run")
 _MASKED = re.compile(r"[Ｇ·]")  # a named board, masked by the entity reader
 
 

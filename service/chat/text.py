@@ -52,9 +52,17 @@ def normalise_apostrophes(text: str) -> str:
 _GPU_IN_WORDS = re.compile(r"(?<![A-Za-z])(?:graphics?|video)[ -]cards?(?![A-Za-z])", re.IGNORECASE)
 
 
+# cnt 'multi node training', 'multi machine', 'multi GPU': the prefix written apart from its noun, as 'multi-node'
+_MULTI_APART = re.compile(r"(?<![A-Za-z])(multi) (?=(?:nodes?|machines?|hosts?|servers?|GPUs?)(?![A-Za-z]))",
+                          re.IGNORECASE)
+
+
 def gpu_words(text: str) -> str:
     """'3 graphics cards' read as '3 GPUs' (padded with spaces after: same length, so spans hold), so every count and
-    comparison reader that knows 'GPUs' reads the gamer's word too."""
+    comparison reader that knows 'GPUs' reads the gamer's word too; 'multi node' is read as 'multi-node' (same
+    length)."""
+    if "multi " in text.lower():
+        text = _MULTI_APART.sub(r"\1-", text)
     if "card" not in text.lower():
         return text
     return _GPU_IN_WORDS.sub(lambda m: ("GPUs" if m.group(0)[-1] in "sS" else "GPU").ljust(len(m.group(0))), text)
