@@ -306,7 +306,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
             bare = re.fullmatch(r"\s*(?P<n>\d{1,2})\s*", obj)
             if bare and _numbered_item(text, int(bare["n"])):
                 continue  # s21 '1. SSD + 2×3090 …；2. HDD + 4×A100，比 1 慢很多': item 1 of the list, no run size
-            size = _run_size(obj)
+            # (cnt a bare 'one' takes the kind of the run before it: 'Using 2 GPUs is slower than using one')
+            size = (not re.search(r"[台个]", obj) and _bare_run(text, obj, m.start())) or _run_size(obj)
             if size is None:
                 size = _bare_run(text, obj, m.start())  # counts-s11 bare than
             if size is None:
@@ -478,10 +479,15 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         side = run_sizes(text, start, end)
         # '单机八卡和双机十六卡的训练速度相同', '1 node gives the same throughput as 2 nodes': both runs named, the
         # smaller is the baseline whichever side it is on
-        subject = [s for s in run_sizes(text, tx.clause_bounds(text, m.start())[0], m.start()) if s[2] == size[1]]
+        subject = [s for s in run_sizes(text, tx.clause_bounds(text, m.start())[0], m.start(group)) if s[2] == size[1]
+                   and s[4] <= start]
         if subject and subject[-1][0] == size[0]:
             continue
-        if subject and subject[-1][0] < size[0]:
+        if subject and subject[-1][0] < size[0] and subject[-1][3] >= m.start():
+            # ('the same speed on 4 GPUs as on 8 GPUs': the smaller run said inside the comparison)
+            side = [subject[-1]]
+            size, start, end = (subject[-1][0], size[1]), subject[-1][3], subject[-1][4]
+        elif subject and subject[-1][0] < size[0]:
             lo = tx.clause_bounds(text, m.start())[0]
             side = run_sizes(text, lo, m.start())
             size, start, end = (subject[-1][0], size[1]), side[0][3], m.start()
@@ -1517,7 +1523,9 @@ def _compared_with(text: str, found: Scaling) -> list[Understood]:
 
 
 # The larger run is no faster than a smaller one: the smaller one is the baseline of the comparison.
-_SAME_AS = re.compile(r"(?:the\s+)?same\s+(?:speed|time|throughput|pace|step time|performance)?\s*as\s+(?:on\s+|with\s+|using\s+)?"
+# (cnt the larger run said between: 'the same speed on 8 GPUs as on 4 GPUs')
+_SAME_AS = re.compile(r"(?:the\s+)?same\s+(?:speed|time|throughput|pace|step time|performance)?\s*"
+                      r"(?:(?:on|with|using)\s+[^,.;:!?，。；：\n]{1,24}?\s+)?as\s+(?:on\s+|with\s+|using\s+)?"
                       r"(?P<obj>[^,.;:!?，。；：\n]{1,30})|(?:no|not any|not)\s+faster\s+than\s+(?:on\s+|with\s+)?"
                       r"(?P<obj3>[^,.;:!?，。；：\n]{1,30})|"
                       # 'with 2 nodes it is as fast as with 1 node' (never 'twice as fast as', 'not as fast as')

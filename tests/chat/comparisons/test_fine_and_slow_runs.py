@@ -8,7 +8,11 @@
     smaller is the baseline;
   - 'multi node' written apart ('Single node training is fine but multi node is slow'): several machines, the single
     node the baseline, never the job's one machine;
-  - a hyphened total ('a 16-GPU run') is the job's GPUs in all, never sixteen on one machine.
+  - a hyphened total ('a 16-GPU run') is the job's GPUs in all, never sixteen on one machine;
+  - the larger run said inside a tie ('the same speed on 8 GPUs as on 4 GPUs'): the smaller is the baseline, whichever
+    side it is on, never the job's GPUs;
+  - a bare 'one' after 'than' takes the kind of the run before it ('Using 2 GPUs is slower than using one' is one GPU,
+    '2 nodes are slower than one' one node).
 
 Traps: the larger run said fine and the smaller slow, a question, the same count twice, a machine's share ('每台 8 卡'),
 which name no baseline.
@@ -98,6 +102,24 @@ def _hyphened_totals() -> list[Case]:
     ]
 
 
+def _inner_and_bare() -> list[Case]:
+    cases: list[Case] = []
+    for s, b in [(4, 8), (8, 16), (2, 4)]:
+        for form in ["we get the same speed on {b} GPUs as on {s} GPUs",
+                     "we get the same speed on {s} GPUs as on {b} GPUs",
+                     "throughput is the same with {b} GPUs as with {s} GPUs"]:
+            cases.append((form.format(s=s, b=b), {BG: s}, {GPN: s, "gpu.count": s}))
+    for n in [2, 4]:
+        cases += [
+            (f"the same step time on {n} nodes as on one node", {BN: 1, NODES: n}, {}),
+            (f"Using {n} GPUs is slower than using one", {BG: 1}, {BN: None}),
+            (f"{n} GPUs are slower than one", {BG: 1}, {BN: None}),
+            (f"{n} nodes are slower than one", {BN: 1, NODES: n}, {BG: None}),
+            (f"Training on {n} nodes is slower than on 1", {BN: 1, NODES: n}, {BG: None}),
+        ]
+    return cases
+
+
 def _traps() -> list[Case]:
     return [
         # the larger run fine, the smaller slow: no baseline of the larger
@@ -118,7 +140,7 @@ def _traps() -> list[Case]:
     ]
 
 
-CASES = _fine_and_slow() + _versus() + _multi_apart() + _hyphened_totals() + _traps()
+CASES = _fine_and_slow() + _versus() + _multi_apart() + _hyphened_totals() + _inner_and_bare() + _traps()
 
 
 @pytest.mark.parametrize(("text", "want", "never"), CASES)
