@@ -12,7 +12,9 @@
   - the larger run said inside a tie ('the same speed on 8 GPUs as on 4 GPUs'): the smaller is the baseline, whichever
     side it is on, never the job's GPUs;
   - a bare 'one' after 'than' takes the kind of the run before it ('Using 2 GPUs is slower than using one' is one GPU,
-    '2 nodes are slower than one' one node).
+    '2 nodes are slower than one' one node);
+  - a title on the first line with no stop ('Multi-node training slower than single node' over 'Using 2 nodes x 8 H800,
+    …'): the run compared with ends with the title, so the body's machines are the job's, never the baseline's.
 
 Traps: the larger run said fine and the smaller slow, a question, the same count twice, a machine's share ('每台 8 卡'),
 which name no baseline.
@@ -120,6 +122,20 @@ def _inner_and_bare() -> list[Case]:
     return cases
 
 
+def _titles() -> list[Case]:
+    cases: list[Case] = []
+    for title in ["Multi-node training slower than single node", "Training slower than on one node",
+                  "[Bug] 2 nodes slower than a single node", "DDP across nodes much slower than one machine"]:
+        for body, n, g in [("Using 2 nodes x 8 H800, the step is 3.2 s vs 1.9 s on a single node.", 2, 8),
+                           ("We have 4 nodes with 8 A100 each.", 4, 8),
+                           ("Setup: 2 machines, each with 4 RTX 3090.", 2, 4)]:
+            cases.append((f"{title}\n{body}", {NODES: n, GPN: g, BN: 1}, {BG: g}))
+    # a wrapped sentence (a long first line) runs on: 'than' still takes the words after the break
+    cases.append(("We trained the same model with the same data and the same settings and it got much slower than\n"
+                  "a single node with 8 GPUs when we moved to 2 nodes.", {BN: 1, BG: 8, NODES: 2}, {}))
+    return cases
+
+
 def _traps() -> list[Case]:
     return [
         # the larger run fine, the smaller slow: no baseline of the larger
@@ -140,7 +156,7 @@ def _traps() -> list[Case]:
     ]
 
 
-CASES = _fine_and_slow() + _versus() + _multi_apart() + _hyphened_totals() + _inner_and_bare() + _traps()
+CASES = _fine_and_slow() + _versus() + _multi_apart() + _hyphened_totals() + _inner_and_bare() + _titles() + _traps()
 
 
 @pytest.mark.parametrize(("text", "want", "never"), CASES)
