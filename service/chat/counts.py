@@ -1388,8 +1388,9 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
         if _PART_OF_NICS.search(masked[max(0, m.start() - 30):m.start()]):
             continue  # '其他 3 张网卡没流量', 'only one NIC was used': some of the NICs, not how many there are
-        if _PER_GPU_AFTER.match(masked, m.end()):
-            continue  # 'one 200G NIC per GPU': NICs for each GPU, not for the node
+        if _PER_GPU_AFTER.match(masked, m.end()) or n == 1 and _PER_GPU_BEFORE.search(masked, max(0, m.start() - 24),
+                                                                                        m.start()):
+            continue  # 'one 200G NIC per GPU', '一卡一网卡': NICs for each GPU, not for the node
         if _NIC_MEASURE_AFTER.match(masked, m.end()) or _NIC_MEASURE_BEFORE.search(masked[max(0, m.start() - 24):m.start()]):
             continue  # s30 'using only a single NIC's bandwidth', '带宽相当于一个口': a measure of rate, not how many NICs
         if re.match(r"\s*的话", masked[m.end():]) or re.search(r"(?:如果|要是|假如|若|(?<![A-Za-z])if)\s*$",
@@ -1527,6 +1528,11 @@ def _rate_after_the_count(masked: str, unmasked: str, counts: list[Understood]) 
 
 _PER_GPU_AFTER = re.compile(r"\s*(?:per|for each|for every|each)\s+(?:GPU|card|accelerator)(?![A-Za-z])|\s*(?:对应)?每(?:张|块)?(?:卡|GPU)",
                             _IC)
+# cnt the GPU said before the one NIC counted for it: '一卡一网卡', '两卡一网卡', '每张 GPU 对应一张 200G 网卡', 'each GPU
+# has its own NIC' (never '8 张 A100 4 张 IB 网卡', the machine's NICs after its GPUs)
+_PER_GPU_BEFORE = re.compile(r"(?:每|[一两二]|(?<!\d)[12](?![\d.]))\s*(?:张|块|个)?\s*(?:卡|GPU|显卡|·+)\s*(?:都)?\s*(?:对应|配|配了|搭配|接|有)?\s*(?:一)?\s*$|"
+                             r"(?<![A-Za-z])(?:each|every|per)\s+(?:GPU|card|accelerator)\s+(?:has|gets|with|having)\s+"
+                             r"(?:its\s+own\s+|a\s+dedicated\s+)?$", _IC)
 # a NIC's ports counted before their rate ('two 100GbE ports', '2x 25G links', '两个 25G 口'); a switch's ports are not
 # the node's
 _RATED_PORTS = re.compile(
