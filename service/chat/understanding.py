@@ -858,7 +858,9 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
                and not job.start <= h.start < job.end
                and (_COMPARES.search(text) or h.value == 1 and _one_run_said(text, h))
                and not re.match(r"\s*(?:'s|’s|of (?:the|our|them|these))", text[h.end:h.end + 12])
-               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])
+               # (cnt '两台机器中有一台特别慢', '4 台机器里有一台': one of the job's machines, picked out of them)
+               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$|(?:中|里|之中|当中)\s*(?:的|有|就有)?\s*$",
+                                 text[max(0, h.start - 10):h.start])
                and not _listed_one_by_one(text, h.start)
                and not any(r.start <= h.start < r.end for r in roles)]
     if smaller:

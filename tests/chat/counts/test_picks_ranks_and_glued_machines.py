@@ -6,7 +6,9 @@
     processes', 'on 2 nodes, 8 procs each'): so many GPUs a machine;
   - Open MPI's '--map-by ppr:8:node': so many processes on each machine;
   - GPUs glued before a machine word ('8卡机器共 3 台', '用的是 8 卡服务器，两台', '多台8卡机器'): each machine's GPUs,
-    never a total of them, and '多台' before them is several machines.
+    never a total of them, and '多台' before them is several machines;
+  - one machine picked out of the job's ('两台机器中有一台特别慢', '4 台机器里有一台 GPU 利用率很低'): one of its
+    machines, never a one-machine run compared with.
 
 Traps: a pick of something else ('only use 2 GB', 'only use 2 workers'), a pick no fewer than the machines, a
 socket's share ('ppr:4:socket'), a machine with a share of its own ('单台 8 卡服务器' is one machine).
@@ -88,7 +90,18 @@ def _glued() -> list[Case]:
     return cases
 
 
-CASES = _picks() + _ranks_each() + _map_by() + _glued()
+def _one_of_them() -> list[Case]:
+    cases: list[Case] = []
+    for n, zn in [(2, "两"), (4, "4 "), (8, "八")]:
+        for form in ["{z}台机器中有一台特别慢", "{z}台机器中的一台很慢", "{z}台机器里有一台 GPU 利用率很低",
+                     "{z}台机器当中有 1 台 GPU 利用率很低"]:
+            cases.append((form.format(z=zn), {NODES: n}, {"job.baseline_nodes": None}))
+    # a one-machine run said beside it is still the baseline
+    cases.append(("多机训练比单机慢，两台机器中有一台特别慢", {NODES: 2, "job.baseline_nodes": 1}, {}))
+    return cases
+
+
+CASES = _picks() + _ranks_each() + _map_by() + _glued() + _one_of_them()
 
 
 @pytest.mark.parametrize(("text", "want", "never"), CASES)
