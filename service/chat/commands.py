@@ -510,6 +510,9 @@ def _command_facts(body: str, *, whole_batch: bool = False, training_workers: bo
     nodes = facts.get("job.nodes") or _int(_option(args, *(() if mpi else ("-N",))))
     per_node = facts.get("job.gpus_per_node") or _int(_option(args, "-npernode", "-ppn", "-perhost",
                                                               *(("-N",) if mpi else ())))
+    ppr = re.fullmatch(r"ppr:(\d{1,2}):node(?::\S*)?", _option(args, "--map-by") or "") if mpi else None
+    if per_node is None and ppr:
+        per_node = int(ppr[1])  # cnt Open MPI's '--map-by ppr:8:node': so many processes on each machine
     processes = facts.pop("_processes", None) or _int(_option(args, "-np", "-n"))
     # s13 a launcher's environment: 'LOCAL_WORLD_SIZE=4 WORLD_SIZE=8 torchrun …' (the ranks of a machine, of all)
     local = re.search(r"(?<![\w])LOCAL_WORLD_SIZE=(\d{1,2})(?![\w.])", body)

@@ -510,10 +510,15 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
         side = run_sizes(text, start, end)
         # '单机八卡和双机十六卡的训练速度相同', '1 node gives the same throughput as 2 nodes': both runs named, the
         # smaller is the baseline whichever side it is on
-        subject = [s for s in run_sizes(text, tx.clause_bounds(text, m.start())[0], m.start()) if s[2] == size[1]]
+        subject = [s for s in run_sizes(text, tx.clause_bounds(text, m.start())[0], m.start(group)) if s[2] == size[1]
+                   and s[4] <= start]
         if subject and subject[-1][0] == size[0]:
             continue
-        if subject and subject[-1][0] < size[0]:
+        if subject and subject[-1][0] < size[0] and subject[-1][3] >= m.start():
+            # ('the same speed on 4 GPUs as on 8 GPUs': the smaller run said inside the comparison)
+            side = [subject[-1]]
+            size, start, end = (subject[-1][0], size[1]), subject[-1][3], subject[-1][4]
+        elif subject and subject[-1][0] < size[0]:
             lo = tx.clause_bounds(text, m.start())[0]
             side = run_sizes(text, lo, m.start())
             size, start, end = (subject[-1][0], size[1]), side[0][3], m.start()
@@ -540,6 +545,8 @@ def read_scaling(text: str, lines: str | None = None) -> Scaling:
     found.hits.extend(_standalone(text, found))
     found.hits.extend(_fine_alone(text, found))
     found.hits.extend(_fine_then_slower(text, found))  # counts-zh-s13 fine then slower
+    found.hits.extend(_fine_and_slow(text, found))  # cnt fine and slow
+    found.hits.extend(_run_versus_run(text, found))  # cnt run against run
     found.hits.extend(_added_to_total(text, found))  # cmp-s10 added to a total
     found.hits.extend(_one_more_machine(text, found))  # counts-s11 one more
     found.hits.extend(_longer_after_one_more(text, found))  # counts-zh-s13 longer after one more
@@ -1547,7 +1554,9 @@ def _compared_with(text: str, found: Scaling) -> list[Understood]:
 
 
 # The larger run is no faster than a smaller one: the smaller one is the baseline of the comparison.
-_SAME_AS = re.compile(r"(?:the\s+)?same\s+(?:speed|time|throughput|pace|step time|performance)?\s*as\s+(?:on\s+|with\s+|using\s+)?"
+# (cnt the larger run said between: 'the same speed on 8 GPUs as on 4 GPUs')
+_SAME_AS = re.compile(r"(?:the\s+)?same\s+(?:speed|time|throughput|pace|step time|performance)?\s*"
+                      r"(?:(?:on|with|using)\s+[^,.;:!?，。；：\n]{1,24}?\s+)?as\s+(?:on\s+|with\s+|using\s+)?"
                       r"(?P<obj>[^,.;:!?，。；：\n]{1,30})|(?:no|not any|not)\s+faster\s+than\s+(?:on\s+|with\s+)?"
                       r"(?P<obj3>[^,.;:!?，。；：\n]{1,30})|"
                       # 'with 2 nodes it is as fast as with 1 node' (never 'twice as fast as', 'not as fast as')
@@ -1578,7 +1587,7 @@ def _standalone(text: str, found: Scaling) -> list[Understood]:
 
 # '同样的代码在单台 8 卡上用 MirroredStrategy 就很快', 'on a single node it runs fine': a smaller run said to go well
 _FINE = re.compile(r"(?:(?:很|挺|非常|比较|就|都|跑得|速度)(?:快|正常)|正常|(?:跑得|跑的)?好好的)(?![^，。,;；]*(?:吗|么|\?|？))|没(?:有|什么|啥)?问题|"
-                   r"(?<![\w-])(?:runs?|ran|works?|worked|trains?|trained|is|was|goes|went)\s+(?:\w+\s+)?"
+                   r"(?<![\w-])(?:runs?|ran|works?|worked|trains?|trained|is|was|are|were|goes|went)\s+(?:\w+\s+)?"
                    r"(?:fine|fast|well|quickly|normally|great|ok|okay)(?![\w-])", _IC)
 _NOT_FINE = re.compile(r"不|没|未|也慢|not|n't|never|no\b", _IC)
 
@@ -1630,6 +1639,65 @@ def _fine_alone(text: str, found: Scaling) -> list[Understood]:
             one = ones[0]
             found.baseline_spans.append((one[3], one[4]))
             return [Understood("job.baseline_nodes", 1, text[one[3]:m.end()], one[3], m.end())]
+    return []
+
+
+# cnt fine and slow: a smaller run said to go well beside a larger one of the same kind said to go slowly ('8卡训练正常，
+# 16卡训练很慢', '4卡没问题，8卡就很慢', '8 GPU training is fine, 16 GPU training is slow', 'the 16-GPU run is slow, the 8-GPU
+# run is fine'): the smaller run is the baseline (its count no count of the job's), the larger the job
+_SLOW_SAID = re.compile(r"慢|下降|降低|掉|(?<![A-Za-z])(?:slow\w*|worse|drops?|dropped|degrad\w*|poor(?:ly)?|bad(?:ly)?|"
+                        r"hangs?|stalls?)(?![A-Za-z])", _IC)
+_CONTRAST = re.compile(r"(?<![A-Za-z])(?:but|however|while|whereas|yet)(?![A-Za-z])|但是?|却|可是|然而", _IC)
+# (never a machine's share: 'each node has 8 GPUs and runs fine', '每台 8 卡正常')
+_SHARE_OF_EACH = re.compile(r"每|各|(?<![A-Za-z])(?:each|every|per)(?![A-Za-z])", _IC)
+
+
+def _fine_and_slow(text: str, found: Scaling) -> list[Understood]:
+    if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus", "job.speedup"}:
+        return []
+    for m in _FINE.finditer(text):
+        if _NOT_FINE.search(m.group(0)) and not re.fullmatch(r"没(?:有|什么|啥)?问题", m.group(0)):
+            continue
+        a, b = tx.clause_bounds(text, m.start())
+        # ('runs fine on 8 GPUs but slows down on 32 GPUs': a contrast parts the clause)
+        a = max([a] + [c.end() for c in _CONTRAST.finditer(text, a, m.start())])
+        b = next((c.start() for c in _CONTRAST.finditer(text, m.end(), b)), b)
+        mine = run_sizes(text, a, b)
+        if len(mine) != 1 or mine[0][3] < m.start() and _NOT_FINE.search(text, mine[0][4], m.start()) \
+                or _SHARE_OF_EACH.search(text, a, b) or _asked(text, a, b):
+            continue
+        n, _, kind, s, e = mine[0]
+        sa, sb = tx.sentence_bounds(text, m.start())
+        others = [x for x in run_sizes(text, sa, a) + run_sizes(text, b, sb) if x[2] == kind]
+        if len(others) != 1 or others[0][0] <= n:
+            continue
+        oa, ob = tx.clause_bounds(text, others[0][3])
+        if not _SLOW_SAID.search(text, oa, ob) or _SHARE_OF_EACH.search(text, oa, ob) or _asked(text, oa, ob):
+            continue
+        found.baseline_spans.append((s, e))
+        return [Understood("job.baseline_gpus" if kind == "gpus" else "job.baseline_nodes", n, text[s:m.end()], s, m.end())]
+    return []
+
+
+# cnt run against run: 'the 16-GPU run vs the 8-GPU run', '16 GPU job versus 8 GPU job', '2 nodes vs 1 node' (no figures
+# between): the smaller run is the baseline
+_RUN_WORD = r"(?:\s*(?:runs?|jobs?|training|setup|case|config(?:uration)?|训练|任务))?"
+
+
+def _run_versus_run(text: str, found: Scaling) -> list[Understood]:
+    if {h.fact for h in found.hits} & {"job.baseline_nodes", "job.baseline_gpus"}:
+        return []
+    for a, b in _sentence_spans(text):
+        sizes = run_sizes(text, a, b)
+        for (n1, _, k1, s1, e1), (n2, _, k2, s2, e2) in zip(sizes, sizes[1:], strict=False):
+            if k1 != k2 or n1 == n2:
+                continue
+            if not re.fullmatch(rf"{_RUN_WORD}{_VS_JOIN.pattern}(?:the\s+|a\s+|an\s+)?", text[e1:s2], _IC):
+                continue
+            small = (n1, s1, e1) if n1 < n2 else (n2, s2, e2)
+            found.baseline_spans.append((small[1], small[2]))
+            return [Understood("job.baseline_gpus" if k1 == "gpus" else "job.baseline_nodes", small[0],
+                               text[small[1]:small[2]], small[1], small[2])]
     return []
 
 

@@ -262,6 +262,11 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # (job-s12b 'an 8*GPU machine', 'an 8xGPU server': one machine of eight GPUs; '2x GPU servers' stays two servers)
     ("per-node5", re.compile(rf"(?P<m>\d{{1,2}})-(?:GPU|card)\s+{_NODE_EN}|(?P<m2>\d{{1,2}})\s*(?:[x×*]\s*)?GPU\s+"
                              rf"(?:node|machine|server|box|host|instance|workstation)(?![A-Za-z])", _IC)),
+    # cnt '8卡机器共 3 台', '用的是 8 卡服务器': GPUs glued before a machine word are each machine's (never '8卡机器 × 4',
+    # read above, nor '2 台 8 卡机器')
+    # (the machine word looked at, not taken: '8卡机器共 3 台' counts the machines after it)
+    ("per-node6", re.compile(rf"(?<![\d.台个])(?P<m>{COUNT})\s*(?:张|块)?\s*(?:卡|GPU|显卡)(?=\s*(?:的)?\s*(?:{_MARK}\s*)?"
+                             r"(?:机器|服务器|节点|主机|物理机))")),
     # 'another 8 A100 machine', 'an 8 H100 node', 'one 4 RTX 3090 server': one machine, the count its GPUs
     # (s24 the board hyphened to the count: 'an 8-A100 node', 'each 4-V100 box')
     ("one-node-of", re.compile(rf"(?<![A-Za-z])(?:an?|one|another|single|each|every|the|our|my|this|that)\s+(?P<m>\d{{1,2}})"
@@ -300,7 +305,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     # (s14 never torchelastic's 'group_world_size=2', the agents: one a machine)
     ("world", re.compile(rf"(?<![A-Za-z])(?<!local_)(?<!local )(?<!local-)(?<!group_)world[ _-]?size{_LABEL_SEP}(?P<m>{COUNT})(?![\d.]*\d)", _IC)),
     # (never workers counted for each GPU: 'we use 4 workers per GPU' are the data loader's)
-    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|workers|进程)(?![A-Za-z])"
+    ("ranks", re.compile(rf"(?P<m>{COUNT})\s*(?:个)?\s*(?:GPU\s*)?(?:ranks?|processes|procs|workers|进程)(?![A-Za-z])"
                          r"(?!\s*(?:per|for each|on each|for every)\s+(?:GPU|card|device|process|rank))", _IC)),
     # M GPUs / M张卡 / 8 A100s / 8卡
     ("gpus", re.compile(rf"(?<!Gen)(?<!Gen )(?P<m>{COUNT})\s*(?:[x×*]\s*)?(?:-|\s)?{_ADJ}(?:{_GPU_EN}|{_GPU_ZH})(?![A-Za-z])"
@@ -748,9 +753,24 @@ _NODE_COUNT_SAID = re.compile(rf"(?P<n>{COUNT})\s*(?:-|\s)?(?:nodes?|machines?|s
                               rf"(?![A-Za-z])", _IC)
 
 
+# cnt elided pick: fewer machines picked of those said before, the noun left out ('We have 8 nodes but only use 2 for
+# this job', 'we have 10 machines but the job only uses 4'): the job's machines (the verb of picking makes the larger
+# count what there is, _machines_picked)
+_ELIDED_PICK = re.compile(
+    rf"(?<![A-Za-z])(?:only|just)\s+(?:uses?|used|using|runs?\s+on|ran\s+on|running\s+on|trains?\s+on|trained\s+on)\s+"
+    rf"(?P<n>{COUNT})(?=\s*(?:[,.;:!?)\n]|$)|\s+(?:for|in|at|to|right now|now|today|because|since|and|but)(?![A-Za-z]))", _IC)
+
+
 def elided_node_counts(text: str) -> list[tuple[int, int, int]]:
     """(count, start, end) of the machine counts said without their noun after a count of machines."""
     out: list[tuple[int, int, int]] = []
+    for m in _ELIDED_PICK.finditer(text):  # cnt elided pick
+        n = _count(m["n"])
+        a = max(tx.sentence_bounds(text, m.start())[0], m.start() - 80)
+        said = list(_NODE_COUNT_SAID.finditer(text, a, m.start()))
+        before = _count(said[-1]["n"]) if said else None
+        if n and before and n < before:
+            out.append((n, m.start("n"), m.end("n")))
     for m in _ELIDED_AFTER.finditer(text):
         n = _count(m["n"])
         if not n or n > 512 or (not m["prep"] and not re.match(r"\s+(?:is|are|was|were|gets?|got|takes?|took|runs?|ran|"
@@ -1277,7 +1297,7 @@ _EIGHT_A_MACHINE = re.compile(r"(?<![A-Za-z0-9])(?:[AHB][1-8]00|H20|GB[23]00|MI[
 
 
 # the GPUs named by no model: 'GPUs', 'cards', '卡', '显卡' right after the count
-_GENERIC_GPUS = re.compile(r"\d\s*(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)(?![A-Za-z0-9])", _IC)
+_GENERIC_GPUS = re.compile(r"\d\s*(?:-\s*)?(?:张|块|个)?\s*(?:GPUs?|cards?|卡|显卡)(?![A-Za-z0-9])", _IC)  # (cnt hyphened: "a 16-GPU run")
 _MASKED = re.compile(r"[Ｇ·]")  # a named board, masked by the entity reader
 
 
@@ -1304,8 +1324,10 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
             or re.search(r"(?:multi[- ]?node|多机|多节点|分布式)\s*(?:setup|run|training|cluster|训练|集群|环境)?\s*(?:[(（:：,，]|with|on|of|"
                          r"uses?|using|用了?)?\s*$", tx.before(text, h.start, 26), _IC)
         # '各起 4 个进程', 'Each node runs 8 ranks': said of one machine
+        # (cnt '2 nodes x 8 ranks', '2 台 * 8 进程': the machines times each one's share)
         per_node_cue = not total_cue and (_PER_MACHINE_CUE.search(tx.before(text, h.start, 12) + tx.after(text, h.end, 14))
-                                          or _EACH_RUNS.search(tx.before(text, h.start, 30)))
+                                          or _EACH_RUNS.search(tx.before(text, h.start, 30))
+                                          or _NODES_TIMES.search(tx.before(text, h.start, 16)))
         near = by_sentence.get(tx.sentence_bounds(text, h.start), [])
         if not near and total_cue:
             near = nodes[-1:]  # '16 GPUs across nodes' in a table: the machines named elsewhere
@@ -1354,6 +1376,7 @@ _PER_MACHINE_CUE = re.compile(r"每台|每个|每机|各|apiece|/node|(?<![A-Za-
 _EACH_RUNS = re.compile(r"(?:each|every|per)\s+(?:node|machine|server|host|box|worker)\s*,?\s+(?:(?:I|we|you|they)\s+)?(?:runs?|launch(?:es)?|starts?|spawns?|"
                         r"gets?|has|uses?)\s*$|(?:每台|每个节点|每节点)(?:机器|服务器)?\s*(?:上)?\s*(?:各)?\s*(?:起|跑|启动|开)(?:了)?\s*$",
                         _IC)
+_NODES_TIMES = re.compile(r"(?<![A-Za-z])(?:nodes|machines|servers|hosts|boxes)\s*[x×*]\s*$|(?:台|机|节点)\s*[x×*]\s*$", _IC)
 _ONE_MACHINE_TOTAL = re.compile(r"(?:单机|单台(?:机器|服务器)?|单节点|(?<![A-Za-z])(?:a single|single|one)[- ](?:node|machine|server|box))"
                                 r"[^，,。；;!?]{0,6}?[（(]?\s*(?:一共|总共|共|in total|total)?\s*$", _IC)
 _MULTI_MACHINE = re.compile(r"(?:多机|多节点|多台|multi[- ]?(?:node|machine|server))[^，,。；;!?]{0,6}?[（(]?\s*"
@@ -1399,8 +1422,9 @@ def read_nic_count(masked: str, unmasked: str) -> list[Understood]:
             continue  # '只有两张网卡在干活': how many NICs carry traffic, a symptom, not how many there are
         if _PART_OF_NICS.search(masked[max(0, m.start() - 30):m.start()]):
             continue  # '其他 3 张网卡没流量', 'only one NIC was used': some of the NICs, not how many there are
-        if _PER_GPU_AFTER.match(masked, m.end()):
-            continue  # 'one 200G NIC per GPU': NICs for each GPU, not for the node
+        if _PER_GPU_AFTER.match(masked, m.end()) or n == 1 and _PER_GPU_BEFORE.search(masked, max(0, m.start() - 24),
+                                                                                        m.start()):
+            continue  # 'one 200G NIC per GPU', '一卡一网卡': NICs for each GPU, not for the node
         if _NIC_MEASURE_AFTER.match(masked, m.end()) or _NIC_MEASURE_BEFORE.search(masked[max(0, m.start() - 24):m.start()]):
             continue  # s30 'using only a single NIC's bandwidth', '带宽相当于一个口': a measure of rate, not how many NICs
         if re.match(r"\s*的话", masked[m.end():]) or re.search(r"(?:如果|要是|假如|若|(?<![A-Za-z])if)\s*$",
@@ -1538,6 +1562,11 @@ def _rate_after_the_count(masked: str, unmasked: str, counts: list[Understood]) 
 
 _PER_GPU_AFTER = re.compile(r"\s*(?:per|for each|for every|each)\s+(?:GPU|card|accelerator)(?![A-Za-z])|\s*(?:对应)?每(?:张|块)?(?:卡|GPU)",
                             _IC)
+# cnt the GPU said before the one NIC counted for it: '一卡一网卡', '两卡一网卡', '每张 GPU 对应一张 200G 网卡', 'each GPU
+# has its own NIC' (never '8 张 A100 4 张 IB 网卡', the machine's NICs after its GPUs)
+_PER_GPU_BEFORE = re.compile(r"(?:每|[一两二]|(?<!\d)[12](?![\d.]))\s*(?:张|块|个)?\s*(?:卡|GPU|显卡|·+)\s*(?:都)?\s*(?:对应|配|配了|搭配|接|有)?\s*(?:一)?\s*$|"
+                             r"(?<![A-Za-z])(?:each|every|per)\s+(?:GPU|card|accelerator)\s+(?:has|gets|with|having)\s+"
+                             r"(?:its\s+own\s+|a\s+dedicated\s+)?$", _IC)
 # a NIC's ports counted before their rate ('two 100GbE ports', '2x 25G links', '两个 25G 口'); a switch's ports are not
 # the node's
 _RATED_PORTS = re.compile(
@@ -1616,7 +1645,7 @@ def _groups_holding(masked: str, at: int) -> int:
 # Several machines said without their count: 'multi-node training', '多机训练', 'across the nodes', '跨机通信',
 # 'each node has…' ('单机多卡' is one machine; a what-if or a negation is the scopes' to judge).
 _SEVERAL_MACHINES = re.compile(
-    r"(?<!单)多机(?!器)|多节点|多个节点|多台(?:机器|服务器|主机|节点)|跨机|跨节点|跨服务器|(?:机器|节点|服务器|主机)(?:之|相互)?间|"
+    r"(?<!单)多机(?!器)|多节点|多个节点|多台(?:机器|服务器|主机|节点)|多台\s*(?:\d{1,2}|[两四八])\s*(?:张|块)?\s*(?:卡|GPU)|跨机|跨节点|跨服务器|(?:机器|节点|服务器|主机)(?:之|相互)?间|"
     r"机间|每台(?:机器|服务器|主机|节点)|每个节点|各(?:台|个)(?:机器|节点|服务器)|"
     # job-s12b a role between: 'each worker node', 'every GPU machine', '每个 worker 节点', '每台 GPU 机器'
     r"(?:每个|每台|各个)\s*(?:worker|GPU|计算)\s*(?:节点|机器|服务器)|(?<![A-Za-z])(?:each|every) (?:worker|GPU|compute) "

@@ -52,9 +52,17 @@ def normalise_apostrophes(text: str) -> str:
 _GPU_IN_WORDS = re.compile(r"(?<![A-Za-z])(?:graphics?|video)[ -]cards?(?![A-Za-z])", re.IGNORECASE)
 
 
+# cnt 'multi node training', 'multi machine', 'multi GPU': the prefix written apart from its noun, as 'multi-node'
+_MULTI_APART = re.compile(r"(?<![A-Za-z])(multi) (?=(?:nodes?|machines?|hosts?|servers?|GPUs?)(?![A-Za-z]))",
+                          re.IGNORECASE)
+
+
 def gpu_words(text: str) -> str:
     """'3 graphics cards' read as '3 GPUs' (padded with spaces after: same length, so spans hold), so every count and
-    comparison reader that knows 'GPUs' reads the gamer's word too."""
+    comparison reader that knows 'GPUs' reads the gamer's word too; 'multi node' is read as 'multi-node' (same
+    length)."""
+    if "multi " in text.lower():
+        text = _MULTI_APART.sub(r"\1-", text)
     if "card" not in text.lower():
         return text
     return _GPU_IN_WORDS.sub(lambda m: ("GPUs" if m.group(0)[-1] in "sS" else "GPU").ljust(len(m.group(0))), text)
@@ -77,6 +85,18 @@ def normalise_width(text: str) -> str:
     return text.translate(_WIDE) if _ANY_WIDE.search(text) else text
 
 
+# cnt a title: a short first line with no stop, the body after it starting a sentence of its own ('Multi-node
+# training slower than single node' over 'Using 2 nodes x 8 H800, …'): its break ends a sentence, so 'than' never takes
+# the body's first words as the run compared with
+# (English only: Chinese prose wraps at about seventy characters, so a short first line there is no sign of a title)
+_STARTS_A_SENTENCE = re.compile(r"\s*[A-Z](?![a-z]*\s+(?:and|or|of|with|to|in|on)\b)")
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _a_title(line: str, following: str) -> bool:
+    return len(line.strip()) <= 72 and not _CJK.search(line) and bool(_STARTS_A_SENTENCE.match(following))
+
+
 def soften_line_breaks(text: str) -> str:
     """Line breaks inside a wrapped sentence become spaces (same length), so a sentence is read whole.
 
@@ -91,7 +111,7 @@ def soften_line_breaks(text: str) -> str:
         following = lines[i + 1]
         soft = (line.strip() and following.strip() and not _HARD_BREAK.search(line)
                 and not _LIST_ITEM.match(following) and not _COMMAND_LINE.match(line)
-                and not _QUOTE_LINE.match(line))
+                and not _QUOTE_LINE.match(line) and not (i == 0 and _a_title(line, following)))
         out.append(" " if soft else "\n")
     return "".join(out)
 

@@ -209,6 +209,7 @@ def understand(question: str, *, lang: str | None = None, previous_facts: dict[s
     _one_machine_when_none_is_named(stated, question)
     _our_one_server(stated, prose)
     _gpus_the_machine_has(stated)
+    _a_nic_for_each_gpu(stated, prose)  # cnt a NIC for each GPU
     _gpus_of_a_server_class_node(stated, prose, unmasked)
     _gpu_of_a_dgx_spark(stated, question)
     _total_over_the_machines(stated)
@@ -858,7 +859,9 @@ def _infer_baseline(stated: dict[str, Understood], hits: list[Understood], text:
                and not job.start <= h.start < job.end
                and (_COMPARES.search(text) or h.value == 1 and _one_run_said(text, h))
                and not re.match(r"\s*(?:'s|’s|of (?:the|our|them|these))", text[h.end:h.end + 12])
-               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$", text[max(0, h.start - 10):h.start])
+               # (cnt '两台机器中有一台特别慢', '4 台机器里有一台': one of the job's machines, picked out of them)
+               and not re.search(r"one of (?:the|our)\s*$|其中|其中的?\s*$|(?:中|里|之中|当中)\s*(?:的|有|就有)?\s*$",
+                                 text[max(0, h.start - 10):h.start])
                and not _listed_one_by_one(text, h.start)
                and not any(r.start <= h.start < r.end for r in roles)]
     if smaller:
@@ -1189,6 +1192,32 @@ def _gpus_the_machine_has(stated: dict[str, Understood]) -> None:
         return
     stated["gpu.count"] = Understood("gpu.count", gpus.value, gpus.text, gpus.start, gpus.end, gpus.source,
                                      inferred=True)
+
+
+# cnt a NIC for each GPU: 'one 400G NIC per GPU', 'each GPU has its own 200G NIC', '一卡一网卡', '每张 GPU 对应一张 200G
+# 网卡', 'GPU 和网卡 1:1': as many NICs a machine as GPUs (never asked about, denied, or wished for)
+_NIC_EACH_GPU = re.compile(
+    r"(?<![A-Za-z])(?:one|a|1)\s+(?:\d+\s?G\w*\s+)?(?:NIC|HCA|rail|IB\s+(?:NIC|card|port))\s+"
+    r"(?:per|for each|for every)\s+GPU(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?:each|every)\s+GPU\s+(?:has|gets)\s+(?:its\s+own|a\s+dedicated|one)\s+(?:\d+\s?G\w*\s+)?"
+    r"(?:NIC|HCA|rail)|一卡一网卡|一张卡一张网卡"
+    r"|每(?:张|块)\s*(?:GPU|卡|显卡)\s*(?:都)?\s*(?:对应|配|配了|搭配)\s*(?:一|1)\s*(?:张|块|个)\s*"
+    r"(?:\d+\s?G\w*\s*)?(?:的\s*)?(?:IB\s*|RoCE\s*|RDMA\s*)?网卡"
+    r"|GPU\s*(?:和|与|:|/)\s*(?:网卡|NIC)\s*(?:是\s*)?1\s*[:：]\s*1", re.IGNORECASE)
+_NOT_SO = re.compile(r"(?:not|n't|no|without|instead of|rather than|没有|不是|并非|没|不|如果|if|should|want|希望|想)"
+                     r"\W{0,3}(?:\w+\W+){0,2}$", re.IGNORECASE)
+
+
+def _a_nic_for_each_gpu(stated: dict[str, Understood], text: str) -> None:
+    gpus = stated.get("job.gpus_per_node")
+    if "nic.count" in stated or gpus is None or gpus.weak or not 2 <= gpus.value <= 16:
+        return
+    for m in _NIC_EACH_GPU.finditer(text):
+        sentence = tx.sentence(text, m.start())
+        if _NOT_SO.search(text, max(0, m.start() - 24), m.start()) or re.search(r"[?？]|吗|么", sentence):
+            continue
+        stated["nic.count"] = Understood("nic.count", gpus.value, m.group(0), m.start(), m.end(), inferred=True)
+        return
 
 
 def _machines_counted_by_the_launcher(said: Understood | None, launched: dict[str, Any], question: str) -> bool:
