@@ -3,8 +3,8 @@
   - only it is slow ('only machine B is slow', '只有 node3 慢'); taking it out fixes the job ('when I remove node 7 from
     the hostfile, everything is fast again', '去掉 gpu05 就正常了'); taking it in slows it ('只要带上 gpu05 这台机器就
     变慢'); some wait for the rest ('some ranks wait a long time in allreduce for the others'); one GPU throttles ('one
-    of the GPUs is throttling', '其中一张卡温度很高而且降频了'); one pair of machines tests slow beside a fine one; one of
-    the machines counted before ('4 个节点里有 1 个特别慢') → job.straggler_suspected;
+    of the GPUs is throttling', '其中一张卡温度很高而且降频了'); one pair of machines tests slow beside a fine one;
+    one of the machines counted before ('4 个节点里有 1 个特别慢') → job.straggler_suspected;
   - 'the slowest node' names several machines: no job on one machine.
 
 Also a link's speed said against its rating with 'instead of' ('running at 100G instead of 200G', '协商到 25G 而不是
@@ -37,7 +37,7 @@ def _members() -> list[Case]:
                   (f"去掉 {member} 这台机器就正常了", {STRAGGLER: True}, {}),
                   (f"只要带上 {member} 这台机器就变慢", {STRAGGLER: True}, {}),
                   (f"只有 {member} 特别慢", {STRAGGLER: True}, {})]
-    for n, zh in [(4, "4 个节点"), (8, "8 台机器"), (2, "两台机器")]:
+    for zh in ["4 个节点", "8 台机器", "两台机器"]:
         cases.append((f"{zh}里有 1 个特别慢", {STRAGGLER: True}, {}))
     cases += [("some ranks wait a long time in allreduce for the others", {STRAGGLER: True}, {}),
               ("a few GPUs keep waiting for the rest at every step", {STRAGGLER: True}, {}),
