@@ -144,6 +144,14 @@ _WORSE_WITH_MORE = re.compile(
     r"\w+\s+(?:more\s+)?)?(?:nodes?|machines?|servers?|GPUs?|hosts?)\b[^.;。；\n]{0,40}?(?:slower|drops?|dropped|went down|"
     r"goes down|decreased|got worse|gets worse|fell|falls)|adding\s+(?:a\s+|another\s+|more\s+|a second\s+|\w+\s+(?:more\s+)?)?"
     r"(?:nodes?|machines?|servers?|GPUs?|hosts?)\s+(?:\w+\s+){0,2}?(?:makes?|made)\s+(?:it|training|things|the job)\s+slower|"
+    # 'adding a second node makes every epoch take longer' (an epoch is the same work; a step on more GPUs may be more)
+    r"adding\s+(?:a\s+|another\s+|more\s+|a second\s+|\w+\s+(?:more\s+)?)?(?:nodes?|machines?|servers?|GPUs?|hosts?)\s+"
+    r"(?:\w+\s+){0,2}?(?:makes?|made)\s+(?:every|each|the|an?)?\s*(?:(?:training\s+)?(?:epoch|run)|training)s?\s+"
+    r"(?:take\s+|takes\s+)?(?:longer|slower)|"
+    # 'with more nodes the training time goes up instead of down', 'as we add nodes the epoch time increases'
+    r"(?:with|as (?:we|I) add|adding)\s+more\s+(?:nodes|machines|servers|GPUs|hosts)[^.;。；\n]{0,30}?(?:training|epoch|"
+    r"total|run|wall[- ]?clock)\s+(?:time|duration)s?\s+"
+    r"(?:goes up|went up|increases?|increased|grows?|grew|rises?|rose)|"
     # '每加一台机器就更慢一点', '每增加一个节点，step 时间都会变长'
     r"每(?:加|增加|多|扩|添)(?:一|1)?\s*(?:台|个|张|块)?\s*(?:机器|节点|服务器|卡|GPU|node|机)[^。；;\n]{0,16}?"
     r"(?:更慢|变慢|越慢|慢一(?:点|些)|变长|更长|越长|更久|下降|降低|掉)|"

@@ -3117,6 +3117,13 @@ def job_shape(text: str) -> list[Understood]:
         if _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()):
             continue  # zh-s12b '怎么让 NCCL 走 IB', '希望 NCCL 走 RoCE', 'force NCCL to use IB': the transport wanted
         hits.append(_hit("nccl.transport", "socket" if m["t"].lower().startswith(("socket", "tcp")) else "ib", m))
+    # NCCL over Ethernet set against IB ('nccl 走的是以太网而不是 IB', 'NCCL goes over Ethernet instead of IB'): sockets
+    for m in re.finditer(r"NCCL\s*(?:的\s*)?(?:通信|traffic)?\s*(?:is\s*)?(?:still\s*|actually\s*|还是\s*|其实\s*|都\s*)?"
+                         r"(?:走的是|走了|走的|走|用的是|用了|goes over|went over|runs over|uses|is using|used)\s*(?:the\s*|plain\s*)?"
+                         r"(?:以太网|普通网卡|ethernet|TCP/IP)\s*[，,]?\s*(?:而不是|而非|不是|instead of|rather than|not)\s*(?:the\s*)?"
+                         r"(?:IB|InfiniBand|RDMA|RoCE)(?![A-Za-z])", text, _IC):
+        if not _TRANSPORT_WANTED.search(text, max(0, m.start() - 10), m.start()):
+            hits.append(_hit("nccl.transport", "socket", m))
     # the transport by its noun ('using the Socket transport instead of IB', 'fell back to the TCP transport'), or NCCL
     # named before and then 'it' ('NCCL_DEBUG=INFO shows it is using socket'); a yes/no question or a wish says nothing
     for m in _TRANSPORT_NOUN.finditer(text):

@@ -700,6 +700,9 @@ _SMALL_EN = re.compile(rf"(?<![\w.]){_MANY}\s+(?:very\s+)?(?:small|tiny|little|s
                        rf"(?![A-Za-z])|"
                        rf"(?:small|tiny)\s+(?:messages?|{_COLL}|buckets?|packets?)\s+(?:dominate|are the "
                        rf"(?:norm|bulk))|"
+                       # 'the allreduce messages are tiny', 'our buckets are very small'
+                       rf"(?<![A-Za-z]){_PIECES}\s+(?:are|were|is|was)\s+(?:all\s+|very\s+|really\s+|quite\s+|so\s+)?"
+                       rf"(?:small|tiny)(?![A-Za-z])|"
                        r"latency[- ](?:bound|dominated|limited)|latency (?:dominates|is dominating|is the bottleneck)|"
                        r"(?:dominated|bound|limited) by (?:the\s+)?(?:network\s+)?latency", _IC)
 # a count of collectives without 'small': '980 reduce-scatter calls', 'thousands of all-reduces per step'
