@@ -1132,7 +1132,9 @@ def _shape(shape: str, m: re.Match[str], text: str, unmasked: str | None = None)
         elif shape in {"zh", "en"} and not g.get("each") and not times and not (g.get("each0") or "").startswith("each") \
                 and per > 8 and per % n == 0:
             per //= n  # '2 nodes with 16 GPUs': a machine holds 8
-        
+        elif shape in {"zh", "en"} and not g.get("each") and not times and n > 1 and per > 8 and per % n:
+            # '3 机 16 卡', '3 nodes with 16 GPUs': more than a machine holds, and not shared evenly: the GPUs in all
+            return [_hit("job.nodes", n, text, a, b), Understood("job.total_gpus", per, text[a:b], a, b, weak=True)]
         out.append(_hit("job.nodes", n, text, a, b, weak=n == 1))
         out.append(_hit("job.gpus_per_node", per, text, a, b, weak=per == 1 and n == 1))
     elif shape == "total":
@@ -1348,6 +1350,10 @@ def _spread_totals(text: str, hits: list[Understood], unmasked: str | None = Non
                 continue
         if near and not per_node_cue and n > near[-1].value and n % near[-1].value == 0 and (n > 8 or total_cue):
             out.append(Understood(h.fact, n // near[-1].value, h.text, h.start, h.end, weak=shaped))
+        elif near and not per_node_cue and n > 8 and n > near[-1].value > 1 and n % near[-1].value:
+            # '3 nodes, 16 H20 GPUs', '3 机 16 卡': more GPUs than a machine holds said beside machines they do not
+            # divide among: the job's GPUs in all, never 16 on each machine
+            out.append(Understood("job.total_gpus", n, h.text, h.start, h.end, weak=True))
         elif total_cue or (h.source == "ranks" and not per_node_cue):
             # a total with no machine count to divide it by says nothing about one machine: the job's GPUs in all,
             # when it counts GPUs ('one or two workers may fail to save' counts no job)

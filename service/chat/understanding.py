@@ -1700,7 +1700,9 @@ _RUN_COMPARISON = {"job.speedup", "job.negative_scaling", "job.baseline_nodes", 
 def _one_machine_against_the_rest(text: str, hits: list[Understood]) -> list[Understood]:
     """'其中一台的 step time 比其他慢 3 倍', 'one node shows 3.2 s per step while the other nodes take 1.1 s': a machine
     behind the others of the same job, not a smaller run beside a larger one; nor is its 'one node' the job's size."""
-    sentences = {tx.sentence_bounds(text, h.start) for h in hits
+    # (the straggler's own words and their clause: '多机训练比单机慢，两台机器中有一台特别慢' keeps the runs compared
+    # before it)
+    sentences = {(tx.clause_bounds(text, h.start)[0], max(h.end, tx.clause_bounds(text, h.start)[1])) for h in hits
                  if h.fact == "job.straggler_suspected" and h.value is True and not h.source.startswith("pasted")}
     if not sentences:
         return hits

@@ -1,9 +1,11 @@
-"""Two words that look like counts of a machine's GPUs and are not, generated over subjects, GPUs and rates:
+"""Words that look like counts of a machine's GPUs and are not, generated over subjects, GPUs and rates:
 
   - 'one' standing for a thing named before ('the new one has H100s', 'which one has 8 GPUs', 'one has V100s, the
     other A100s') is no machine with one GPU;
   - a rate's 'per' ('3.2B tokens per day on 64 GPUs', 'batch 4 per GPU on 64 GPUs', '1000 samples per second on 32
-    GPUs') says nothing of one machine: the GPUs are the job's in all, never one machine's 64.
+    GPUs') says nothing of one machine: the GPUs are the job's in all, never one machine's 64;
+  - more GPUs than a machine holds beside machines they do not divide among ('3 nodes, 16 H20 GPUs', '3 机 16 卡') are
+    the job's in all, never 16 on each machine.
 
 Kept: 'one node has 8 GPUs', 'I use one GPU', '2 nodes, each with 8 GPUs', '8 GPUs per node'.
 
@@ -52,7 +54,18 @@ _KEPT: list[Case] = [
     ("each node has 4 GPUs and we use 3 nodes", {NODES: 3, GPN: 4}, {}),
 ]
 
-CASES = _pronouns() + _rates() + _KEPT
+def _undivided() -> list[Case]:
+    cases: list[Case] = []
+    for nodes, gpus in [(3, 16), (5, 32), (3, 64)]:
+        cases += [(f"{nodes} nodes, {gpus} H20 GPUs, allreduce is slow", {NODES: nodes, TOTAL: gpus}, {GPN: None}),
+                  (f"{nodes} nodes with {gpus} GPUs", {NODES: nodes, TOTAL: gpus}, {GPN: None}),
+                  (f"集群测试 {nodes} 机 {gpus} 卡吞吐很低", {NODES: nodes, TOTAL: gpus}, {GPN: ("not", gpus)})]
+    cases += [("2 nodes with 16 GPUs", {NODES: 2, GPN: 8}, {}), ("2机16卡", {NODES: 2, GPN: 8}, {}),
+              ("6 nodes with 16 GPUs each", {NODES: 6, GPN: 16}, {}), ("3台8卡A800", {NODES: 3, GPN: 8}, {})]
+    return cases
+
+
+CASES = _pronouns() + _rates() + _KEPT + _undivided()
 
 
 @pytest.mark.parametrize(("question", "want", "unwanted"), CASES, ids=[c[0][:70] for c in CASES])
