@@ -2207,7 +2207,9 @@ _TIME_THEN_STEPS = re.compile(rf"{_NUM}\s*(?P<unit>s|sec|secs|seconds?|秒|min|m
 _PER_N_STEPS.append(_TIME_THEN_STEPS)
 _IT_PER_S = re.compile(rf"{_NUM}\s*(?:it/s|its/s|iters?/s|steps?/s|steps?/sec|steps? per second|iterations? per second)|"
                        # s14 the rate's label first: 'steps per second 0.5', 'step/s: 0.25', 'it/s = 1.3'
-                       r"(?<![\w/])(?:it/s|iters?/s|steps?/s(?:ec)?|steps? per second|iterations? per second)\s*[:：=]?\s*"
+                       r"(?<![\w/])(?:it/s|iters?/s|steps?/s(?:ec)?|steps? per second|iterations? per second|"
+                       # fairseq's updates per second in its log line ('wps=15000, ups=0.8, wpb=…'): one update a step
+                       r"(?<=, )ups(?==\d[\d.]*, (?:wpb|bsz|wall|gnorm|lr|clip|train_wall)=))\s*[:：=]?\s*"
                        rf"{_NB}(?P<num3>\d+(?:\.\d+)?)(?![\d.%])|"
                        rf"每秒(?:钟)?\s*(?:能?跑|大约|大概|约)?\s*{_NB}(?P<num2>\d+(?:\.\d+)?)\s*(?:个)?\s*(?:step|iter\w*|步|次迭代|迭代)", _IC)
 # s14 steps counted per minute: '150 steps per minute', '每分钟 30 步', '30 it/min'

@@ -2,6 +2,7 @@
 
   - 'INFO: Step time: 22.885', 'step time: 1.53', 'time per iteration = 0.83' are seconds; 'step_time (ms): 830' says
     milliseconds in its name; a bare figure of 100 or more ('step_time=830') may be either and is left;
+  - fairseq's updates per second in its log line ('wps=15000, ups=0.8, wpb=3000') are steps per second: 1.25 s a step;
   - 'mini-batch 64', 'minibatch of 32', 'mini-batch size 16' are each process's batch.
 
 Traps: a timer in scientific notation ('iter_time=1.570e-04'), another part's time ('forward_time=0.071') and a figure
@@ -31,6 +32,9 @@ def _times() -> list[Case]:
             for value in [22.885, 1.53, 0.83]:
                 cases.append((f"2 nodes x 8 GPUs. Log: INFO: {name}{sep}{value}", {STEP: value}, {}))
     cases += [("step_time (ms): 830", {STEP: 0.83}, {}), ("step_time_ms = 1200", {STEP: 1.2}, {})]
+    cases += [(f"| epoch 001:    100 / 5000 loss=9.1, wps=15000, ups={ups}, {after}=3000",
+               {STEP: round(1 / ups, 6)}, {})
+              for ups in [0.8, 0.35, 2.0] for after in ["wpb", "bsz", "wall"]]
     return cases
 
 
@@ -45,6 +49,7 @@ _TRAPS: list[Case] = [
     ("step time: 35% of it is communication", {}, {STEP: None}),
     ("time per step = 12 GB/s of traffic", {}, {STEP: None}),
     ("step_time=830, 2 nodes", {}, {STEP: None}),  # 830 ms or 830 s: the logger's unit is unsaid
+    ("we had ups=3 downs=2 in the last run", {}, {STEP: None}),
 ]
 
 CASES = _times() + _batches() + _TRAPS
