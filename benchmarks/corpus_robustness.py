@@ -9,7 +9,8 @@ Each `ask` case that passes as written is asked again, changed in a way an exper
   - thanks: a line of thanks after it ('Thanks in advance!' / '先谢谢大家！');
   - figure: the figure of an expected fact, in digits where the reader took it from, replaced by another plausible one
     (2 nodes → 3, 8 GPUs → 4, 25 Gb/s → 100, 1.2 s → 1.8 s): that fact must follow, the others stay;
-  - spacing: every blank between a figure and its unit removed or, where there was none, added ('8 GPUs' ↔ '8GPUs').
+  - spacing: every blank between a figure and its unit removed or, where there was none, added ('8 GPUs' ↔ '8GPUs');
+  - numerals: small counts before their nouns said in words ('2 nodes' → 'two nodes', '4 台' → '四台').
 
 A case that passes as written and fails changed shows a reading tuned to one wording, not a mechanism: the kind of
 shortfall held-out questions meet. Prints the share of changed cases still passing, per kind of change.
@@ -51,6 +52,11 @@ _SIZES = {7: 13, 13: 7, 6: 7, 14: 7, 32: 14, 34: 32, 70: 34, 72: 32, 65: 70, 1.3
 _COUNT_FACTS = {"job.nodes", "job.gpus_per_node", "gpu.count", "nic.count", "job.baseline_nodes", "job.baseline_gpus",
                 "job.micro_batch_size", "job.dataloader_workers", "job.grad_accum_steps", "job.tp_degree",
                 "job.pp_degree"}
+# a count in digits before its noun, said in words instead ('2 nodes' → 'two nodes', '4 台' → '四台')
+_EN_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "8": "eight"}
+_ZH_WORDS = {"2": "两", "3": "三", "4": "四", "5": "五", "6": "六", "8": "八"}
+_EN_COUNT = re.compile(r"(?<![\w.\-/])(?P<n>[234568])(?P<gap> )(?P<noun>nodes|machines|servers|GPUs|cards)(?![A-Za-z])")
+_ZH_COUNT = re.compile(r"(?<![\w.\-/])(?P<n>[234568])(?P<gap>\s?)(?P<noun>台|张|块|个节点|机(?![器房架柜]))")
 _SPACE_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)( ?)(GPUs?|nodes?|Gbps|Gb/s|GB/s|ms|卡|台|张)(?![A-Za-z])")
 
 
@@ -77,6 +83,10 @@ def _changes(case: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
     zh = exp.get("language") == "zh" or bool(CJK.search(ask[:200]))
     yield "greeting", ("大家好，\n" if zh else "Hi all,\n") + ask, exp
     yield "thanks", ask + ("\n先谢谢大家！" if zh else "\nThanks in advance!"), exp
+    words = _ZH_WORDS if zh else _EN_WORDS
+    worded = (_ZH_COUNT if zh else _EN_COUNT).sub(lambda m: words[m["n"]] + m["gap"] + m["noun"], ask)
+    if worded != ask:
+        yield "numerals", worded, exp
     spaced = _SPACE_UNIT.sub(lambda m: m[1] + ("" if m[2] else " ") + m[3], ask)
     if spaced != ask:
         yield "spacing", spaced, exp
@@ -129,7 +139,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--verbose", "-v", action="store_true", help="print every change that breaks a passing case")
-    ap.add_argument("--only", choices=["greeting", "thanks", "figure", "spacing"], help="one kind of change")
+    ap.add_argument("--only", choices=["greeting", "thanks", "figure", "spacing", "numerals"],
+                    help="one kind of change")
     opts = ap.parse_args()
     files = [f for f in (opts.files or sorted((ROOT / "tests" / "corpus").glob("tune_*.yaml")))
              if not f.name.startswith("holdout")]

@@ -350,11 +350,13 @@ _RANGE_OF_GPUS = re.compile(r"(?<![\w.])(?<!from )(?<!From )(?<!从)(?<!从 )(?<
 # cnt a choice of machine counts: '扩展到 4 或 8 个节点后', 'on 2 or 4 nodes it hangs', '节点数扩展到 4 或 8 后': the job
 # runs on one or the other, neither is its count; more than one machine either way is said
 _ALT = r"\s*(?:或者?|或是|(?<![A-Za-z])or(?![A-Za-z]))\s*"  # (never '2/4': a ratio or a date as often as a choice)
+_WORD_COUNT = r"(?<![A-Za-z])(?:two|three|four|five|six|eight|ten|sixteen)(?![A-Za-z])|[两二三四五六八十]"
 # (and a range, 'on 4 to 8 nodes', '2-4 台机器上都很慢': each of them; never 'from 1 to 4 nodes', a move)
 _ALT_OR_RANGE = r"\s*(?:或者?|或是|(?<![A-Za-z])(?:or|to)(?![A-Za-z])|-|~|～|–|到|至)\s*"
 _CHOICE_OF_MACHINES = re.compile(
-    rf"(?<![\w.])(?<!from )(?<!From )(?<!从)(?<!从 )(?<!由)(?<!由 )(?<![\d.]x)(?<![\d.]×)"
-    rf"(?P<a>\d{{1,3}}){_ALT_OR_RANGE}(?P<b>\d{{1,3}})(?![\w.])\s*(?:个|台)?\s*(?=(?:节点|机器|服务器|主机|台|机(?![器房架柜])|"
+    rf"(?<![A-Za-z0-9_.{_CN}])(?<!from )(?<!From )(?<!从)(?<!从 )(?<!由)(?<!由 )(?<![\d.]x)(?<![\d.]×)"
+    rf"(?P<a>\d{{1,3}}|{_WORD_COUNT}){_ALT_OR_RANGE}(?P<b>\d{{1,3}}|{_WORD_COUNT})(?![A-Za-z0-9_.{_CN}])\s*(?:个|台)?\s*"
+    r"(?=(?:节点|机器|服务器|主机|台|机(?![器房架柜])|"
     r"(?:nodes|machines|servers|hosts)(?![A-Za-z])))"
     r"|(?:节点|机器|服务器|主机)\s*(?:数|数量|个数|台数)\s*(?:扩展|扩|增加|加|提高|提升|上|改|变)?\s*(?:到|至|为|成)?\s*"
     rf"(?P<a2>\d{{1,3}}){_ALT}(?P<b2>\d{{1,3}})(?![\w.])", _IC)
@@ -369,7 +371,7 @@ def _choice_of_machines(text: str) -> tuple[str, list[Understood], list[int]]:
     than one machine, and where the second count starts (its machine count, read there, is no count of the job's)."""
     hits, seconds = [], []
     for m in _CHOICE_OF_MACHINES.finditer(text):
-        a, b = int(m["a"] or m["a2"]), int(m["b"] or m["b2"])
+        a, b = _count(m["a"] or m["a2"]) or 0, _count(m["b"] or m["b2"]) or 0
         ranged = not re.search(_ALT, m.group(0))
         if a == b or ranged and (a > b or a == 1 or _A_MOVE_BEFORE.search(text, tx.clause_bounds(text, m.start())[0],
                                                                           m.start())):

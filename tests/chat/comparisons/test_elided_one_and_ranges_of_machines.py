@@ -2,9 +2,9 @@
 
   - 'one' with its noun left out after a comparison ('on several GPUs it is slower than on one', '两张卡比一张还慢') is
     one of what the job's side counts: one GPU after GPUs, one machine after machines — never a machine after GPUs;
-  - a range of machine counts ('on 4 to 8 nodes', 'slow on 2-4 nodes', '在 2 到 4 台机器上都很慢') is each of them: the
-    job spans several machines, and neither end is its count; a move ('from 1 to 4 nodes', '(1 to 2 nodes)') keeps
-    its counts.
+  - a range of machine counts ('on 4 to 8 nodes', 'on four to eight nodes', '在两到四台机器上都很慢') is each of
+    them: the job spans several machines, and neither end is its count; a move ('from 1 to 4 nodes', '(1 to 2
+    nodes)') keeps its counts.
 
 Written for this battery (not copied from the corpus). Each row: (question, facts that must be read, facts that must
 not be read).
@@ -43,6 +43,8 @@ def _ranges() -> list[Case]:
             cases.append((f"Still 2x the MPI time, {said}.", {MULTI: True}, {NODES: None}))
         cases.append((f"在 {a} 到 {b} 台机器上都很慢", {MULTI: True}, {NODES: None}))
         cases.append((f"{a}-{b} 个节点训练都很慢", {MULTI: True}, {NODES: None}))
+    for said in ["on four to eight nodes", "on two to four machines", "在两到四台机器上都很慢", "二到四台机器都慢"]:
+        cases.append((f"Still slow, {said}.", {MULTI: True}, {NODES: None}))
     cases += [("scaling from 1 to 4 nodes drops efficiency", {NODES: 4, BN: 1}, {}),
               ("going from 8 to 16 GPUs (1 to 2 nodes) made it slower", {NODES: 2}, {}),
               ("we went from 2 to 4 nodes and it got slower", {NODES: 4, BN: 2}, {}),
