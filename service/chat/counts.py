@@ -544,6 +544,7 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
         if n and n == int(n) and 1 < n <= 64 and free(m, 0 if m["n"] else "n2"):
             at = m.start("n") if m["n"] else m.start("n2")
             hits.append(Understood("job.nodes", int(n), text[at:m.end()], at, m.end()))
+    hits = _only_some_used(text, hits)  # '8 GPUs show in nvidia-smi but only 4 are used'
     lone = {id(h) for h in single}
     aside = {id(h) for h in machine_only}
     if single and not any(h.fact == "job.nodes" and h.value > 1 for h in hits):
@@ -571,6 +572,27 @@ def read_counts(text: str, unmasked: str | None = None) -> list[Understood]:
 # a count of cards named by a NIC's model: network cards, no GPUs
 _NIC_MODEL_CARDS = re.compile(r"(?<![A-Za-z])(?:ConnectX|CX-?\d|BlueField|mlx\d)[-\w]*\s*(?:cards?|卡)", _IC)
 _GPU_COUNTS = {"job.gpus_per_node", "gpu.count", "job.total_gpus"}
+
+
+# some of a machine's GPUs said in use with the noun left out: '8 GPUs show in nvidia-smi but only 4 are used', '…, yet
+# only 2 of them are busy', '8 张卡，但只有 4 张在用': the job runs on those, the machine has the others
+_ONLY_SOME_USED = re.compile(r"(?:(?<![A-Za-z])(?:but|yet|while|and)\s+|[,，]\s*)only\s+(?P<n>\d{1,2})\s+(?:of them\s+)?"
+                             r"(?:are|is|were|get|got)\s+(?:actually\s+)?(?:used|being used|in use|utili[sz]ed|busy|working)"
+                             r"(?![A-Za-z])|(?:但|可是|然而)?\s*(?:只有|只|仅)\s*(?P<n2>\d{1,2}|[一两二三四五六七八])\s*(?:张|块)\s*"
+                             r"(?:在用|被用到|被使用|在跑|有负载|在工作)", _IC)
+
+
+def _only_some_used(text: str, hits: list[Understood]) -> list[Understood]:
+    for m in _ONLY_SOME_USED.finditer(text):
+        n = _count(m["n"] or m["n2"])
+        a = tx.sentence_bounds(text, m.start())[0]
+        machine = [h for h in hits if h.fact == "job.gpus_per_node" and a <= h.start < m.start() and n and h.value > n]
+        if machine:
+            h = machine[-1]
+            kept = [x for x in hits if x is not h]
+            return [*kept, Understood("gpu.count", h.value, h.text, h.start, h.end),
+                    Understood("job.gpus_per_node", n, m.group(0), m.start(), m.end())]
+    return hits
 
 
 # counts-zh-s13 parts: '用 8 台机器训练，其中 2 台是 A100，6 台是 V100', '4 个节点里有 1 个特别慢': the machines counted
@@ -763,6 +785,9 @@ _ELIDED_PICK = re.compile(
     rf"(?P<n>{COUNT})(?=\s*(?:[,.;:!?)\n]|$)|\s+(?:for|in|at|to|right now|now|today|because|since|and|but)(?![A-Za-z]))", _IC)
 
 
+_GPU_COUNT_SAID = re.compile(rf"(?:{COUNT})\s*(?:[x×*]\s*)?(?:张|块)?\s*(?:GPUs?|cards?|卡|{GPU_MARK}+)", _IC)
+
+
 def elided_node_counts(text: str) -> list[tuple[int, int, int]]:
     """(count, start, end) of the machine counts said without their noun after a count of machines."""
     out: list[tuple[int, int, int]] = []
@@ -782,6 +807,8 @@ def elided_node_counts(text: str) -> list[tuple[int, int, int]]:
         a = max(tx.sentence_bounds(text, m.start())[0], m.start() - 80)
         said = list(_NODE_COUNT_SAID.finditer(text, a, m.start()))
         before = _count(said[-1]["n"]) if said else None
+        if said and _GPU_COUNT_SAID.search(text, said[-1].end(), m.start()):
+            continue  # '2 nodes with 8 GPUs each, only 8 are used': the noun left out is the GPUs said last
         if not before or before >= n:
             continue  # (a smaller run said after, 'slow on 4 nodes, fine with 2', is a baseline: left to the comparisons)
         out.append((n, m.start("n"), m.end("n")))

@@ -957,7 +957,9 @@ _IFACE = r"(?<![\w.-])(?:eth|eno|ens|enp|em|ib|bond|p\d+p)\w{0,14}(?![\w-])"
 _IFACE_SPEED = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?:G|Gb|GbE|Gbps|Gbit|Gb/s|G\s*口)(?![A-Za-z/])|(?P<w>千兆|万兆)",
                           re.IGNORECASE)
 _IN_USE = re.compile(rf"(?:走的是|走了|走|发送走的是|用的是|sends?(?: out)? (?:through|via|over|on)|"
-                     rf"goes (?:through|out)|(?:is |are )?(?:using|used)|via|over)\s*(?:the\s*)?(?:千兆|万兆)?\s*"
+                     rf"goes (?:through|out)|(?:is |are )?(?:using|used)|uses|picks|picked|chose|via|over)\s*"
+                     rf"(?:the\s*)?"
+                     rf"(?:千兆|万兆)?\s*"
                      rf"(?:口|port)?\s*(?P<iface>{_IFACE})", re.IGNORECASE)
 
 
@@ -990,7 +992,12 @@ def _interface_in_use(stated: dict[str, Understood], question: str) -> None:
         lo += ends[-1].end() if ends else 0  # a line break is no sentence end here: '… a 1G port\n(eno1, …)'
         after = re.split(r"[.。!?！？;；](?:\s|$)", question[m.end():m.end() + 24], maxsplit=1)[0]
         window = question[lo:m.end()] + after
-        near = sorted(_IFACE_SPEED.finditer(window), key=lambda s: abs(s.start() - (m.start() - lo)))
+        at = m.start() - lo  # (of two as near, the one after the port: 'eth0 is 1G and ib0 is 100G')
+        near = sorted(_IFACE_SPEED.finditer(window), key=lambda s: (abs(s.start() - at), s.start() < at))
+        # a speed in the port's own clause first: 'eth0 is 1G, ib0 is 100G' gives ib0 its 100G, not eth0's nearer 1G
+        ca, cb = tx.clause_bounds(question, m.start())
+        own = [s for s in near if ca <= lo + s.start() < cb]
+        near = own or near
         if near:
             s = near[0]
             speeds.setdefault(m.group(0).lower(), 1.0 if s["w"] == "千兆" else 10.0 if s["w"] else float(s["num"]))
