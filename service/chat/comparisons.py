@@ -21,7 +21,7 @@ from bwdoctor.chat.entities import GPU_MARK
 from bwdoctor.chat.extract import Understood
 from bwdoctor.chat.scopes import OTHER_CLUSTER
 from bwdoctor.chat.symptoms import ODD_STEPS
-from bwdoctor.chat.units import parse_number, time_to_seconds
+from bwdoctor.chat.units import MULTIPLE_WORDS, parse_number, time_to_seconds
 
 _CN = "一二两三四五六七八九十百"
 
@@ -176,8 +176,7 @@ _TIMES_SLOWER = re.compile(
     r"|(?:only|只有|仅)[^，。,;；]{0,16}?(?P<frac>1\s*/\s*\d+|三分之一|四分之一|五分之一|一半|half)\s*(?:of\s*)?(?:the\s*)?(?:speed|速度|throughput|吞吐)?",
     _IC)
 _FRACTIONS = {"三分之一": 3, "四分之一": 4, "五分之一": 5, "一半": 2, "half": 2, "a third": 3, "a quarter": 4,
-              "halves": 2, "halved": 2, "减半": 2, "砍半": 2, "twice": 2, "two times": 2, "three times": 3, "thrice": 3,
-              "four times": 4}
+              "halves": 2, "halved": 2, "减半": 2, "砍半": 2, **MULTIPLE_WORDS}
 # what is slower is not the job's pace: a collective, a link, a benchmark ('the all-reduce is 3x slower across nodes')
 _NOT_THE_JOB = re.compile(r"all[-_ ]?reduce|all[-_ ]?gather|reduce[-_ ]?scatter|all-?to-?all|collective|busbw|algbw|bandwidth|带宽|"
                           r"latency|延迟|时延|nccl-tests|_perf|iperf|ib_\w+|通信|communication|comm\b|p2p|send|recv|"

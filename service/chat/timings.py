@@ -20,7 +20,7 @@ import re
 
 from bwdoctor.chat import text as tx
 from bwdoctor.chat.extract import Understood, _hit_span, extractor
-from bwdoctor.chat.units import parse_number
+from bwdoctor.chat.units import MULTIPLE_WORDS, parse_number
 
 _IC = re.IGNORECASE
 _ASKS = re.compile(r"是否|是不是|正常吗|吗|[?？]|(?<![A-Za-z])(?:should|would|could|whether|is it normal|expected)"
@@ -158,7 +158,6 @@ def comm_and_compute_times(text: str) -> list[Understood]:
 
 # communication's time as a multiple of the compute's: 'NCCL time is 3x the compute time', 'comm takes twice as long as
 # compute', '通信时间是计算时间的 3 倍' → job.comm_time_pct, r ÷ (r + 1), as if nothing overlapped
-_TIMES_WORDS = {"twice": 2.0, "two times": 2.0, "three times": 3.0, "thrice": 3.0, "four times": 4.0}
 _RATIO = r"(?P<r>\d+(?:\.\d+)?)\s*(?:x|×|times|倍)|(?P<w>twice|two times|three times|thrice|four times)"
 _COMM_TIMES_COMPUTE = re.compile(
     rf"(?<![A-Za-z]){_COMM_OP}\s*(?:time|耗时|时间|的时间)?\s*(?:is|was|takes?|took|are|were|是|要|有|约|大约|大概)?\s*"
@@ -174,7 +173,8 @@ def comm_as_a_multiple_of_compute(text: str) -> list[Understood]:
     """'NCCL time is 3x the compute time' → job.comm_time_pct 75."""
     for m in _COMM_TIMES_COMPUTE.finditer(text):
         said = m["r"] or m["zr"]
-        ratio = float(said) if said else parse_number(m["zw"]) if m["zw"] else _TIMES_WORDS.get((m["w"] or "").lower())
+        words = m["w"] or ""
+        ratio = float(said) if said else parse_number(m["zw"]) if m["zw"] else MULTIPLE_WORDS.get(words.lower())
         clause = tx.clause(text, m.start())
         if not ratio or ratio <= 0 or _SUPPOSED.search(clause) or _ASKS.search(clause):
             continue

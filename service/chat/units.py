@@ -41,6 +41,10 @@ def parse_cn_integer(text: str) -> int | None:
     return int(value) if float(value).is_integer() else None
 
 
+# A multiple said in words ('twice as long', 'three times the compute'): the factor it says
+MULTIPLE_WORDS = {"twice": 2, "two times": 2, "three times": 3, "thrice": 3, "four times": 4}
+
+
 def parse_number(text: str) -> float | None:
     """A number written in digits, Chinese numerals or an English word; None when it is none of those."""
     s = text.strip().replace(",", "")
